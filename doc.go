@@ -1,0 +1,70 @@
+// Package specsched is a library of speculation-aware cluster-scheduling
+// algorithms: at every task completion or job arrival a scheduler hands it an
+// immutable snapshot of its jobs and gets back how many slots each job should
+// hold, how many speculative copies or clones to run, and which queued work a
+// node should take next.
+//
+// Stragglers — tasks that run many times longer than their siblings — are
+// the norm in data-analytics clusters, and the usual fix is to run
+// speculative copies of slow tasks and keep the first to finish. Deciding how
+// much capacity each job may spend on such copies is a scheduling decision,
+// and the algorithms here make it jointly with the allocation across jobs,
+// as the papers they come from prove optimal or competitive.
+//
+// # Where things are
+//
+//	paper                                            package      entry points
+//	-----------------------------------------------  -----------  ------------------------------------------
+//	Hopper (Ren, Caltech MS thesis 2015) §3.1–3.4     alloc        Allocate, AllocateSlots (Algorithm 1),
+//	                                                               VirtualSize, SpeculationLevel, Throughput,
+//	                                                               TotalThroughput (eq. 3.2–3.5), Apportion
+//	Hopper §3.5                                       fairness     Allocate, AllocateSlots (Algorithm 2)
+//
+// The paper copies are in ../shared/papers beside the module; each function's
+// doc comment names the equation, algorithm and theorem it implements.
+//
+// # Conventions shared by every package
+//
+// Snapshots in, allocations out. Every decision function is a pure function
+// of its arguments: no globals, no clocks, no goroutines, no map iteration
+// order. Inputs are never modified. Randomised algorithms take their source
+// of randomness (a *rand.Rand from math/rand/v2) as an argument, so the same
+// input gives the same output, bit for bit, on every run.
+//
+// Outputs go to dst. A function that produces one value per job takes a
+// destination slice first and returns the result: dst is resliced to the
+// number of jobs and overwritten when its capacity suffices, and a new slice
+// is allocated otherwise, so passing nil is fine and passing a reused slice
+// allocates nothing. On error the function returns nil and leaves the
+// contents of dst untouched.
+//
+// Scratch space is a workspace. Functions that need scratch memory take a
+// *alloc.Workspace (or a package's own Workspace type) as their last
+// argument. The zero value is ready to use; it grows to the largest snapshot
+// seen and is then reused, so a scheduler that keeps one workspace per
+// goroutine makes its decisions without allocating. A nil workspace is
+// allowed and allocates a temporary one. A workspace must not be shared by
+// concurrent calls.
+//
+// Errors, not panics. Inputs are validated once, at the boundary, before any
+// work: NaN, ±Inf, negative counts, out-of-range parameters and mismatched
+// lengths return a *InputError naming the function, the job index and the
+// field. No exported function panics on any value a caller can pass; fuzz
+// targets hold that line.
+//
+// Real and integer forms. Each allocation algorithm has a real-valued form,
+// Allocate, that follows the paper's formulas exactly, and an integer form,
+// AllocateSlots, that turns the real shares into whole slots with
+// alloc.Apportion: the slots sum exactly to the integer total, no job is
+// moved by a whole slot or more, and ties go in the algorithm's own priority
+// order.
+//
+// # Choosing an algorithm
+//
+// Jobs of one phase whose task durations share one heavy tail: alloc.Allocate
+// (Hopper, Algorithm 1) maximises total throughput and serves the smallest
+// virtual sizes first when capacity is short. If no job may fall far below
+// its fair share S/N, use fairness.Allocate with ε, the fraction of the fair
+// share a job may lose (ε = 0 is the Fair scheduler, ε = 1 is Algorithm 1; the
+// paper evaluates ε = 0.1).
+package specsched

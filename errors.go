@@ -1,0 +1,31 @@
+package specsched
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// An InputError reports an invalid value handed to one of the library's
+// exported functions: which function, which job (or none, for a scalar
+// parameter), which field, the offending value and what was wrong with it.
+//
+// Every exported function validates its inputs before computing anything
+// and returns an *InputError instead of panicking; test for it with
+// errors.As.
+type InputError struct {
+	Func   string  // the exported function, e.g. "alloc.Allocate"
+	Index  int     // the job (or task, or sample) index; -1 for a scalar parameter
+	Field  string  // the field or parameter, e.g. "remaining", "slots", "beta"
+	Value  float64 // the offending value (NaN, ±Inf and integers are exact)
+	Reason string  // what the value must satisfy, e.g. "must be finite and ≥ 0"
+}
+
+// Error formats the error as "func: job i: field = value: reason", leaving out
+// the job for scalar parameters.
+func (e *InputError) Error() string {
+	value := strconv.FormatFloat(e.Value, 'g', -1, 64)
+	if e.Index < 0 {
+		return fmt.Sprintf("%s: %s = %s: %s", e.Func, e.Field, value, e.Reason)
+	}
+	return fmt.Sprintf("%s: job %d: %s = %s: %s", e.Func, e.Index, e.Field, value, e.Reason)
+}

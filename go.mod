@@ -1,0 +1,24 @@
+module github.com/specsched/specsched
+
+// go 1.23: the oldest release that gonum v0.16 (distributions, optimisation,
+// plots) and rapid support. golang.org/x/exp is not required: its current
+// releases need go 1.26, and the standard library's slices, cmp and
+// math/rand/v2 cover what this module would take from it.
+go 1.23.0
+
+require (
+	codeberg.org/go-fonts/liberation v0.5.0 // indirect
+	codeberg.org/go-latex/latex v0.1.0 // indirect
+	codeberg.org/go-pdf/fpdf v0.10.0 // indirect
+	git.sr.ht/~sbinet/gg v0.6.0 // indirect
+	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
+	github.com/campoy/embedmd v1.0.0 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	golang.org/x/image v0.25.0 // indirect
+	golang.org/x/text v0.23.0 // indirect
+	gonum.org/v1/gonum v0.16.0 // indirect
+	gonum.org/v1/plot v0.16.0 // indirect
+	pgregory.net/rapid v1.2.0 // indirect
+)
