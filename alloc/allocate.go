@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"math"
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
@@ -39,47 +40,106 @@ import (
 // (naming the job); and when ΣV_i overflows float64.
 func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]float64, error) {
 	const fn = "alloc.Allocate"
-	c, err := validate(fn, remaining, slots, beta)
+	snap, err := validate(fn, remaining, slots, beta)
 	if err != nil {
 		return nil, err
 	}
 	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
-	allocate(dst, remaining, slots, c, orNew(ws))
+	allocate(dst, remaining, slots, snap, orNew(ws))
 	return dst, nil
 }
 
-// validate checks the arguments of Algorithm 1 and returns the speculation
-// factor c = 2/β (1 for β ≥ 2).
-func validate(fn string, remaining []float64, slots, beta float64) (float64, error) {
-	c, err := speculationFactor(fn, beta)
-	if err != nil {
-		return 0, err
-	}
-	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
-		return 0, err
-	}
-	total, err := check.NonNegatives(fn, "remaining", remaining)
-	if err != nil {
-		return 0, err
-	}
-	if err := check.Finite(fn, check.Scalar, "virtual size total", c*total); err != nil {
-		return 0, check.Err(fn, check.Scalar, "remaining", total, "the total virtual size overflows float64")
-	}
-	return c, nil
+// summary is what validation learns of a snapshot in its one pass.
+type summary struct {
+	factor       float64 // the speculation factor c = 2/β (1 for β ≥ 2)
+	total        float64 // ΣT_i
+	least, most  float64 // min and max T_i
+	virtualTotal float64 // c·ΣT_i
 }
 
-// allocate is Algorithm 1 on validated input; dst has len(remaining)
-// elements. It reports whether any job has work.
-func allocate(dst, remaining []float64, slots, c float64, ws *Workspace) bool {
-	var total float64
-	for _, t := range remaining {
-		total += t
+// validate checks the arguments of Algorithm 1 in one pass over the
+// snapshot and summarises it.
+//
+// The pass works on the IEEE bits: a float64 is finite and ≥ +0 exactly when
+// its bits are below those of +Inf, and among such values the order of the
+// bits is the order of the values, so the checks and the min/max are integer
+// compares with one branch that is never taken on valid input. -0, whose
+// sign bit fails the check, is sent to the slow path and accepted as 0.
+func validate(fn string, remaining []float64, slots, beta float64) (summary, error) {
+	c, err := speculationFactor(fn, beta)
+	if err != nil {
+		return summary{}, err
 	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return summary{}, err
+	}
+	least, most := uint64(infBits), uint64(0)
+	var even, odd float64 // two sums, to halve the floating-point add chain
+	i := 0
+	for ; i+1 < len(remaining); i += 2 {
+		a, b := math.Float64bits(remaining[i]), math.Float64bits(remaining[i+1])
+		if a >= infBits || b >= infBits {
+			if a, b, ok := positiveZeros(remaining[i], remaining[i+1]); ok {
+				even, odd = even+a, odd+b // -0 is 0: keep going
+				least = 0
+				most = max(most, math.Float64bits(a), math.Float64bits(b))
+				continue
+			}
+			_, err := check.NonNegatives(fn, "remaining", remaining)
+			return summary{}, err
+		}
+		least = min(least, a, b)
+		most = max(most, a, b)
+		even += remaining[i]
+		odd += remaining[i+1]
+	}
+	if i < len(remaining) {
+		a := math.Float64bits(remaining[i])
+		if a >= infBits {
+			if remaining[i] != 0 {
+				_, err := check.NonNegatives(fn, "remaining", remaining)
+				return summary{}, err
+			}
+			a = 0
+		}
+		least = min(least, a)
+		most = max(most, a)
+		even += remaining[i]
+	}
+	s := summary{factor: c, total: even + odd}
+	if len(remaining) > 0 {
+		s.least, s.most = math.Float64frombits(least), math.Float64frombits(most)
+	}
+	s.virtualTotal = c * s.total
+	if math.IsInf(s.virtualTotal, 1) {
+		if _, err := check.NonNegatives(fn, "remaining", remaining); err != nil {
+			return summary{}, err // the plain sum overflowed: name the job
+		}
+		return summary{}, check.Err(fn, check.Scalar, "remaining", s.total, "the total virtual size overflows float64")
+	}
+	return s, nil
+}
+
+// infBits are the bits of +Inf: a float64 is finite and ≥ +0 exactly when
+// its bits are smaller.
+const infBits = 0x7FF0000000000000
+
+// positiveZeros returns a and b with -0 replaced by +0, and whether both
+// are then valid (finite and ≥ 0).
+func positiveZeros(a, b float64) (float64, float64, bool) {
+	a, b = a+0, b+0
+	return a, b, math.Float64bits(a) < infBits && math.Float64bits(b) < infBits
+}
+
+// allocate is Algorithm 1 on a validated snapshot; dst has len(remaining)
+// elements. It reports whether any job has work.
+func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspace) bool {
+	c, total := snap.factor, snap.total
 	if total == 0 || slots == 0 {
 		clear(dst)
 		return total != 0
 	}
-	if c*total < slots {
+	if snap.virtualTotal < slots {
 		// Case 2: proportional sharing, eq. 3.6.
 		for i, t := range remaining {
 			dst[i] = t / total * slots
@@ -88,7 +148,7 @@ func allocate(dst, remaining []float64, slots, c float64, ws *Workspace) bool {
 	}
 	// Case 1: fill virtual sizes smallest-first. The cut-off group is the
 	// first value of T at which the virtual sizes so far reach S.
-	cut := ws.Search(remaining, selection.Weight{A: c}, func(incl selection.Stats, _ float64, _ bool) bool {
+	cut := ws.SearchRange(remaining, snap.least, snap.most, selection.Weight{A: c}, func(incl selection.Stats, _ float64, _ bool) bool {
 		return incl.Sum >= slots
 	})
 	if !cut.Found {
@@ -99,17 +159,35 @@ func allocate(dst, remaining []float64, slots, c float64, ws *Workspace) bool {
 		}
 		return true
 	}
-	left := slots - cut.Before.Sum // for the cut-off group, in index order
-	for i, t := range remaining {
-		switch {
-		case t < cut.Value:
-			dst[i] = c * t
-		case t == cut.Value && left > 0:
-			dst[i] = min(c*t, left)
-			left -= dst[i]
-		default:
-			dst[i] = 0
-		}
-	}
+	fillBelow(dst, remaining, c, cut, slots-cut.Before.Sum, ws)
 	return true
+}
+
+// fillBelow writes V_i = c·T_i for T_i below the cut, 0 above it, and hands
+// left to the jobs with T_i at the cut in index order: each gets up to its
+// V_i until left runs out.
+//
+// Which side of the cut a job falls on is data the CPU cannot predict, so
+// the main loop selects with masks instead of branches — for non-negative
+// floats the order of the values is the order of their IEEE bits — and
+// appends the indices of the tied jobs without a branch; a second loop over
+// those alone settles the tie. (A -0, whose bits sort above everything, is
+// written as 0, which is its share on either side of the cut.)
+func fillBelow(dst, remaining []float64, c float64, cut selection.Cut, left float64, ws *Workspace) {
+	cutBits := int64(math.Float64bits(cut.Value + 0))
+	tied := ws.Indices(cut.Group.Count + 1) // one spare slot for the unconditional store
+	count := 0
+	for i, t := range remaining {
+		d := int64(math.Float64bits(t)) - cutBits
+		below := d >> 63          // all ones iff t < cut
+		notAbove := (d - 1) >> 63 // all ones iff t ≤ cut
+		dst[i] = math.Float64frombits(math.Float64bits(c*t) & uint64(below))
+		tied[count] = int32(i)
+		count += int(below - notAbove) // +1 iff t == cut
+	}
+	for _, i := range tied[:min(count, cut.Group.Count)] {
+		v := min(c*remaining[i], left)
+		dst[i] = v
+		left -= v
+	}
 }

@@ -93,7 +93,7 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	if slots < 0 || slots > MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
-	c, err := validate(fn, remaining, float64(slots), beta)
+	snap, err := validate(fn, remaining, float64(slots), beta)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	n := len(remaining)
 	ws.Shares = slices.Grow(ws.Shares[:0], n)[:n]
 	total := 0
-	if allocate(ws.Shares, remaining, float64(slots), c, ws) {
+	if allocate(ws.Shares, remaining, float64(slots), snap, ws) {
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]

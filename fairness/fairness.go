@@ -195,7 +195,7 @@ func allocate(dst, remaining []float64, slots, c, eps float64, ws *alloc.Workspa
 			m2 = cut.Before.Count + cut.Group.Count - finished
 		}
 	}
-	scale := (slots - float64(m2)*floor) / (total - clampedT)
+	rest, share := total-clampedT, slots-float64(m2)*floor
 	for i, t := range remaining {
 		switch {
 		case t == 0:
@@ -203,7 +203,7 @@ func allocate(dst, remaining []float64, slots, c, eps float64, ws *alloc.Workspa
 		case t <= clampedUpTo:
 			dst[i] = floor
 		default:
-			dst[i] = t * scale
+			dst[i] = t / rest * share // t/rest ≤ 1: no overflow
 		}
 	}
 	return true

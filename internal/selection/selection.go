@@ -29,10 +29,11 @@ type Workspace struct {
 	// forms of the allocation algorithms compute before apportioning them.
 	Shares []float64
 
-	keys  []float64 // values of the bucket being refined, or of a small input
-	fracs []float64 // apportionment: minus the fractional parts
-	prio  []float64 // apportionment: priorities of the tied remainders
-	hist  []bucket
+	keys    []float64 // values of the bucket being refined, or of a small input
+	indices []int32   // job indices, for callers (Indices)
+	fracs   []float64 // apportionment: minus the fractional parts
+	prio    []float64 // apportionment: priorities of the tied remainders
+	hist    []bucket
 }
 
 type bucket struct {
@@ -55,11 +56,15 @@ func (s Stats) add(count int, sum float64) Stats {
 type Weight struct{ A, B float64 }
 
 func (w Weight) of(v float64) float64 {
-	x := w.A*v + w.B
-	if x < 0 {
-		return 0
-	}
-	return x
+	// max(0, x) by clearing every bit of a negative x: no branch to
+	// mispredict when the sign varies from value to value.
+	bits := math.Float64bits(w.A*v + w.B)
+	return math.Float64frombits(bits &^ uint64(int64(bits)>>63))
+}
+
+// linear reports whether max(0, A·v + B) = A·v + B for every v ≥ least.
+func (w Weight) linear(least float64) bool {
+	return w.A >= 0 && w.A*least+w.B >= 0
 }
 
 // Count weighs every value 1, so that Stats.Sum equals Stats.Count.
@@ -87,12 +92,22 @@ func (ws *Workspace) Search(vals []float64, w Weight, done Done) Cut {
 	if len(vals) == 0 {
 		return Cut{}
 	}
-	lo, hi := uint64(math.MaxUint64), uint64(0)
+	lo, hi := vals[0], vals[0]
 	for _, v := range vals {
-		k := key(v)
-		lo = min(lo, k)
-		hi = max(hi, k)
+		lo = min(lo, v)
+		hi = max(hi, v)
 	}
+	return ws.SearchRange(vals, lo, hi, w, done)
+}
+
+// SearchRange is Search for a caller that already knows the smallest and
+// largest of vals (a validation pass can find them at no extra cost); it
+// saves Search's first pass.
+func (ws *Workspace) SearchRange(vals []float64, smallest, largest float64, w Weight, done Done) Cut {
+	if len(vals) == 0 {
+		return Cut{}
+	}
+	lo, hi := key(smallest), key(largest)
 	var (
 		base     Stats
 		cur      = vals
@@ -121,16 +136,32 @@ func (ws *Workspace) Search(vals []float64, w Weight, done Done) Cut {
 		}
 
 		span := hi - lo
-		levelBits := min(max(bits.Len(uint(len(cur)))-2, 4), maxBits)
+		levelBits := min(max(bits.Len(uint(len(cur)))-4, 4), maxBits)
 		shift := uint(max(bits.Len64(span)-levelBits, 0))
 		h := ws.histogram(int(span>>shift) + 1)
-		for _, v := range cur {
-			k := key(v)
-			b := &h[(k-lo)>>shift]
-			b.count++
-			b.sum += w.of(v)
-			b.lo = min(b.lo, k)
-			b.hi = max(b.hi, k)
+		if w.linear(value(lo)) {
+			// The weight is A·v + B ≥ 0 over the whole range: sum the
+			// values and apply it per bucket.
+			for _, v := range cur {
+				k := key(v)
+				b := &h[(k-lo)>>shift]
+				b.count++
+				b.sum += v
+				b.lo = min(b.lo, k)
+				b.hi = max(b.hi, k)
+			}
+			for i := range h {
+				h[i].sum = w.A*h[i].sum + w.B*float64(h[i].count)
+			}
+		} else {
+			for _, v := range cur {
+				k := key(v)
+				b := &h[(k-lo)>>shift]
+				b.count++
+				b.sum += w.of(v)
+				b.lo = min(b.lo, k)
+				b.hi = max(b.hi, k)
+			}
 		}
 
 		// Walk the non-empty buckets, testing each one's end once the
@@ -197,6 +228,13 @@ func firstAfter(h []bucket, i int) int {
 		}
 	}
 	return len(h) // unreachable: callers know a later bucket exists
+}
+
+// Indices returns a scratch slice of n job indices, valid until the next
+// call that uses the workspace.
+func (ws *Workspace) Indices(n int) []int32 {
+	ws.indices = slices.Grow(ws.indices[:0], n)[:n]
+	return ws.indices
 }
 
 // histogram returns n zeroed buckets.

@@ -1,0 +1,169 @@
+// Package testutil holds what the property tests of several packages share:
+// snapshot generators, an independent statement of Hopper's throughput model,
+// and a KKT optimality certificate. Only tests import it.
+package testutil
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"pgregory.net/rapid"
+)
+
+// Snapshot is one input of a Hopper-style allocation.
+type Snapshot struct {
+	Remaining []float64
+	Slots     float64
+	Beta      float64
+}
+
+// Factor is the optimal speculation level 2/β of eq. 3.2 (1 for β ≥ 2).
+func Factor(beta float64) float64 {
+	if beta >= 2 {
+		return 1
+	}
+	return 2 / beta
+}
+
+// SnapshotGen draws snapshots that reach every case of the algorithms: ties
+// in small integer task counts, finished jobs (T = 0), continuous sizes,
+// wide ranges; β on both sides of 2; slots below, at and above ΣV, or
+// integral.
+func SnapshotGen(maxJobs int) *rapid.Generator[Snapshot] {
+	return rapid.Custom(func(t *rapid.T) Snapshot {
+		n := rapid.IntRange(0, maxJobs).Draw(t, "n")
+		kind := rapid.IntRange(0, 2).Draw(t, "kind")
+		remaining := make([]float64, n)
+		for i := range remaining {
+			switch kind {
+			case 0: // task counts with many ties and finished jobs
+				remaining[i] = float64(rapid.IntRange(0, 12).Draw(t, "T"))
+			case 1: // continuous remaining work
+				remaining[i] = rapid.Float64Range(0, 1000).Draw(t, "T")
+			default: // sparse and wide
+				if rapid.Bool().Draw(t, "finished") {
+					remaining[i] = 0
+				} else {
+					remaining[i] = float64(rapid.IntRange(1, 1_000_000).Draw(t, "T"))
+				}
+			}
+		}
+		beta := rapid.OneOf(rapid.Float64Range(1.01, 1.99), rapid.Float64Range(2, 6), rapid.Just(1.5)).Draw(t, "beta")
+		var total float64
+		for _, r := range remaining {
+			total += Factor(beta) * r
+		}
+		var slots float64
+		switch rapid.IntRange(0, 3).Draw(t, "slotsKind") {
+		case 0:
+			slots = rapid.Float64Range(0, 2.5).Draw(t, "slotsPerVirtualTotal") * total
+		case 1:
+			slots = total // the boundary between the two cases
+		case 2:
+			slots = float64(rapid.IntRange(0, 200).Draw(t, "slotsInt"))
+		default:
+			slots = rapid.Float64Range(0, 1e6).Draw(t, "slotsAny")
+		}
+		return Snapshot{Remaining: remaining, Slots: slots, Beta: beta}
+	})
+}
+
+// Throughput is μ_i(S_i) computed from eq. 3.1 — min(S_i, T·k)·E[τ]/(k·E[min
+// of k copies]) — with the level k of eq. 3.2 and the Pareto order statistic
+// E[min of k Pareto(x_m, β)] = kβx_m/(kβ−1). It does not use the closed
+// form of eq. 3.3, so it checks it. For β ≥ 2 it is min(S_i, T).
+func Throughput(remaining, slots, beta float64) float64 {
+	if remaining == 0 {
+		return 0
+	}
+	if beta >= 2 {
+		return min(slots, remaining)
+	}
+	k := 2 / beta
+	if slots > k*remaining {
+		k = slots / remaining
+	}
+	return min(slots, remaining*k) * (k*beta - 1) / (k * k * (beta - 1))
+}
+
+// Total is Σ Throughput.
+func Total(remaining, slots []float64, beta float64) float64 {
+	var sum float64
+	for i, r := range remaining {
+		sum += Throughput(r, slots[i], beta)
+	}
+	return sum
+}
+
+// Marginals returns the left and right derivatives of μ_i at S_i: the slope
+// β²/(4(β−1)) below the virtual size, T²/((β−1)S²) above it; for β ≥ 2, 1
+// below T and 0 above. The left derivative at S_i = 0 is +Inf (no slot can
+// be taken away).
+func Marginals(remaining, slots, beta float64) (left, right float64) {
+	if remaining == 0 {
+		return 0, 0
+	}
+	if beta >= 2 {
+		left, right = 1, 1
+		if slots > remaining {
+			left = 0
+		}
+		if slots >= remaining {
+			right = 0
+		}
+	} else {
+		flat := beta * beta / (4 * (beta - 1))
+		left, right = flat, flat
+		if v := 2 / beta * remaining; slots > v {
+			r := remaining / slots // the ratio first: T² underflows for tiny T
+			left = r * r / (beta - 1)
+			right = left
+		}
+	}
+	if slots == 0 {
+		left = math.Inf(1)
+	}
+	return left, right
+}
+
+// KKT checks the optimality certificate of the concave program
+//
+//	maximise Σ μ_i(S_i)  subject to  Σ S_i = capacity,  S_i ≥ floor_i,
+//
+// where μ_i is the throughput with tail index beta[i] and weight weight[i]
+// (nil: weight 1, one β): there must be one multiplier λ such that every job
+// strictly above its floor has λ between its weighted right and left
+// derivatives, and every job at its floor has its right derivative ≤ λ. By
+// concavity that certifies a global maximum. tol is relative to λ.
+func KKT(remaining, slots []float64, beta []float64, weight []float64, floor []float64, tol float64) error {
+	lo, hi := 0.0, math.Inf(1) // the interval λ must lie in
+	var loJob, hiJob int
+	for i, r := range remaining {
+		w := 1.0
+		if weight != nil {
+			w = weight[i]
+		}
+		left, right := Marginals(r, slots[i], beta[i])
+		left, right = w*left, w*right
+		f := 0.0
+		if floor != nil {
+			f = floor[i]
+		}
+		if right > lo {
+			lo, loJob = right, i
+		}
+		if slots[i] > f*(1+1e-12)+1e-12 && left < hi {
+			hi, hiJob = left, i
+		}
+	}
+	if lo > hi*(1+tol)+tol {
+		return fmt.Errorf("no multiplier: job %d could use a slot at marginal %g, job %d gives one up at only %g", loJob, lo, hiJob, hi)
+	}
+	return nil
+}
+
+// Betas returns n copies of beta.
+func Betas(n int, beta float64) []float64 {
+	return slices.Repeat([]float64{beta}, n)
+}
