@@ -148,7 +148,7 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 	}
 	// Case 1: fill virtual sizes smallest-first. The cut-off group is the
 	// first value of T at which the virtual sizes so far reach S.
-	cut := ws.SearchRange(remaining, snap.least, snap.most, selection.Weight{A: c}, func(incl selection.Stats, _ float64, _ bool) bool {
+	cut := selection.SearchRange(ws, remaining, snap.least, snap.most, selection.Weight{A: c}, func(incl selection.Stats, _ float64, _ bool) bool {
 		return incl.Sum >= slots
 	})
 	if !cut.Found {
@@ -175,7 +175,7 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 // written as 0, which is its share on either side of the cut.)
 func fillBelow(dst, remaining []float64, c float64, cut selection.Cut, left float64, ws *Workspace) {
 	cutBits := int64(math.Float64bits(cut.Value + 0))
-	tied := ws.Indices(cut.Group.Count + 1) // one spare slot for the unconditional store
+	tied := selection.Indices(ws, cut.Group.Count+1) // one spare slot for the unconditional store
 	count := 0
 	for i, t := range remaining {
 		d := int64(math.Float64bits(t)) - cutBits

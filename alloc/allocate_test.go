@@ -532,7 +532,9 @@ func testAllocateNoPanic(t *rapid.T) {
 
 func TestAllocateNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testAllocateNoPanic) }
 
-func FuzzAllocate(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAllocateNoPanic)) }
+// FuzzAllocate and FuzzAllocateSlots share the property: it calls both.
+func FuzzAllocate(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(testAllocateNoPanic)) }
+func FuzzAllocateSlots(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAllocateNoPanic)) }
 
 // TestZeroAllocs: with a dst of enough capacity and a warm workspace, the
 // decision functions allocate nothing (the hot path of a scheduler).

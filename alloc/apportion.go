@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // ShareSumTolerance is how far, relative to max(1, total), the shares handed
@@ -73,7 +74,7 @@ func Apportion(dst []int, shares []float64, total int, priority []float64, ws *W
 		return nil, check.Err(fn, check.Scalar, "sum(shares)", sum, "must equal total up to ShareSumTolerance")
 	}
 	dst = slices.Grow(dst[:0], len(shares))[:len(shares)]
-	orNew(ws).Apportion(dst, shares, total, priority)
+	selection.Apportion(orNew(ws), dst, shares, total, priority)
 	return dst, nil
 }
 
@@ -105,6 +106,6 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	ws.Apportion(dst, ws.Shares, total, remaining)
+	selection.Apportion(ws, dst, ws.Shares, total, remaining)
 	return dst, nil
 }

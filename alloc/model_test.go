@@ -205,37 +205,49 @@ func TestModelErrors(t *testing.T) {
 	}
 }
 
-// testModelNoPanic feeds arbitrary values, including NaN, ±Inf and extremes,
-// to the scalar model functions: each returns an error or a finite,
-// non-negative value.
-func testModelNoPanic(t *rapid.T) {
-	pick := func(label string) float64 {
-		specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, math.Copysign(0, -1), 1, 1.5, 2, math.MaxFloat64, 5e-324}
-		if rapid.Bool().Draw(t, label+"_special") {
-			return rapid.SampledFrom(specials).Draw(t, label)
+// modelNoPanic returns a property that feeds arbitrary values, including
+// NaN, ±Inf and extremes, to one scalar model function: it returns an
+// InputError (exactly when an argument is invalid) or a finite, non-negative
+// value.
+func modelNoPanic(name string) func(*rapid.T) {
+	return func(t *rapid.T) {
+		pick := func(label string) float64 {
+			specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, math.Copysign(0, -1), 1, 1.5, 2, math.MaxFloat64, 5e-324}
+			if rapid.Bool().Draw(t, label+"_special") {
+				return rapid.SampledFrom(specials).Draw(t, label)
+			}
+			return rapid.Float64().Draw(t, label)
 		}
-		return rapid.Float64().Draw(t, label)
-	}
-	remaining, slots, beta := pick("remaining"), pick("slots"), pick("beta")
-	valid := remaining >= 0 && !math.IsInf(remaining, 1) && slots >= 0 && !math.IsInf(slots, 1) && beta > 1 && !math.IsInf(beta, 1)
-	for name, f := range map[string]func() (float64, error){
-		"VirtualSize":      func() (float64, error) { return alloc.VirtualSize(remaining, beta) },
-		"SpeculationLevel": func() (float64, error) { return alloc.SpeculationLevel(remaining, slots, beta) },
-		"Throughput":       func() (float64, error) { return alloc.Throughput(remaining, slots, beta) },
-		"TotalThroughput": func() (float64, error) {
-			return alloc.TotalThroughput([]float64{remaining}, []float64{slots}, beta)
-		},
-	} {
-		v, err := f()
+		remaining, slots, beta := pick("remaining"), pick("slots"), pick("beta")
+		finite := func(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
+		valid := finite(remaining) && beta > 1 && !math.IsInf(beta, 1)
+		var v float64
+		var err error
+		switch name {
+		case "VirtualSize":
+			v, err = alloc.VirtualSize(remaining, beta)
+		case "SpeculationLevel":
+			v, err = alloc.SpeculationLevel(remaining, slots, beta)
+			valid = valid && finite(slots)
+		case "Throughput":
+			v, err = alloc.Throughput(remaining, slots, beta)
+			valid = valid && finite(slots)
+		case "TotalThroughput":
+			v, err = alloc.TotalThroughput([]float64{remaining, 1}, []float64{slots, 1}, beta)
+			valid = valid && finite(slots) && !math.IsInf(remaining+1, 1) && !math.IsInf(slots+1, 1)
+		}
 		if err != nil {
 			var ie *specsched.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("%s: error %v is not an InputError", name, err)
 			}
-			if valid && name != "VirtualSize" {
+			if valid {
 				t.Fatalf("%s(%g, %g, %g): unexpected error %v", name, remaining, slots, beta, err)
 			}
-			continue
+			return
+		}
+		if !valid {
+			t.Fatalf("%s(%g, %g, %g) accepted invalid input", name, remaining, slots, beta)
 		}
 		if math.IsNaN(v) || v < 0 {
 			t.Fatalf("%s(%g, %g, %g) = %g", name, remaining, slots, beta, v)
@@ -243,6 +255,14 @@ func testModelNoPanic(t *rapid.T) {
 	}
 }
 
-func TestModelNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testModelNoPanic) }
+func TestModelNoPanic(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"VirtualSize", "SpeculationLevel", "Throughput", "TotalThroughput"} {
+		t.Run(name, func(t *testing.T) { rapid.Check(t, modelNoPanic(name)) })
+	}
+}
 
-func FuzzModel(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testModelNoPanic)) }
+func FuzzVirtualSize(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(modelNoPanic("VirtualSize"))) }
+func FuzzSpeculationLevel(f *testing.F) { f.Fuzz(rapid.MakeFuzz(modelNoPanic("SpeculationLevel"))) }
+func FuzzThroughput(f *testing.F)       { f.Fuzz(rapid.MakeFuzz(modelNoPanic("Throughput"))) }
+func FuzzTotalThroughput(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(modelNoPanic("TotalThroughput"))) }

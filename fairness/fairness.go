@@ -90,7 +90,7 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	ws.Apportion(dst, ws.Shares, total, remaining)
+	selection.Apportion(ws, dst, ws.Shares, total, remaining)
 	return dst, nil
 }
 
@@ -157,7 +157,7 @@ func allocate(dst, remaining []float64, slots, c, eps float64, ws *alloc.Workspa
 	if slots <= aboveV+float64(m1)*floor {
 		// Case 1: everyone at the floor, then top-ups V_i − f smallest-first.
 		extra := slots - float64(active)*floor
-		cut := ws.Search(remaining, selection.Weight{A: c, B: -floor}, func(incl selection.Stats, _ float64, _ bool) bool {
+		cut := selection.Search(ws, remaining, selection.Weight{A: c, B: -floor}, func(incl selection.Stats, _ float64, _ bool) bool {
 			return incl.Sum >= extra
 		})
 		left := extra - cut.Before.Sum
@@ -183,7 +183,7 @@ func allocate(dst, remaining []float64, slots, c, eps float64, ws *alloc.Workspa
 	clampedT, clampedUpTo := 0.0, -1.0 // ΣT and largest T of the jobs at the floor
 	m2 := 0
 	if smallest*slots < floor*total {
-		cut := ws.Search(remaining, selection.Weight{A: 1}, func(incl selection.Stats, next float64, hasNext bool) bool {
+		cut := selection.Search(ws, remaining, selection.Weight{A: 1}, func(incl selection.Stats, next float64, hasNext bool) bool {
 			m := float64(incl.Count - finished)
 			// The last group satisfies it vacuously; the condition already
 			// holds at the group before it (S ≥ N·f), so that is never the cut.

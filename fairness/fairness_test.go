@@ -536,7 +536,9 @@ func testNoPanic(t *rapid.T) {
 
 func TestNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testNoPanic) }
 
-func FuzzAllocate(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testNoPanic)) }
+// FuzzAllocate and FuzzAllocateSlots share the property: it calls both.
+func FuzzAllocate(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(testNoPanic)) }
+func FuzzAllocateSlots(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testNoPanic)) }
 
 // TestHugeSlots is the regression the no-panic property found: with S near
 // MaxFloat64, computing T_i·(S/ΣT) overflowed to +Inf; (T_i/ΣT)·S does not.

@@ -14,7 +14,7 @@ import (
 // The caller guarantees finite, non-negative shares whose sum is within a
 // unit of total, so that 0 ≤ R ≤ the number of non-zero fractional parts.
 // O(n): two passes and at most two searches.
-func (ws *Workspace) Apportion(dst []int, shares []float64, total int, priority []float64) {
+func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority []float64) {
 	n := len(shares)
 	ws.fracs = slices.Grow(ws.fracs[:0], n)[:n]
 	remaining := total
@@ -28,7 +28,7 @@ func (ws *Workspace) Apportion(dst []int, shares []float64, total int, priority 
 		return
 	}
 	remaining = min(remaining, n)
-	byFrac := ws.Search(ws.fracs, Count, func(incl Stats, _ float64, _ bool) bool {
+	byFrac := Search(ws, ws.fracs, Count, func(incl Stats, _ float64, _ bool) bool {
 		return incl.Count >= remaining
 	})
 	tied := remaining - byFrac.Before.Count // units left for the group at the cut
@@ -42,7 +42,7 @@ func (ws *Workspace) Apportion(dst []int, shares []float64, total int, priority 
 				ws.prio = append(ws.prio, priority[i])
 			}
 		}
-		byPrio = ws.Search(ws.prio, Count, func(incl Stats, _ float64, _ bool) bool {
+		byPrio = Search(ws, ws.prio, Count, func(incl Stats, _ float64, _ bool) bool {
 			return incl.Count >= tied
 		})
 		tied -= byPrio.Before.Count

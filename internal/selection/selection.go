@@ -23,7 +23,10 @@ import (
 )
 
 // Workspace holds scratch memory for searches and apportionment. The zero
-// value is ready; buffers grow to the largest input seen.
+// value is ready; buffers grow to the largest input seen. It is exposed to
+// users as alloc.Workspace; its operations are functions of this internal
+// package, so that code outside the module cannot call them with input the
+// exported functions have not validated.
 type Workspace struct {
 	// Shares is scratch for callers: the real-valued shares that the integer
 	// forms of the allocation algorithms compute before apportioning them.
@@ -88,7 +91,7 @@ type Cut struct {
 // Search returns the first group of equal values, in increasing order, at
 // whose end done holds. The values must be finite; -0 and +0 are equal.
 // It does not modify vals. O(len(vals)).
-func (ws *Workspace) Search(vals []float64, w Weight, done Done) Cut {
+func Search(ws *Workspace, vals []float64, w Weight, done Done) Cut {
 	if len(vals) == 0 {
 		return Cut{}
 	}
@@ -97,13 +100,13 @@ func (ws *Workspace) Search(vals []float64, w Weight, done Done) Cut {
 		lo = min(lo, v)
 		hi = max(hi, v)
 	}
-	return ws.SearchRange(vals, lo, hi, w, done)
+	return SearchRange(ws, vals, lo, hi, w, done)
 }
 
 // SearchRange is Search for a caller that already knows the smallest and
 // largest of vals (a validation pass can find them at no extra cost); it
 // saves Search's first pass.
-func (ws *Workspace) SearchRange(vals []float64, smallest, largest float64, w Weight, done Done) Cut {
+func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Weight, done Done) Cut {
 	if len(vals) == 0 {
 		return Cut{}
 	}
@@ -232,7 +235,7 @@ func firstAfter(h []bucket, i int) int {
 
 // Indices returns a scratch slice of n job indices, valid until the next
 // call that uses the workspace.
-func (ws *Workspace) Indices(n int) []int32 {
+func Indices(ws *Workspace, n int) []int32 {
 	ws.indices = slices.Grow(ws.indices[:0], n)[:n]
 	return ws.indices
 }

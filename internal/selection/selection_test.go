@@ -85,7 +85,7 @@ func testSearchMatchesSort(t *rapid.T) {
 
 	var ws Workspace
 	for name, done := range map[string]Done{"weight": byWeight, "count": byCount, "next": byNext} {
-		got := ws.Search(vals, w, done)
+		got := Search(&ws, vals, w, done)
 		want := referenceSearch(vals, w, done)
 		if !sameCut(got, want) {
 			t.Fatalf("%s: Search = %+v, sorted reference = %+v\nvals %v", name, got, want, vals)
@@ -176,7 +176,7 @@ func testApportionMatchesSort(t *rapid.T) {
 	}
 	var ws Workspace
 	got := make([]int, n)
-	ws.Apportion(got, shares, total, priority)
+	Apportion(&ws, got, shares, total, priority)
 	want := referenceApportion(shares, total, priority)
 	if !slices.Equal(got, want) {
 		t.Fatalf("Apportion = %v, sorted reference = %v (shares %v, priority %v)", got, want, shares, priority)
