@@ -63,7 +63,9 @@ func TestStealBatchWorked(t *testing.T) {
 		{nil, true, 0, 0},
 		{[]bool{S, S}, true, 0, 2},              // all behind the running long task
 		{[]bool{S, L, S, S, L, S}, false, 2, 4}, // first batch only
-		{[]bool{S, S}, false, 0, 0},             // nobody blocked
+		{[]bool{S, S}, false, 0, 0},
+		{[]bool{L, L, S}, false, 2, 3}, // the first shorts behind a long
+		{[]bool{S, L, L}, false, 0, 0}, // no short behind a long
 	}
 	for _, c := range cases {
 		if s, e := StealBatch(c.q, c.running); s != c.s || e != c.e {

@@ -55,3 +55,9 @@ func mustNoErr(tb testing.TB, err error) {
 
 // rngFrom returns a PCG generator seeded with seed.
 func rngFrom(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
+
+// fataler is what the shared checkers need from *testing.T and *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
