@@ -1,0 +1,115 @@
+package alloc
+
+import (
+	"slices"
+
+	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
+)
+
+// Allocate computes Hopper's Algorithm 1 (thesis §3.4; Theorem 1) for jobs of
+// one phase: given the remaining task counts T_i, S slots and the Pareto tail
+// index β, it writes the real-valued slots S_i of every job to dst and
+// returns it.
+//
+// With virtual sizes V_i = (2/β)·T_i (eq. 3.5):
+//
+//  1. Capacity constrained, ΣV_i ≥ S: jobs in increasing order of T_i
+//     (equivalently V_i; ties by input index) get S_i = V_i until the slots
+//     run out; the job at which they do gets what is left, later jobs 0
+//     (Guideline 1).
+//  2. Otherwise: S_i = (T_i/ΣT_j)·S, proportional to the virtual sizes
+//     (Guideline 2, eq. 3.6).
+//
+// Theorem 1: the allocation maximises the total throughput Σμ_i(S_i) of
+// eq. 3.3 over all S_i ≥ 0 with ΣS_i ≤ S. In case 1 every allocation with
+// S_i ≤ V_i and ΣS_i = S has the same throughput; the smallest-first order is
+// the completion-time choice among them (SRPT on virtual sizes).
+//
+// Complexity: O(n) time. Case 2 needs no order at all; case 1 needs only the
+// cut-off job, which a radix selection on the values of T_i finds in one or
+// two histogram passes, without sorting. With a dst of capacity n and a
+// reused ws, Allocate allocates nothing.
+//
+// Special cases: no jobs gives an empty result. Jobs with T_i = 0 get 0. If
+// every T_i is 0 there is no work and every job gets 0 (ΣS_i = 0 < S);
+// otherwise ΣS_i = S up to rounding. S = 0 gives every job 0. β ≥ 2 means no
+// speculation: V_i = T_i. An error, with dst untouched, is returned for
+// β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or ±Inf
+// (naming the job); and when ΣV_i overflows float64.
+func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]float64, error) {
+	const fn = "alloc.Allocate"
+	c, err := validate(fn, remaining, slots, beta)
+	if err != nil {
+		return nil, err
+	}
+	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
+	allocate(dst, remaining, slots, c, orNew(ws))
+	return dst, nil
+}
+
+// validate checks the arguments of Algorithm 1 and returns the speculation
+// factor c = 2/β (1 for β ≥ 2).
+func validate(fn string, remaining []float64, slots, beta float64) (float64, error) {
+	c, err := speculationFactor(fn, beta)
+	if err != nil {
+		return 0, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return 0, err
+	}
+	total, err := check.NonNegatives(fn, "remaining", remaining)
+	if err != nil {
+		return 0, err
+	}
+	if err := check.Finite(fn, check.Scalar, "virtual size total", c*total); err != nil {
+		return 0, check.Err(fn, check.Scalar, "remaining", total, "the total virtual size overflows float64")
+	}
+	return c, nil
+}
+
+// allocate is Algorithm 1 on validated input; dst has len(remaining)
+// elements. It reports whether any job has work.
+func allocate(dst, remaining []float64, slots, c float64, ws *Workspace) bool {
+	var total float64
+	for _, t := range remaining {
+		total += t
+	}
+	if total == 0 || slots == 0 {
+		clear(dst)
+		return total != 0
+	}
+	if c*total < slots {
+		// Case 2: proportional sharing, eq. 3.6.
+		for i, t := range remaining {
+			dst[i] = t / total * slots
+		}
+		return true
+	}
+	// Case 1: fill virtual sizes smallest-first. The cut-off group is the
+	// first value of T at which the virtual sizes so far reach S.
+	cut := ws.Search(remaining, selection.Weight{A: c}, func(incl selection.Stats, _ float64, _ bool) bool {
+		return incl.Sum >= slots
+	})
+	if !cut.Found {
+		// Rounding put ΣV_i a hair below S although c·ΣT_i ≥ S: every job
+		// gets its virtual size, which is then S up to rounding.
+		for i, t := range remaining {
+			dst[i] = c * t
+		}
+		return true
+	}
+	left := slots - cut.Before.Sum // for the cut-off group, in index order
+	for i, t := range remaining {
+		switch {
+		case t < cut.Value:
+			dst[i] = c * t
+		case t == cut.Value && left > 0:
+			dst[i] = min(c*t, left)
+			left -= dst[i]
+		default:
+			dst[i] = 0
+		}
+	}
+	return true
+}

@@ -1,0 +1,137 @@
+package alloc
+
+import (
+	"github.com/specsched/specsched/internal/check"
+)
+
+// NoSpeculationBeta is the tail index at and above which the model assumes no
+// speculation: level 1, virtual size T, throughput min(S_i, T).
+const NoSpeculationBeta = 2
+
+// speculationFactor returns the optimal speculation level 2/β of eq. 3.2, or
+// 1 for β ≥ 2, after validating β.
+func speculationFactor(fn string, beta float64) (float64, error) {
+	if !(beta > 1) || beta > maxBeta {
+		return 0, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
+	}
+	if beta >= NoSpeculationBeta {
+		return 1, nil
+	}
+	return 2 / beta, nil
+}
+
+const maxBeta = 1.7976931348623157e308 // math.MaxFloat64: +Inf is rejected
+
+// VirtualSize returns a job's virtual remaining size V = (2/β)·T (thesis
+// eq. 3.5): its remaining tasks times the optimal speculation level. For
+// β ≥ 2 it is T.
+//
+// Special cases: T = 0 gives 0. An error is returned for T < 0, NaN or ±Inf,
+// and for β ≤ 1, NaN or ±Inf. O(1).
+func VirtualSize(remaining, beta float64) (float64, error) {
+	const fn = "alloc.VirtualSize"
+	factor, err := speculationFactor(fn, beta)
+	if err != nil {
+		return 0, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
+		return 0, err
+	}
+	return factor * remaining, nil
+}
+
+// SpeculationLevel returns the optimal average number of copies per task
+// k(t) of thesis eq. 3.2 (eq. 3.4) for a job with T remaining tasks holding
+// S_i slots: 2/β while the job is at or below its virtual size
+// ((2/β)·T ≥ S_i), and S_i/T above it, where every slot is used.
+//
+// Special cases: β ≥ 2 gives 1 (no speculation). T = 0 gives 0 (no task to
+// copy). An error is returned for a negative, NaN or infinite T or S_i, and
+// for β ≤ 1, NaN or ±Inf. O(1).
+func SpeculationLevel(remaining, slots, beta float64) (float64, error) {
+	const fn = "alloc.SpeculationLevel"
+	factor, err := speculationFactor(fn, beta)
+	if err != nil {
+		return 0, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
+		return 0, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return 0, err
+	}
+	switch {
+	case remaining == 0:
+		return 0, nil
+	case beta >= NoSpeculationBeta:
+		return 1, nil
+	case factor*remaining >= slots:
+		return factor, nil
+	default:
+		return slots / remaining, nil
+	}
+}
+
+// Throughput returns the service rate μ_i of a job with T remaining tasks
+// holding S_i slots, thesis eq. 3.3 (with the first case's typesetting slip
+// corrected, see the package documentation):
+//
+//	μ = β²/(4(β−1))·S_i                 if S_i ≤ (2/β)·T,
+//	μ = β/(β−1)·T − T²/((β−1)·S_i)       otherwise.
+//
+// Special cases: β ≥ 2 gives min(S_i, T). T = 0 gives 0. An error is
+// returned for a negative, NaN or infinite T or S_i, and for β ≤ 1, NaN or
+// ±Inf. O(1).
+func Throughput(remaining, slots, beta float64) (float64, error) {
+	const fn = "alloc.Throughput"
+	if _, err := speculationFactor(fn, beta); err != nil {
+		return 0, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
+		return 0, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return 0, err
+	}
+	return throughput(remaining, slots, beta), nil
+}
+
+// throughput is eq. 3.3 for validated arguments.
+func throughput(remaining, slots, beta float64) float64 {
+	switch {
+	case remaining == 0:
+		return 0
+	case beta >= NoSpeculationBeta:
+		return min(slots, remaining)
+	case 2/beta*remaining >= slots:
+		return beta * beta / (4 * (beta - 1)) * slots
+	default:
+		return remaining * (beta - remaining/slots) / (beta - 1) // T/S_i < β/2: no overflow
+	}
+}
+
+// TotalThroughput returns Σ_i μ_i(S_i), the objective that Theorem 1 says
+// Algorithm 1 maximises, for remaining task counts T_i and allocations S_i.
+//
+// An error names the first job with a negative, NaN or infinite T_i or S_i,
+// or reports mismatched lengths or an invalid β. O(n).
+func TotalThroughput(remaining, slots []float64, beta float64) (float64, error) {
+	const fn = "alloc.TotalThroughput"
+	if _, err := speculationFactor(fn, beta); err != nil {
+		return 0, err
+	}
+	if err := check.Len(fn, "slots", len(slots), len(remaining)); err != nil {
+		return 0, err
+	}
+	if _, err := check.NonNegatives(fn, "remaining", remaining); err != nil {
+		return 0, err
+	}
+	if _, err := check.NonNegatives(fn, "slots", slots); err != nil {
+		return 0, err
+	}
+	var total float64
+	for i, t := range remaining {
+		total += throughput(t, slots[i], beta)
+	}
+	return total, nil
+}

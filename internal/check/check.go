@@ -1,0 +1,98 @@
+// Package check holds the input validation shared by the algorithm
+// packages. Every helper returns a *specsched.InputError (or nil) so that
+// exported functions validate at their boundary and never panic.
+package check
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/specsched/specsched"
+)
+
+// Scalar is the Index of an InputError about a scalar parameter.
+const Scalar = -1
+
+// Err builds an InputError.
+func Err(fn string, index int, field string, value float64, reason string) error {
+	return &specsched.InputError{Func: fn, Index: index, Field: field, Value: value, Reason: reason}
+}
+
+// Finite reports an error unless v is a finite number.
+func Finite(fn string, index int, field string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return Err(fn, index, field, v, "must be a finite number")
+	}
+	return nil
+}
+
+// NonNegative reports an error unless v is finite and ≥ 0.
+func NonNegative(fn string, index int, field string, v float64) error {
+	if !(v >= 0) || math.IsInf(v, 1) {
+		return Err(fn, index, field, v, "must be finite and ≥ 0")
+	}
+	return nil
+}
+
+// Positive reports an error unless v is finite and > 0.
+func Positive(fn string, index int, field string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 1) {
+		return Err(fn, index, field, v, "must be finite and > 0")
+	}
+	return nil
+}
+
+// Unit reports an error unless v lies in [0, 1].
+func Unit(fn string, index int, field string, v float64) error {
+	if !(v >= 0 && v <= 1) {
+		return Err(fn, index, field, v, "must lie in [0, 1]")
+	}
+	return nil
+}
+
+// Count reports an error unless the integer n is ≥ 0.
+func Count(fn string, index int, field string, n int) error {
+	if n < 0 {
+		return Err(fn, index, field, float64(n), "must be ≥ 0")
+	}
+	return nil
+}
+
+// NonNegatives validates every element of xs with NonNegative and returns
+// their sum, or an error naming the first bad element. A sum that overflows
+// to +Inf is reported at the element where it did.
+func NonNegatives(fn, field string, xs []float64) (float64, error) {
+	var sum float64
+	for i, x := range xs {
+		// One comparison chain catches NaN (all comparisons false), -Inf,
+		// negatives and +Inf.
+		if !(x >= 0 && x <= math.MaxFloat64) {
+			return 0, NonNegative(fn, i, field, x)
+		}
+		sum += x
+	}
+	if math.IsInf(sum, 1) {
+		return 0, overflowAt(fn, field, xs)
+	}
+	return sum, nil
+}
+
+// overflowAt finds the element at which the running sum of xs overflows.
+func overflowAt(fn, field string, xs []float64) error {
+	var sum float64
+	for i, x := range xs {
+		sum += x
+		if math.IsInf(sum, 1) {
+			return Err(fn, i, field, x, "the sum over jobs overflows float64")
+		}
+	}
+	return Err(fn, Scalar, field, sum, "the sum over jobs overflows float64")
+}
+
+// Len reports an error unless got == want; the index is the length found.
+func Len(fn, field string, got, want int) error {
+	if got != want {
+		return Err(fn, Scalar, "len("+field+")", float64(got), fmt.Sprintf("must equal the number of jobs, %d", want))
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+package selection
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// values draws a slice that exercises the search: many ties (small integer
+// pools), a heavy tail, clusters inside one histogram bucket, signed zeros.
+func values(t *rapid.T, label string) []float64 {
+	n := rapid.IntRange(0, 600).Draw(t, label+"_n")
+	kind := rapid.IntRange(0, 3).Draw(t, label+"_kind")
+	xs := make([]float64, n)
+	for i := range xs {
+		switch kind {
+		case 0: // few distinct values
+			xs[i] = float64(rapid.IntRange(-3, 5).Draw(t, "v"))
+		case 1: // arbitrary finite floats
+			xs[i] = rapid.Float64Range(-1e6, 1e6).Draw(t, "v")
+		case 2: // one outlier and a tight cluster
+			xs[i] = 1 + float64(rapid.IntRange(0, 50).Draw(t, "v"))*1e-13
+			if i == 0 {
+				xs[i] = 1e300
+			}
+		default: // signed zeros and tiny values
+			xs[i] = []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1}[rapid.IntRange(0, 4).Draw(t, "v")]
+		}
+	}
+	return xs
+}
+
+// referenceSearch sorts a copy and scans its groups: the definition of Search.
+func referenceSearch(vals []float64, w Weight, done Done) Cut {
+	sorted := slices.Clone(vals)
+	slices.Sort(sorted)
+	var incl Stats
+	for i := 0; i < len(sorted); {
+		j := i
+		var g Stats
+		for ; j < len(sorted) && sorted[j] == sorted[i]; j++ {
+			g.Count++
+			g.Sum += w.of(sorted[j])
+		}
+		next, hasNext := 0.0, j < len(sorted)
+		if hasNext {
+			next = sorted[j]
+		}
+		before := incl
+		incl = incl.add(g.Count, g.Sum)
+		if done(incl, next, hasNext) {
+			return Cut{Value: sorted[i] + 0, Before: before, Group: g, Found: true}
+		}
+		i = j
+	}
+	return Cut{Before: incl}
+}
+
+const sumTol = 1e-9 // relative: bucket sums add in a different order than a sorted scan
+
+func sameCut(got, want Cut) bool {
+	close := func(a, b float64) bool { return math.Abs(a-b) <= sumTol*max(1, math.Abs(a), math.Abs(b)) }
+	return got.Found == want.Found && got.Value == want.Value &&
+		got.Before.Count == want.Before.Count && got.Group.Count == want.Group.Count &&
+		close(got.Before.Sum, want.Before.Sum) && close(got.Group.Sum, want.Group.Sum)
+}
+
+func testSearchMatchesSort(t *rapid.T) {
+	vals := values(t, "vals")
+	orig := slices.Clone(vals)
+	w := Weight{A: rapid.Float64Range(0, 3).Draw(t, "a"), B: rapid.Float64Range(-2, 2).Draw(t, "b")}
+	var totalW float64
+	for _, v := range vals {
+		totalW += w.of(v)
+	}
+	target := rapid.Float64Range(0, 1.1).Draw(t, "fraction") * totalW
+	count := rapid.IntRange(0, len(vals)+1).Draw(t, "count")
+	byWeight := func(incl Stats, _ float64, _ bool) bool { return incl.Sum >= target }
+	byCount := func(incl Stats, _ float64, _ bool) bool { return incl.Count >= count }
+	// A predicate that looks at the next value, like Algorithm 2's water-fill.
+	threshold := rapid.Float64Range(-10, 10).Draw(t, "threshold")
+	byNext := func(incl Stats, next float64, hasNext bool) bool { return !hasNext || next >= threshold }
+
+	var ws Workspace
+	for name, done := range map[string]Done{"weight": byWeight, "count": byCount, "next": byNext} {
+		got := ws.Search(vals, w, done)
+		want := referenceSearch(vals, w, done)
+		if !sameCut(got, want) {
+			t.Fatalf("%s: Search = %+v, sorted reference = %+v\nvals %v", name, got, want, vals)
+		}
+	}
+	if !slices.Equal(vals, orig) && !slices.EqualFunc(vals, orig, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+		t.Fatalf("Search modified its input")
+	}
+}
+
+func TestSearchMatchesSort(t *testing.T) { rapid.Check(t, testSearchMatchesSort) }
+
+func TestKeyOrder(t *testing.T) {
+	xs := []float64{math.Inf(-1), -math.MaxFloat64, -1, -5e-324, 0, 5e-324, 1, math.MaxFloat64, math.Inf(1)}
+	for i := 1; i < len(xs); i++ {
+		if key(xs[i-1]) >= key(xs[i]) {
+			t.Errorf("key(%g) = %#x ≥ key(%g) = %#x", xs[i-1], key(xs[i-1]), xs[i], key(xs[i]))
+		}
+		if value(key(xs[i])) != xs[i] {
+			t.Errorf("value(key(%g)) = %g", xs[i], value(key(xs[i])))
+		}
+	}
+	if key(0) != key(math.Copysign(0, -1)) {
+		t.Errorf("key(+0) = %#x != key(-0) = %#x", key(0), key(math.Copysign(0, -1)))
+	}
+}
+
+// referenceApportion sorts the indices by (fraction desc, priority asc,
+// index asc) and hands out the remaining units in that order.
+func referenceApportion(shares []float64, total int, priority []float64) []int {
+	n := len(shares)
+	out := make([]int, n)
+	order := make([]int, n)
+	left := total
+	for i, s := range shares {
+		out[i] = int(math.Floor(s))
+		left -= out[i]
+		order[i] = i
+	}
+	frac := func(i int) float64 { return shares[i] - math.Floor(shares[i]) }
+	prio := func(i int) float64 {
+		if priority == nil {
+			return 0
+		}
+		return priority[i]
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case frac(a) > frac(b):
+			return -1
+		case frac(a) < frac(b):
+			return 1
+		case prio(a) < prio(b):
+			return -1
+		case prio(a) > prio(b):
+			return 1
+		}
+		return a - b
+	})
+	for k := 0; k < left && k < n; k++ {
+		out[order[k]]++
+	}
+	return out
+}
+
+func testApportionMatchesSort(t *rapid.T) {
+	n := rapid.IntRange(1, 400).Draw(t, "n")
+	total := rapid.IntRange(0, 3*n).Draw(t, "total")
+	// Integer weights make exact ties in fractions common.
+	weights := rapid.SliceOfN(rapid.IntRange(0, 6), n, n).Draw(t, "weights")
+	var sum float64
+	for _, w := range weights {
+		sum += float64(w)
+	}
+	if sum == 0 {
+		weights[0], sum = 1, 1
+	}
+	shares := make([]float64, n)
+	for i, w := range weights {
+		shares[i] = float64(w) / sum * float64(total)
+	}
+	var priority []float64
+	if rapid.Bool().Draw(t, "withPriority") {
+		priority = make([]float64, n)
+		for i := range priority {
+			priority[i] = float64(rapid.IntRange(0, 3).Draw(t, "p"))
+		}
+	}
+	var ws Workspace
+	got := make([]int, n)
+	ws.Apportion(got, shares, total, priority)
+	want := referenceApportion(shares, total, priority)
+	if !slices.Equal(got, want) {
+		t.Fatalf("Apportion = %v, sorted reference = %v (shares %v, priority %v)", got, want, shares, priority)
+	}
+}
+
+func TestApportionMatchesSort(t *testing.T) { rapid.Check(t, testApportionMatchesSort) }
