@@ -38,6 +38,11 @@ const (
 	// fraction of the fair share: "we set the fairness allowance ε as 10%"
 	// (Hopper §7.2).
 	HopperEps = 0.1
+
+	// HopperBeta is the simulator's default Pareto shape β of task
+	// durations for decentralized Hopper: production traces have β < 2
+	// (Hopper thesis §3.3); 1.5 lies in the middle of (1, 2).
+	HopperBeta = 1.5
 )
 
 // Short-partition fractions of Eagle §5: "The size of the small partition is

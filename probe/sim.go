@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/specsched/specsched/alloc"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -24,9 +25,16 @@ const (
 	// Sparrow: every job batch-sampled (two probes per task) over the whole
 	// cluster, late binding, FIFO node queues, no partition (Eagle [20]).
 	Sparrow
+	// Hopper: decentralized Hopper on Sparrow (Hopper §6.1): every job
+	// sends ProbeRatio (4) requests per task over the whole cluster; a
+	// worker with a free slot serves the queued job HopperPick chooses
+	// (ε-fair targets, virtual sizes, slot-constrained or not); the job's
+	// scheduler answers with an unscheduled task or, when all are running,
+	// a speculative copy; requests are not cancelled while the job runs.
+	Hopper
 )
 
-var policyNames = [...]string{Eagle: "eagle", Hawk: "hawk", Sparrow: "sparrow"}
+var policyNames = [...]string{Eagle: "eagle", Hawk: "hawk", Sparrow: "sparrow", Hopper: "hopper"}
 
 // String returns the policy's lower-case name.
 func (p Policy) String() string {
@@ -36,7 +44,8 @@ func (p Policy) String() string {
 	return "Policy(" + itoa(int(p)) + ")"
 }
 
-// ParsePolicy returns the policy named s ("eagle", "hawk", "sparrow").
+// ParsePolicy returns the policy named s ("eagle", "hawk", "sparrow",
+// "hopper").
 func ParsePolicy(s string) (Policy, error) {
 	for p, name := range policyNames {
 		if name == s {
@@ -75,6 +84,13 @@ type Config struct {
 	// StealAttempts is how many random general-partition nodes an idle Hawk
 	// node tries to steal from.
 	StealAttempts int
+	// Beta and Eps are decentralized Hopper's Pareto shape of task
+	// durations (β > 1; β ≥ 2 means no speculation) and fairness allowance
+	// ε ∈ [0, 1] (HopperPick).
+	Beta, Eps float64
+	// NoSpeculation stops Hopper's schedulers from launching speculative
+	// copies.
+	NoSpeculation bool
 	// MisestimateMin and MisestimateMax multiply every job's estimate by a
 	// factor uniform on [MisestimateMin, MisestimateMax] (Eagle §6.5:
 	// [0.x, 1] under-estimates, [1, 1.x] over-estimates); both 0 means exact
@@ -102,16 +118,22 @@ func DefaultConfig(p Policy, nodes int, threshold float64) Config {
 		c.MinProbes, c.ProbeRatio = EagleMinProbes, EagleProbeRatio
 	case Sparrow:
 		c.ShortFraction = 0
+	case Hopper:
+		c.ShortFraction, c.ProbeRatio = 0, HopperProbeRatio
+		c.Beta, c.Eps = HopperBeta, HopperEps
 	}
 	return c
 }
 
 // An Execution is one run of a task on a node: when the entry that
 // launched it (the short job's probe, the long task's placeholder) joined
-// the node's queue, when the task started and when it ended.
+// the node's queue, when the task started and when it ended. Copy marks a
+// speculative copy (Hopper) and Killed a copy stopped because another copy
+// of its task finished first.
 type Execution struct {
 	Job, Task, Node    int
 	Queued, Start, End float64
+	Copy, Killed       bool
 }
 
 // Stats are the simulator's counters: Eagle's Table 2 and utilisation.
@@ -133,8 +155,12 @@ type Stats struct {
 	// Fallback counts Eagle's probes rejected twice and sent to the short
 	// partition (a part of Rescheduled).
 	Fallback int64
-	// Tasks is the number of task executions.
+	// Tasks is the number of task executions, speculative copies and
+	// killed ones included.
 	Tasks int64
+	// Copies counts speculative copies launched and Killed the executions
+	// stopped because another copy of the task finished first (Hopper).
+	Copies, Killed int64
 	// BusyTime is the total time nodes spent executing tasks; Utilisation is
 	// BusyTime / (Nodes × Makespan), Makespan the time from the first
 	// submission to the last completion.
@@ -152,11 +178,29 @@ type Result struct {
 	Executions []Execution // with Config.RecordTasks, in order of completion
 }
 
-// ShortPartition returns the number of nodes in the short partition for a
-// fraction of nodes nodes: fraction·nodes rounded to the nearest integer,
-// halves up.
-func ShortPartition(nodes int, fraction float64) int {
-	return int(math.Floor(fraction*float64(nodes) + 0.5))
+// ShortPartition returns the number of nodes in the short partition when a
+// fraction of nodes nodes is reserved for short jobs: the shares
+// fraction·nodes and (1−fraction)·nodes apportioned to whole nodes by
+// alloc.Apportion (largest remainder; at a tie of .5 the short partition
+// gets the node). O(1).
+//
+// Special cases: fraction 0 gives 0 and fraction 1 gives nodes. An error is
+// returned for nodes < 0 or > MaxProbes and for a fraction outside [0, 1]
+// or NaN.
+func ShortPartition(nodes int, fraction float64) (int, error) {
+	const fn = "probe.ShortPartition"
+	if nodes < 0 || nodes > MaxProbes {
+		return 0, inputErr(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
+	}
+	if !(fraction >= 0 && fraction <= 1) {
+		return 0, inputErr(fn, -1, "fraction", fraction, "must lie in [0, 1]")
+	}
+	short := fraction * float64(nodes)
+	parts, err := alloc.Apportion(make([]int, 0, 2), []float64{short, float64(nodes) - short}, nodes, nil, nil)
+	if err != nil {
+		return 0, err
+	}
+	return parts[0], nil
 }
 
 // entry is one element of a node's queue.
@@ -179,6 +223,7 @@ type nodeState struct {
 	queued   float64 // when the running task's entry joined the queue
 	job      int
 	task     int
+	copy     bool // the running task is a speculative copy
 	version  int
 	vec      *StateVector // latest SSS vector received (Eagle)
 	stealing bool
@@ -194,6 +239,7 @@ type jobState struct {
 	// re-placement).
 	rejected [2]int
 	freshest [2]*StateVector
+	running  int // executions of the job running now
 }
 
 type simulator struct {
@@ -220,7 +266,22 @@ type simulator struct {
 	longs   []bool
 	stolen  [][]entry
 	nextID  int
-	res     *Result
+	// decentralized Hopper: per-task copies, the active jobs' view
+	taskBase   []int     // job j's tasks are taskBase[j] … taskBase[j+1]−1
+	taskCopies []int     // copies running or requested
+	taskDone   []bool    // a copy finished
+	taskFirst  []float64 // start of the task's first copy
+	copyNodes  [][2]int  // nodes running the task's copies (−1: none)
+	maxCopies  int
+	active     []int     // jobs submitted and not finished
+	activePos  []int     // job → index in active, −1 if not active
+	hRemaining []float64 // per active index: unfinished tasks
+	hRunning   []float64 // per active index: executions running
+	queuedPos  []int     // scratch: active indices of the queued jobs
+	firstEntry []int     // scratch: queue position of each queued job's first entry
+	seen       []int     // job → tryStart stamp
+	stamp      int
+	res        *Result
 	// maxOver is the largest Bypassed − Cap seen after a decision: tests
 	// check it stays ≤ 0 (the starvation cap holds).
 	maxOver float64
@@ -303,7 +364,7 @@ func simulate(jobs []Job, cfg Config, rng *rand.Rand) (*simulator, error) {
 func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 	const fn = "probe.Simulate"
 	switch {
-	case cfg.Policy > Sparrow:
+	case cfg.Policy > Hopper:
 		return inputErr(fn, -1, "Policy", float64(cfg.Policy), "unknown policy")
 	case cfg.Nodes < 1 || cfg.Nodes > MaxProbes:
 		return inputErr(fn, -1, "Nodes", float64(cfg.Nodes), "must lie in [1, 2^31]")
@@ -322,6 +383,14 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 	}
 	if err := finitePos(fn, -1, "ProbeRatio", cfg.ProbeRatio); err != nil {
 		return err
+	}
+	if cfg.Policy == Hopper {
+		if !(cfg.Beta > 1) || math.IsInf(cfg.Beta, 1) {
+			return inputErr(fn, -1, "Beta", cfg.Beta, "must be finite and > 1")
+		}
+		if !(cfg.Eps >= 0 && cfg.Eps <= 1) {
+			return inputErr(fn, -1, "Eps", cfg.Eps, "must lie in [0, 1]")
+		}
 	}
 	for _, f := range [...]struct {
 		name string
@@ -358,7 +427,11 @@ func (s *simulator) init() error {
 	s.js = make([]jobState, len(s.jobs))
 	s.general = cfg.Nodes
 	if cfg.Policy == Eagle || cfg.Policy == Hawk {
-		s.general = cfg.Nodes - ShortPartition(cfg.Nodes, cfg.ShortFraction)
+		short, err := ShortPartition(cfg.Nodes, cfg.ShortFraction)
+		if err != nil {
+			return err
+		}
+		s.general = cfg.Nodes - short
 	}
 	misestimate := cfg.MisestimateMin != 0 || cfg.MisestimateMax != 0
 	factor := distuv.Uniform{Min: cfg.MisestimateMin, Max: cfg.MisestimateMax, Src: s.rng}
@@ -381,6 +454,9 @@ func (s *simulator) init() error {
 		s.centralLongs = make([]int, s.general)
 		s.centralWork = make([]float64, s.general)
 		s.vec, _ = NewStateVector(cfg.Nodes, 0)
+	}
+	if cfg.Policy == Hopper {
+		s.initHopper()
 	}
 	s.order = make([]int, len(s.jobs))
 	for j := range s.order {
@@ -479,6 +555,9 @@ func (s *simulator) arrive(t float64, j int) {
 		}
 		return
 	}
+	if cfg.Policy == Hopper {
+		s.activate(j)
+	}
 	minProbes := cfg.MinProbes
 	if cfg.Policy != Eagle {
 		minProbes = 0
@@ -506,7 +585,7 @@ func (s *simulator) snapshot(t float64) int {
 func (s *simulator) probeArrives(t float64, i, j, round int) {
 	n := &s.nodes[i]
 	js := &s.js[j]
-	if js.next == len(s.jobs[j].Durations) {
+	if s.done(j) {
 		return // nothing left to run: the scheduler cancels it
 	}
 	if s.cfg.Policy == Eagle && !s.cfg.NoSSS && round < 2 && n.longs > 0 {
@@ -535,7 +614,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 	js.rejected[round] = 0
 	vec := js.freshest[round]
 	js.freshest[round] = nil
-	if js.next == len(s.jobs[j].Durations) {
+	if s.done(j) {
 		return
 	}
 	st := &s.res.Stats
@@ -569,9 +648,19 @@ func (s *simulator) longArrives(t float64, i, j, k, snap int) {
 	s.tryStart(t, i)
 }
 
-// stale reports whether a short entry's job has no task left to hand out.
+// done reports whether job j's scheduler has nothing left to hand out: no
+// unscheduled task, or for Hopper with speculation, the job finished (its
+// requests may still launch copies until then).
+func (s *simulator) done(j int) bool {
+	if s.cfg.Policy == Hopper && !s.cfg.NoSpeculation && s.maxCopies > 1 {
+		return s.js[j].finished
+	}
+	return s.js[j].next == len(s.jobs[j].Durations)
+}
+
+// stale reports whether a short entry's job has nothing left to hand out.
 func (s *simulator) stale(e *entry) bool {
-	return !e.long && s.js[e.job].next == len(s.jobs[e.job].Durations)
+	return !e.long && s.done(e.job)
 }
 
 // tryStart lets an idle node pick its next work.
@@ -596,8 +685,11 @@ func (s *simulator) tryStart(t float64, i int) {
 		return
 	}
 	pick := 0
-	if s.cfg.Policy == Eagle && !s.cfg.NoSRPT {
+	switch {
+	case s.cfg.Policy == Eagle && !s.cfg.NoSRPT:
 		pick = s.choose(n)
+	case s.cfg.Policy == Hopper:
+		pick = s.hopperPick(n)
 	}
 	e := q[pick]
 	if e.long {
@@ -646,21 +738,33 @@ func (s *simulator) choose(n *nodeState) int {
 // request handles node i's getTask for job j at the job's scheduler.
 func (s *simulator) request(t float64, i, j, id, blocked int) {
 	js := &s.js[j]
-	task := -1
+	task, copyBit := -1, 0
 	if js.next < len(s.jobs[j].Durations) {
 		task = js.next
 		js.next++
+		if s.cfg.Policy == Hopper {
+			s.taskCopies[s.taskBase[j]+task]++
+		}
+	} else if s.cfg.Policy == Hopper && !js.finished {
+		if task = s.speculate(t, j); task >= 0 {
+			copyBit = 1
+		}
 	}
-	s.at(t+s.cfg.NetworkDelay, evReply, i, j, task, id<<1|blocked)
+	s.at(t+s.cfg.NetworkDelay, evReply, i, j, task, id<<2|copyBit<<1|blocked)
 }
 
 // reply handles the scheduler's answer at node i.
 func (s *simulator) reply(t float64, i, j, task, idBlocked int) {
 	n := &s.nodes[i]
 	n.busy = false
+	if task >= 0 && s.cfg.Policy == Hopper && s.taskDone[s.taskBase[j]+task] {
+		// Another copy finished while the reply travelled: nothing to run.
+		s.taskCopies[s.taskBase[j]+task]--
+		task = -1
+	}
 	if task < 0 {
 		// No task left: a sticky probe leaves the queue.
-		id := idBlocked >> 1
+		id := idBlocked >> 2
 		for k := range n.queue {
 			if !n.queue[k].long && n.queue[k].id == id {
 				n.queue = slices.Delete(n.queue, k, k+1)
@@ -673,6 +777,7 @@ func (s *simulator) reply(t float64, i, j, task, idBlocked int) {
 	if idBlocked&1 == 1 {
 		s.res.Stats.ShortAfterLong++
 	}
+	n.copy = idBlocked&2 != 0
 	s.start(t, i, j, task, false, n.queued)
 }
 
@@ -681,7 +786,14 @@ func (s *simulator) start(t float64, i, j, k int, long bool, queued float64) {
 	n := &s.nodes[i]
 	n.busy, n.runLong, n.start, n.job, n.task, n.queued = true, long, t, j, k, queued
 	n.version++
-	s.at(t+s.jobs[j].Durations[k], evFinish, i, 0, n.version, 0)
+	s.js[j].running++
+	duration := s.jobs[j].Durations[k]
+	if s.cfg.Policy == Hopper {
+		duration = s.startCopy(t, i, j, k, n.copy)
+	} else {
+		n.copy = false
+	}
+	s.at(t+duration, evFinish, i, 0, n.version, 0)
 }
 
 // finish ends node i's execution, unless it was cancelled (version).
@@ -691,11 +803,11 @@ func (s *simulator) finish(t float64, i, version int) {
 		return
 	}
 	j, k := n.job, n.task
-	st := &s.res.Stats
-	st.Tasks++
-	st.BusyTime += t - n.start
-	if s.cfg.RecordTasks {
-		s.res.Executions = append(s.res.Executions, Execution{Job: j, Task: k, Node: i, Queued: n.queued, Start: n.start, End: t})
+	s.endExecution(t, i, false)
+	killed := [2]int{-1, -1}
+	if s.cfg.Policy == Hopper {
+		killed = s.finishCopies(t, i, j, k)
+		s.hRemaining[s.activePos[j]]--
 	}
 	js := &s.js[j]
 	js.done++
@@ -703,14 +815,45 @@ func (s *simulator) finish(t float64, i, version int) {
 		js.finished = true
 		s.res.Completion[j] = t - s.jobs[j].Submit
 		s.last = max(s.last, t)
+		if s.cfg.Policy == Hopper {
+			s.deactivate(j)
+		}
 	}
-	n.busy = false
 	if n.runLong {
 		n.longs--
 		n.runLong = false
 		s.at(t+s.cfg.NetworkDelay, evLongDone, i, j, 0, 0)
 	}
 	s.tryStart(t, i)
+	for _, v := range killed {
+		if v >= 0 {
+			s.tryStart(t, v)
+		}
+	}
+}
+
+// endExecution ends node i's current execution at t: accounting, record,
+// the node freed (its pending finish event becomes stale).
+func (s *simulator) endExecution(t float64, i int, killed bool) {
+	n := &s.nodes[i]
+	st := &s.res.Stats
+	st.Tasks++
+	st.BusyTime += t - n.start
+	if killed {
+		st.Killed++
+	}
+	if s.cfg.RecordTasks {
+		s.res.Executions = append(s.res.Executions, Execution{
+			Job: n.job, Task: n.task, Node: i, Queued: n.queued, Start: n.start, End: t,
+			Copy: n.copy, Killed: killed,
+		})
+	}
+	s.js[n.job].running--
+	if s.cfg.Policy == Hopper {
+		s.hRunning[s.activePos[n.job]]--
+	}
+	n.busy = false
+	n.version++
 }
 
 // longDone tells the central scheduler a long task of job j finished at

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"testing"
 
@@ -60,10 +61,31 @@ func checkConservation(t fataler, jobs []Job, r *Result) {
 	latest := make([]float64, len(jobs))
 	byNode := map[int][]Execution{}
 	for _, e := range r.Executions {
-		runs[e.Job][e.Task]++
-		if d := jobs[e.Job].Durations[e.Task]; math.Abs(e.End-e.Start-d) > tol*max(1, e.End) {
-			t.Fatalf("job %d task %d ran %v; duration %v", e.Job, e.Task, e.End-e.Start, d)
+		if e.Start < e.Queued || e.End < e.Start {
+			t.Fatalf("execution %+v out of order", e)
 		}
+		// A task completes once: by exactly one execution that was not
+		// killed. Its original copy runs its own duration; a speculative
+		// copy one of its job's durations; a killed one no longer.
+		durations := jobs[e.Job].Durations
+		ran := e.End - e.Start
+		switch {
+		case e.Killed:
+			if ran > slices.Max(durations)*(1+tol) {
+				t.Fatalf("killed %+v ran longer than any task", e)
+			}
+			byNode[e.Node] = append(byNode[e.Node], e)
+			continue
+		case e.Copy:
+			if !slices.ContainsFunc(durations, func(d float64) bool { return math.Abs(ran-d) <= tol*max(1, e.End) }) {
+				t.Fatalf("copy %+v ran %v, none of its job's durations", e, ran)
+			}
+		default:
+			if d := durations[e.Task]; math.Abs(ran-d) > tol*max(1, e.End) {
+				t.Fatalf("job %d task %d ran %v; duration %v", e.Job, e.Task, ran, d)
+			}
+		}
+		runs[e.Job][e.Task]++
 		if e.Start < e.Queued || e.Queued < jobs[e.Job].Submit {
 			t.Fatalf("job %d task %d: submitted %v, queued %v, started %v", e.Job, e.Task, jobs[e.Job].Submit, e.Queued, e.Start)
 		}
@@ -129,11 +151,13 @@ func cloneJobs(jobs []Job) []Job {
 
 // drawConfig draws a policy and its switches on a small cluster.
 func drawConfig(t *rapid.T, threshold float64) Config {
-	p := Policy(rapid.IntRange(0, int(Sparrow)).Draw(t, "policy"))
+	p := Policy(rapid.IntRange(0, int(Hopper)).Draw(t, "policy"))
 	cfg := DefaultConfig(p, rapid.IntRange(2, 12).Draw(t, "nodes"), threshold)
 	cfg.ShortFraction = []float64{0, 0.2, 0.5}[rapid.IntRange(0, 2).Draw(t, "shortFraction")]
-	if p == Sparrow {
-		cfg.ShortFraction = 0
+	if p == Hopper {
+		cfg.Beta = rapid.SampledFrom([]float64{1.2, 1.5, 2.5}).Draw(t, "beta")
+		cfg.Eps = rapid.SampledFrom([]float64{0, 0.1, 1}).Draw(t, "eps")
+		cfg.NoSpeculation = rapid.IntRange(0, 3).Draw(t, "noSpeculationOneIn4") == 0
 	}
 	cfg.MinProbes = rapid.IntRange(0, 6).Draw(t, "minProbes")
 	cfg.NetworkDelay = []float64{0, 0.5, 1}[rapid.IntRange(0, 2).Draw(t, "delay")]
@@ -169,7 +193,7 @@ func testSimulate(t *rapid.T) {
 	// With SSS and a short partition to fall back on, no short probe is ever
 	// queued behind a long task (Eagle §3, Table 2). Without a short
 	// partition, probes rejected twice have nowhere safe to go.
-	if cfg.Policy == Eagle && !cfg.NoSSS && ShortPartition(cfg.Nodes, cfg.ShortFraction) > 0 {
+	if short, _ := ShortPartition(cfg.Nodes, cfg.ShortFraction); cfg.Policy == Eagle && !cfg.NoSSS && short > 0 {
 		st := s.res.Stats
 		if st.ProbesBehindLong != 0 || st.ShortAfterLong != 0 {
 			t.Fatalf("Eagle with SSS: %d probes behind long, %d short tasks after long; want 0", st.ProbesBehindLong, st.ShortAfterLong)

@@ -1,7 +1,9 @@
 package probe
 
-// Workspace is reusable scratch memory for the placement functions of this
-// package (PlaceProbes, ReplaceProbes, PlaceLWL). The zero value is ready to
+import "github.com/specsched/specsched/alloc"
+
+// Workspace is reusable scratch memory for the functions of this package
+// (PlaceProbes, ReplaceProbes, PlaceLWL, HopperPick). The zero value is ready to
 // use; it grows to the largest input seen and is reused after that, so
 // steady-state calls allocate nothing. A nil *Workspace is accepted and
 // means "allocate a temporary one". Results never depend on what a
@@ -12,6 +14,9 @@ type Workspace struct {
 	perm  []int     // Fisher–Yates scratch for dense samples
 	ranks []int     // ranks among free nodes, ReplaceProbes
 	heap  []lwlNode // PlaceLWL's heap
+	// HopperPick: the ε-fair targets and fairness.Allocate's scratch.
+	targets []float64
+	alloc   alloc.Workspace
 }
 
 func orNew(ws *Workspace) *Workspace {
