@@ -227,3 +227,154 @@ func checkNeverBehindLong(t fataler, jobs []Job, r *Result) {
 		}
 	}
 }
+
+// heavyWorkload is a Google-like workload at high load on 200 nodes.
+func heavyWorkload(t testing.TB) ([]Job, float64) {
+	jobs := 3000
+	if testing.Short() {
+		jobs = 1500
+	}
+	c := GoogleLike(jobs, 200, 0.9)
+	w, err := Synthesize(c, rngFrom(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, c.Threshold()
+}
+
+// TestHeadOfLineBlocking: on the same heavy workload Eagle's first two
+// Table 2 counters are exactly 0 while Hawk's and Eagle-without-SSS's are
+// not; Eagle re-schedules probes, Hawk steals them.
+func TestHeadOfLineBlocking(t *testing.T) {
+	t.Parallel()
+	jobs, thr := heavyWorkload(t)
+	run := func(cfg Config) Stats {
+		cfg.RecordTasks = true
+		r, err := Simulate(jobs, cfg, rngFrom(9))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkConservation(t, jobs, r)
+		return r.Stats
+	}
+	eagle := run(DefaultConfig(Eagle, 200, thr))
+	if eagle.ProbesBehindLong != 0 || eagle.ShortAfterLong != 0 || eagle.Rescheduled == 0 {
+		t.Errorf("Eagle: %+v; want 0 behind long, 0 after long, some re-scheduled", eagle)
+	}
+	hawk := run(DefaultConfig(Hawk, 200, thr))
+	if hawk.ProbesBehindLong == 0 || hawk.ShortAfterLong == 0 || hawk.Rescheduled == 0 {
+		t.Errorf("Hawk: %+v; want probes behind long tasks, blocked tasks and steals", hawk)
+	}
+	noSSS := DefaultConfig(Eagle, 200, thr)
+	noSSS.NoSSS = true
+	if st := run(noSSS); st.ProbesBehindLong == 0 || st.ShortAfterLong == 0 || st.Rescheduled != 0 {
+		t.Errorf("Eagle without SSS: %+v; want head-of-line blocking and no re-scheduling", st)
+	}
+}
+
+// testLWLState: the simulator's incremental LWL chooses what PlaceLWL
+// chooses on the work left max(freeAt − now, 0), through any sequence of
+// placements and completion updates at non-decreasing times.
+func testLWLState(t *rapid.T) {
+	n := rapid.IntRange(1, 12).Draw(t, "nodes")
+	s := newLWLState(n)
+	now := 0.0
+	steps := rapid.IntRange(1, 40).Draw(t, "steps")
+	for k := 0; k < steps; k++ {
+		now += quarters(t, 3, "advance")
+		if rapid.Bool().Draw(t, "place") {
+			est := quarters(t, 5, "est")
+			work := make([]float64, n)
+			for i := range work {
+				work[i] = max(s.freeAt[i]-now, 0)
+			}
+			want, err := PlaceLWL(nil, work, 1, est, nil)
+			if err != nil {
+				t.Fatalf("PlaceLWL: %v", err)
+			}
+			if got := s.place(now, est); got != want[0] {
+				t.Fatalf("place at %v = %d; PlaceLWL on %v = %d", now, got, work, want[0])
+			}
+		} else {
+			i := rapid.IntRange(0, n-1).Draw(t, "node")
+			s.set(i, now+quarters(t, 5, "left"), now)
+		}
+	}
+}
+
+func TestLWLState(t *testing.T) { t.Parallel(); rapid.Check(t, testLWLState) }
+
+func TestSimulateMisestimation(t *testing.T) {
+	t.Parallel()
+	jobs, thr := heavyWorkload(t)
+	jobs = jobs[:500]
+	for _, r := range [][2]float64{{0.3, 1}, {1, 1.9}} {
+		cfg := DefaultConfig(Eagle, 200, thr)
+		cfg.MisestimateMin, cfg.MisestimateMax = r[0], r[1]
+		cfg.RecordTasks = true
+		res, err := Simulate(jobs, cfg, rngFrom(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkConservation(t, jobs, res)
+		if res.Stats.ProbesBehindLong != 0 {
+			t.Errorf("mis-estimated %v: %d probes behind long", r, res.Stats.ProbesBehindLong)
+		}
+	}
+}
+
+// testSimulateNoPanic: bad configurations and jobs give an InputError,
+// never a panic.
+func testSimulateNoPanic(t *rapid.T) {
+	jobs, thr := drawWorkload(t)
+	cfg := drawConfig(t, thr)
+	switch rapid.IntRange(0, 12).Draw(t, "break") {
+	case 0:
+		cfg.Nodes = rapid.IntRange(-2, 0).Draw(t, "nodes")
+	case 1:
+		cfg.ShortFraction = anyFloat(t, "shortFraction")
+	case 2:
+		cfg.Threshold = anyFloat(t, "threshold")
+	case 3:
+		cfg.NetworkDelay = anyFloat(t, "delay")
+	case 4:
+		cfg.ProbeRatio = anyFloat(t, "ratio")
+	case 5:
+		cfg.StarvationFactor = anyFloat(t, "starvation")
+	case 6:
+		cfg.MisestimateMin, cfg.MisestimateMax = anyFloat(t, "misMin"), anyFloat(t, "misMax")
+	case 7:
+		cfg.Beta, cfg.Eps = anyFloat(t, "beta"), anyFloat(t, "eps")
+	case 8:
+		cfg.Policy = Policy(rapid.IntRange(0, 9).Draw(t, "policy"))
+	case 9:
+		if len(jobs) > 0 {
+			jobs[0].Durations[0] = anyFloat(t, "duration")
+			jobs[len(jobs)-1].Submit = anyFloat(t, "submit")
+		}
+	case 10:
+		if len(jobs) > 0 {
+			jobs[0].Durations = nil
+			jobs[0].EstTask = anyFloat(t, "est")
+		}
+	case 11:
+		cfg.MinProbes = rapid.IntRange(-3, 3).Draw(t, "minProbes")
+		cfg.StealAttempts = rapid.IntRange(-3, 3).Draw(t, "steals")
+	}
+	r, err := Simulate(jobs, cfg, rngFrom(1))
+	if err != nil {
+		if !isInputError(err) || r != nil {
+			t.Fatalf("error %T %v", err, err)
+		}
+		return
+	}
+	for j, c := range r.Completion {
+		if math.IsNaN(c) || c < 0 || math.IsInf(c, 0) {
+			t.Fatalf("job %d completion %v", j, c)
+		}
+	}
+	_ = r.Summarize()
+}
+
+func TestSimulateNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testSimulateNoPanic) }
+func FuzzSimulate(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testSimulateNoPanic)) }

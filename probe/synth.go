@@ -14,8 +14,8 @@ type SynthConfig struct {
 	Jobs             int     // number of jobs
 	LongFraction     float64 // fraction of jobs that are long, in (0, 1) (Table 1, "% Long jobs")
 	LongWorkFraction float64 // fraction of task-seconds in long jobs, in (0, 1) (Table 1, "% Task-Seconds long jobs")
-	ShortTasks       float64 // mean tasks per short job, ≥ 1
-	LongTasks        float64 // mean tasks per long job, ≥ 1
+	ShortTasks       float64 // mean tasks per short job, in [1, 1e6]
+	LongTasks        float64 // mean tasks per long job, in [1, 1e6]
 	ShortTaskMean    float64 // mean task duration of short jobs, seconds, > 0
 	// Spread is the relative spread of task durations within a job: a
 	// task's duration is uniform on m·[1−Spread, 1+Spread] around the job's
@@ -69,7 +69,7 @@ func (c SynthConfig) Threshold() float64 {
 // Eagle §2). All draws use gonum's distuv with rng as the source.
 //
 // Special cases: an error is returned for Jobs < 0, fractions outside (0,
-// 1), task means < 1, a ShortTaskMean or Load that is not finite and > 0,
+// 1), task means outside [1, 1e6], a ShortTaskMean or Load that is not finite and > 0,
 // Spread outside [0, 1), Nodes < 1, and for parameters whose classes
 // overlap (LongTaskMean()·(1−Spread) ≤ ShortTaskMean·(1+Spread)), where
 // Threshold could not separate them; and for a nil rng.
@@ -88,10 +88,10 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 		return nil, open01("LongFraction", c.LongFraction)
 	case open01("LongWorkFraction", c.LongWorkFraction) != nil:
 		return nil, open01("LongWorkFraction", c.LongWorkFraction)
-	case !(c.ShortTasks >= 1 && c.ShortTasks < 1e9):
-		return nil, inputErr(fn, -1, "ShortTasks", c.ShortTasks, "must lie in [1, 1e9)")
-	case !(c.LongTasks >= 1 && c.LongTasks < 1e9):
-		return nil, inputErr(fn, -1, "LongTasks", c.LongTasks, "must lie in [1, 1e9)")
+	case !(c.ShortTasks >= 1 && c.ShortTasks <= 1e6):
+		return nil, inputErr(fn, -1, "ShortTasks", c.ShortTasks, "must lie in [1, 1e6]")
+	case !(c.LongTasks >= 1 && c.LongTasks <= 1e6):
+		return nil, inputErr(fn, -1, "LongTasks", c.LongTasks, "must lie in [1, 1e6]")
 	case finitePos(fn, -1, "ShortTaskMean", c.ShortTaskMean) != nil:
 		return nil, finitePos(fn, -1, "ShortTaskMean", c.ShortTaskMean)
 	case !(c.Spread >= 0 && c.Spread < 1):
