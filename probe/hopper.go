@@ -86,27 +86,24 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 		}
 		ws.stamp[i] = ws.gen
 	}
-	targets, constrained, err := ws.hopperTargets(remaining, slots, beta, eps)
+	totalV := 0.0
+	for _, t := range remaining {
+		v, _ := alloc.VirtualSize(t, beta) // validated above
+		totalV += v
+	}
+	targets, err := ws.hopperTargets(remaining, slots, beta, eps)
 	if err != nil {
 		return -1, err
 	}
+	constrained := totalV >= slots
 	return hopperChoose(queued, remaining, running, targets, constrained, beta), nil
 }
 
-// hopperTargets computes the ε-fair targets into ws.targets and whether
-// the system is slot-constrained (Σ V_i ≥ S).
-func (ws *Workspace) hopperTargets(remaining []float64, slots, beta, eps float64) ([]float64, bool, error) {
+// hopperTargets computes the ε-fair targets into ws.targets.
+func (ws *Workspace) hopperTargets(remaining []float64, slots, beta, eps float64) ([]float64, error) {
 	var err error
 	ws.targets, err = fairness.Allocate(ws.targets, remaining, slots, beta, eps, &ws.alloc)
-	if err != nil {
-		return nil, false, err
-	}
-	total := 0.0
-	for _, t := range remaining {
-		v, _ := alloc.VirtualSize(t, beta) // validated by Allocate
-		total += v
-	}
-	return ws.targets, total >= slots, nil
+	return ws.targets, err
 }
 
 // hopperChoose applies rules 3 and 4 of HopperPick.

@@ -72,14 +72,21 @@ func GetProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int, erro
 	const fn = "probe.GetProbeFromQueue"
 	for i := range queue {
 		q := &queue[i]
-		for _, f := range [...]struct {
-			name string
-			v    float64
-		}{{"EstJobLeft", q.EstJobLeft}, {"EstTask", q.EstTask}, {"Bypassed", q.Bypassed}, {"Cap", q.Cap}} {
-			if err := finiteNonNeg(fn, i, f.name, f.v); err != nil {
-				return nil, -1, err
-			}
+		// Fast path: all four finite and ≥ 0 (NaN fails every comparison).
+		if q.EstJobLeft >= 0 && q.EstJobLeft <= math.MaxFloat64 && q.EstTask >= 0 && q.EstTask <= math.MaxFloat64 &&
+			q.Bypassed >= 0 && q.Bypassed <= math.MaxFloat64 && q.Cap >= 0 && q.Cap <= math.MaxFloat64 {
+			continue
 		}
+		if err := finiteNonNeg(fn, i, "EstJobLeft", q.EstJobLeft); err != nil {
+			return nil, -1, err
+		}
+		if err := finiteNonNeg(fn, i, "EstTask", q.EstTask); err != nil {
+			return nil, -1, err
+		}
+		if err := finiteNonNeg(fn, i, "Bypassed", q.Bypassed); err != nil {
+			return nil, -1, err
+		}
+		return nil, -1, finiteNonNeg(fn, i, "Cap", q.Cap)
 	}
 	dst = slices.Grow(dst[:0], len(queue))[:len(queue)]
 	for i := range queue {

@@ -281,7 +281,12 @@ type simulator struct {
 	firstEntry []int     // scratch: queue position of each queued job's first entry
 	seen       []int     // job → tryStart stamp
 	stamp      int
-	res        *Result
+	// totalRemaining is Σ hRemaining; hTargets are the ε-fair targets of
+	// the view at viewVersion targetsVersion.
+	totalRemaining              float64
+	hTargets                    []float64
+	viewVersion, targetsVersion int
+	res                         *Result
 	// maxOver is the largest Bypassed − Cap seen after a decision: tests
 	// check it stays ≤ 0 (the starvation cap holds).
 	maxOver float64
@@ -807,7 +812,7 @@ func (s *simulator) finish(t float64, i, version int) {
 	killed := [2]int{-1, -1}
 	if s.cfg.Policy == Hopper {
 		killed = s.finishCopies(t, i, j, k)
-		s.hRemaining[s.activePos[j]]--
+		s.taskFinished(j)
 	}
 	js := &s.js[j]
 	js.done++

@@ -40,6 +40,8 @@ func (s *simulator) activate(j int) {
 	s.active = append(s.active, j)
 	s.hRemaining = append(s.hRemaining, float64(len(s.jobs[j].Durations)))
 	s.hRunning = append(s.hRunning, 0)
+	s.totalRemaining += float64(len(s.jobs[j].Durations))
+	s.viewVersion++
 }
 
 // deactivate removes the finished job j from the active view (swap with
@@ -51,6 +53,14 @@ func (s *simulator) deactivate(j int) {
 	s.activePos[moved] = p
 	s.active, s.hRemaining, s.hRunning = s.active[:last], s.hRemaining[:last], s.hRunning[:last]
 	s.activePos[j] = -1
+	s.viewVersion++
+}
+
+// taskFinished books one task of active job j done.
+func (s *simulator) taskFinished(j int) {
+	s.hRemaining[s.activePos[j]]--
+	s.totalRemaining--
+	s.viewVersion++
 }
 
 // hopperPick returns the queue position of the request node n serves: the
@@ -68,8 +78,18 @@ func (s *simulator) hopperPick(n *nodeState) int {
 		s.queuedPos = append(s.queuedPos, s.activePos[j])
 		s.firstEntry = append(s.firstEntry, k)
 	}
-	targets, constrained, _ := s.ws.hopperTargets(s.hRemaining, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps)
-	c := hopperChoose(s.queuedPos, s.hRemaining, s.hRunning, targets, constrained, s.cfg.Beta)
+	// The targets depend only on the remaining tasks of the active jobs:
+	// recompute them only when those changed (viewVersion).
+	if s.targetsVersion != s.viewVersion || s.hTargets == nil {
+		s.hTargets, _ = s.ws.hopperTargets(s.hRemaining, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps)
+		s.targetsVersion = s.viewVersion
+	}
+	level := 1.0 // V = level·T (Hopper eq. 3.5; alloc.VirtualSize)
+	if s.cfg.Beta < 2 {
+		level = 2 / s.cfg.Beta
+	}
+	constrained := level*s.totalRemaining >= float64(s.cfg.Nodes)
+	c := hopperChoose(s.queuedPos, s.hRemaining, s.hRunning, s.hTargets, constrained, s.cfg.Beta)
 	return s.firstEntry[c]
 }
 
