@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	"github.com/specsched/specsched/alloc"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -286,7 +287,11 @@ type simulator struct {
 	totalRemaining              float64
 	hTargets                    []float64
 	viewVersion, targetsVersion int
-	res                         *Result
+	// verifyPicks makes hopperPick check every decision against the
+	// exported HopperPick on the same view; mismatches counts differences.
+	verifyPicks bool
+	mismatches  int
+	res         *Result
 	// maxOver is the largest Bypassed − Cap seen after a decision: tests
 	// check it stays ≤ 0 (the starvation cap holds).
 	maxOver float64
@@ -336,12 +341,13 @@ type simulator struct {
 //
 // Special cases: no jobs gives an empty Result. An error is returned for
 // Nodes < 1, ShortFraction outside [0, 1) or a short partition that leaves
-// Eagle or Hawk no general node while some job is long, a Threshold or
-// NetworkDelay that is NaN or negative, MinProbes < 0, a ProbeRatio that is
-// not finite and > 0, a StarvationFactor or mis-estimation bound that is
-// not finite and ≥ 0 (with MisestimateMin ≤ MisestimateMax), StealAttempts
-// < 0, an unknown policy, a nil rng, and a job with no task, a Submit,
-// EstTask or duration that is not finite and ≥ 0.
+// Eagle or Hawk no general node while some job is long, a Threshold that is
+// NaN or negative, a NetworkDelay outside [0, MaxTime], MinProbes < 0, a
+// ProbeRatio that is not finite and > 0, a StarvationFactor or
+// mis-estimation bound outside [0, MaxFactor] (with MisestimateMin ≤
+// MisestimateMax), StealAttempts < 0, Hopper's β ≤ 1 or ε outside [0, 1],
+// an unknown policy, a nil rng, and a job with no task or a Submit, EstTask
+// or duration outside [0, MaxTime].
 func Simulate(jobs []Job, cfg Config, rng *rand.Rand) (*Result, error) {
 	s, err := simulate(jobs, cfg, rng)
 	if err != nil {
@@ -350,8 +356,9 @@ func Simulate(jobs []Job, cfg Config, rng *rand.Rand) (*Result, error) {
 	return s.res, nil
 }
 
-// simulate runs Simulate and returns the simulator's final state.
-func simulate(jobs []Job, cfg Config, rng *rand.Rand) (*simulator, error) {
+// simulate runs Simulate and returns the simulator's final state; set
+// applies test settings (such as verifyPicks) before the run.
+func simulate(jobs []Job, cfg Config, rng *rand.Rand, set ...func(*simulator)) (*simulator, error) {
 	if err := validateSim(jobs, cfg, rng); err != nil {
 		return nil, err
 	}
@@ -361,6 +368,9 @@ func simulate(jobs []Job, cfg Config, rng *rand.Rand) (*simulator, error) {
 	}}
 	if err := s.init(); err != nil {
 		return nil, err
+	}
+	for _, f := range set {
+		f(s)
 	}
 	s.run()
 	return s, nil
@@ -400,28 +410,47 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 	for _, f := range [...]struct {
 		name string
 		v    float64
-	}{{"NetworkDelay", cfg.NetworkDelay}, {"StarvationFactor", cfg.StarvationFactor},
-		{"MisestimateMin", cfg.MisestimateMin}, {"MisestimateMax", cfg.MisestimateMax}} {
-		if err := finiteNonNeg(fn, -1, f.name, f.v); err != nil {
+		max  float64
+	}{{"NetworkDelay", cfg.NetworkDelay, MaxTime}, {"StarvationFactor", cfg.StarvationFactor, MaxFactor},
+		{"MisestimateMin", cfg.MisestimateMin, MaxFactor}, {"MisestimateMax", cfg.MisestimateMax, MaxFactor}} {
+		if err := bounded(fn, -1, f.name, f.v, f.max); err != nil {
 			return err
 		}
 	}
 	for j := range jobs {
 		job := &jobs[j]
-		if err := finiteNonNeg(fn, j, "Submit", job.Submit); err != nil {
+		if err := bounded(fn, j, "Submit", job.Submit, MaxTime); err != nil {
 			return err
 		}
-		if err := finiteNonNeg(fn, j, "EstTask", job.EstTask); err != nil {
+		if err := bounded(fn, j, "EstTask", job.EstTask, MaxTime); err != nil {
 			return err
 		}
 		if len(job.Durations) == 0 || len(job.Durations) > MaxProbes {
 			return inputErr(fn, j, "len(Durations)", float64(len(job.Durations)), "must lie in [1, 2^31]")
 		}
 		for _, d := range job.Durations {
-			if err := finiteNonNeg(fn, j, "Durations", d); err != nil {
+			if err := bounded(fn, j, "Durations", d, MaxTime); err != nil {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// MaxTime bounds every time the simulator takes (submission times, task
+// durations and estimates, the network delay): 10¹² s, some 30 000 years.
+// Sums of up to 2³¹ such times per node stay finite and exact to well
+// below a microsecond at realistic magnitudes.
+const MaxTime = 1e12
+
+// MaxFactor bounds the simulator's multipliers (StarvationFactor, the
+// mis-estimation factors), so that factor × MaxTime stays finite.
+const MaxFactor = 1e6
+
+// bounded returns an *InputError unless 0 ≤ v ≤ hi (so v is not NaN).
+func bounded(fn string, index int, field string, v, hi float64) error {
+	if !(v >= 0 && v <= hi) {
+		return inputErr(fn, index, field, v, "must lie in [0, "+strconv.FormatFloat(hi, 'g', -1, 64)+"]")
 	}
 	return nil
 }

@@ -90,6 +90,11 @@ func (s *simulator) hopperPick(n *nodeState) int {
 	}
 	constrained := level*s.totalRemaining >= float64(s.cfg.Nodes)
 	c := hopperChoose(s.queuedPos, s.hRemaining, s.hRunning, s.hTargets, constrained, s.cfg.Beta)
+	if s.verifyPicks {
+		if want, err := HopperPick(s.queuedPos, s.hRemaining, s.hRunning, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps, nil); err != nil || want != c {
+			s.mismatches++
+		}
+	}
 	return s.firstEntry[c]
 }
 

@@ -175,9 +175,12 @@ func testSimulate(t *rapid.T) {
 	cfg := drawConfig(t, thr)
 	seed := rapid.Uint64().Draw(t, "seed")
 	before := cloneJobs(jobs)
-	s, err := simulate(jobs, cfg, rngFrom(seed))
+	s, err := simulate(jobs, cfg, rngFrom(seed), func(s *simulator) { s.verifyPicks = true })
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
+	}
+	if s.mismatches != 0 {
+		t.Fatalf("%d worker decisions differ from HopperPick on the same view", s.mismatches)
 	}
 	if d := cmp.Diff(before, jobs); d != "" {
 		t.Fatalf("jobs modified:\n%s", d)
@@ -185,6 +188,17 @@ func testSimulate(t *rapid.T) {
 	checkConservation(t, jobs, s.res)
 	if s.maxOver > 1e-12 {
 		t.Fatalf("a bypass counter exceeded its cap by %v", s.maxOver)
+	}
+	if cfg.Policy == Hopper {
+		checkCopiesLate(t, jobs, s.res)
+		// At most two copies of a task run: every copy started ends with
+		// exactly one of the pair killed.
+		if st := s.res.Stats; st.Killed != st.Copies {
+			t.Fatalf("%d copies but %d killed", st.Copies, st.Killed)
+		}
+	}
+	if cfg.Policy == Eagle {
+		checkSnapshots(t, jobs, cfg, s)
 	}
 	again, _ := Simulate(jobs, cfg, rngFrom(seed))
 	if d := cmp.Diff(s.res, again); d != "" {
@@ -378,3 +392,189 @@ func testSimulateNoPanic(t *rapid.T) {
 
 func TestSimulateNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testSimulateNoPanic) }
 func FuzzSimulate(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testSimulateNoPanic)) }
+
+// checkCopiesLate: a speculative copy starts only once the task's first
+// copy has run at least the job's estimate (the LATE-like rule of the
+// Hopper scheduler) — from the executions alone.
+func checkCopiesLate(t fataler, jobs []Job, r *Result) {
+	t.Helper()
+	const tol = 1e-9
+	first := map[[2]int]float64{}
+	for _, e := range r.Executions {
+		if !e.Copy {
+			first[[2]int{e.Job, e.Task}] = e.Start
+		}
+	}
+	for _, e := range r.Executions {
+		if !e.Copy {
+			continue
+		}
+		orig, ok := first[[2]int{e.Job, e.Task}]
+		if !ok || e.Start-orig < jobs[e.Job].EstTask-tol*max(1, e.Start) {
+			t.Fatalf("copy %+v started %v after its original (estimate %v)", e, e.Start-orig, jobs[e.Job].EstTask)
+		}
+	}
+}
+
+// checkSnapshots: every state vector the central scheduler sent is the
+// state at its time: node i's bit is set exactly when some long task placed
+// on i by then (job submitted at or before Time) had not yet been reported
+// finished (End + NetworkDelay after Time). Nodes where a placement or a
+// report happens exactly at Time are skipped (same-time order).
+func checkSnapshots(t fataler, jobs []Job, cfg Config, s *simulator) {
+	t.Helper()
+	for _, v := range s.snapshots {
+		for i := 0; i < cfg.Nodes; i++ {
+			want, tie := false, false
+			for _, e := range s.res.Executions {
+				if e.Node != i || s.res.Class[e.Job] != Long {
+					continue
+				}
+				done := e.End + cfg.NetworkDelay
+				tie = tie || done == v.Time || jobs[e.Job].Submit == v.Time
+				want = want || (jobs[e.Job].Submit <= v.Time && v.Time < done)
+			}
+			if !tie && v.Long(i) != want {
+				t.Fatalf("vector at %v: node %d bit %v; want %v", v.Time, i, v.Long(i), want)
+			}
+		}
+	}
+}
+
+// TestHawkStealsBehindRunningLong: node 0 runs a 100 s long task, node 1 a
+// 1 s one; a 1-task short job's single probe lands on either node. Wherever
+// it lands, the job finishes within a few seconds: on node 1 it runs at
+// t = 1, on node 0 node 1 steals it when it goes idle at t = 1 — the probe
+// is behind the *running* long task.
+func TestHawkStealsBehindRunningLong(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{
+		{Submit: 0, Durations: []float64{100, 1}, EstTask: 50},
+		{Submit: 0.1, Durations: []float64{1}, EstTask: 1},
+	}
+	cfg := DefaultConfig(Hawk, 2, 10)
+	cfg.ShortFraction, cfg.ProbeRatio = 0, 1
+	stolen := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		r, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Completion[1] > 5 {
+			t.Fatalf("seed %d: short job took %v", seed, r.Completion[1])
+		}
+		stolen += int(r.Stats.Rescheduled)
+	}
+	if stolen == 0 {
+		t.Fatal("no probe was ever stolen")
+	}
+}
+
+// TestEagleFreshestVector: long tasks hold nodes 0 (from t = 0) and 1
+// (from t = 1), so node 0 keeps the vector {0} of time 0 and node 1 the
+// vector {0, 1} of time 1. A short job's 20 probes cover all four nodes;
+// those rejected by nodes 0 and 1 are re-placed with the freshest vector,
+// on nodes 2 and 3 only — none is rejected again.
+func TestEagleFreshestVector(t *testing.T) {
+	t.Parallel()
+	short := make([]float64, 10)
+	for k := range short {
+		short[k] = 50
+	}
+	jobs := []Job{
+		{Submit: 0, Durations: []float64{1000}, EstTask: 1000},
+		{Submit: 1, Durations: []float64{1000}, EstTask: 1000},
+		{Submit: 2, Durations: short, EstTask: 50},
+	}
+	cfg := DefaultConfig(Eagle, 4, 100)
+	cfg.ShortFraction = 0.25
+	for seed := uint64(1); seed <= 10; seed++ {
+		r, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Stats.Rescheduled == 0 || r.Stats.Fallback != 0 {
+			t.Fatalf("seed %d: %+v; want re-placements and no fallback", seed, r.Stats)
+		}
+	}
+}
+
+// TestEagleSRPT: on one node, a 10-task job of 10 s tasks queues its probes
+// first; a 1-task job of 1 s arrives at t = 1. SRPT serves the short job as
+// soon as the first long task ends; FIFO makes it wait for all ten.
+func TestEagleSRPT(t *testing.T) {
+	t.Parallel()
+	ten := []float64{10, 10, 10, 10, 10, 10, 10, 10, 10, 10}
+	jobs := []Job{
+		{Submit: 0, Durations: ten, EstTask: 10},
+		{Submit: 1, Durations: []float64{1}, EstTask: 1},
+	}
+	cfg := DefaultConfig(Eagle, 1, 100)
+	cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0, 0, 1
+	r, err := Simulate(jobs, cfg, rngFrom(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Completion[1] > 15 {
+		t.Errorf("SRPT: short job took %v; want about 10 (one long task, then it)", r.Completion[1])
+	}
+	cfg.NoSRPT = true
+	if r, _ = Simulate(jobs, cfg, rngFrom(1)); r.Completion[1] < 90 {
+		t.Errorf("FIFO: short job took %v; want after all ten long tasks", r.Completion[1])
+	}
+}
+
+// TestEagleStarvationCap: a 10-task job of 10 s tasks, then a stream of
+// 1 s jobs arriving every 1.2 s. With the cap at 5 task estimates the big
+// job's probes let at most 50 s of work overtake each of them; with the
+// cap lifted SRPT serves the stream first and the big job finishes later.
+func TestEagleStarvationCap(t *testing.T) {
+	t.Parallel()
+	ten := []float64{10, 10, 10, 10, 10, 10, 10, 10, 10, 10}
+	jobs := []Job{{Submit: 0, Durations: ten, EstTask: 10}}
+	for k := 0; k < 150; k++ {
+		jobs = append(jobs, Job{Submit: 1 + 1.2*float64(k), Durations: []float64{1}, EstTask: 1})
+	}
+	cfg := DefaultConfig(Eagle, 1, 100)
+	cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0, 0, 1
+	capped, err := simulate(jobs, cfg, rngFrom(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if capped.maxOver > 0 {
+		t.Fatalf("a counter exceeded its cap by %v", capped.maxOver)
+	}
+	cfg.StarvationFactor = MaxFactor
+	uncapped, _ := simulate(jobs, cfg, rngFrom(1))
+	if c, u := capped.res.Completion[0], uncapped.res.Completion[0]; !(c < u) {
+		t.Errorf("big job: %v with the cap, %v without; want earlier with it", c, u)
+	}
+}
+
+// TestHopperSpeculates: on the heavy workload decentralized Hopper launches
+// speculative copies for β < 2 and none for β ≥ 2 or with speculation off.
+func TestHopperSpeculates(t *testing.T) {
+	t.Parallel()
+	jobs, thr := heavyWorkload(t)
+	jobs = jobs[:800]
+	for _, c := range []struct {
+		beta   float64
+		off    bool
+		copies bool
+	}{{1.5, false, true}, {2.5, false, false}, {1.5, true, false}} {
+		cfg := DefaultConfig(Hopper, 200, thr)
+		cfg.Beta, cfg.NoSpeculation, cfg.RecordTasks = c.beta, c.off, true
+		s, err := simulate(jobs, cfg, rngFrom(4), func(s *simulator) { s.verifyPicks = true })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.mismatches != 0 {
+			t.Fatalf("%d worker decisions differ from HopperPick", s.mismatches)
+		}
+		r := s.res
+		checkConservation(t, jobs, r)
+		if (r.Stats.Copies > 0) != c.copies || r.Stats.Killed != r.Stats.Copies {
+			t.Errorf("β = %v, off = %v: %d copies, %d killed", c.beta, c.off, r.Stats.Copies, r.Stats.Killed)
+		}
+	}
+}
