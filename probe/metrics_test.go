@@ -120,3 +120,5 @@ func FuzzParsePolicy(f *testing.F) {
 		}
 	})
 }
+
+func FuzzSummarize(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSummarize)) }

@@ -329,6 +329,16 @@ type simulator struct {
 // general-partition node with nothing queued tries StealAttempts random
 // general-partition nodes and takes the first batch of short probes behind
 // a long task (StealBatch). Sparrow: 2t probes per job, all jobs, FIFO.
+// Hopper: ⌈4t⌉ requests per job over all nodes, each launching one task or
+// copy; a free worker serves the queued job HopperPick chooses, given the
+// exact state (unfinished tasks, running copies) of every active job and S
+// = Nodes; a job whose tasks are all running answers with a speculative
+// copy of its longest-running task that has run at least its estimate and
+// has one copy (at most ⌈2/β⌉ = 2 copies per task, none for β ≥ 2); a copy's
+// duration is a fresh draw from the job's task durations; the first copy to
+// finish completes the task and the other is killed. A job's requests stay
+// queued until it finishes (they are not cancelled, §6.1), so spare slots
+// go to copies.
 //
 // Randomness comes only from rng; events at the same time are processed in
 // the order they were scheduled, so a seed fixes the run. Jobs are taken in
@@ -337,7 +347,10 @@ type simulator struct {
 // Complexity: O(E log E) for E events (about 3 per task plus one per
 // probe), plus O(L) per scheduling decision at a node with L queued entries
 // (Algorithm 1 scans the queue), plus O(Nodes/64) per long-job placement
-// for the state-vector snapshot. Memory is O(jobs + tasks + probes).
+// for the state-vector snapshot; Hopper adds O(J) per decision for the
+// ε-fair targets of the J active jobs (recomputed only when the jobs'
+// remaining tasks changed) and O(tasks of the job) per speculation
+// request. Memory is O(jobs + tasks + probes).
 //
 // Special cases: no jobs gives an empty Result. An error is returned for
 // Nodes < 1, ShortFraction outside [0, 1) or a short partition that leaves

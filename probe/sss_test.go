@@ -303,3 +303,6 @@ func testPlacementNoPanic(t *rapid.T) {
 func TestPlacementNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testPlacementNoPanic) }
 func FuzzPlaceProbes(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(testPlacementNoPanic)) }
 func FuzzReplaceProbes(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(testPlacementNoPanic)) }
+
+func FuzzStateVector(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testStateVectorModel)) }
+func FuzzFreshest(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(testPlacementNoPanic)) }
