@@ -134,3 +134,43 @@ func BenchmarkSimulate(b *testing.B) {
 		}
 	}
 }
+
+// benchmarkHopperPick decides for a worker with 10 queued jobs out of n
+// active ones; the baseline is fairness.Allocate alone on the same view,
+// the part of the decision that is O(n).
+func benchmarkHopperPick(b *testing.B, n int, baseline bool) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	remaining := make([]float64, n)
+	running := make([]float64, n)
+	for i := range remaining {
+		remaining[i] = float64(1 + rng.IntN(100))
+		running[i] = float64(rng.IntN(10))
+	}
+	queued := make([]int, min(10, n))
+	for k := range queued {
+		queued[k] = k * (n / len(queued))
+	}
+	slots := float64(5 * n)
+	var ws Workspace
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if baseline {
+			t, err := ws.hopperTargets(remaining, slots, 1.5, 0.1)
+			if err != nil || len(t) != n {
+				b.Fatal(err)
+			}
+			continue
+		}
+		if k, err := HopperPick(queued, remaining, running, slots, 1.5, 0.1, &ws); err != nil || k < 0 {
+			b.Fatal(k, err)
+		}
+	}
+}
+
+func BenchmarkHopperPick(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchmarkHopperPick(b, n, false) })
+		b.Run(fmt.Sprintf("baseline=allocate/n=%d", n), func(b *testing.B) { benchmarkHopperPick(b, n, true) })
+	}
+}

@@ -107,7 +107,8 @@ type Config struct {
 // partition (the Google trace's), 0.5 ms network delay, K = 20 minimum
 // probes and ratio 2 for Eagle (Sparrow's and Hawk's 2 probes per task and
 // no minimum for the baselines), starvation cap 5× the task estimate, and
-// Hawk stealing with 10 attempts.
+// Hawk stealing with 10 attempts. Sparrow and Hopper have no partition;
+// Hopper probes 4 per task (§7.2) with β = HopperBeta and ε = HopperEps.
 func DefaultConfig(p Policy, nodes int, threshold float64) Config {
 	c := Config{
 		Policy: p, Nodes: nodes, ShortFraction: ShortPartitionGoogle, Threshold: threshold,
