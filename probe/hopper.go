@@ -1,0 +1,132 @@
+package probe
+
+import (
+	"math"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/fairness"
+)
+
+// HopperPick is decentralized Hopper's decision at a worker with a free
+// slot (Hopper §6.1): which of the jobs with a request queued at the worker
+// gets the slot. It returns a position in queued (−1 when queued is empty).
+//
+// The worker's view: remaining[i] is job i's number of unfinished tasks
+// T_i, running[i] the slots it holds now (its tasks and speculative copies
+// running), slots the cluster's slots S, beta the Pareto shape of task
+// durations and eps the fairness allowance ε. queued lists the jobs with a
+// request at this worker, in queue order (a job may appear once). In
+// decentralized Hopper the schedulers piggyback the job state on their
+// replies ("the worker augments its local view by coordinating with the
+// scheduler"); the simulator hands the worker the exact state of every
+// active job.
+//
+// The decision follows the guidelines the workers implement — "determining
+// if the system is slot-constrained and accordingly prioritizing jobs as
+// per their virtual sizes" — with ε-fairness:
+//
+//  1. Targets: target_i = fairness.Allocate(remaining, slots, beta, eps),
+//     Algorithm 2's ε-fair, throughput-maximal shares (Theorem 2).
+//  2. Constrained: Σ_i V_i ≥ S with V_i = alloc.VirtualSize(T_i, β)
+//     (eq. 3.5), the case split of Algorithm 1.
+//  3. A queued job below its target (running_i < target_i) goes before
+//     every job at or above it.
+//  4. Among them, when constrained, the smallest virtual size first
+//     (Guideline 1: fill the smallest jobs up to their virtual sizes);
+//     when not constrained, the smallest fill ratio running_i / target_i
+//     first (Guideline 2: proportional sharing — serve the job furthest
+//     below its share). Ties: smaller virtual size, then queue order.
+//
+// When every queued job is at or above its target the slot still goes to
+// the first job by rule 4: "if the system is not slot-constrained, it would
+// be able to use more slots (as per Guideline 3)" — the slot is not left
+// idle. A job whose target is 0 has fill ratio +Inf (0/0 counts as +Inf:
+// the job should get nothing).
+//
+// Complexity: O(n) for n jobs (Allocate is linear) plus O(len(queued));
+// allocation-free with a reused ws.
+//
+// Special cases: queued empty returns −1. No active job (all T_i = 0)
+// makes every target 0: the first queued job by virtual size, then queue
+// order. β ≥ 2 means no speculation (V_i = T_i). An error is returned for a
+// remaining or running entry that is NaN, ±Inf or negative, mismatched
+// lengths, a queued index out of range or repeated, a slots that is not
+// finite and ≥ 0, and for β and ε as fairness.Allocate rejects them (β ≤ 1,
+// ε outside [0, 1]).
+func HopperPick(queued []int, remaining, running []float64, slots, beta, eps float64, ws *Workspace) (int, error) {
+	const fn = "probe.HopperPick"
+	if len(running) != len(remaining) {
+		return -1, inputErr(fn, -1, "len(running)", float64(len(running)), "must equal len(remaining)")
+	}
+	for i := range remaining {
+		if err := finiteNonNeg(fn, i, "remaining", remaining[i]); err != nil {
+			return -1, err
+		}
+		if err := finiteNonNeg(fn, i, "running", running[i]); err != nil {
+			return -1, err
+		}
+	}
+	if err := finiteNonNeg(fn, -1, "slots", slots); err != nil {
+		return -1, err
+	}
+	if !(beta > 1) || math.IsInf(beta, 1) {
+		return -1, inputErr(fn, -1, "beta", beta, "must be finite and > 1")
+	}
+	if !(eps >= 0 && eps <= 1) {
+		return -1, inputErr(fn, -1, "eps", eps, "must lie in [0, 1]")
+	}
+	ws = orNew(ws)
+	ws.nextGen(len(remaining))
+	for k, i := range queued {
+		if i < 0 || i >= len(remaining) {
+			return -1, inputErr(fn, k, "queued", float64(i), "must index remaining")
+		}
+		if ws.stamp[i] == ws.gen {
+			return -1, inputErr(fn, k, "queued", float64(i), "must not repeat a job")
+		}
+		ws.stamp[i] = ws.gen
+	}
+	totalV := 0.0
+	for _, t := range remaining {
+		v, _ := alloc.VirtualSize(t, beta) // validated above
+		totalV += v
+	}
+	targets, err := ws.hopperTargets(remaining, slots, beta, eps)
+	if err != nil {
+		return -1, err
+	}
+	constrained := totalV >= slots
+	return hopperChoose(queued, remaining, running, targets, constrained, beta), nil
+}
+
+// hopperTargets computes the ε-fair targets into ws.targets.
+func (ws *Workspace) hopperTargets(remaining []float64, slots, beta, eps float64) ([]float64, error) {
+	var err error
+	ws.targets, err = fairness.Allocate(ws.targets, remaining, slots, beta, eps, &ws.alloc)
+	return ws.targets, err
+}
+
+// hopperChoose applies rules 3 and 4 of HopperPick.
+func hopperChoose(queued []int, remaining, running, targets []float64, constrained bool, beta float64) int {
+	best := -1
+	var bestBelow bool
+	var bestKey, bestV float64
+	for k, i := range queued {
+		below := running[i] < targets[i]
+		v, _ := alloc.VirtualSize(remaining[i], beta)
+		key := v
+		if !constrained {
+			key = math.Inf(1)
+			if targets[i] > 0 {
+				key = running[i] / targets[i]
+			}
+		}
+		better := best < 0 ||
+			(below && !bestBelow) ||
+			(below == bestBelow && (key < bestKey || (key == bestKey && v < bestV)))
+		if better {
+			best, bestBelow, bestKey, bestV = k, below, key, v
+		}
+	}
+	return best
+}

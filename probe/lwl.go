@@ -1,0 +1,91 @@
+package probe
+
+import "slices"
+
+// lwlNode is a heap entry of PlaceLWL: a node and its expected work left.
+type lwlNode struct {
+	work float64
+	node int
+}
+
+// lwlLess orders by work left, then by node index.
+func lwlLess(a, b lwlNode) bool {
+	return a.work < b.work || (a.work == b.work && a.node < b.node)
+}
+
+// PlaceLWL places the tasks of a long job by Least Work Left, as Eagle's and
+// Hawk's centralized scheduler does in the general partition: "This policy
+// places each task on the node corresponding to the smallest expected
+// queueing time for such task" (Eagle §3.3, [8]). workLeft[i] is node i's
+// expected queueing time — the estimated long work assigned to it and not
+// yet done — and each task, in turn, goes to the node with the least work
+// left, which then grows by estTask. Ties go to the smaller node index.
+// dst[k] is the node of task k; workLeft is not modified.
+//
+// To place in the general partition only, pass the general nodes' work
+// left and add the partition's first index to the result (or, as the
+// simulator does, number the general partition first).
+//
+// Complexity: O(n + tasks·log n) time for n nodes (a binary heap);
+// allocation-free with a dst of capacity tasks and a reused ws.
+//
+// Special cases: tasks = 0 gives an empty dst. estTask = 0 puts every task
+// on the same least-loaded node. An error, with dst untouched, is returned
+// for a workLeft entry or estTask that is NaN, ±Inf or negative, for tasks <
+// 0 or > MaxProbes, and for tasks > 0 with no nodes.
+func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Workspace) ([]int, error) {
+	const fn = "probe.PlaceLWL"
+	for i, w := range workLeft {
+		if err := finiteNonNeg(fn, i, "workLeft", w); err != nil {
+			return nil, err
+		}
+	}
+	if err := finiteNonNeg(fn, -1, "estTask", estTask); err != nil {
+		return nil, err
+	}
+	if tasks < 0 || tasks > MaxProbes {
+		return nil, inputErr(fn, -1, "tasks", float64(tasks), "must lie in [0, 2^31]")
+	}
+	if tasks > 0 && len(workLeft) == 0 {
+		return nil, inputErr(fn, -1, "len(workLeft)", 0, "must be > 0 when tasks > 0")
+	}
+	dst = slices.Grow(dst[:0], tasks)[:tasks]
+	if tasks == 0 {
+		return dst, nil
+	}
+	ws = orNew(ws)
+	h := slices.Grow(ws.heap[:0], len(workLeft))[:len(workLeft)]
+	for i, w := range workLeft {
+		h[i] = lwlNode{work: w, node: i}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		lwlDown(h, i)
+	}
+	for k := range dst {
+		dst[k] = h[0].node
+		h[0].work += estTask
+		lwlDown(h, 0)
+	}
+	ws.heap = h
+	return dst, nil
+}
+
+// lwlDown restores the heap order below i. O(log n).
+func lwlDown(h []lwlNode, i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && lwlLess(h[r], h[l]) {
+			m = r
+		}
+		if !lwlLess(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}

@@ -1,0 +1,137 @@
+package probe
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// A Job is one job of a workload: when it is submitted, the actual duration
+// of each of its tasks, and the scheduler's estimate of its mean task
+// duration, from which it is classified and ordered.
+type Job struct {
+	Submit    float64   // submission time, seconds
+	Durations []float64 // actual task durations, seconds, one per task
+	EstTask   float64   // estimated mean task duration, seconds
+}
+
+// A TraceError reports a malformed line of a trace: its 1-based line
+// number, the field, the offending text and what was wrong.
+type TraceError struct {
+	Line   int
+	Field  string // "submit_time", "n_tasks", "mean_duration", "d3", "line"
+	Text   string
+	Reason string
+}
+
+func (e *TraceError) Error() string {
+	return fmt.Sprintf("probe.ParseTrace: line %d: %s %q: %s", e.Line, e.Field, e.Text, e.Reason)
+}
+
+// maxTraceLine bounds one line of a trace (a job of a million tasks fits).
+const maxTraceLine = 64 << 20
+
+// ParseTrace reads a workload in the text format of the public Hawk/Eagle
+// simulator, one job per line:
+//
+//	submit_time n_tasks mean_duration d1 … dn
+//
+// fields separated by blanks: the job's submission time, its number of
+// tasks n, the estimated mean task duration (the scheduler's estimate,
+// Job.EstTask) and the n actual task durations, all in seconds. Blank lines
+// and lines starting with '#' are skipped. Jobs are returned in file order;
+// the simulator orders them by submission time.
+//
+// Complexity: O(size of the input).
+//
+// Errors: a line with fewer than 3 fields, a time or duration that is not a
+// finite number ≥ 0, an n_tasks that is not an integer ≥ 1, or a number of
+// durations other than n_tasks returns a *TraceError with the line number;
+// a read error is returned as is.
+func ParseTrace(r io.Reader) ([]Job, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxTraceLine)
+	var jobs []Job
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		job, err := parseTraceLine(line, strings.Fields(text))
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, job)
+	}
+	if err := sc.Err(); err != nil {
+		if err == bufio.ErrTooLong {
+			return nil, &TraceError{Line: line + 1, Field: "line", Text: "…", Reason: "longer than 64 MiB"}
+		}
+		return nil, err
+	}
+	return jobs, nil
+}
+
+func parseTraceLine(line int, f []string) (Job, error) {
+	if len(f) < 3 {
+		return Job{}, &TraceError{Line: line, Field: "line", Text: strings.Join(f, " "), Reason: "want submit_time n_tasks mean_duration d1 … dn"}
+	}
+	num := func(field, text string) (float64, error) {
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return 0, &TraceError{Line: line, Field: field, Text: text, Reason: "must be a finite number ≥ 0"}
+		}
+		return v, nil
+	}
+	submit, err := num("submit_time", f[0])
+	if err != nil {
+		return Job{}, err
+	}
+	n, perr := strconv.Atoi(f[1])
+	if perr != nil || n < 1 {
+		return Job{}, &TraceError{Line: line, Field: "n_tasks", Text: f[1], Reason: "must be an integer ≥ 1"}
+	}
+	est, err := num("mean_duration", f[2])
+	if err != nil {
+		return Job{}, err
+	}
+	if len(f)-3 != n {
+		return Job{}, &TraceError{Line: line, Field: "n_tasks", Text: f[1], Reason: fmt.Sprintf("line has %d durations", len(f)-3)}
+	}
+	durations := make([]float64, n)
+	for i := range durations {
+		if durations[i], err = num("d"+strconv.Itoa(i+1), f[3+i]); err != nil {
+			return Job{}, err
+		}
+	}
+	return Job{Submit: submit, Durations: durations, EstTask: est}, nil
+}
+
+// WriteTrace writes jobs in ParseTrace's format, one line per job, numbers
+// in the shortest form that reads back exactly. It returns the first write
+// error. Jobs are not validated: write what ParseTrace would accept.
+func WriteTrace(w io.Writer, jobs []Job) error {
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	for _, j := range jobs {
+		buf = strconv.AppendFloat(buf[:0], j.Submit, 'g', -1, 64)
+		buf = append(buf, ' ')
+		buf = strconv.AppendInt(buf, int64(len(j.Durations)), 10)
+		buf = append(buf, ' ')
+		buf = strconv.AppendFloat(buf, j.EstTask, 'g', -1, 64)
+		for _, d := range j.Durations {
+			buf = append(buf, ' ')
+			buf = strconv.AppendFloat(buf, d, 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,140 @@
+package probe
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// sampleTrace is the fixture shipped in internal/testdata; a missing file
+// fails the test.
+var sampleTrace = filepath.Join("..", "internal", "testdata", "probe", "sample.trace")
+
+func TestParseTraceSample(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open(sampleTrace)
+	if err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	defer f.Close()
+	jobs, err := ParseTrace(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hand-read from the file.
+	want := []Job{
+		{Submit: 0, EstTask: 10, Durations: []float64{9, 10, 11}},
+		{Submit: 0.5, EstTask: 4, Durations: []float64{4}},
+		{Submit: 1, EstTask: 100, Durations: []float64{90, 110, 100, 100}},
+		{Submit: 2.25, EstTask: 20, Durations: []float64{15, 25}},
+		{Submit: 3, EstTask: 1.5, Durations: []float64{1.5}},
+		{Submit: 4, EstTask: 200, Durations: []float64{180, 220, 190, 210, 200, 200}},
+		{Submit: 6, EstTask: 7, Durations: []float64{6, 8}},
+	}
+	if d := cmp.Diff(want, jobs); d != "" {
+		t.Fatalf("sample (-want +got):\n%s", d)
+	}
+	// The sample runs under every policy and conserves its tasks.
+	for p := Eagle; p <= Hopper; p++ {
+		cfg := DefaultConfig(p, 6, 50)
+		cfg.ShortFraction = 1.0 / 3
+		cfg.RecordTasks = true
+		r, err := Simulate(jobs, cfg, rngFrom(3))
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		checkConservation(t, jobs, r)
+		if r.Class[2] != Long || r.Class[5] != Long || r.Class[0] != Short {
+			t.Fatalf("%v: classes %v", p, r.Class)
+		}
+	}
+}
+
+func TestParseTraceErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text  string
+		line  int
+		field string
+	}{
+		{"0 1 1 1\n1 2 3 4\n", 2, "n_tasks"},   // too few durations
+		{"0 1 1 1 2\n", 1, "n_tasks"},          // too many
+		{"\n# c\nx 1 1 1\n", 3, "submit_time"}, // blank and comment lines count
+		{"0 0 1\n", 1, "n_tasks"},              // no task
+		{"0 1.5 1 1\n", 1, "n_tasks"},          // not an integer
+		{"0 1 NaN 1\n", 1, "mean_duration"},    // NaN
+		{"0 1 1 -1\n", 1, "d1"},                // negative duration
+		{"0 2 1 1 +Inf\n", 1, "d2"},            // infinite
+		{"-1 1 1 1\n", 1, "submit_time"},       // negative time
+		{"0 1\n", 1, "line"},                   // too few fields
+	}
+	for _, c := range cases {
+		_, err := ParseTrace(strings.NewReader(c.text))
+		var te *TraceError
+		if !errors.As(err, &te) || te.Line != c.line || te.Field != c.field {
+			t.Errorf("ParseTrace(%q) = %v; want line %d field %s", c.text, err, c.line, c.field)
+		}
+	}
+}
+
+// testTraceRoundTrip: WriteTrace then ParseTrace gives the jobs back
+// exactly (shortest round-tripping float format).
+func testTraceRoundTrip(t *rapid.T) {
+	n := rapid.IntRange(0, 10).Draw(t, "jobs")
+	jobs := make([]Job, n)
+	for j := range jobs {
+		jobs[j] = Job{
+			Submit:    rapid.Float64Range(0, 1e9).Draw(t, "submit"),
+			EstTask:   rapid.Float64Range(0, 1e6).Draw(t, "est"),
+			Durations: rapid.SliceOfN(rapid.Float64Range(0, 1e6), 1, 8).Draw(t, "durations"),
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteTrace(&buf, jobs); err != nil {
+		t.Fatalf("WriteTrace: %v", err)
+	}
+	got, err := ParseTrace(&buf)
+	if err != nil {
+		t.Fatalf("ParseTrace: %v", err)
+	}
+	if len(jobs) == 0 && len(got) == 0 {
+		return
+	}
+	if d := cmp.Diff(jobs, got); d != "" {
+		t.Fatalf("round trip (-want +got):\n%s", d)
+	}
+}
+
+func TestTraceRoundTrip(t *testing.T) { t.Parallel(); rapid.Check(t, testTraceRoundTrip) }
+
+// testParseTraceNoPanic feeds arbitrary text: either an error naming a line
+// within the input, or jobs that are all valid.
+func testParseTraceNoPanic(t *rapid.T) {
+	tokens := []string{"0", "1", "2", "1.5", "-1", "NaN", "+Inf", "x", "1e400", " ", "\t", "\n", "#", "3"}
+	text := strings.Join(rapid.SliceOfN(rapid.SampledFrom(tokens), 0, 40).Draw(t, "tokens"), " ")
+	text += rapid.String().Draw(t, "tail")
+	jobs, err := ParseTrace(strings.NewReader(text))
+	if err != nil {
+		var te *TraceError
+		if !errors.As(err, &te) || te.Line < 1 || te.Line > strings.Count(text, "\n")+1 {
+			t.Fatalf("error %v", err)
+		}
+		return
+	}
+	for _, j := range jobs {
+		if len(j.Durations) == 0 || math.IsNaN(j.EstTask) || j.Submit < 0 {
+			t.Fatalf("invalid job %+v", j)
+		}
+	}
+}
+
+func TestParseTraceNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testParseTraceNoPanic) }
+func FuzzParseTrace(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testParseTraceNoPanic)) }
+func FuzzWriteTrace(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testTraceRoundTrip)) }

@@ -1,0 +1,41 @@
+package probe
+
+import "github.com/specsched/specsched/alloc"
+
+// Workspace is reusable scratch memory for the functions of this package
+// (PlaceProbes, ReplaceProbes, PlaceLWL, HopperPick). The zero value is ready to
+// use; it grows to the largest input seen and is reused after that, so
+// steady-state calls allocate nothing. A nil *Workspace is accepted and
+// means "allocate a temporary one". Results never depend on what a
+// Workspace held before. A Workspace must not be used by two calls at once.
+type Workspace struct {
+	stamp []uint32 // stamp[i] == gen: node i already drawn in this call
+	gen   uint32
+	perm  []int     // Fisher–Yates scratch for dense samples
+	ranks []int     // ranks among free nodes, ReplaceProbes
+	heap  []lwlNode // PlaceLWL's heap
+	// HopperPick: the ε-fair targets and fairness.Allocate's scratch.
+	targets []float64
+	alloc   alloc.Workspace
+}
+
+func orNew(ws *Workspace) *Workspace {
+	if ws == nil {
+		return new(Workspace)
+	}
+	return ws
+}
+
+// nextGen starts a new marking round over n items: afterwards no item is
+// marked. O(1) except when the stamps are grown or wrap around.
+func (ws *Workspace) nextGen(n int) {
+	if len(ws.stamp) < n {
+		ws.stamp = make([]uint32, n)
+		ws.gen = 0
+	}
+	ws.gen++
+	if ws.gen == 0 { // wrapped: clear so no stale mark matches
+		clear(ws.stamp)
+		ws.gen = 1
+	}
+}
