@@ -19,6 +19,13 @@
 //	                                                               VirtualSize, SpeculationLevel, Throughput,
 //	                                                               TotalThroughput (eq. 3.2–3.5), Apportion
 //	Hopper §3.5                                       fairness     Allocate, AllocateSlots (Algorithm 2)
+//	Eagle (Delgado et al., SoCC 2016) §2–6            probe        Classify, ProbeCount, GetProbeFromQueue
+//	                                                               (Algorithm 1), StateVector, PlaceProbes,
+//	                                                               ReplaceProbes, Freshest (SSS), PlaceLWL,
+//	                                                               StealBatch (Hawk), Simulate, ParseTrace,
+//	                                                               Synthesize
+//	Hopper (conference paper) §6.1                    probe        HopperPick (decentralized Hopper at a
+//	                                                               worker, on fairness.Allocate)
 //
 // The paper copies are in ../shared/papers beside the module; each function's
 // doc comment names the equation, algorithm and theorem it implements.
@@ -67,4 +74,17 @@
 // its fair share S/N, use fairness.Allocate with ε, the fraction of the fair
 // share a job may lose (ε = 0 is the Fair scheduler, ε = 1 is Algorithm 1; the
 // paper evaluates ε = 0.1).
+//
+// Probe-based (decentralized) schedulers, where each node keeps its own queue
+// and no component sees every node: package probe. A node choosing which
+// queued probe to serve calls probe.GetProbeFromQueue (Eagle's SRPT with
+// sticky batch probing and a starvation cap of 5 task estimates); a
+// distributed scheduler places a short job's probes with probe.PlaceProbes
+// and re-places rejected ones with probe.ReplaceProbes on the freshest
+// probe.StateVector of nodes holding long tasks; a central scheduler places
+// long tasks with probe.PlaceLWL. With speculative copies and an ε-fairness
+// requirement, a worker picks the job for its free slot with
+// probe.HopperPick. probe.Simulate compares Eagle, Hawk, Sparrow and
+// decentralized Hopper on a trace (probe.ParseTrace) or a synthetic workload
+// (probe.Synthesize).
 package specsched
