@@ -182,6 +182,47 @@ func checkJob(fn string, j int, job *Job, lambda float64, deep bool) error {
 	return nil
 }
 
+// valid reports, as one branch-light expression, whether checkPhase (not
+// deep) accepts p; the hot paths use it and build the detailed error with
+// checkPhase only when it fails.
+func (p *Phase) valid() bool {
+	return p.Tasks >= 0 && p.Tasks <= maxCount &&
+		p.Mean >= 0 && p.Mean <= math.MaxFloat64 && (p.Mean > 0 || p.Tasks == 0) &&
+		p.SD >= 0 && p.SD <= math.MaxFloat64 &&
+		p.Unscheduled >= 0 && p.Unscheduled <= p.Tasks &&
+		len(p.Running) <= p.Tasks-p.Unscheduled
+}
+
+// scanJobs validates the jobs for the functions that read only counts,
+// means and SDs, and writes Υ_j(t) to load (len(jobs) elements) in the
+// same pass; it returns the number of active jobs. load is scratch: it may
+// be partly written when an error is returned. The pass is the hot loop of
+// Shares and Machines: the checks are one branch-light expression that
+// mirrors checkJob, which builds the detailed error only on failure.
+func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, error) {
+	active := 0
+	for j := range jobs {
+		job := &jobs[j]
+		mp, rp := &job.Map, &job.Reduce
+		perMap, perReduce := mp.perTask(lambda), rp.perTask(lambda)
+		mapLeft, reduceLeft := mp.unfinished(), rp.unfinished()
+		total := float64(mp.Tasks)*perMap + float64(rp.Tasks)*perReduce
+		if !(mp.valid() && rp.valid() &&
+			(mapLeft == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
+			total <= math.MaxFloat64) { // false for +Inf and NaN
+			if err := checkJob(fn, j, job, lambda, false); err != nil {
+				return 0, err
+			}
+			return 0, check.Err(fn, j, "job", 0, "invalid") // unreachable: the checks mirror checkJob
+		}
+		load[j] = float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
+		if load[j] > 0 {
+			active++
+		}
+	}
+	return active, nil
+}
+
 // checkLambda validates the variance factor λ.
 func checkLambda(fn string, lambda float64) error {
 	return check.NonNegative(fn, check.Scalar, "lambda", lambda)

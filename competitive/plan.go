@@ -161,7 +161,7 @@ func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mo
 		return nil, err
 	}
 	ws = orNew(ws)
-	allot, err := ws.machines(ws.allot, jobs, machines, beta, lambda)
+	allot, err := ws.machines(fn, ws.allot, jobs, machines, beta, lambda)
 	if err != nil {
 		return nil, err
 	}

@@ -41,9 +41,10 @@ import (
 // scheduler; β → 0 gives all M machines to the single smallest job, FIFO
 // on Υ. Smaller Υ_j(t) never gets a smaller share.
 //
-// Complexity: O(n) time for n jobs: a pass computing Υ_j(t), a radix
-// selection (alloc.Workspace's Search) of the ⌈βN⌉-th ranked job instead of
-// a sort, and a pass writing the shares. With a dst of capacity n and a
+// Complexity: O(n) time for n jobs: a pass validating the jobs and
+// computing Υ_j(t), a radix selection (alloc.Workspace's Search) of the
+// ⌈βN⌉-th ranked job instead of a sort (a maximum when ⌈βN⌉ = N, as for
+// β = 1), and a pass writing the shares. With a dst of capacity n and a
 // reused ws, Shares allocates nothing.
 //
 // Special cases: no jobs gives an empty result. Inactive jobs get 0 and do
@@ -54,13 +55,17 @@ import (
 // EffectiveWorkload).
 func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *Workspace) ([]float64, error) {
 	const fn = "competitive.Shares"
-	if err := checkShareArgs(fn, jobs, machines, beta, lambda); err != nil {
+	if err := checkShareArgs(fn, machines, beta, lambda); err != nil {
 		return nil, err
 	}
 	ws = orNew(ws)
-	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
 	ws.load = floats(ws.load, len(jobs))
-	ws.shares4(dst, jobs, machines, beta, lambda)
+	active, err := scanJobs(fn, ws.load, jobs, lambda)
+	if err != nil {
+		return nil, err
+	}
+	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
+	ws.shareOut(dst, ws.load, active, machines, beta)
 	return dst, nil
 }
 
@@ -83,53 +88,38 @@ func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *W
 // ws. Errors are those of Shares.
 func Machines(dst []int, jobs []Job, machines int, beta, lambda float64, ws *Workspace) ([]int, error) {
 	const fn = "competitive.Machines"
-	if err := checkShareArgs(fn, jobs, machines, beta, lambda); err != nil {
+	if err := checkShareArgs(fn, machines, beta, lambda); err != nil {
 		return nil, err
 	}
-	ws = orNew(ws)
-	out, err := ws.machines(dst, jobs, machines, beta, lambda)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return orNew(ws).machines(fn, dst, jobs, machines, beta, lambda)
 }
 
-// checkShareArgs validates the arguments of Shares and Machines.
-func checkShareArgs(fn string, jobs []Job, machines int, beta, lambda float64) error {
+// checkShareArgs validates the scalar arguments of Shares and Machines.
+func checkShareArgs(fn string, machines int, beta, lambda float64) error {
 	if !(beta > 0 && beta <= 1) {
 		return check.Err(fn, check.Scalar, "beta", beta, "must lie in (0, 1]")
 	}
 	if machines < 0 || machines > maxCount {
 		return check.Err(fn, check.Scalar, "machines", float64(machines), "must lie in [0, 2^53]")
 	}
-	return checkJobs(fn, jobs, lambda, false)
+	return checkLambda(fn, lambda)
 }
 
-// machines computes the integer g_j(t) into dst on validated input.
-func (ws *Workspace) machines(dst []int, jobs []Job, machines int, beta, lambda float64) ([]int, error) {
+// machines validates the jobs and computes the integer g_j(t) into dst.
+func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, beta, lambda float64) ([]int, error) {
 	n := len(jobs)
 	ws.load = floats(ws.load, n)
+	active, err := scanJobs(fn, ws.load, jobs, lambda)
+	if err != nil {
+		return nil, err
+	}
 	ws.shares = floats(ws.shares, n)
+	ws.shareOut(ws.shares, ws.load, active, machines, beta)
 	total := 0
-	if ws.shares4(ws.shares, jobs, machines, beta, lambda) > 0 {
+	if active > 0 {
 		total = machines
 	}
 	return alloc.Apportion(dst, ws.shares, total, ws.load, &ws.sel)
-}
-
-// shares4 writes the real g_j(t) to dst and Υ_j(t) to ws.load (both of
-// len(jobs)) on validated input, and returns the number of active jobs N.
-func (ws *Workspace) shares4(dst []float64, jobs []Job, machines int, beta, lambda float64) int {
-	load := ws.load
-	active := 0
-	for j := range jobs {
-		load[j] = jobs[j].remaining(lambda)
-		if load[j] > 0 {
-			active++
-		}
-	}
-	ws.shareOut(dst, load, active, machines, beta)
-	return active
 }
 
 // shareOut writes the shares of the β-fraction rule to dst given the
@@ -149,20 +139,37 @@ func (ws *Workspace) shareOut(dst, load []float64, active, machines int, beta fl
 	if full > 0 {
 		whole = m / y
 	}
-	inactive := len(load) - active
-	// The served-th ranked active job: inactive jobs (Υ = 0) form the first
-	// group of values and are not counted.
-	cut := ws.sel.Search(load, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
-		return incl.Count-inactive >= served
-	})
-	before := cut.Before.Count - inactive // active jobs ranked strictly before the cut value
-	fullAtCut := full - before            // ≥ 0: the cut group holds rank `served`, and before ≤ served−1
+	var cutValue float64 // the Υ_j(t) of the job ranked served-th
+	var before int       // active jobs ranked strictly before the cut value
+	if served == active {
+		// Every active job is served: the cut is the largest Υ_j(t), found
+		// by one pass instead of a selection (β = 1, or βN > N − 1).
+		ties := 0
+		for _, v := range load {
+			switch {
+			case v > cutValue:
+				cutValue, ties = v, 1
+			case v == cutValue:
+				ties++
+			}
+		}
+		before = active - ties
+	} else {
+		// The served-th ranked active job: inactive jobs (Υ = 0) form the
+		// first group of values and are not counted.
+		inactive := len(load) - active
+		cut := ws.sel.Search(load, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
+			return incl.Count-inactive >= served
+		})
+		cutValue, before = cut.Value, cut.Before.Count-inactive
+	}
+	fullAtCut := full - before // ≥ 0: the cut group holds rank `served`, and before ≤ served−1
 	hasPartial := served > full
 	for j, v := range load {
 		switch {
-		case v == 0 || v > cut.Value:
+		case v == 0 || v > cutValue:
 			dst[j] = 0
-		case v < cut.Value:
+		case v < cutValue:
 			dst[j] = whole
 		case fullAtCut > 0: // the cut group, in index order
 			dst[j] = whole

@@ -399,6 +399,9 @@ func benchmarkShares(b *testing.B, n int) {
 	jobs := benchSnapshot(n)
 	dst := make([]float64, n)
 	var ws Workspace
+	if _, err := Shares(dst, jobs, benchMachines, 0.7, 1, &ws); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -419,26 +422,24 @@ func floatSum(xs []float64) float64 {
 }
 
 // benchmarkTwoPass is the baseline the issue sets: two passes over the
-// snapshot — Υ_j(t) and the active count, then M/N to every active job
-// (the Fair allocation, which needs no order).
+// snapshot — count the active jobs, then give each active job M/N (the
+// Fair allocation, which needs no order and no rounding).
 func benchmarkTwoPass(b *testing.B, n int) {
 	jobs := benchSnapshot(n)
 	dst := make([]float64, n)
-	load := make([]float64, n)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		active := 0
 		for j := range jobs {
-			load[j] = jobs[j].remaining(1)
-			if load[j] > 0 {
+			if jobs[j].active() {
 				active++
 			}
 		}
 		share := float64(benchMachines) / float64(active)
 		for j := range jobs {
 			dst[j] = 0
-			if load[j] > 0 {
+			if jobs[j].active() {
 				dst[j] = share
 			}
 		}
