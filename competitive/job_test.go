@@ -143,3 +143,19 @@ func TestWorkloadErrors(t *testing.T) {
 		}
 	}
 }
+
+// testScanMirrorsCheck: the fused validation of Shares and Machines
+// accepts exactly the snapshots checkJob accepts.
+func testScanMirrorsCheck(t *rapid.T) {
+	jobs := genJobs(t, 1, 5, 5, 2)
+	corrupt(t, jobs)
+	lambda := rapid.SampledFrom([]float64{0, 1, 1e300}).Draw(t, "lambda")
+	load := make([]float64, len(jobs))
+	_, err := scanJobs("f", load, jobs, lambda)
+	want := checkJobs("f", jobs, lambda, false)
+	if (err == nil) != (want == nil) || (err != nil && err.Error() != want.Error()) {
+		t.Fatalf("scanJobs error %v, checkJobs error %v", err, want)
+	}
+}
+
+func TestScanMirrorsCheck(t *testing.T) { t.Parallel(); rapid.Check(t, testScanMirrorsCheck) }

@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -364,5 +365,31 @@ func BenchmarkSimulate(b *testing.B) {
 		{"SEW/random", Config{Machines: m, Policy: SEWPolicy, Lambda: 1, Sigma: 0.5, Peak: 2}},
 	} {
 		b.Run(c.name, func(b *testing.B) { benchmarkSimulate(b, c.cfg) })
+	}
+}
+
+// TestServiceMoments checks the service law against §2's model: mean 1,
+// standard deviation σ, never above the peak Δ (and δ times that with
+// speed δ), with a fixed seed.
+func TestServiceMoments(t *testing.T) {
+	t.Parallel()
+	const draws = 200000
+	for _, c := range []struct{ sigma, peak, speed float64 }{{0.5, 2, 1}, {0.3, 1.2, 1}, {1, 4, 1.5}, {0, 1, 2}} {
+		s := newSim(nil, Config{Sigma: c.sigma, Peak: c.peak, Speed: c.speed}, 0, rand.New(rand.NewPCG(4, 4)))
+		sum, sq := 0.0, 0.0
+		for i := 0; i < draws; i++ {
+			x := s.draw() / c.speed
+			if x < 0 || x > c.peak {
+				t.Fatalf("σ = %v, Δ = %v: service %v outside [0, Δ]", c.sigma, c.peak, x)
+			}
+			sum += x
+			sq += x * x
+		}
+		mean := sum / draws
+		sd := math.Sqrt(sq/draws - mean*mean)
+		// The sample mean's standard error is σ/√draws ≈ 0.002 at most.
+		if math.Abs(mean-1) > 5*c.sigma/math.Sqrt(draws) || math.Abs(sd-c.sigma) > 0.01 {
+			t.Errorf("σ = %v, Δ = %v: service mean %v, SD %v; want 1 and %v", c.sigma, c.peak, mean, sd, c.sigma)
+		}
 	}
 }
