@@ -331,8 +331,10 @@ func TestPlanUniform(t *testing.T) {
 // testSubset checks the sampler behind every random choice: k distinct
 // values of [0, n), sorted, both membership structures.
 func testSubset(t *rapid.T) {
-	n := rapid.OneOf(rapid.IntRange(0, 300), rapid.IntRange(1<<20, 1<<50)).Draw(t, "n")
-	k := rapid.IntRange(0, min(n, 200)).Draw(t, "k")
+	// Small n (bit set), n just above the hash set's threshold 64·(k+16),
+	// where Floyd's collisions are frequent, and huge n.
+	k := rapid.IntRange(0, 1000).Draw(t, "k")
+	n := rapid.OneOf(rapid.IntRange(k, k+300), rapid.IntRange(64*(k+16)+1, 64*(k+16)+2000), rapid.IntRange(1<<20, 1<<50)).Draw(t, "n")
 	var ws Workspace
 	var rng *rand.Rand
 	if rapid.Bool().Draw(t, "random") {
@@ -358,24 +360,37 @@ func TestSubsetUniform(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(2, 2))
 	var ws Workspace
-	for _, c := range []struct{ n, k int }{{20, 7}, {100000, 3}} { // bit set; hash set
-		const trials, buckets = 20000, 10
+	for _, c := range []struct{ n, k, trials int }{
+		{20, 7, 20000},                 // bit set
+		{100000, 3, 20000},             // hash set, rare collisions
+		{64*(1000+16) + 1, 1000, 2000}, // hash set, frequent collisions
+	} {
+		const buckets = 10
 		counts := make([]float64, buckets)
-		for i := 0; i < trials; i++ {
-			for _, v := range ws.subset(c.n, c.k, rng) {
+		top := 0.0 // how often n−1, the value Floyd's collision rule adds, is in
+		for i := 0; i < c.trials; i++ {
+			sub := ws.subset(c.n, c.k, rng)
+			for _, v := range sub {
 				counts[v*buckets/c.n]++
 			}
+			if sub[len(sub)-1] == c.n-1 {
+				top++
+			}
 		}
-		// Each bucket holds a tenth of [0, n): its count is a sum of
-		// indicators with mean trials·k/10; chi-square with 9 degrees of
-		// freedom stays below 27.9 with probability 0.999.
-		want := float64(trials*c.k) / buckets
+		// Each bucket holds a tenth of [0, n): its count has mean
+		// trials·k/10; chi-square with 9 degrees of freedom stays below
+		// 27.9 with probability 0.999.
+		want := float64(c.trials*c.k) / buckets
 		chi := 0.0
 		for _, got := range counts {
 			chi += (got - want) * (got - want) / want
 		}
 		if chi > 27.9 {
 			t.Errorf("subset(%d, %d): chi-square %v over buckets %v", c.n, c.k, chi, counts)
+		}
+		p := float64(c.k) / float64(c.n)
+		if sd := math.Sqrt(p * (1 - p) / float64(c.trials)); math.Abs(top/float64(c.trials)-p) > 5*sd {
+			t.Errorf("subset(%d, %d): the largest value drawn with frequency %v, want %v ± %v", c.n, c.k, top/float64(c.trials), p, 5*sd)
 		}
 	}
 }
