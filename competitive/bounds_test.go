@@ -150,6 +150,14 @@ func TestRatios(t *testing.T) {
 	if got, err := SREWCRatio(10, 0.25, 0.5, 1); err != nil || got != 352 {
 		t.Errorf("SREWCRatio(10, 0.25, 0.5, 1) = %v, %v; want 352", got, err)
 	}
+	// β = 1/2 is inside the domain (δ(1−β) − 1 = ε/2 exactly): with ε = 1,
+	// δ = 3 and the constant is 2(10 + 3 + 10)/0.5 = 92.
+	if got, err := SREWCRatio(10, 0.5, 1, 1); err != nil || got != 92 {
+		t.Errorf("SREWCRatio(10, 0.5, 1, 1) = %v, %v; want 92", got, err)
+	}
+	if _, err := SREWCSpeed(0.5000000000000001, 1); err == nil {
+		t.Errorf("SREWCSpeed accepted β just above 1/2")
+	}
 }
 
 // testTheorem4Domain checks the step of Theorem 4's proof that fixes the

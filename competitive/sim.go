@@ -452,14 +452,10 @@ func (s *sim) slot() error {
 			return err
 		}
 	}
-	busy := s.busy[MapStage] + s.busy[ReduceStage]
-	if busy > m {
-		return s.violation(-1, "more copies running than machines")
+	if err := s.checkCapacity(); err != nil {
+		return err
 	}
-	if s.cfg.Policy == SEWPolicy && (s.busy[MapStage] > (m+1)/2 || s.busy[ReduceStage] > m/2) {
-		return s.violation(-1, "a SEW machine group over-used")
-	}
-	s.stats.BusyMachineSlots += busy
+	s.stats.BusyMachineSlots += s.busy[MapStage] + s.busy[ReduceStage]
 	s.stats.ActiveSlots++
 	if err := s.serve(); err != nil {
 		return err
@@ -472,6 +468,19 @@ func (s *sim) slot() error {
 		}
 	}
 	s.active = kept
+	return nil
+}
+
+// checkCapacity reports a slot that runs more copies than machines (or, under
+// SEW, than a machine group holds).
+func (s *sim) checkCapacity() error {
+	m := s.cfg.Machines
+	if s.busy[MapStage]+s.busy[ReduceStage] > m {
+		return s.violation(-1, "more copies running than machines")
+	}
+	if s.cfg.Policy == SEWPolicy && (s.busy[MapStage] > (m+1)/2 || s.busy[ReduceStage] > m/2) {
+		return s.violation(-1, "a SEW machine group over-used")
+	}
 	return nil
 }
 

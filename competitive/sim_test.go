@@ -5,8 +5,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"gonum.org/v1/gonum/stat/distuv"
 	"pgregory.net/rapid"
 )
 
@@ -391,5 +395,125 @@ func TestServiceMoments(t *testing.T) {
 		if math.Abs(mean-1) > 5*c.sigma/math.Sqrt(draws) || math.Abs(sd-c.sigma) > 0.01 {
 			t.Errorf("σ = %v, Δ = %v: service mean %v, SD %v; want 1 and %v", c.sigma, c.peak, mean, sd, c.sigma)
 		}
+	}
+}
+
+// TestSamplePath replays the service draws of one task run as two copies
+// from slot 1 (Fair on 2 machines): with checkpointing its progress grows
+// by max(X₁, X₂) per slot (eq. 6–7); without, each copy by its own X and
+// the task ends with its first copy (eq. 1, 5). The Beta law is rebuilt
+// here from its moments: mean 1/Δ, variance σ²/Δ².
+func TestSamplePath(t *testing.T) {
+	t.Parallel()
+	const work, sigma, peak = 10.0, 0.9, 3.0
+	mu, v := 1/peak, sigma*sigma/(peak*peak)
+	nu := mu*(1-mu)/v - 1
+	for seed := uint64(1); seed <= 50; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 8))
+		x := distuv.Beta{Alpha: mu * nu, Beta: (1 - mu) * nu, Src: rng}
+		shared, own := [2]float64{}, [2]float64{}
+		want := [2]int{}
+		for slot := 1; want[0] == 0 || want[1] == 0; slot++ {
+			x1, x2 := peak*x.Rand(), peak*x.Rand()
+			shared[0] += max(x1, x2)
+			own[0] += x1
+			own[1] += x2
+			if want[0] == 0 && shared[0] >= work {
+				want[0] = slot
+			}
+			if want[1] == 0 && max(own[0], own[1]) >= work {
+				want[1] = slot
+			}
+		}
+		// The two runs need their own replay: with checkpointing the run
+		// ends at want[0], and its draws are the first 2·want[0].
+		for i, mode := range []Mode{Preemptive, NonPreemptive} {
+			flow, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: work}}, Config{Machines: 2, Policy: FairPolicy, Mode: mode, Sigma: sigma, Peak: peak}, rand.New(rand.NewPCG(seed, 8)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if flow[0] != want[i] {
+				t.Fatalf("seed %d, %v: flowtime %d, the replayed sample path gives %d", seed, mode, flow[0], want[i])
+			}
+		}
+	}
+}
+
+// TestSnapshot checks what the policies see: per phase the task count, the
+// mean p (eq. 3) and the SD σ·√(p + ½) (§2.1), unfinished tasks split
+// into running (with their copies) and unscheduled, reduce tasks hidden
+// behind the maps.
+func TestSnapshot(t *testing.T) {
+	t.Parallel()
+	jobs := []SimJob{{MapTasks: 3, ReduceTasks: 2, MapWork: 2, ReduceWork: 4.5}, {ReduceTasks: 1, ReduceWork: 1}}
+	s := newSim(jobs, Config{Machines: 4, Sigma: 0.5, Peak: 2}, 6, rand.New(rand.NewPCG(1, 1)))
+	s.active = []int{0, 1}
+	s.snapshot()
+	s.tasks[1].copies = 2 // the second map task of job 0 runs twice
+	s.snapshot()
+	want := []Job{
+		{
+			Map:    Phase{Tasks: 3, Mean: 2, SD: 0.5 * math.Sqrt(2.5), Unscheduled: 2, Running: []int{2}},
+			Reduce: Phase{Tasks: 2, Mean: 4.5, SD: 0.5 * math.Sqrt(5), Unscheduled: 2},
+		},
+		{Map: Phase{SD: 0.5 * math.Sqrt(0.5)}, Reduce: Phase{Tasks: 1, Mean: 1, SD: 0.5 * math.Sqrt(1.5), Unscheduled: 1}},
+	}
+	if diff := cmp.Diff(want, s.snap, cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("snapshot (-want +got):\n%s", diff)
+	}
+}
+
+// TestConservationChecks feeds the simulator's bookkeeping actions that no
+// correct policy emits and expects each to be reported.
+func TestConservationChecks(t *testing.T) {
+	t.Parallel()
+	jobs := []SimJob{{MapTasks: 2, ReduceTasks: 1, MapWork: 1, ReduceWork: 1}}
+	fresh := func(policy Policy) *sim {
+		s := newSim(jobs, Config{Machines: 2, Policy: policy, Speed: 1, Peak: 1}, 3, nil)
+		s.active = []int{0}
+		s.snapshot()
+		return s
+	}
+	cases := []struct {
+		name    string
+		policy  Policy
+		actions []Action
+	}{
+		{"launch twice", SREWCPolicy, []Action{{0, MapStage, Launch, 0, 1}, {0, MapStage, Launch, 0, 1}}},
+		{"reduce before maps", SREWCPolicy, []Action{{0, ReduceStage, Launch, 0, 1}}},
+		{"clone an unscheduled task", SREWCPolicy, []Action{{0, MapStage, Clone, 0, 1}}},
+		{"unknown task", SREWCPolicy, []Action{{0, MapStage, Launch, 5, 1}}},
+		{"unknown job", SREWCPolicy, []Action{{3, MapStage, Launch, 0, 1}}},
+		{"too many copies", SREWCPolicy, []Action{{0, MapStage, Launch, 0, 2}, {0, MapStage, Launch, 1, 1}}},
+		{"SEW group over-used", SEWPolicy, []Action{{0, MapStage, Launch, 0, 1}, {0, MapStage, Launch, 1, 1}}},
+	}
+	for _, c := range cases {
+		s := fresh(c.policy)
+		var err error
+		for _, a := range c.actions {
+			if err = s.apply(a); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = s.checkCapacity()
+		}
+		if !isInputError(err, "competitive.Simulate") || !strings.Contains(err.Error(), "conservation") {
+			t.Errorf("%s: err = %v, want a conservation violation", c.name, err)
+		}
+	}
+	// A task cannot finish twice, nor without a copy.
+	s := fresh(SREWCPolicy)
+	if err := s.apply(Action{0, MapStage, Launch, 0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.finish(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.finish(0); err == nil {
+		t.Errorf("a task finished twice without an error")
+	}
+	if err := s.finish(1); err == nil {
+		t.Errorf("a task with no copy finished without an error")
 	}
 }
