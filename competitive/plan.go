@@ -106,10 +106,12 @@ func (m Mode) String() string {
 // the lowest ordinals get the extra copy, and preemption takes copies from
 // the first running tasks.
 //
-// Complexity: O(n + Σ_j (len(Running_j) + u_j)/64 + A) for n jobs and A
-// actions, plus O(k log k) to order the k jobs below their share in
-// NonPreemptive mode when idle machines run short. Allocation-free with a
-// dst of sufficient capacity and a reused ws.
+// Complexity: O(n + Σ_j len(Running_j) + A + r log r) for n jobs, A
+// actions and r ≤ M randomly chosen tasks or copies (a random r-subset of
+// k items costs O(r log r) time and O(r) memory however large k is), plus
+// O(c log c) to order the c jobs below their share in NonPreemptive mode
+// when idle machines run short. Allocation-free with a dst of sufficient
+// capacity and a reused ws.
 //
 // Special cases: no jobs gives no actions. An inactive job's allotment is
 // ignored. A job with g = o gets no action. An error, with dst untouched,
@@ -143,9 +145,8 @@ func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64,
 // shares g_j(t) of Machines followed by the Plan for them. It resets dst to
 // length 0, appends the slot's actions and returns it.
 //
-// Complexity: O(n + Σ_j (len(Running_j) + u_j)/64 + A) as Plan, with
-// Machines' O(n); allocation-free with a dst of sufficient capacity and a
-// reused ws.
+// Complexity: Machines' O(n) plus Plan's; allocation-free with a dst of
+// sufficient capacity and a reused ws.
 //
 // Special cases and errors: those of Machines and Plan (machines here is
 // the cluster size M).

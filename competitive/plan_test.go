@@ -457,3 +457,35 @@ func TestSREWCAllocationFree(t *testing.T) {
 		}
 	}
 }
+
+func TestAllocationFree(t *testing.T) {
+	jobs := benchSnapshot(2000)
+	var ws Workspace
+	rng := rand.New(rand.NewPCG(1, 1))
+	actions := make([]Action, 0, benchMachines)
+	bounds := make([]float64, len(jobs))
+	// SEW needs the running copies to fit its groups: 11 000 machines hold
+	// the snapshot's few running copies.
+	calls := map[string]func() error{
+		"SEW": func() (err error) { actions, err = SEW(actions, jobs, benchMachines, 1, rng, &ws); return },
+		"Plan": func() (err error) {
+			allot, err := Machines(ws.allot, jobs, benchMachines, 0.5, 1, &ws)
+			if err != nil {
+				return err
+			}
+			ws.allot = allot
+			actions, err = Plan(actions, jobs, ws.allot, benchMachines, 1, NonPreemptive, rng, &ws)
+			return
+		},
+		"LowerBound": func() (err error) { _, err = LowerBound(jobs, benchMachines, 1, &ws); return },
+		"SEWBound":   func() (err error) { bounds, err = SEWBound(bounds, jobs, benchMachines, 1, &ws); return },
+	}
+	for name, call := range calls {
+		if err := call(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if a := testing.AllocsPerRun(10, func() { _ = call() }); a != 0 {
+			t.Errorf("%s: %v allocs/op with a reused dst and workspace", name, a)
+		}
+	}
+}

@@ -50,10 +50,10 @@ import (
 // (the lowest unscheduled ordinals, and clones spread cyclically over the
 // unfinished tasks in job order).
 //
-// Complexity: O(n + c log c + M log M + Σ_j (u_j + len(Running_j))/64) for
-// n jobs of which c have unscheduled tasks: the candidates are sorted by
-// Υ_j, and clone picks are sorted to aggregate them. Allocation-free with a
-// dst of sufficient capacity and a reused ws.
+// Complexity: O(n + Σ_j len(Running_j) + c log c + M log M) for n jobs of
+// which c have unscheduled tasks: the candidates are sorted by Υ_j, and the
+// at most M launches and clone picks are drawn and sorted to aggregate
+// them. Allocation-free with a dst of sufficient capacity and a reused ws.
 //
 // Special cases: no jobs, or no idle machine, gives no actions. M = 0
 // gives no actions. An error, with dst untouched, is returned for M = 1

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 )
@@ -484,5 +485,64 @@ func TestMachinesAllocationFree(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(20, func() { Shares(fdst, jobs, benchMachines, 0.7, 1, &ws) }); a != 0 {
 		t.Fatalf("Shares: %v allocs/op with a reused dst and workspace", a)
+	}
+}
+
+// BenchmarkRatio times Machines, Shares and the two-pass scan alternately
+// inside one loop, so that all three see the same machine load (the
+// benchmark machine is shared), and reports each one's ns/op and the
+// ratios to the scan: the target is Machines ≤ 4× the scan at
+// n = 10 000.
+func BenchmarkRatio(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run("n="+itoa(n), func(b *testing.B) {
+			jobs := benchSnapshot(n)
+			idst := make([]int, n)
+			fdst := make([]float64, n)
+			base := make([]float64, n)
+			var ws Workspace
+			if _, err := Machines(idst, jobs, benchMachines, 0.7, 1, &ws); err != nil {
+				b.Fatal(err)
+			}
+			var tm, ts, tb time.Duration
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				idst, _ = Machines(idst, jobs, benchMachines, 0.7, 1, &ws)
+				t1 := time.Now()
+				fdst, _ = Shares(fdst, jobs, benchMachines, 0.7, 1, &ws)
+				t2 := time.Now()
+				active := 0
+				for j := range jobs {
+					if jobs[j].active() {
+						active++
+					}
+				}
+				share := float64(benchMachines) / float64(active)
+				for j := range jobs {
+					base[j] = 0
+					if jobs[j].active() {
+						base[j] = share
+					}
+				}
+				t3 := time.Now()
+				tm, ts, tb = tm+t1.Sub(t0), ts+t2.Sub(t1), tb+t3.Sub(t2)
+			}
+			b.StopTimer()
+			sum := 0
+			for _, g := range idst {
+				sum += g
+			}
+			if sum != benchMachines || !closeTo(floatSum(fdst), benchMachines, 1e-9) || !closeTo(floatSum(base), benchMachines, 1e-9) {
+				b.Fatalf("Σ g = %d, %v, %v", sum, floatSum(fdst), floatSum(base))
+			}
+			per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+			b.ReportMetric(per(tm), "machines-ns/op")
+			b.ReportMetric(per(ts), "shares-ns/op")
+			b.ReportMetric(per(tb), "scan-ns/op")
+			b.ReportMetric(float64(tm)/float64(tb), "machines/scan")
+			b.ReportMetric(float64(ts)/float64(tb), "shares/scan")
+		})
 	}
 }
