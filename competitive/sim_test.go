@@ -53,6 +53,8 @@ func TestSimulateWorked(t *testing.T) {
 		// Fair on 2 machines: one each; A ends at 2, B's clone adds
 		// nothing with deterministic service: 4.
 		{"fair", Config{Machines: 2, Policy: FairPolicy}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 4}},
+		// Fair is β = 1 whatever Config.Beta says.
+		{"fair ignores beta", Config{Machines: 2, Policy: FairPolicy, Beta: 0.5}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 4}},
 		// SREW+C(0.5) with N = 2: βN = 1, the smaller job takes both.
 		{"srewc", Config{Machines: 2, Policy: SREWCPolicy, Beta: 0.5}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 6}},
 		// Online, M = 1, β = 0.5: A (work 5) runs slots 1–2; B (work 1,

@@ -5,7 +5,7 @@ import "github.com/specsched/specsched/alloc"
 // Workspace is reusable scratch memory for the functions of this package.
 // The zero value is ready to use; it grows to the largest snapshot it has
 // seen and is reused after that, so that steady-state calls of Shares,
-// Machines, Plan, SREWC and SEW allocate nothing. A nil *Workspace is
+// Machines, Plan, SREWC, SEW, LowerBound and SEWBound allocate nothing. A nil *Workspace is
 // accepted everywhere and means "allocate a temporary one". A Workspace
 // must not be used by two calls at once.
 type Workspace struct {
