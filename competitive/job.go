@@ -1,0 +1,297 @@
+package competitive
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
+)
+
+// Stage names one of the two phases of a MapReduce job.
+type Stage uint8
+
+const (
+	MapStage    Stage = iota // the map phase: tasks T_j^{m,i}
+	ReduceStage              // the reduce phase: tasks T_j^{r,i}, runnable once every map task has finished
+)
+
+// String returns "map" or "reduce".
+func (s Stage) String() string {
+	switch s {
+	case MapStage:
+		return "map"
+	case ReduceStage:
+		return "reduce"
+	}
+	return "Stage(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Phase is what a scheduler knows about one phase of a job at the start of
+// a time slot (paper §2, Table 1, Assumption 1).
+//
+// The phase has Tasks tasks in all (m_j or r_j). Of its unfinished tasks,
+// Unscheduled have no running copy (u_j^z(t): never started, or preempted
+// with their progress checkpointed), and the others are running: Running
+// holds one entry per running task, the number of copies of it running now
+// (its machines, d_j^{z,i}(t), each ≥ 1), in the caller's order. Tasks not
+// counted in either are finished. Plan and SEW name tasks by these
+// positions: a running task by its index in Running, an unscheduled task by
+// an ordinal 0 ≤ k < Unscheduled in the caller's own order.
+//
+// Mean and SD are the mean E_j^z and the standard deviation σ_j^z of one
+// task's execution time on a unit-speed machine without cloning (eq. 3: E
+// equals the task's work p_j^z).
+type Phase struct {
+	Tasks       int     // m_j or r_j: tasks in the phase, finished or not
+	Mean        float64 // E_j^z > 0 when Tasks > 0
+	SD          float64 // σ_j^z ≥ 0
+	Unscheduled int     // u_j^z(t): unfinished tasks with no running copy
+	Running     []int   // copies running of each running task (entries ≥ 1)
+}
+
+// Job is a snapshot of one MapReduce job: its map phase and its reduce
+// phase. Reduce tasks start only after every map task has finished, so
+// while a map task is unfinished no reduce task may be running or finished.
+// A job is active while it has an unfinished task.
+type Job struct {
+	Map    Phase
+	Reduce Phase
+}
+
+// unfinished returns m_j(t) or r_j(t): the phase's unfinished tasks.
+func (p *Phase) unfinished() int { return p.Unscheduled + len(p.Running) }
+
+// perTask returns E + λσ, one task's effective workload (eq. 19, 25).
+func (p *Phase) perTask(lambda float64) float64 { return p.Mean + lambda*p.SD }
+
+// stage returns the phase a job is in now: map while a map task is
+// unfinished, else reduce.
+func (j *Job) stage() Stage {
+	if j.Map.unfinished() > 0 {
+		return MapStage
+	}
+	return ReduceStage
+}
+
+// phase returns the job's phase s.
+func (j *Job) phase(s Stage) *Phase {
+	if s == MapStage {
+		return &j.Map
+	}
+	return &j.Reduce
+}
+
+// active reports whether the job has an unfinished task.
+func (j *Job) active() bool { return j.Map.unfinished()+j.Reduce.unfinished() > 0 }
+
+// total returns Υ_j of eq. 19 on validated input.
+func (j *Job) total(lambda float64) float64 {
+	return float64(j.Map.Tasks)*j.Map.perTask(lambda) + float64(j.Reduce.Tasks)*j.Reduce.perTask(lambda)
+}
+
+// remaining returns Υ_j(t) of eq. 25 on validated input.
+func (j *Job) remaining(lambda float64) float64 {
+	return float64(j.Map.unfinished())*j.Map.perTask(lambda) + float64(j.Reduce.unfinished())*j.Reduce.perTask(lambda)
+}
+
+// copies returns o_j(t), the machines running the job's tasks, on validated
+// input (deep validation bounds it by alloc.MaxTotal).
+func (j *Job) copies() int {
+	o := 0
+	for _, c := range j.Map.Running {
+		o += c
+	}
+	for _, c := range j.Reduce.Running {
+		o += c
+	}
+	return o
+}
+
+// maxCount bounds every count: 2⁵³, so that counts, their sums and their
+// float64 images are exact.
+const maxCount = alloc.MaxTotal
+
+var fieldNames = [2][5]string{
+	{"map.tasks", "map.mean", "map.sd", "map.unscheduled", "map.running"},
+	{"reduce.tasks", "reduce.mean", "reduce.sd", "reduce.unscheduled", "reduce.running"},
+}
+
+const (
+	fTasks = iota
+	fMean
+	fSD
+	fUnscheduled
+	fRunning
+)
+
+// checkPhase validates one phase of job j. deep also checks the entries of
+// Running (each in [1, 2⁵³], their sum ≤ 2⁵³); the functions that read only
+// len(Running) skip that O(len(Running)) scan.
+func checkPhase(fn string, j int, s Stage, p *Phase, deep bool) error {
+	name := &fieldNames[s]
+	if p.Tasks < 0 || p.Tasks > maxCount {
+		return check.Err(fn, j, name[fTasks], float64(p.Tasks), "must lie in [0, 2^53]")
+	}
+	if err := check.NonNegative(fn, j, name[fMean], p.Mean); err != nil {
+		return err
+	}
+	if p.Tasks > 0 && p.Mean == 0 {
+		return check.Err(fn, j, name[fMean], p.Mean, "must be > 0 when the phase has tasks")
+	}
+	if err := check.NonNegative(fn, j, name[fSD], p.SD); err != nil {
+		return err
+	}
+	if p.Unscheduled < 0 || p.Unscheduled > p.Tasks {
+		return check.Err(fn, j, name[fUnscheduled], float64(p.Unscheduled), "must lie in [0, tasks]")
+	}
+	if len(p.Running) > p.Tasks-p.Unscheduled {
+		return check.Err(fn, j, name[fRunning], float64(len(p.Running)), "running plus unscheduled tasks must not exceed tasks")
+	}
+	if deep {
+		sum := 0
+		for _, c := range p.Running {
+			if c < 1 || c > maxCount-sum {
+				return check.Err(fn, j, name[fRunning], float64(c), "copies of a running task must be ≥ 1, and the job's copies ≤ 2^53")
+			}
+			sum += c
+		}
+	}
+	return nil
+}
+
+// checkJob validates job j of a snapshot for the variance factor lambda
+// (already validated): both phases, the map-before-reduce precedence, and
+// that Υ_j (eq. 19) is finite.
+func checkJob(fn string, j int, job *Job, lambda float64, deep bool) error {
+	if err := checkPhase(fn, j, MapStage, &job.Map, deep); err != nil {
+		return err
+	}
+	if err := checkPhase(fn, j, ReduceStage, &job.Reduce, deep); err != nil {
+		return err
+	}
+	if job.Map.unfinished() > 0 && (len(job.Reduce.Running) > 0 || job.Reduce.Unscheduled != job.Reduce.Tasks) {
+		return check.Err(fn, j, "reduce.unscheduled", float64(job.Reduce.Unscheduled),
+			"must equal reduce.tasks with no reduce task running while a map task is unfinished")
+	}
+	// With the precedence checked only one phase has running copies, so a
+	// deep check also bounds the job's copies o_j(t) by 2⁵³.
+	if y := job.total(lambda); math.IsInf(y, 0) || math.IsNaN(y) {
+		return check.Err(fn, j, "effective workload", y, "overflows float64")
+	}
+	return nil
+}
+
+// valid reports, as one branch-light expression, whether checkPhase (not
+// deep) accepts p; the hot paths use it and build the detailed error with
+// checkPhase only when it fails.
+func (p *Phase) valid() bool {
+	return p.Tasks >= 0 && p.Tasks <= maxCount &&
+		p.Mean >= 0 && p.Mean <= math.MaxFloat64 && (p.Mean > 0 || p.Tasks == 0) &&
+		p.SD >= 0 && p.SD <= math.MaxFloat64 &&
+		p.Unscheduled >= 0 && p.Unscheduled <= p.Tasks &&
+		len(p.Running) <= p.Tasks-p.Unscheduled
+}
+
+// scanJobs validates the jobs for the functions that read only counts,
+// means and SDs, and writes Υ_j(t) to load (len(jobs) elements) in the
+// same pass; it returns the number of active jobs. load is scratch: it may
+// be partly written when an error is returned. The pass is the hot loop of
+// Shares and Machines: the checks are one branch-light expression that
+// mirrors checkJob, which builds the detailed error only on failure.
+func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, error) {
+	active := 0
+	for j := range jobs {
+		job := &jobs[j]
+		mp, rp := &job.Map, &job.Reduce
+		perMap, perReduce := mp.perTask(lambda), rp.perTask(lambda)
+		mapLeft, reduceLeft := mp.unfinished(), rp.unfinished()
+		total := float64(mp.Tasks)*perMap + float64(rp.Tasks)*perReduce
+		if !(mp.valid() && rp.valid() &&
+			(mapLeft == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
+			total <= math.MaxFloat64) { // false for +Inf and NaN
+			if err := checkJob(fn, j, job, lambda, false); err != nil {
+				return 0, err
+			}
+			return 0, check.Err(fn, j, "job", 0, "invalid") // unreachable: the checks mirror checkJob
+		}
+		load[j] = float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
+		if load[j] > 0 {
+			active++
+		}
+	}
+	return active, nil
+}
+
+// checkLambda validates the variance factor λ.
+func checkLambda(fn string, lambda float64) error {
+	return check.NonNegative(fn, check.Scalar, "lambda", lambda)
+}
+
+// checkJobs validates λ and every job of a snapshot.
+func checkJobs(fn string, jobs []Job, lambda float64, deep bool) error {
+	if err := checkLambda(fn, lambda); err != nil {
+		return err
+	}
+	for j := range jobs {
+		if err := checkJob(fn, j, &jobs[j], lambda, deep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EffectiveWorkload returns the total effective workload of a job,
+// eq. (19) of Xu et al., §3.2:
+//
+//	Υ_j = m_j·(E_j^m + λσ_j^m) + r_j·(E_j^r + λσ_j^r),
+//
+// with m_j = job.Map.Tasks and r_j = job.Reduce.Tasks, finished or not. SEW
+// (Algorithm 1) serves jobs in increasing order of Υ_j; λ ≥ 0 trades mean
+// work against its spread (the paper evaluates λ = 0, 1, 5, 6 and settles
+// on λ = 1).
+//
+// Complexity: O(1).
+//
+// Special cases: a job without tasks has Υ_j = 0; λ = 0 gives the expected
+// work m_j·E_j^m + r_j·E_j^r. An error is returned for λ < 0, NaN or ±Inf,
+// for an invalid job (see Phase and Job: negative counts, counts above 2⁵³,
+// more running plus unscheduled tasks than tasks, a zero Mean for a phase
+// with tasks, reduce tasks started before the maps finished, NaN or ±Inf
+// means or SDs), and when Υ_j overflows float64. The entries of Running
+// are not read.
+func EffectiveWorkload(job Job, lambda float64) (float64, error) {
+	const fn = "competitive.EffectiveWorkload"
+	if err := checkLambda(fn, lambda); err != nil {
+		return 0, err
+	}
+	if err := checkJob(fn, 0, &job, lambda, false); err != nil {
+		return 0, err
+	}
+	return job.total(lambda), nil
+}
+
+// RemainingEffectiveWorkload returns the remaining effective workload of a
+// job at the start of a slot, eq. (25) of Xu et al., §4.1:
+//
+//	Υ_j(t) = m_j(t)·(E_j^m + λσ_j^m) + r_j(t)·(E_j^r + λσ_j^r),
+//
+// where m_j(t) and r_j(t) count the unfinished tasks (running or
+// unscheduled). SREW+C(β) gives machines to the jobs with the smallest
+// Υ_j(t).
+//
+// Complexity: O(1).
+//
+// Special cases: a job with no unfinished task has Υ_j(t) = 0, and every
+// active job has Υ_j(t) > 0 (a phase with tasks has Mean > 0). Before any
+// task finishes Υ_j(t) = Υ_j. Errors are those of EffectiveWorkload.
+func RemainingEffectiveWorkload(job Job, lambda float64) (float64, error) {
+	const fn = "competitive.RemainingEffectiveWorkload"
+	if err := checkLambda(fn, lambda); err != nil {
+		return 0, err
+	}
+	if err := checkJob(fn, 0, &job, lambda, false); err != nil {
+		return 0, err
+	}
+	return job.remaining(lambda), nil
+}

@@ -1,0 +1,161 @@
+package competitive
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// relTol: the workloads are a handful of products and sums; summing task by
+// task instead rounds differently by a few ulps per task.
+const relTol = 1e-12
+
+func closeTo(got, want, tol float64) bool {
+	return math.Abs(got-want) <= tol*max(1, math.Abs(want))
+}
+
+// taskByTask sums E + λσ over the tasks one by one: counting every task of
+// a phase (total) or only its unfinished ones (remaining).
+func taskByTask(job Job, lambda float64, remaining bool) float64 {
+	sum := 0.0
+	for _, p := range []Phase{job.Map, job.Reduce} {
+		n := p.Tasks
+		if remaining {
+			n = p.Unscheduled + len(p.Running)
+		}
+		for i := 0; i < n; i++ {
+			sum += p.Mean + lambda*p.SD
+		}
+	}
+	return sum
+}
+
+func testEffectiveWorkloads(t *rapid.T) {
+	job := genJob(t, "job", 8, 3)
+	lambda := rapid.SampledFrom([]float64{0, 0.5, 1, 5, 6}).Draw(t, "lambda")
+	before := cloneJobs([]Job{job})
+	total, err := EffectiveWorkload(job, lambda)
+	if err != nil {
+		t.Fatalf("EffectiveWorkload: %v", err)
+	}
+	rem, err := RemainingEffectiveWorkload(job, lambda)
+	if err != nil {
+		t.Fatalf("RemainingEffectiveWorkload: %v", err)
+	}
+	mustNotChange(t, before, []Job{job})
+	if want := taskByTask(job, lambda, false); !closeTo(total, want, relTol) {
+		t.Fatalf("Υ_j = %v, want %v (eq. 19 task by task)", total, want)
+	}
+	if want := taskByTask(job, lambda, true); !closeTo(rem, want, relTol) {
+		t.Fatalf("Υ_j(t) = %v, want %v (eq. 25 task by task)", rem, want)
+	}
+	if rem > total {
+		t.Fatalf("Υ_j(t) = %v > Υ_j = %v", rem, total)
+	}
+	if active := job.Map.unfinished()+job.Reduce.unfinished() > 0; active != (rem > 0) {
+		t.Fatalf("active = %v but Υ_j(t) = %v", active, rem)
+	}
+	if lambda == 0 {
+		want := float64(job.Map.Tasks)*job.Map.Mean + float64(job.Reduce.Tasks)*job.Reduce.Mean
+		if total != want {
+			t.Fatalf("λ = 0: Υ_j = %v, want the expected work %v", total, want)
+		}
+	}
+}
+
+func TestEffectiveWorkloads(t *testing.T) { t.Parallel(); rapid.Check(t, testEffectiveWorkloads) }
+
+func TestEffectiveWorkloadWorked(t *testing.T) {
+	t.Parallel()
+	// 10 maps of mean 3, SD 1; 2 reduces of mean 5, SD 2; λ = 1:
+	// Υ = 10·(3+1) + 2·(5+2) = 54. After 4 maps finish and 3 run:
+	// Υ(t) = 6·4 + 2·7 = 38.
+	job := Job{
+		Map:    Phase{Tasks: 10, Mean: 3, SD: 1, Unscheduled: 3, Running: []int{1, 2, 1}},
+		Reduce: Phase{Tasks: 2, Mean: 5, SD: 2, Unscheduled: 2},
+	}
+	if got, err := EffectiveWorkload(job, 1); err != nil || got != 54 {
+		t.Fatalf("EffectiveWorkload = %v, %v; want 54", got, err)
+	}
+	if got, err := RemainingEffectiveWorkload(job, 1); err != nil || got != 38 {
+		t.Fatalf("RemainingEffectiveWorkload = %v, %v; want 38", got, err)
+	}
+}
+
+// testWorkloadNoPanic feeds possibly invalid jobs and λ: no panic, and
+// either an InputError or a finite, non-negative workload.
+func testWorkloadNoPanic(t *rapid.T) {
+	jobs := []Job{genJob(t, "job", 5, 2)}
+	corrupt(t, jobs)
+	lambda := anyFloat(t, "lambda", 0, 1)
+	for _, f := range []struct {
+		name string
+		fn   func(Job, float64) (float64, error)
+	}{
+		{"competitive.EffectiveWorkload", EffectiveWorkload},
+		{"competitive.RemainingEffectiveWorkload", RemainingEffectiveWorkload},
+	} {
+		y, err := f.fn(jobs[0], lambda)
+		if err != nil {
+			if !isInputError(err, f.name) {
+				t.Fatalf("%s: error %v is not an InputError of the function", f.name, err)
+			}
+			continue
+		}
+		if !(y >= 0) || math.IsInf(y, 0) {
+			t.Fatalf("%s = %v, want finite and ≥ 0", f.name, y)
+		}
+	}
+}
+
+func TestWorkloadNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testWorkloadNoPanic) }
+
+func FuzzEffectiveWorkload(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testWorkloadNoPanic)) }
+
+func FuzzRemainingEffectiveWorkload(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testWorkloadNoPanic)) }
+
+func TestWorkloadErrors(t *testing.T) {
+	t.Parallel()
+	ok := Job{Map: Phase{Tasks: 2, Mean: 1, Unscheduled: 2}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}
+	cases := []struct {
+		name   string
+		job    Job
+		lambda float64
+		field  string
+	}{
+		{"NaN lambda", ok, math.NaN(), "lambda"},
+		{"negative lambda", ok, -1, "lambda"},
+		{"Inf lambda", ok, math.Inf(1), "lambda"},
+		{"negative tasks", Job{Map: Phase{Tasks: -1, Mean: 1}}, 0, "map.tasks"},
+		{"zero mean", Job{Map: Phase{Tasks: 1, Unscheduled: 1}}, 0, "map.mean"},
+		{"NaN SD", Job{Reduce: Phase{Tasks: 1, Mean: 1, SD: math.NaN(), Unscheduled: 1}}, 0, "reduce.sd"},
+		{"too many unscheduled", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 2}}, 0, "map.unscheduled"},
+		{"too many running", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 1, Running: []int{1}}}, 0, "map.running"},
+		{"reduce before maps", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{1}}}, 0, "reduce.unscheduled"},
+		{"overflow", Job{Map: Phase{Tasks: 1 << 50, Mean: math.MaxFloat64, Unscheduled: 1}}, 0, "effective workload"},
+	}
+	for _, c := range cases {
+		_, err := EffectiveWorkload(c.job, c.lambda)
+		if !isInputError(err, "competitive.EffectiveWorkload") || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("%s: err = %v, want an InputError naming %q", c.name, err, c.field)
+		}
+	}
+}
+
+// testScanMirrorsCheck: the fused validation of Shares and Machines
+// accepts exactly the snapshots checkJob accepts.
+func testScanMirrorsCheck(t *rapid.T) {
+	jobs := genJobs(t, 1, 5, 5, 2)
+	corrupt(t, jobs)
+	lambda := rapid.SampledFrom([]float64{0, 1, 1e300}).Draw(t, "lambda")
+	load := make([]float64, len(jobs))
+	_, err := scanJobs("f", load, jobs, lambda)
+	want := checkJobs("f", jobs, lambda, false)
+	if (err == nil) != (want == nil) || (err != nil && err.Error() != want.Error()) {
+		t.Fatalf("scanJobs error %v, checkJobs error %v", err, want)
+	}
+}
+
+func TestScanMirrorsCheck(t *testing.T) { t.Parallel(); rapid.Check(t, testScanMirrorsCheck) }

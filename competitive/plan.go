@@ -1,0 +1,380 @@
+package competitive
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"github.com/specsched/specsched/internal/check"
+)
+
+// Kind is what an Action does.
+type Kind uint8
+
+const (
+	// Launch starts Copies copies of an unscheduled task; Task is its
+	// ordinal among the phase's Unscheduled tasks (0 ≤ Task < Unscheduled).
+	Launch Kind = iota
+	// Clone starts Copies more copies of a running task; Task indexes the
+	// phase's Running.
+	Clone
+	// Preempt stops Copies of the copies of a running task; Task indexes
+	// the phase's Running. A task that loses all its copies becomes
+	// unscheduled, its progress kept (checkpointing, §2.3).
+	Preempt
+)
+
+// String returns "launch", "clone" or "preempt".
+func (k Kind) String() string {
+	switch k {
+	case Launch:
+		return "launch"
+	case Clone:
+		return "clone"
+	case Preempt:
+		return "preempt"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Action is one scheduling decision for the current slot: start or stop
+// Copies copies of one task of one job.
+type Action struct {
+	Job    int   // index of the job in the snapshot
+	Stage  Stage // the phase of the task
+	Kind   Kind
+	Task   int // ordinal among the unscheduled tasks (Launch) or index into Running (Clone, Preempt)
+	Copies int // ≥ 1
+}
+
+// Mode selects whether SREW+C(β) preempts.
+type Mode uint8
+
+const (
+	// Preemptive is Algorithm 2 as written, with preemption and
+	// checkpointing (§2.3, §4): a job holding more than g_j(t) machines
+	// loses copies chosen uniformly at random (line 7), and every job ends
+	// the slot with exactly g_j(t) machines.
+	Preemptive Mode = iota
+	// NonPreemptive is the variant of the evaluation (§5), line 7 dropped:
+	// a job keeps every copy it runs, even above g_j(t), and jobs below
+	// their share are topped up in increasing order of Υ_j(t) while idle
+	// machines last.
+	NonPreemptive
+)
+
+// String returns "preemptive" or "non-preemptive".
+func (m Mode) String() string {
+	switch m {
+	case Preemptive:
+		return "preemptive"
+	case NonPreemptive:
+		return "non-preemptive"
+	}
+	return "Mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// Plan computes the per-slot decisions of SREW+C(β), Xu et al. Algorithm 2
+// lines 3–14, for jobs that have been allotted machines[j] machines (g_j(t),
+// normally from Machines) on a cluster of cluster machines. It resets dst to
+// length 0, appends the actions and returns it; actions come in job order.
+//
+// For each active job j, with o_j(t) its running copies, its current phase
+// z (map while a map task is unfinished, else reduce: reduce tasks never
+// start before every map task has finished) and u its unscheduled tasks in
+// z:
+//
+//   - o > g (line 7): in Preemptive mode, o − g of the job's running copies,
+//     chosen uniformly at random, are preempted; in NonPreemptive mode the
+//     job keeps them.
+//   - g > o, u > 0 (line 12): g − o copies are launched over the u
+//     unscheduled tasks, q = ⌊(g−o)/u⌋ on each and one more on r = (g−o) mod u
+//     of them chosen uniformly at random: every task gets ⌊(g−o)/u⌋ or
+//     ⌈(g−o)/u⌉ and the total is exactly g − o. (Exact integer division:
+//     nothing real-valued is rounded here.)
+//   - g > o, u = 0 (line 14): the same split of g − o clones over the
+//     phase's running tasks (z_j(t) = len(Running)).
+//
+// In Preemptive mode the plan leaves every active job with exactly g_j(t)
+// machines, so Σ g = M keeps the cluster fully used. In NonPreemptive mode
+// the idle machines, cluster − Σ o_j, may not cover every job's g − o;
+// jobs are then served in increasing (Υ_j(t), index) order and the job at
+// which they run out launches what is left, split as above.
+//
+// Randomness comes from rng. A nil rng makes the choices deterministic:
+// the lowest ordinals get the extra copy, and preemption takes copies from
+// the first running tasks.
+//
+// Complexity: O(n + Σ_j len(Running_j) + A + r log r) for n jobs, A
+// actions and r ≤ M randomly chosen tasks or copies (a random r-subset of
+// k items costs O(r log r) time and O(r) memory however large k is), plus
+// O(c log c) to order the c jobs below their share in NonPreemptive mode
+// when idle machines run short. Allocation-free with a dst of sufficient
+// capacity and a reused ws.
+//
+// Special cases: no jobs gives no actions. An inactive job's allotment is
+// ignored. A job with g = o gets no action. An error, with dst untouched,
+// is returned for len(machines) ≠ len(jobs), a negative allotment, Σ
+// machines > cluster, running copies Σ o_j > cluster, cluster < 0 or > 2⁵³,
+// an unknown mode, λ < 0, NaN or ±Inf (λ orders jobs in NonPreemptive
+// mode), and an invalid job (see EffectiveWorkload; here also every entry
+// of Running must be ≥ 1).
+func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64, mode Mode, rng *rand.Rand, ws *Workspace) ([]Action, error) {
+	const fn = "competitive.Plan"
+	if err := checkPlanArgs(fn, jobs, cluster, lambda, mode); err != nil {
+		return nil, err
+	}
+	if err := check.Len(fn, "machines", len(machines), len(jobs)); err != nil {
+		return nil, err
+	}
+	sum := 0
+	for j, g := range machines {
+		if g < 0 || g > cluster-sum {
+			return nil, check.Err(fn, j, "machines", float64(g), "must be ≥ 0 and sum to at most cluster")
+		}
+		sum += g
+	}
+	if err := checkRunning(fn, jobs, cluster); err != nil {
+		return nil, err
+	}
+	return orNew(ws).plan(dst[:0], jobs, machines, cluster, lambda, mode, rng), nil
+}
+
+// SREWC is one slot of SREW+C(β), Xu et al. Algorithm 2: the integer
+// shares g_j(t) of Machines followed by the Plan for them. It resets dst to
+// length 0, appends the slot's actions and returns it.
+//
+// Complexity: Machines' O(n) plus Plan's; allocation-free with a dst of
+// sufficient capacity and a reused ws.
+//
+// Special cases and errors: those of Machines and Plan (machines here is
+// the cluster size M).
+func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mode, rng *rand.Rand, ws *Workspace) ([]Action, error) {
+	const fn = "competitive.SREWC"
+	if !(beta > 0 && beta <= 1) {
+		return nil, check.Err(fn, check.Scalar, "beta", beta, "must lie in (0, 1]")
+	}
+	if err := checkPlanArgs(fn, jobs, machines, lambda, mode); err != nil {
+		return nil, err
+	}
+	if err := checkRunning(fn, jobs, machines); err != nil {
+		return nil, err
+	}
+	ws = orNew(ws)
+	allot, err := ws.machines(fn, ws.allot, jobs, machines, beta, lambda)
+	if err != nil {
+		return nil, err
+	}
+	ws.allot = allot
+	return ws.plan(dst[:0], jobs, ws.allot, machines, lambda, mode, rng), nil
+}
+
+// checkPlanArgs validates the scalars and the snapshot (deeply).
+func checkPlanArgs(fn string, jobs []Job, cluster int, lambda float64, mode Mode) error {
+	if cluster < 0 || cluster > maxCount {
+		return check.Err(fn, check.Scalar, "machines", float64(cluster), "must lie in [0, 2^53]")
+	}
+	if mode > NonPreemptive {
+		return check.Err(fn, check.Scalar, "mode", float64(mode), "must be Preemptive or NonPreemptive")
+	}
+	return checkJobs(fn, jobs, lambda, true)
+}
+
+// checkRunning reports an error if the snapshot runs more copies than the
+// cluster has machines.
+func checkRunning(fn string, jobs []Job, cluster int) error {
+	used := 0
+	for j := range jobs {
+		o := jobs[j].copies()
+		if o > cluster-used {
+			return check.Err(fn, j, "running", float64(o), "running copies must not exceed the cluster's machines")
+		}
+		used += o
+	}
+	return nil
+}
+
+// plan is Plan on validated input; dst has length 0.
+func (ws *Workspace) plan(dst []Action, jobs []Job, allot []int, cluster int, lambda float64, mode Mode, rng *rand.Rand) []Action {
+	n := len(jobs)
+	ws.grant = ints(ws.grant, n)
+	idle := cluster
+	need := 0
+	for j := range jobs {
+		o := jobs[j].copies()
+		idle -= o
+		ws.grant[j] = 0
+		if jobs[j].active() && allot[j] > o {
+			ws.grant[j] = allot[j] - o
+			need += ws.grant[j]
+		}
+	}
+	if mode == NonPreemptive && need > idle {
+		ws.rationIdle(jobs, idle, lambda)
+	}
+	for j := range jobs {
+		job := &jobs[j]
+		if !job.active() {
+			continue
+		}
+		z := job.stage()
+		p := job.phase(z)
+		if o := job.copies(); o > allot[j] && mode == Preemptive {
+			dst = ws.preempt(dst, j, z, p, o-allot[j], rng)
+			continue
+		}
+		if k := ws.grant[j]; k > 0 {
+			kind, targets := Launch, p.Unscheduled
+			if targets == 0 {
+				kind, targets = Clone, len(p.Running)
+			}
+			dst = ws.spread(dst, j, z, kind, targets, k, rng)
+		}
+	}
+	return dst
+}
+
+// rationIdle cuts ws.grant down to the idle machines, serving the jobs
+// below their share in increasing (Υ_j(t), index) order.
+func (ws *Workspace) rationIdle(jobs []Job, idle int, lambda float64) {
+	ws.order = ws.order[:0]
+	ws.load = floats(ws.load, len(jobs))
+	for j := range jobs {
+		if ws.grant[j] > 0 {
+			ws.order = append(ws.order, j)
+			ws.load[j] = jobs[j].remaining(lambda)
+		}
+	}
+	load := ws.load
+	slices.SortFunc(ws.order, func(a, b int) int {
+		if load[a] != load[b] {
+			if load[a] < load[b] {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	for _, j := range ws.order {
+		ws.grant[j] = min(ws.grant[j], idle)
+		idle -= ws.grant[j]
+	}
+}
+
+// spread appends actions that give k copies to targets tasks of job j in
+// phase z, ⌊k/targets⌋ to each and one more to k mod targets of them
+// chosen uniformly at random (targets > 0).
+func (ws *Workspace) spread(dst []Action, j int, z Stage, kind Kind, targets, k int, rng *rand.Rand) []Action {
+	q, r := k/targets, k%targets
+	extra := ws.subset(targets, r, rng)
+	if q == 0 {
+		for _, t := range extra {
+			dst = append(dst, Action{Job: j, Stage: z, Kind: kind, Task: t, Copies: 1})
+		}
+		return dst
+	}
+	for t := 0; t < targets; t++ {
+		c := q
+		if len(extra) > 0 && extra[0] == t {
+			c++
+			extra = extra[1:]
+		}
+		dst = append(dst, Action{Job: j, Stage: z, Kind: kind, Task: t, Copies: c})
+	}
+	return dst
+}
+
+// preempt appends the Preempt actions that stop k of the running copies of
+// job j (phase z, whose Running is p.Running), a uniformly random k-subset
+// of the copies.
+func (ws *Workspace) preempt(dst []Action, j int, z Stage, p *Phase, k int, rng *rand.Rand) []Action {
+	o := 0
+	for _, c := range p.Running {
+		o += c
+	}
+	chosen := ws.subset(o, k, rng)
+	end := 0
+	for t, c := range p.Running {
+		end += c
+		n := 0
+		for len(chosen) > 0 && chosen[0] < end {
+			chosen = chosen[1:]
+			n++
+		}
+		if n > 0 {
+			dst = append(dst, Action{Job: j, Stage: z, Kind: Preempt, Task: t, Copies: n})
+		}
+	}
+	return dst
+}
+
+// subset returns, in increasing order, a uniformly random k-subset of
+// [0, n) (Floyd's algorithm), or {0, …, k−1} with a nil rng; 0 ≤ k ≤ n. It
+// takes O(k log k) time and O(k) memory however large n is: membership is
+// a bit set when n ≤ 64·(k+16) and an open-addressing hash set otherwise.
+// The result is ws.picked, valid until the next call.
+func (ws *Workspace) subset(n, k int, rng *rand.Rand) []int {
+	out := ws.picked[:0]
+	if rng == nil || k == n {
+		for i := 0; i < k; i++ {
+			out = append(out, i)
+		}
+		ws.picked = out
+		return out
+	}
+	if n <= 64*(k+16) {
+		words := (n + 63) >> 6
+		if cap(ws.bits) < words {
+			ws.bits = make([]uint64, words, words+words/4)
+		}
+		set := ws.bits[:words]
+		for m := n - k; m < n; m++ {
+			t := rng.IntN(m + 1)
+			if set[t>>6]>>(t&63)&1 != 0 {
+				t = m
+			}
+			set[t>>6] |= 1 << (t & 63)
+		}
+		for w, word := range set {
+			for word != 0 {
+				out = append(out, w<<6+bits.TrailingZeros64(word))
+				word &= word - 1
+			}
+		}
+		clear(set)
+		ws.picked = out
+		return out
+	}
+	size := 1 << bits.Len(uint(2*k)) // > 2k slots: probes stay short
+	if cap(ws.table) < size {
+		ws.table = make([]int, size)
+	}
+	table := ws.table[:size]
+	for i := range table {
+		table[i] = -1
+	}
+	shift := 64 - bits.Len(uint(size-1))
+	insert := func(v int) bool { // reports whether v was new
+		h := int((uint64(v) * 0x9E3779B97F4A7C15) >> shift)
+		for table[h] >= 0 {
+			if table[h] == v {
+				return false
+			}
+			h = (h + 1) & (size - 1)
+		}
+		table[h] = v
+		return true
+	}
+	for m := n - k; m < n; m++ {
+		t := rng.IntN(m + 1)
+		if !insert(t) {
+			t = m
+			insert(t)
+		}
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	ws.picked = out
+	return out
+}
