@@ -19,6 +19,14 @@
 //	                                                               VirtualSize, SpeculationLevel, Throughput,
 //	                                                               TotalThroughput (eq. 3.2–3.5), Apportion
 //	Hopper §3.5                                       fairness     Allocate, AllocateSlots (Algorithm 2)
+//	Xu et al., task cloning, §3 SEW                   competitive  SEW (Algorithm 1), LowerBound (eq. 18),
+//	                                                               SEWBound, SEWConfidence (Theorem 2),
+//	                                                               SEWRatio (Theorem 3)
+//	Xu et al. §4 SREW+C(β)                            competitive  Shares, Machines (g_j(t)), Plan, SREWC
+//	                                                               (Algorithm 2), SREWCSpeed, SREWCRatio
+//	                                                               (Theorem 4), EffectiveWorkload,
+//	                                                               RemainingEffectiveWorkload (eq. 19, 25)
+//	Xu et al. §2 time-slotted model                   competitive  Simulate (SEW, SREW+C(β), Fair)
 //	Eagle (Delgado et al., SoCC 2016) §2–6            probe        Classify, ProbeCount, GetProbeFromQueue
 //	                                                               (Algorithm 1), StateVector, PlaceProbes,
 //	                                                               ReplaceProbes, Freshest (SSS), PlaceLWL,
@@ -74,6 +82,18 @@
 // its fair share S/N, use fairness.Allocate with ε, the fraction of the fair
 // share a job may lose (ε = 0 is the Fair scheduler, ε = 1 is Algorithm 1; the
 // paper evaluates ε = 0.1).
+//
+// MapReduce jobs on machines whose speed varies from slot to slot, and whose
+// tasks can be cloned (several copies, the first to finish wins):
+// competitive.SREWC (SREW+C(β), Algorithm 2 of Xu et al.) gives the machines
+// to the ⌈βN⌉ jobs with the smallest remaining effective workload
+// Υ_j(t) = Σ unfinished tasks × (mean + λ·SD) and spreads each job's machines
+// evenly over its tasks, cloning when nothing is left to start. β = 1 is the
+// Fair scheduler; the paper evaluates β = 0.7, λ = 1 and proves
+// (1+2β+ε)-speed O(1/(βε))-competitiveness (for β ≤ 1/2, λ = 0).
+// competitive.Machines alone gives the integer shares g_j(t); without
+// preemption use competitive.NonPreemptive (the paper's §5 variant). For a
+// batch of jobs known up front, competitive.SEW (Algorithm 1).
 //
 // Probe-based (decentralized) schedulers, where each node keeps its own queue
 // and no component sees every node: package probe. A node choosing which

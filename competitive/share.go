@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/selection"
 )
@@ -119,7 +118,12 @@ func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, be
 	if active > 0 {
 		total = machines
 	}
-	return alloc.Apportion(dst, ws.shares, total, ws.load, &ws.sel)
+	// The shares sum to total and are finite and non-negative by
+	// construction: round them with alloc's apportionment routine itself,
+	// without Apportion's second validation pass.
+	dst = slices.Grow(dst[:0], n)[:n]
+	selection.Apportion(&ws.sel, dst, ws.shares, total, ws.load)
+	return dst, nil
 }
 
 // shareOut writes the shares of the β-fraction rule to dst given the
@@ -158,7 +162,7 @@ func (ws *Workspace) shareOut(dst, load []float64, active, machines int, beta fl
 		// The served-th ranked active job: inactive jobs (Υ = 0) form the
 		// first group of values and are not counted.
 		inactive := len(load) - active
-		cut := ws.sel.Search(load, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
+		cut := selection.Search(&ws.sel, load, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
 			return incl.Count-inactive >= served
 		})
 		cutValue, before = cut.Value, cut.Before.Count-inactive

@@ -1,7 +1,6 @@
 package selection
 
 import (
-	"math"
 	"slices"
 )
 
@@ -19,10 +18,12 @@ func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority [
 	ws.fracs = slices.Grow(ws.fracs[:0], n)[:n]
 	remaining := total
 	for i, s := range shares {
-		whole := math.Floor(s)
-		dst[i] = int(whole)
-		remaining -= dst[i]
-		ws.fracs[i] = whole - s // minus the fractional part: largest first
+		// Truncation is the floor for s ≥ 0, and a single instruction where
+		// math.Floor is a call.
+		whole := int(s)
+		dst[i] = whole
+		remaining -= whole
+		ws.fracs[i] = float64(whole) - s // minus the fractional part: largest first
 	}
 	if remaining <= 0 {
 		return
@@ -33,35 +34,55 @@ func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority [
 	})
 	tied := remaining - byFrac.Before.Count // units left for the group at the cut
 
-	// Within the tied group, order by priority when one is given.
-	var byPrio Cut
-	if priority != nil && tied < byFrac.Group.Count {
-		ws.prio = ws.prio[:0]
-		for i, f := range ws.fracs {
-			if f == byFrac.Value {
-				ws.prio = append(ws.prio, priority[i])
-			}
-		}
-		byPrio = Search(ws, ws.prio, Count, func(incl Stats, _ float64, _ bool) bool {
-			return incl.Count >= tied
-		})
-		tied -= byPrio.Before.Count
-	}
+	// Every job with a larger fractional part than the cut's gets a unit.
+	// (Integer 0/1 selects compile to conditional moves: which remainders
+	// beat the cut follows no pattern a branch predictor could learn.)
+	// The indices of the tied group are stored unconditionally and kept by
+	// advancing the count, for the same reason.
+	cut := byFrac.Value
+	group := Indices(ws, byFrac.Group.Count+1) // a spare slot for the last store
+	count := 0
 	for i, f := range ws.fracs {
-		switch {
-		case f < byFrac.Value:
+		up, same := 0, 0
+		if f < cut {
+			up = 1
+		}
+		if f == cut {
+			same = 1
+		}
+		dst[i] += up
+		group[count] = int32(i)
+		count += same
+	}
+	group = group[:min(count, byFrac.Group.Count)]
+	if tied <= 0 {
+		return
+	}
+	if priority == nil || tied >= len(group) {
+		for _, i := range group[:min(tied, len(group))] {
 			dst[i]++
-		case f != byFrac.Value:
-		case byPrio.Found:
-			if p := priority[i]; p < byPrio.Value {
-				dst[i]++
-			} else if p == byPrio.Value && tied > 0 {
-				dst[i]++
-				tied--
-			}
-		case tied > 0:
-			dst[i]++
+		}
+		return
+	}
+	// Within the tied group: smaller priority first, then index order.
+	ws.prio = ws.prio[:0]
+	for _, i := range group {
+		ws.prio = append(ws.prio, priority[i])
+	}
+	byPrio := Search(ws, ws.prio, Count, func(incl Stats, _ float64, _ bool) bool {
+		return incl.Count >= tied
+	})
+	tied -= byPrio.Before.Count
+	for _, i := range group {
+		p := priority[i]
+		up := 0
+		if p < byPrio.Value {
+			up = 1
+		}
+		if p == byPrio.Value && tied > 0 {
+			up = 1
 			tied--
 		}
+		dst[i] += up
 	}
 }

@@ -95,12 +95,15 @@ func Search(ws *Workspace, vals []float64, w Weight, done Done) Cut {
 	if len(vals) == 0 {
 		return Cut{}
 	}
-	lo, hi := vals[0], vals[0]
+	// Integer min/max of the order-preserving keys: the float builtins
+	// would pay for NaN and ±0 handling on every value.
+	lo, hi := uint64(math.MaxUint64), uint64(0)
 	for _, v := range vals {
-		lo = min(lo, v)
-		hi = max(hi, v)
+		k := key(v)
+		lo = min(lo, k)
+		hi = max(hi, k)
 	}
-	return SearchRange(ws, vals, lo, hi, w, done)
+	return SearchRange(ws, vals, value(lo), value(hi), w, done)
 }
 
 // SearchRange is Search for a caller that already knows the smallest and
@@ -275,12 +278,12 @@ func scanSorted(keys []float64, base Stats, after float64, hasAfter bool, w Weig
 }
 
 // key maps a finite float64 to a uint64 with the same order (-0 == +0).
+// Negative values have all their bits flipped, the others only the sign
+// bit — with a mask rather than a branch, since the sign of a run of values
+// (say, remainders and zeros) need not follow a pattern.
 func key(v float64) uint64 {
 	b := math.Float64bits(v + 0) // -0 + 0 == +0
-	if b>>63 != 0 {
-		return ^b
-	}
-	return b | 1<<63
+	return b ^ (uint64(int64(b)>>63) | 1<<63)
 }
 
 // value inverts key.
