@@ -1,0 +1,613 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/competitive"
+	"github.com/specsched/specsched/dag"
+	"github.com/specsched/specsched/stragglers"
+)
+
+type taskStatus uint8
+
+const (
+	taskUnscheduled taskStatus = iota
+	taskRunning                // at least one live copy is running
+	taskWaiting                // its first copy ran out; it waits for the upstream phase
+	taskDone
+)
+
+const none = -1 // the null index of copy lists
+
+// copyState is one copy of a task: it holds one slot from start until it is
+// released (its task completes, or it is killed).
+type copyState struct {
+	task  int32
+	next  int32   // the task's next (younger) copy, or none
+	num   int32   // the copy's number within its task, from 0
+	start float64 // when it started
+	end   float64 // when its run is over
+	eta   float64 // the error factor of its progress estimate (1: exact)
+	alive bool    // holding its slot
+	pool  bool    // runs in budgeted speculation's reserved pool
+}
+
+type taskState struct {
+	phase  int32
+	status taskStatus
+	copies int32 // live copies
+	made   int32 // copies ever started: the next copy's number
+	head   int32 // oldest copy (copies of a task all end together, so the list only grows)
+	tail   int32
+	win    int32 // the copy whose run ended first
+	runPos int32   // position in its job's running list
+	theta  float64 // the task may be judged a straggler only while now < theta
+	start  float64 // when its first copy started
+}
+
+type phaseState struct {
+	job       int32
+	lo, n     int32 // its tasks are lo … lo+n−1 (global indices)
+	next      int32 // tasks lo+next … lo+n−1 are unscheduled
+	computed  int32 // tasks whose run is over (waiting or done)
+	completed int32 // tasks done
+	need      int32 // upstream tasks computed before this phase may start
+	runnable  bool
+	waiting   []int32 // tasks waiting for the upstream phase to complete
+	mean, sd  float64 // of the first copies' durations (SREW+C's E_j^z, σ_j^z)
+	tnew      float64 // mean duration of a copy
+}
+
+type jobState struct {
+	plo, phi   int32   // its phases
+	unfinished int32   // tasks whose run is not over: T_j
+	unsched    int32   // unscheduled tasks of runnable phases
+	held       int32   // slots held by live copies (waiting ones included)
+	waiting    int32   // of which by waiting tasks
+	poolHeld   int32   // of which in the budget pool
+	running    []int32 // running tasks, in an order fixed by the run
+	thetaMax   float64 // an upper bound of theta over its running tasks
+	tnew       float64 // t_new
+	tau        float64 // the thesis rule's eligibility level: t_rem > tau (t_new)
+	mantriCut  float64 // Mantri's cut-off on c/(c+1)·t_rem
+	minElapsed float64 // how long a task runs before it may be judged
+	done       bool
+}
+
+// engine is the state of one run.
+type engine struct {
+	fn     string
+	cfg    Config
+	jobs   []Job
+	seed   uint64
+	slots  int
+	betaC  float64 // the β of the homogeneous Hopper policies
+	regCap int     // slots for tasks (all but the budget pool)
+
+	// conserving: the allocation is not capped by what jobs can run, so
+	// slots left free after the grants are offered to every job.
+	conserving bool
+	// checks: a decision is taken when a task becomes old enough to be
+	// judged a straggler (Speculation.Detect > 0 and copies are on).
+	checks bool
+
+	js []jobState
+	ps []phaseState
+	ts []taskState
+	cs []copyState
+
+	now     float64
+	events  eventHeap
+	active  []int32 // arrived, unfinished jobs in arrival order
+	pruned  bool    // some active job completed since the last schedule
+	busy    int     // slots held
+	regBusy int     // slots held outside the pool
+
+	res *Result
+
+	policyRNG *rand.Rand // SREW+C's random choices
+
+	// scratch, reused at every decision
+	ws       alloc.Workspace
+	cws      competitive.Workspace
+	sws      stragglers.Workspace
+	dws      dag.Workspace
+	rem      []float64
+	key      []float64
+	demand   []float64
+	shares   []float64
+	sorted   []float64
+	target   []int
+	order    []int32
+	view     []stragglers.Task
+	viewIdx  []int32
+	acts     []stragglers.Action
+	plan1    []competitive.Action
+	machines [1]int
+	cjobs    []competitive.Job
+	running  []int
+	dagJobs  []dag.Job
+	betas    []float64
+}
+
+// eventHeap is a binary min-heap of events, ties by copy index (creation
+// order), so that a run does not depend on heap internals.
+type eventHeap []event
+
+// An event is the end of copy c's run, or, for c < 0, the moment task
+// −c−1 becomes old enough to be judged a straggler (a check: it changes no
+// state but calls for a decision).
+type event struct {
+	t float64
+	c int32
+}
+
+func (h eventHeap) less(i, j int) bool {
+	return h[i].t < h[j].t || (h[i].t == h[j].t && h[i].c < h[j].c)
+}
+
+func (h *eventHeap) push(e event) {
+	*h = append(*h, e)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s.less(i, p) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *eventHeap) pop() event {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(s) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(s) && s.less(r, l) {
+			m = r
+		}
+		if !s.less(m, i) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
+}
+
+// newEngine lays out the state of every job, phase and task.
+func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
+	e := &engine{fn: fn, cfg: cfg, jobs: jobs, seed: cfg.Seed, slots: cfg.Slots, regCap: cfg.Slots}
+	if cfg.Policy.budgeted() {
+		e.regCap = cfg.Slots - cfg.Budget
+	}
+	e.betaC = clusterBeta(&cfg, jobs)
+	switch cfg.Policy.allocator() {
+	case allocHopper, allocEps, allocDAG, allocHetero, allocSREWC:
+		e.conserving = true
+	}
+	switch cfg.Policy.injob() {
+	case injobSpeculate, injobBestEffort:
+		e.checks = true
+	}
+	e.checks = (e.checks || cfg.Policy.budgeted()) && !cfg.Speculation.Off && cfg.Speculation.Detect > 0
+	nPhases := 0
+	for j := range jobs {
+		nPhases += len(jobs[j].Phases)
+	}
+	e.js = make([]jobState, len(jobs))
+	e.ps = make([]phaseState, 0, nPhases)
+	e.ts = make([]taskState, totalTasks)
+	e.cs = make([]copyState, 0, totalTasks+totalTasks/4)
+	task := int32(0)
+	for j := range jobs {
+		job := &jobs[j]
+		js := &e.js[j]
+		js.plo = int32(len(e.ps))
+		var tnewSum float64
+		var tasks int
+		for p := range job.Phases {
+			ph := &job.Phases[p]
+			st := phaseState{job: int32(j), lo: task, n: int32(ph.Tasks)}
+			if p > 0 {
+				f := ph.Start
+				if f == 0 {
+					f = 1
+				}
+				up := job.Phases[p-1].Tasks
+				st.need = int32(math.Ceil(f * float64(up)))
+				if st.need < 1 {
+					st.need = 1
+				}
+				if st.need > int32(up) {
+					st.need = int32(up)
+				}
+			}
+			st.tnew = phaseMeanCopy(ph, job.Beta)
+			tnewSum += st.tnew * float64(ph.Tasks)
+			tasks += ph.Tasks
+			for i := int32(0); i < st.n; i++ {
+				e.ts[task+i] = taskState{phase: int32(len(e.ps)), head: none, tail: none, runPos: none}
+			}
+			task += st.n
+			e.ps = append(e.ps, st)
+		}
+		js.phi = int32(len(e.ps))
+		js.unfinished = int32(tasks)
+		js.tnew = job.NewCopy
+		if js.tnew == 0 {
+			js.tnew = tnewSum / float64(tasks)
+		}
+		js.tau = js.tnew
+		js.minElapsed = cfg.Speculation.Detect * js.tnew
+		js.thetaMax = math.Inf(-1)
+	}
+	if cfg.Policy == SREWC {
+		e.phaseMoments()
+	}
+	if cfg.Speculation.Mantri {
+		for j := range e.js {
+			e.js[j].mantriCut = mantriCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
+		}
+	}
+	e.res = &Result{Policy: cfg.Policy, Slots: cfg.Slots, Jobs: make([]JobResult, len(jobs))}
+	for j := range jobs {
+		r := &e.res.Jobs[j]
+		r.Arrival = jobs[j].Arrival
+		r.Group = jobs[j].Group
+		for _, ph := range jobs[j].Phases {
+			r.Tasks += ph.Tasks
+		}
+	}
+	return e
+}
+
+// phaseMeanCopy is the mean duration of a copy of one of the phase's tasks:
+// βx_m/(β−1) for Pareto durations, the mean of the durations a copy takes
+// otherwise.
+func phaseMeanCopy(ph *Phase, beta float64) float64 {
+	if ph.Durations == nil {
+		ratio := math.Inf(1)
+		if ph.Cap > 0 {
+			ratio = ph.Cap / ph.Scale
+		}
+		return ph.Scale * truncatedParetoFactor(beta, ratio)
+	}
+	d := ph.CopyDurations
+	if d == nil {
+		d = ph.Durations
+	}
+	var sum float64
+	for _, x := range d {
+		sum += x
+	}
+	return sum / float64(len(d))
+}
+
+// phaseMoments computes, for SREW+C's effective workloads (Xu et al. eq.
+// 25, Assumption 1), the mean and standard deviation of each phase's task
+// durations from the durations its first copies take: what the scheduler
+// knows a priori, estimated as the paper's §5 does from the trace.
+func (e *engine) phaseMoments() {
+	for p := range e.ps {
+		ph := &e.ps[p]
+		var sum, sq float64
+		for i := int32(0); i < ph.n; i++ {
+			d := e.firstWork(ph.lo + i)
+			sum += d
+			sq += d * d
+		}
+		n := float64(ph.n)
+		ph.mean = sum / n
+		if v := sq/n - ph.mean*ph.mean; v > 0 {
+			ph.sd = math.Sqrt(v)
+		}
+	}
+}
+
+// firstWork is the duration of a task's first copy under CopyService: its
+// work under MachineService.
+func (e *engine) firstWork(task int32) float64 {
+	ts := &e.ts[task]
+	pst := &e.ps[ts.phase]
+	job := &e.jobs[pst.job]
+	ph := &job.Phases[ts.phase-e.js[pst.job].plo]
+	if ph.Durations != nil {
+		return ph.Durations[task-pst.lo]
+	}
+	return paretoDuration(e.seed, int(task), 0, ph.Scale, job.Beta, ph.Cap)
+}
+
+// copyDuration is how long copy number num of a task runs.
+func (e *engine) copyDuration(task int32, num int32) float64 {
+	ts := &e.ts[task]
+	pst := &e.ps[ts.phase]
+	job := &e.jobs[pst.job]
+	ph := &job.Phases[ts.phase-e.js[pst.job].plo]
+	i := task - pst.lo
+	if e.cfg.Service == MachineService {
+		return e.firstWork(task) * logNormalMeanOne(e.seed, drawMachine, int(task), int(num), e.cfg.ServiceCV)
+	}
+	switch {
+	case ph.Durations == nil:
+		return paretoDuration(e.seed, int(task), int(num), ph.Scale, job.Beta, ph.Cap)
+	case num == 0:
+		return ph.Durations[i]
+	case ph.CopyDurations != nil:
+		return ph.CopyDurations[i]
+	}
+	return ph.Durations[borrowIndex(e.seed, int(task), int(num), int(pst.n))]
+}
+
+// run is the event loop.
+func (e *engine) run() error {
+	order := make([]int32, len(e.jobs))
+	for j := range order {
+		order[j] = int32(j)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmpFloat(e.jobs[a].Arrival, e.jobs[b].Arrival)
+	})
+	next := 0
+	first := true
+	for next < len(order) || len(e.events) > 0 {
+		t := math.Inf(1)
+		if next < len(order) {
+			t = e.jobs[order[next]].Arrival
+		}
+		if len(e.events) > 0 && e.events[0].t < t {
+			t = e.events[0].t
+		}
+		if first {
+			e.res.Stats.Start = t
+			first = false
+		}
+		e.now = t
+		for len(e.events) > 0 && e.events[0].t == t {
+			ev := e.events.pop()
+			if ev.c < 0 {
+				e.res.Stats.Events++
+				continue
+			}
+			if !e.cs[ev.c].alive {
+				continue
+			}
+			e.res.Stats.Events++
+			if err := e.copyRunOver(ev.c); err != nil {
+				return err
+			}
+		}
+		for next < len(order) && e.jobs[order[next]].Arrival == t {
+			e.res.Stats.Events++
+			e.arrive(order[next])
+			next++
+		}
+		if e.pruned {
+			e.active = slices.DeleteFunc(e.active, func(j int32) bool { return e.js[j].done })
+			e.pruned = false
+		}
+		if err := e.schedule(); err != nil {
+			return err
+		}
+	}
+	for j := range e.js {
+		if !e.js[j].done {
+			return fmt.Errorf("%s: internal error: job %d never completed", e.fn, j)
+		}
+	}
+	return nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (e *engine) arrive(j int32) {
+	js := &e.js[j]
+	e.active = append(e.active, j)
+	e.makeRunnable(js.plo)
+}
+
+func (e *engine) makeRunnable(p int32) {
+	ph := &e.ps[p]
+	if ph.runnable {
+		return
+	}
+	ph.runnable = true
+	e.js[ph.job].unsched += ph.n - ph.next
+}
+
+// startCopy starts a new copy of task, in the budget pool or not.
+func (e *engine) startCopy(task int32, pool bool) {
+	ts := &e.ts[task]
+	pst := &e.ps[ts.phase]
+	js := &e.js[pst.job]
+	num := ts.made
+	ts.made++
+	d := e.copyDuration(task, num)
+	eta := 1.0
+	if e.cfg.Speculation.Estimator == Progress {
+		eta = logNormalMedianOne(e.seed, drawEstimate, int(task), int(num), e.cfg.Speculation.EstimateError)
+	}
+	c := int32(len(e.cs))
+	e.cs = append(e.cs, copyState{task: task, next: none, num: num, start: e.now, end: e.now + d, eta: eta, alive: true, pool: pool})
+	if ts.tail == none {
+		ts.head = c
+		ts.start = e.now
+	} else {
+		e.cs[ts.tail].next = c
+	}
+	ts.tail = c
+	ts.copies++
+	if ts.status == taskUnscheduled {
+		ts.status = taskRunning
+		ts.runPos = int32(len(js.running))
+		js.running = append(js.running, task)
+	}
+	e.busy++
+	js.held++
+	if pool {
+		js.poolHeld++
+	} else {
+		e.regBusy++
+	}
+	if num == 0 {
+		e.res.Stats.Launched++
+		if e.checks {
+			e.events.push(event{t: e.now + js.minElapsed, c: -task - 1})
+		}
+	} else {
+		e.res.Stats.Copies++
+	}
+	e.events.push(event{t: e.now + d, c: c})
+	e.updateTheta(task)
+}
+
+// launch starts the first copy of the next unscheduled task of phase p.
+func (e *engine) launch(p int32) {
+	ph := &e.ps[p]
+	task := ph.lo + ph.next
+	ph.next++
+	e.js[ph.job].unsched--
+	e.startCopy(task, false)
+}
+
+// release frees the slot of a live copy at the current time.
+func (e *engine) release(c int32, killed bool) {
+	cp := &e.cs[c]
+	cp.alive = false
+	ts := &e.ts[cp.task]
+	js := &e.js[e.ps[ts.phase].job]
+	ts.copies--
+	e.busy--
+	js.held--
+	if cp.pool {
+		js.poolHeld--
+	} else {
+		e.regBusy--
+	}
+	held := e.now - cp.start
+	e.res.Stats.BusySlotTime += held
+	if killed {
+		e.res.Stats.Killed++
+		e.res.Stats.WastedSlotTime += held
+	}
+	if e.cfg.Record {
+		pst := &e.ps[ts.phase]
+		e.res.Copies = append(e.res.Copies, CopyRecord{
+			Job: int(pst.job), Phase: int(ts.phase - js.plo), Task: int(cp.task - pst.lo), Copy: int(cp.num),
+			Start: cp.start, End: e.now, Killed: killed, Pool: cp.pool,
+		})
+	}
+}
+
+// copyRunOver handles the end of a copy's run: its task's run is over, the
+// other copies are killed at once, and the task completes or waits for its
+// upstream phase.
+func (e *engine) copyRunOver(c int32) error {
+	task := e.cs[c].task
+	ts := &e.ts[task]
+	if ts.status != taskRunning {
+		return fmt.Errorf("%s: internal error: copy %d of a task that is not running", e.fn, c)
+	}
+	for s := ts.head; s != none; s = e.cs[s].next {
+		if s != c && e.cs[s].alive {
+			e.release(s, true)
+		}
+	}
+	ts.win = c
+	p := ts.phase
+	pst := &e.ps[p]
+	js := &e.js[pst.job]
+	// Remove the task from its job's running list (swap with the last).
+	last := js.running[len(js.running)-1]
+	js.running[ts.runPos] = last
+	e.ts[last].runPos = ts.runPos
+	js.running = js.running[:len(js.running)-1]
+	ts.runPos = none
+	js.unfinished--
+	pst.computed++
+	if p > js.plo && e.ps[p-1].completed < e.ps[p-1].n {
+		ts.status = taskWaiting
+		pst.waiting = append(pst.waiting, task)
+		js.waiting++
+	} else {
+		e.complete(task)
+	}
+	if p+1 < js.phi && !e.ps[p+1].runnable && pst.computed >= e.ps[p+1].need {
+		e.makeRunnable(p + 1)
+	}
+	return nil
+}
+
+// complete marks a task done, releases its last copy and cascades: a phase
+// that completes releases the tasks of the next phase that wait for it, and
+// the last phase completes the job.
+func (e *engine) complete(task int32) {
+	for {
+		ts := &e.ts[task]
+		p := ts.phase
+		pst := &e.ps[p]
+		js := &e.js[pst.job]
+		if ts.status == taskWaiting {
+			js.waiting--
+		}
+		ts.status = taskDone
+		e.release(ts.win, false)
+		pst.completed++
+		if pst.completed < pst.n {
+			return
+		}
+		if p+1 == js.phi {
+			e.finishJob(pst.job)
+			return
+		}
+		down := &e.ps[p+1]
+		waiting := down.waiting
+		down.waiting = nil
+		if len(waiting) == 0 {
+			return
+		}
+		// Complete all but the last waiting task here and continue the
+		// cascade with the last (only it can complete the next phase).
+		for _, w := range waiting[:len(waiting)-1] {
+			e.complete(w)
+		}
+		task = waiting[len(waiting)-1]
+	}
+}
+
+func (e *engine) finishJob(j int32) {
+	js := &e.js[j]
+	js.done = true
+	e.pruned = true
+	r := &e.res.Jobs[j]
+	r.Finish = e.now
+	r.Completion = e.now - r.Arrival
+	e.res.Stats.End = e.now
+	e.res.Stats.JobsDone++
+	if e.cfg.Progress != nil {
+		e.cfg.Progress(e.res.Stats.JobsDone, len(e.jobs))
+	}
+}

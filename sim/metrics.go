@@ -1,0 +1,188 @@
+package sim
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/specsched/specsched/internal/check"
+)
+
+// A Summary condenses one run: the thesis's §6 metrics of job completion
+// time, and what the run spent on speculation.
+type Summary struct {
+	Policy        Policy
+	Jobs          int
+	Mean          float64 // mean job completion time
+	P50, P90, P99 float64 // empirical percentiles of the completion times
+	Utilisation   float64
+	Copies        int     // speculative copies and clones started
+	Killed        int     // copies killed when another copy of their task finished
+	Wasted        float64 // slot-time held by killed copies
+	// WastedFraction is Wasted over all the slot-time the run held.
+	WastedFraction float64
+}
+
+// Summarize returns r's summary. A percentile q is the empirical quantile:
+// the smallest completion time c such that a fraction ≥ q of the jobs
+// completed within c (gonum stat.Quantile, stat.Empirical). O(n log n).
+// With no jobs the mean and percentiles are NaN.
+func Summarize(r *Result) Summary {
+	s := Summary{
+		Policy:      r.Policy,
+		Jobs:        len(r.Jobs),
+		Utilisation: r.Stats.Utilisation,
+		Copies:      r.Stats.Copies,
+		Killed:      r.Stats.Killed,
+		Wasted:      r.Stats.WastedSlotTime,
+	}
+	if r.Stats.BusySlotTime > 0 {
+		s.WastedFraction = r.Stats.WastedSlotTime / r.Stats.BusySlotTime
+	}
+	if len(r.Jobs) == 0 {
+		s.Mean, s.P50, s.P90, s.P99 = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		return s
+	}
+	c := Completions(nil, r)
+	slices.Sort(c)
+	s.Mean = stat.Mean(c, nil)
+	s.P50 = stat.Quantile(0.5, stat.Empirical, c, nil)
+	s.P90 = stat.Quantile(0.9, stat.Empirical, c, nil)
+	s.P99 = stat.Quantile(0.99, stat.Empirical, c, nil)
+	return s
+}
+
+// Completions writes the jobs' completion times to dst, in input order, and
+// returns it. O(n).
+func Completions(dst []float64, r *Result) []float64 {
+	dst = grow(dst, len(r.Jobs))
+	for i := range r.Jobs {
+		dst[i] = r.Jobs[i].Completion
+	}
+	return dst
+}
+
+// Gain returns the reduction of the mean job completion time of r against
+// base, (mean_base − mean_r)/mean_base, the thesis's "gain" (§6.2: "Hopper
+// improves the average job duration by 50% compared to SRPT"). It is
+// negative when r is slower. O(n).
+//
+// An error is returned when the runs are of different numbers of jobs or
+// base's mean is 0 (no jobs).
+func Gain(base, r *Result) (float64, error) {
+	if err := sameJobs("sim.Gain", base, r); err != nil {
+		return 0, err
+	}
+	var mb, mr float64
+	for i := range base.Jobs {
+		mb += base.Jobs[i].Completion
+		mr += r.Jobs[i].Completion
+	}
+	if !(mb > 0) {
+		return 0, check.Err("sim.Gain", check.Scalar, "base mean", mb, "must be > 0")
+	}
+	return (mb - mr) / mb, nil
+}
+
+func sameJobs(fn string, base, r *Result) error {
+	if len(base.Jobs) != len(r.Jobs) {
+		return check.Err(fn, check.Scalar, "len(jobs)", float64(len(r.Jobs)), "both runs must be of the same jobs")
+	}
+	return nil
+}
+
+// A Slowdown describes the jobs a policy slows down against a baseline run
+// of the same jobs (thesis §6.3, Figure 6.4b–c, with Fair as the baseline):
+// a job is slowed down when it completes strictly later, by (c − c_base)/c_base.
+type Slowdown struct {
+	Fraction float64 // of the jobs, slowed down
+	Mean     float64 // average slow-down of the slowed jobs (0 if none)
+	Worst    float64 // largest slow-down (0 if none)
+}
+
+// Slowdowns compares r with base job by job. O(n).
+//
+// An error is returned when the runs are of different numbers of jobs.
+// Jobs with a completion time of 0 in base are not counted as slowed.
+func Slowdowns(base, r *Result) (Slowdown, error) {
+	if err := sameJobs("sim.Slowdowns", base, r); err != nil {
+		return Slowdown{}, err
+	}
+	var s Slowdown
+	slowed := 0
+	for i := range base.Jobs {
+		b, c := base.Jobs[i].Completion, r.Jobs[i].Completion
+		if c > b && b > 0 {
+			d := (c - b) / b
+			slowed++
+			s.Mean += d
+			s.Worst = math.Max(s.Worst, d)
+		}
+	}
+	if slowed > 0 {
+		s.Mean /= float64(slowed)
+	}
+	if len(base.Jobs) > 0 {
+		s.Fraction = float64(slowed) / float64(len(base.Jobs))
+	}
+	return s, nil
+}
+
+// DefaultBins are the upper edges of the job-size bins of BinGains: ≤ 50,
+// 51–150, 151–500 and > 500 tasks (the library's choice of four bins
+// spanning the small jobs that dominate counts and the large ones that
+// dominate work in heavy-tailed workloads).
+var DefaultBins = []int{50, 150, 500}
+
+// A BinGain is the gain in one bin of job sizes: jobs with Lo ≤ tasks ≤ Hi
+// (Hi = math.MaxInt for the last bin).
+type BinGain struct {
+	Lo, Hi int
+	Jobs   int
+	Gain   float64 // Gain over the bin's jobs; NaN for an empty bin
+}
+
+// BinGains writes to dst the gain of r over base within bins of job sizes
+// (tasks over all phases): edges e_0 < e_1 < … give the bins [1, e_0],
+// [e_0+1, e_1], …, [e_last+1, ∞). O(n·len(edges)).
+//
+// An error is returned for runs of different numbers of jobs and for edges
+// that are not increasing or start below 1; dst is then untouched.
+func BinGains(dst []BinGain, base, r *Result, edges []int) ([]BinGain, error) {
+	const fn = "sim.BinGains"
+	if err := sameJobs(fn, base, r); err != nil {
+		return nil, err
+	}
+	for i, e := range edges {
+		if e < 1 || (i > 0 && e <= edges[i-1]) {
+			return nil, check.Err(fn, i, "edge", float64(e), "edges must be ≥ 1 and increasing")
+		}
+	}
+	dst = grow(dst, len(edges)+1)
+	lo := 1
+	for b := range dst {
+		hi := math.MaxInt
+		if b < len(edges) {
+			hi = edges[b]
+		}
+		var mb, mr float64
+		n := 0
+		for i := range base.Jobs {
+			if t := base.Jobs[i].Tasks; t >= lo && t <= hi {
+				mb += base.Jobs[i].Completion
+				mr += r.Jobs[i].Completion
+				n++
+			}
+		}
+		g := math.NaN()
+		if mb > 0 {
+			g = (mb - mr) / mb
+		}
+		dst[b] = BinGain{Lo: lo, Hi: hi, Jobs: n, Gain: g}
+		if hi < math.MaxInt {
+			lo = hi + 1
+		}
+	}
+	return dst, nil
+}

@@ -1,0 +1,112 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/specsched/specsched/internal/check"
+)
+
+// An Estimator is how a job's scheduler estimates t_rem, the time a running
+// task still needs, when it decides which tasks are stragglers.
+type Estimator uint8
+
+const (
+	// Oracle knows t_rem exactly: the time until the task's earliest copy
+	// finishes.
+	Oracle Estimator = iota
+	// Progress estimates each copy's remaining time from its progress
+	// rate, as LATE and Mantri do, with a multiplicative error: a copy due
+	// to finish in r is estimated to need r·η, η log-normal with median 1
+	// and shape Speculation.EstimateError, drawn once per copy (a copy whose
+	// rate is misjudged stays misjudged). t_rem is the smallest estimate
+	// over the task's copies. EstimateError = 0 is Oracle.
+	Progress
+)
+
+// String returns "oracle" or "progress".
+func (e Estimator) String() string {
+	switch e {
+	case Oracle:
+		return "oracle"
+	case Progress:
+		return "progress"
+	}
+	return fmt.Sprintf("Estimator(%d)", uint8(e))
+}
+
+// ParseEstimator returns the estimator named s ("oracle" or "progress").
+func ParseEstimator(s string) (Estimator, error) {
+	switch s {
+	case "oracle":
+		return Oracle, nil
+	case "progress":
+		return Progress, nil
+	}
+	return 0, fmt.Errorf("sim: unknown estimator %q (want \"oracle\" or \"progress\")", s)
+}
+
+// Defaults of the in-job speculation.
+const (
+	// DefaultEstimateError is the shape σ of the log-normal error of
+	// progress-based estimates: a copy's remaining time is misjudged by a
+	// factor e^{±0.3} ≈ ×1.35 or ÷1.35 at one standard deviation. This is
+	// the library's choice; Mantri reports estimates within tens of percent.
+	DefaultEstimateError = 0.3
+	// DefaultDetect is how long a task must run, as a fraction of t_new,
+	// before it can be judged a straggler (the thesis's "small amount of
+	// time", §2.1).
+	DefaultDetect = 0.1
+)
+
+// Speculation configures how a job chooses, within the slots it holds, which
+// unscheduled tasks to launch and which running tasks to copy. The decision
+// itself is stragglers.Speculate's (see Policy for who calls it how).
+type Speculation struct {
+	// Off disables copies: every policy only launches tasks. A policy with
+	// speculation off is its own non-speculative base.
+	Off bool
+
+	// Mantri selects Mantri's rule, P(t_rem > (c+1)/c·t_new) > Threshold,
+	// instead of the thesis's rule, t_rem > t_new.
+	Mantri    bool
+	Threshold float64 // Mantri's δ ∈ [0, 1]
+
+	Estimator     Estimator
+	EstimateError float64 // ≥ 0, the σ of Progress estimates
+
+	// Detect ≥ 0 is how long a task must have run, as a fraction of its
+	// job's t_new, before it may be judged a straggler. 0 judges a task as
+	// soon as it starts, as the thesis's example does.
+	Detect float64
+}
+
+// DefaultSpeculation returns the speculation of the evaluation: the thesis's
+// rule (t_rem > t_new) on progress-based estimates with a 0.3 log-normal
+// error, judged after a tenth of t_new.
+func DefaultSpeculation() Speculation {
+	return Speculation{
+		Threshold:     defaultMantriThreshold,
+		Estimator:     Progress,
+		EstimateError: DefaultEstimateError,
+		Detect:        DefaultDetect,
+	}
+}
+
+// defaultMantriThreshold is Mantri's default δ = 0.25 (Xu et al. §5).
+const defaultMantriThreshold = 0.25
+
+func (s *Speculation) validate(fn string) error {
+	if err := check.Unit(fn, check.Scalar, "threshold", s.Threshold); err != nil {
+		return err
+	}
+	if s.Estimator > Progress {
+		return check.Err(fn, check.Scalar, "estimator", float64(s.Estimator), "unknown estimator")
+	}
+	if !(s.EstimateError >= 0 && s.EstimateError <= 10) {
+		return check.Err(fn, check.Scalar, "estimate error", s.EstimateError, "must lie in [0, 10]")
+	}
+	if !(s.Detect >= 0 && s.Detect <= 1e6) {
+		return check.Err(fn, check.Scalar, "detect", s.Detect, "must lie in [0, 1e6]")
+	}
+	return nil
+}

@@ -1,0 +1,318 @@
+package sim
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/specsched/specsched/stragglers"
+)
+
+// A TraceError reports a malformed trace: the 1-based line, the column, the
+// offending text and what was wrong.
+type TraceError struct {
+	Line   int
+	Column string
+	Text   string
+	Reason string
+}
+
+func (e *TraceError) Error() string {
+	if e.Column == "" {
+		return fmt.Sprintf("sim.ParseTrace: line %d: %s", e.Line, e.Reason)
+	}
+	return fmt.Sprintf("sim.ParseTrace: line %d: %s %q: %s", e.Line, e.Column, e.Text, e.Reason)
+}
+
+// Trace columns.
+const (
+	colJob      = "job"
+	colArrival  = "arrival"
+	colPhase    = "phase"
+	colDuration = "duration"
+	colGroup    = "group"
+	colBeta     = "beta"
+	colStart    = "start"
+)
+
+// ParseTrace reads a workload in the simulator's CSV trace format: one row
+// per task, after a header row naming the columns (in any order):
+//
+//	job,arrival,phase,duration[,group][,beta][,start]
+//
+//   - job: the job's identifier (any text); a job's rows are contiguous.
+//   - arrival: the job's arrival time, a finite number ≥ 0, the same on
+//     all its rows.
+//   - phase: the task's phase, 0, 1, … in non-decreasing order within the
+//     job and without gaps; phases form a chain (see Job).
+//   - duration: how long the task's first copy runs, > 0. Further copies
+//     take the duration of a task of the same phase chosen at random (Xu et
+//     al. §5); see Phase.
+//   - group (optional): the job's straggler group, an integer ≥ 0
+//     (default 0), the same on all its rows.
+//   - beta (optional): the Pareto tail index β > 1 the job's scheduler
+//     assumes, the same on all its rows. Without it, β is fitted for each
+//     group by maximum likelihood on the group's durations
+//     (stragglers.FitPareto), as the thesis fits each job group's β (§6.4.2).
+//   - start (optional, phases ≥ 1): the fraction of the upstream phase's
+//     tasks that must finish before the phase may start, in (0, 1]
+//     (default 1), the same on all rows of the phase.
+//
+// Blank lines and lines starting with '#' are skipped; fields are trimmed
+// of blanks. Times are in any unit, the same for all. Jobs are returned in
+// file order.
+//
+// Errors: a missing or unknown header column, a row with the wrong number
+// of fields, a number that does not parse or is out of range, a job whose
+// rows are not contiguous or disagree on arrival, group or beta, phases out
+// of order, rows of a phase that disagree on start, and a group whose β
+// cannot be fitted (fewer than two distinct durations) or is fitted ≤ 1 (no
+// finite mean; give a beta column) return a *TraceError with the line; a read
+// error is returned as is. O(size of the input).
+func ParseTrace(r io.Reader) ([]Job, error) {
+	rd := csv.NewReader(bufio.NewReader(r))
+	rd.Comment = '#'
+	rd.TrimLeadingSpace = true
+	rd.FieldsPerRecord = -1
+	rd.ReuseRecord = true
+	var cols map[string]int
+	var jobs []Job
+	ids := map[string]bool{}
+	var id string
+	groupFirstLine := map[int]int{}
+	explicitBeta := false
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := rd.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, &TraceError{Line: pe.Line, Reason: pe.Err.Error()}
+			}
+			return nil, err
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if cols == nil {
+			if cols, err = traceHeader(line, rec); err != nil {
+				return nil, err
+			}
+			_, explicitBeta = cols[colBeta]
+			continue
+		}
+		if len(rec) != len(cols) {
+			return nil, &TraceError{Line: line, Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(cols))}
+		}
+		field := func(c string) string { return strings.TrimSpace(rec[cols[c]]) }
+		rowID := field(colJob)
+		arrival, err := traceFloat(line, colArrival, field(colArrival), 0, MaxTime, true)
+		if err != nil {
+			return nil, err
+		}
+		phase, err := traceInt(line, colPhase, field(colPhase), 0, 1<<16)
+		if err != nil {
+			return nil, err
+		}
+		duration, err := traceFloat(line, colDuration, field(colDuration), 0, MaxTime, false)
+		if err != nil {
+			return nil, err
+		}
+		group := 0
+		if _, ok := cols[colGroup]; ok {
+			if group, err = traceInt(line, colGroup, field(colGroup), 0, 1<<30); err != nil {
+				return nil, err
+			}
+		}
+		beta := 0.0
+		if explicitBeta {
+			text := field(colBeta)
+			if beta, err = strconv.ParseFloat(text, 64); err != nil || !(beta > 1 && beta <= 1e6) {
+				return nil, &TraceError{Line: line, Column: colBeta, Text: text, Reason: "must be a number in (1, 1e6]"}
+			}
+		}
+		start := 0.0
+		if _, ok := cols[colStart]; ok {
+			if start, err = traceFloat(line, colStart, field(colStart), 0, 1, false); err != nil {
+				return nil, err
+			}
+		}
+
+		if len(jobs) == 0 || rowID != id {
+			if ids[rowID] {
+				return nil, &TraceError{Line: line, Column: colJob, Text: rowID, Reason: "the job's rows are not contiguous"}
+			}
+			if phase != 0 {
+				return nil, &TraceError{Line: line, Column: colPhase, Text: field(colPhase), Reason: "a job's first row must be of phase 0"}
+			}
+			ids[rowID] = true
+			id = rowID
+			jobs = append(jobs, Job{Arrival: arrival, Group: group, Beta: beta})
+			if _, ok := groupFirstLine[group]; !ok {
+				groupFirstLine[group] = line
+			}
+		}
+		job := &jobs[len(jobs)-1]
+		switch {
+		case arrival != job.Arrival:
+			return nil, &TraceError{Line: line, Column: colArrival, Text: field(colArrival), Reason: "differs from the job's first row"}
+		case group != job.Group:
+			return nil, &TraceError{Line: line, Column: colGroup, Text: field(colGroup), Reason: "differs from the job's first row"}
+		case beta != job.Beta:
+			return nil, &TraceError{Line: line, Column: colBeta, Text: field(colBeta), Reason: "differs from the job's first row"}
+		}
+		last := len(job.Phases) - 1
+		switch {
+		case phase == last+1:
+			job.Phases = append(job.Phases, Phase{Start: start})
+		case phase != last:
+			return nil, &TraceError{Line: line, Column: colPhase, Text: field(colPhase), Reason: "phases must be 0, 1, … without gaps, in order"}
+		case phase > 0 && start != job.Phases[last].Start:
+			return nil, &TraceError{Line: line, Column: colStart, Text: field(colStart), Reason: "differs from the phase's first row"}
+		}
+		ph := &job.Phases[len(job.Phases)-1]
+		ph.Durations = append(ph.Durations, duration)
+		ph.Tasks++
+	}
+	if cols == nil {
+		return []Job{}, nil
+	}
+	if !explicitBeta {
+		if err := fitGroups(jobs, groupFirstLine); err != nil {
+			return nil, err
+		}
+	}
+	if jobs == nil {
+		jobs = []Job{}
+	}
+	return jobs, nil
+}
+
+func traceHeader(line int, rec []string) (map[string]int, error) {
+	cols := make(map[string]int, len(rec))
+	for i, name := range rec {
+		name = strings.ToLower(strings.TrimSpace(name))
+		switch name {
+		case colJob, colArrival, colPhase, colDuration, colGroup, colBeta, colStart:
+		default:
+			return nil, &TraceError{Line: line, Column: "header", Text: name,
+				Reason: "unknown column (want job, arrival, phase, duration, group, beta, start)"}
+		}
+		if _, dup := cols[name]; dup {
+			return nil, &TraceError{Line: line, Column: "header", Text: name, Reason: "duplicate column"}
+		}
+		cols[name] = i
+	}
+	for _, need := range []string{colJob, colArrival, colPhase, colDuration} {
+		if _, ok := cols[need]; !ok {
+			return nil, &TraceError{Line: line, Column: "header", Text: strings.Join(rec, ","), Reason: "missing column " + need}
+		}
+	}
+	return cols, nil
+}
+
+func traceFloat(line int, col, text string, lo, hi float64, closedLo bool) (float64, error) {
+	v, err := strconv.ParseFloat(text, 64)
+	ok := err == nil && v <= hi && (v > lo || closedLo && v == lo)
+	if !ok {
+		interval := "("
+		if closedLo {
+			interval = "["
+		}
+		return 0, &TraceError{Line: line, Column: col, Text: text,
+			Reason: fmt.Sprintf("must be a number in %s%g, %g]", interval, lo, hi)}
+	}
+	return v, nil
+}
+
+func traceInt(line int, col, text string, lo, hi int) (int, error) {
+	v, err := strconv.Atoi(text)
+	if err != nil || v < lo || v > hi {
+		return 0, &TraceError{Line: line, Column: col, Text: text, Reason: fmt.Sprintf("must be an integer in [%d, %d]", lo, hi)}
+	}
+	return v, nil
+}
+
+// fitGroups sets every job's Beta to its group's maximum-likelihood fit.
+func fitGroups(jobs []Job, firstLine map[int]int) error {
+	durations := map[int][]float64{}
+	for j := range jobs {
+		for _, ph := range jobs[j].Phases {
+			durations[jobs[j].Group] = append(durations[jobs[j].Group], ph.Durations...)
+		}
+	}
+	groups := make([]int, 0, len(durations))
+	for g := range durations {
+		groups = append(groups, g)
+	}
+	slices.Sort(groups) // report the first failing group, deterministically
+	betas := make(map[int]float64, len(durations))
+	for _, g := range groups {
+		_, beta, err := stragglers.FitPareto(durations[g])
+		if err != nil || !(beta > 1) || math.IsInf(beta, 0) {
+			reason := "fewer than two distinct durations: cannot fit its Pareto β; add a beta column"
+			if err == nil {
+				reason = fmt.Sprintf("its durations fit β = %.3g ≤ 1 (no finite mean); add a beta column", beta)
+			}
+			return &TraceError{Line: firstLine[g], Column: colGroup, Text: strconv.Itoa(g), Reason: reason}
+		}
+		betas[g] = beta
+	}
+	for j := range jobs {
+		jobs[j].Beta = betas[jobs[j].Group]
+	}
+	return nil
+}
+
+// WriteTrace writes jobs in ParseTrace's format, with the group, beta and
+// start columns, jobs named by their index. A phase without Durations is
+// written with the durations its tasks' first copies take in Simulate
+// with the given seed (and the service model CopyService), so that
+// ParseTrace(WriteTrace(jobs)) describes the same first copies. Reading it
+// back gives the same jobs except that further copies borrow durations from
+// the phase instead of drawing new ones (or using CopyDurations).
+//
+// An error is returned for an invalid job (see Simulate) and for a write
+// error. O(tasks).
+func WriteTrace(w io.Writer, jobs []Job, seed uint64) error {
+	if _, err := validateJobs("sim.WriteTrace", jobs); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "job,arrival,phase,duration,group,beta,start")
+	task := 0
+	for j := range jobs {
+		job := &jobs[j]
+		for p := range job.Phases {
+			ph := &job.Phases[p]
+			start := ph.Start
+			if start == 0 || p == 0 {
+				start = 1
+			}
+			for i := 0; i < ph.Tasks; i++ {
+				d := 0.0
+				if ph.Durations != nil {
+					d = ph.Durations[i]
+				} else {
+					d = paretoDuration(seed, task, 0, ph.Scale, job.Beta, ph.Cap)
+				}
+				task++
+				fmt.Fprintf(bw, "%d,%s,%d,%s,%d,%s,%s\n", j, fmtFloat(job.Arrival), p, fmtFloat(d),
+					job.Group, fmtFloat(job.Beta), fmtFloat(start))
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// fmtFloat formats v with the fewest digits that read back exactly.
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
