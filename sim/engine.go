@@ -43,7 +43,7 @@ type taskState struct {
 	made   int32 // copies ever started: the next copy's number
 	head   int32 // oldest copy (copies of a task all end together, so the list only grows)
 	tail   int32
-	win    int32 // the copy whose run ended first
+	win    int32   // the copy whose run ended first
 	runPos int32   // position in its job's running list
 	theta  float64 // the task may be judged a straggler only while now < theta
 	start  float64 // when its first copy started

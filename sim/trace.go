@@ -44,25 +44,25 @@ const (
 // ParseTrace reads a workload in the simulator's CSV trace format: one row
 // per task, after a header row naming the columns (in any order):
 //
-//	job,arrival,phase,duration[,group][,beta][,start]
+//		job,arrival,phase,duration[,group][,beta][,start]
 //
-//   - job: the job's identifier (any text); a job's rows are contiguous.
-//   - arrival: the job's arrival time, a finite number ≥ 0, the same on
-//     all its rows.
-//   - phase: the task's phase, 0, 1, … in non-decreasing order within the
-//     job and without gaps; phases form a chain (see Job).
-//   - duration: how long the task's first copy runs, > 0. Further copies
-//     take the duration of a task of the same phase chosen at random (Xu et
-//     al. §5); see Phase.
-//   - group (optional): the job's straggler group, an integer ≥ 0
-//     (default 0), the same on all its rows.
-//   - beta (optional): the Pareto tail index β > 1 the job's scheduler
-//     assumes, the same on all its rows. Without it, β is fitted for each
-//     group by maximum likelihood on the group's durations
-//     (stragglers.FitPareto), as the thesis fits each job group's β (§6.4.2).
-//   - start (optional, phases ≥ 1): the fraction of the upstream phase's
-//     tasks that must finish before the phase may start, in (0, 1]
-//     (default 1), the same on all rows of the phase.
+//	  - job: the job's identifier (any text); a job's rows are contiguous.
+//	  - arrival: the job's arrival time, a finite number ≥ 0, the same on
+//	    all its rows.
+//	  - phase: the task's phase, 0, 1, … in non-decreasing order within the
+//	    job and without gaps; phases form a chain (see Job).
+//	  - duration: how long the task's first copy runs, > 0. Further copies
+//	    take the duration of a task of the same phase chosen at random (Xu et
+//	    al. §5); see Phase.
+//	  - group (optional): the job's straggler group, an integer ≥ 0
+//	    (default 0), the same on all its rows.
+//	  - beta (optional): the Pareto tail index β > 1 the job's scheduler
+//	    assumes, the same on all its rows. Without it, β is fitted for each
+//	    group by maximum likelihood on the group's durations
+//	    (stragglers.FitPareto), as the thesis fits each job group's β (§6.4.2).
+//	  - start (optional, phases ≥ 1): the fraction of the upstream phase's
+//	    tasks that must finish before the phase may start, in (0, 1]
+//	    (default 1), the same on all rows of the phase.
 //
 // Blank lines and lines starting with '#' are skipped; fields are trimmed
 // of blanks. Times are in any unit, the same for all. Jobs are returned in
