@@ -21,7 +21,7 @@ type prioClass struct {
 }
 
 // prioEngine simulates the priority policies (MaxSRPT, MaxSRPTStrict,
-// SplitSRPT, SplitSRPTShared, FIFO) event by event.
+// SplitSRPT, SplitSRPTStrict, FIFO) event by event.
 //
 // At any instant at most two jobs of a class are served (heads): its map
 // job m and one other job at the shuffle station. Only served jobs change,
@@ -76,8 +76,8 @@ func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64
 	e.active = e.active[:0]
 	e.speed = speed
 	e.strict = kind == MaxSRPTStrict
-	e.split = kind == SplitSRPT || kind == SplitSRPTShared
-	e.shared = kind == SplitSRPTShared
+	e.split = kind == SplitSRPT || kind == SplitSRPTStrict
+	e.shared = kind == SplitSRPT
 	e.nclass = 1
 	switch kind {
 	case MaxSRPT, MaxSRPTStrict:

@@ -129,7 +129,9 @@ func (e *lpsEngine) allocate() {
 	e.limits = lim
 }
 
-func (e *lpsEngine) run() error {
+// run simulates until every job has left, or until time until if that is
+// earlier (then the state is advanced exactly to until).
+func (e *lpsEngine) run(until float64) error {
 	e.admit()
 	e.allocate()
 	for {
@@ -164,55 +166,68 @@ func (e *lpsEngine) run() error {
 			}
 			return errStall
 		}
-		if e.obs != nil {
-			e.view = e.snapshot(e.view[:0])
-			e.obs.interval(e.now, tau, e.view)
-		}
-		// Advance.
-		e.virtual += e.theta * tau
-		for _, s := range e.inService {
-			e.tab.jobs[s].advance(tau)
-		}
-		if trig >= 0 {
-			if j := &e.tab.jobs[e.inService[trig]]; mapDone {
-				j.xr = 0
-			} else {
-				j.avail = 0
+		if e.now+tau > until {
+			if d := until - e.now; d > 0 {
+				e.step(d, until, -1, false, false)
+				e.admit()
+				e.allocate()
 			}
+			return nil
 		}
+		at := e.now + tau
 		if arrival {
-			e.now = e.in[e.next].Time
-		} else {
-			e.now += tau
+			at = e.in[e.next].Time
 		}
-		// Settle: shuffle-only jobs whose virtual finishing time is reached
-		// leave (the trigger first); map completions leave service.
-		if shuffleDone {
-			e.depart(e.shuffleOnly.pop().slot)
-		}
-		for e.shuffleOnly.len() > 0 {
-			top := &e.shuffleOnly[0]
-			if top.key-e.virtual > snapTol*e.tab.jobs[top.slot].y {
-				break
-			}
-			e.depart(e.shuffleOnly.pop().slot)
-		}
-		kept := e.inService[:0]
-		for _, s := range e.inService {
-			j := &e.tab.jobs[s]
-			switch {
-			case j.xr > 0:
-				kept = append(kept, s)
-			case j.avail > 0:
-				e.toShuffle(s)
-			default:
-				e.depart(s)
-			}
-		}
-		e.inService = kept
+		e.step(tau, at, trig, mapDone, shuffleDone)
 		e.admit()
 		e.allocate()
 	}
+}
+
+// step advances the state by tau, to time at: the in-service job at index
+// trig (if ≥ 0) reaches its event exactly, and so does the first
+// shuffle-only job if shuffleDone. Then departures are recorded and finished
+// maps leave service.
+func (e *lpsEngine) step(tau, at float64, trig int, mapDone, shuffleDone bool) {
+	if e.obs != nil {
+		e.view = e.snapshot(e.view[:0])
+		e.obs.interval(e.now, tau, e.view)
+	}
+	e.virtual += e.theta * tau
+	for _, s := range e.inService {
+		e.tab.jobs[s].advance(tau)
+	}
+	if trig >= 0 {
+		if j := &e.tab.jobs[e.inService[trig]]; mapDone {
+			j.xr = 0
+		} else {
+			j.avail = 0
+		}
+	}
+	e.now = at
+	if shuffleDone {
+		e.depart(e.shuffleOnly.pop().slot)
+	}
+	for e.shuffleOnly.len() > 0 {
+		top := &e.shuffleOnly[0]
+		if top.key-e.virtual > snapTol*e.tab.jobs[top.slot].y {
+			break
+		}
+		e.depart(e.shuffleOnly.pop().slot)
+	}
+	kept := e.inService[:0]
+	for _, s := range e.inService {
+		j := &e.tab.jobs[s]
+		switch {
+		case j.xr > 0:
+			kept = append(kept, s)
+		case j.avail > 0:
+			e.toShuffle(s)
+		default:
+			e.depart(s)
+		}
+	}
+	e.inService = kept
 }
 
 // snapshot appends the jobs present with their rates.

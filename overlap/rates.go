@@ -31,7 +31,7 @@ type Workspace struct {
 // and a job with no available shuffle work gets a shuffle rate of at most
 // (Shuffle/Map)·(its map rate), so its available work never goes negative.
 //
-// Time: O(n) for MaxSRPT, MaxSRPTStrict, SplitSRPT, SplitSRPTShared and
+// Time: O(n) for MaxSRPT, MaxSRPTStrict, SplitSRPT, SplitSRPTStrict and
 // FIFO (one pass; no sort); O(n log k + k log k) for KLPS with limit k.
 // With a reused dst and Workspace it allocates nothing.
 //
@@ -70,8 +70,8 @@ func Rates(dst []Rate, jobs []Job, speed float64, policy Policy, ws *Workspace) 
 		orderedRates(dst, jobs, -1, keyMax, speed, speed, policy.Kind == MaxSRPTStrict)
 	case FIFO:
 		orderedRates(dst, jobs, -1, keyArrival, speed, speed, false)
-	case SplitSRPT, SplitSRPTShared:
-		splitRates(dst, jobs, speed, policy.Kind == SplitSRPTShared)
+	case SplitSRPT, SplitSRPTStrict:
+		splitRates(dst, jobs, speed, policy.Kind == SplitSRPT)
 	case KLPS:
 		klpsRates(dst, jobs, speed, policy.k(), ws)
 	}
@@ -257,14 +257,12 @@ func splitShares(beta float64) (mu1, mu2 float64) {
 	return 1 / (1 + beta), beta / (1 + beta)
 }
 
-// splitRates writes SplitSRPT's rates (Algorithm 2). Within a class both
-// stations serve in the class's SRPT order, the shuffle station work
-// conserving within the class (shuffleShare). Along the model's own sample
-// paths this is the same as serving only the class's first job: a map-heavy
-// head's shuffle needs (y/x)·μ₂ ≤ μ₁ since x/y ≥ β(t), so no map-heavy job
-// ever builds up available work, and a shuffle-heavy head's shuffle can take
-// (y/x)·μ₁ ≥ μ₂, all of its class's shuffle capacity. With shared set,
-// capacity one class leaves unused at a station goes to the other class.
+// splitRates writes SplitSRPT's rates (Algorithm 2; see the SplitSRPT and
+// SplitSRPTStrict constants). Within a class both stations serve in the
+// class's SRPT order, the shuffle station work conserving within the class
+// (shuffleShare). With shared set, capacity one class leaves unused at a
+// station goes to the other class: map capacity when the class has no map
+// work, shuffle capacity its jobs cannot take.
 func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 	beta := math.Inf(1)
 	present := false

@@ -60,7 +60,7 @@ func simulate(out []float64, jobs []Arrival, speed float64, policy Policy, ws *W
 		e.reset(jobs, speed, policy.k(), out)
 		e.obs = obs
 		defer func() { e.obs, e.in, e.out = nil, nil, nil }()
-		return e.run()
+		return e.run(inf)
 	}
 	e := &ws.prio
 	e.reset(jobs, speed, policy.Kind, out)
