@@ -87,7 +87,7 @@ func (e *lpsEngine) admit() {
 		switch {
 		case a.Map == 0:
 			e.toShuffle(s)
-		case len(e.inService) < e.k:
+		case len(e.inService) < e.k && e.waiting.len() == 0:
 			e.inService = append(e.inService, s)
 		default:
 			e.waiting.push(s)
@@ -234,7 +234,7 @@ func (e *lpsEngine) step(tau, at float64, trig int, mapDone, shuffleDone bool) {
 func (e *lpsEngine) snapshot(dst []simView) []simView {
 	onHeap := make(map[int32]float64, len(e.shuffleOnly))
 	for _, en := range e.shuffleOnly {
-		onHeap[en.slot] = en.key - e.virtual
+		onHeap[en.slot] = math.Min(math.Max(en.key-e.virtual, 0), e.tab.jobs[en.slot].y)
 	}
 	for i := range e.tab.jobs {
 		j := &e.tab.jobs[i]

@@ -74,12 +74,13 @@ func inputError(fn string, index int, field string, value float64, reason string
 	return &specsched.InputError{Func: fn, Index: index, Field: field, Value: value, Reason: reason}
 }
 
-// validateSpeed checks a station speed; zeroOK allows s = 0.
+// validateSpeed checks a station speed; zeroOK allows s = 0. Speeds above
+// maxSpeed are refused so that sums of two capacities cannot overflow.
 func validateSpeed(fn string, speed float64, zeroOK bool) error {
-	if !finite(speed) || speed < 0 || (!zeroOK && speed == 0) {
-		reason := "must be finite and > 0"
+	if !(speed >= 0 && speed <= maxSpeed) || (!zeroOK && speed == 0) {
+		reason := "must be in (0, 1e300]"
 		if zeroOK {
-			reason = "must be finite and ≥ 0"
+			reason = "must be in [0, 1e300]"
 		}
 		return inputError(fn, -1, "speed", speed, reason)
 	}
@@ -138,6 +139,9 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 	}
 	return nil
 }
+
+// maxSpeed bounds a station speed (see validateSpeed).
+const maxSpeed = 1e300
 
 // maxHorizon bounds |times| + total work / speed so that every time, rate and
 // quotient the simulators form stays finite (with three decades of room).

@@ -18,11 +18,14 @@ type simJob struct {
 	class   int8
 }
 
+// yr is the remaining shuffle work, at most y (the rounding of (y/x)·x
+// would otherwise put a job that has not started a few ulps above y, and
+// break its key ties with identical jobs).
 func (j *simJob) yr() float64 {
 	if j.xr == 0 {
-		return j.avail
+		return math.Min(j.avail, j.y)
 	}
-	return j.avail + j.ratio*j.xr
+	return math.Min(j.avail+j.ratio*j.xr, j.y)
 }
 
 // drift is d(avail)/dt at the current rates.
