@@ -233,10 +233,10 @@ func TestRatesSpecialCases(t *testing.T) {
 			t.Errorf("%v: no jobs: got %v, %v", k, got, err)
 		}
 		jobs := []Job{
-			{Map: 1, Shuffle: 1},                                      // has left
-			{Map: 0, Shuffle: 2, RemainingShuffle: 2},                 // shuffle only
-			{Map: 3, Shuffle: 0, RemainingMap: 3},                     // map only
-			{Map: 0, Shuffle: 0},                                      // empty
+			{Map: 1, Shuffle: 1},                                       // has left
+			{Map: 0, Shuffle: 2, RemainingShuffle: 2},                  // shuffle only
+			{Map: 3, Shuffle: 0, RemainingMap: 3},                      // map only
+			{Map: 0, Shuffle: 0},                                       // empty
 			{Map: 2, Shuffle: 2, RemainingMap: 2, RemainingShuffle: 2}, // not started
 		}
 		got, err := Rates(nil, jobs, 0, p, nil)

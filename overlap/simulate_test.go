@@ -495,5 +495,3 @@ func TestSimulateZeroSizes(t *testing.T) {
 		}
 	}
 }
-
-
