@@ -300,6 +300,11 @@ func testAvailableNoPanic(t *rapid.T) {
 	}
 }
 
+func TestAvailableNoPanic(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testAvailableNoPanic)
+}
+
 func FuzzAvailable(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAvailableNoPanic)) }
 
 func TestParseKind(t *testing.T) {
@@ -325,6 +330,11 @@ func testParseKindNoPanic(t *rapid.T) {
 		t.Fatalf("ParseKind(%q) = %v, which prints as %q", name, k, k.String())
 	}
 	_ = Kind(rapid.Int().Draw(t, "kind")).String()
+}
+
+func TestParseKindNoPanic(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testParseKindNoPanic)
 }
 
 func FuzzParseKind(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testParseKindNoPanic)) }

@@ -18,8 +18,8 @@ import (
 //
 //	σ² = ln(1 + sd²/mean²),   μ = ln(mean) − σ²/2.
 //
-// §5.3 uses mean 1 and sd 3.65 for map sizes (μ ≈ −1.3294, σ ≈ 1.6306) and
-// mean 1 and sd 3.28 for the shuffle/map ratio.
+// §5.3 uses mean 1 and sd 3.65 for map sizes (μ ≈ −1.3309, σ ≈ 1.6315) and
+// mean 1 and sd 3.28 for the shuffle/map ratio (μ ≈ −1.2323, σ ≈ 1.5699).
 //
 // Special cases: sd = 0 gives σ = 0 (the constant mean). mean must be finite
 // and > 0, sd finite and ≥ 0.
@@ -70,19 +70,31 @@ func PaperWorkload(load float64) Workload {
 // time 0), its map size and its ratio (distuv.LogNormal with the parameters
 // of LogNormalParams). The same rng state gives the same jobs.
 //
-// Time: O(n). Special cases: n = 0 gives an empty result. Load must be
-// finite and > 0, the means finite and > 0, the standard deviations finite
-// and ≥ 0, rng non-nil.
+// Time: O(n). Special cases: n = 0 gives an empty result. A standard
+// deviation of 0 gives constant sizes. So that every time and size drawn is
+// finite, Load must be in [1e-9, 1e9], the means in [1e-100, 1e100] and
+// each standard deviation at most 10⁶ times its mean; rng must be non-nil.
 func (w Workload) Generate(dst []Arrival, n int, rng *rand.Rand) ([]Arrival, error) {
 	const fn = "overlap.Workload.Generate"
 	if n < 0 {
 		return nil, inputError(fn, -1, "n", float64(n), "must be ≥ 0")
 	}
-	if !finite(w.Load) || w.Load <= 0 {
-		return nil, inputError(fn, -1, "load", w.Load, "must be finite and > 0")
+	if !(w.Load >= 1e-9 && w.Load <= 1e9) {
+		return nil, inputError(fn, -1, "load", w.Load, "must be in [1e-9, 1e9]")
 	}
 	if rng == nil {
 		return nil, inputError(fn, -1, "rng", 0, "must not be nil")
+	}
+	for _, p := range []struct {
+		field    string
+		mean, sd float64
+	}{{"mapMean", w.MapMean, w.MapSD}, {"ratioMean", w.RatioMean, w.RatioSD}} {
+		if !(p.mean >= 1e-100 && p.mean <= 1e100) {
+			return nil, inputError(fn, -1, p.field, p.mean, "must be in [1e-100, 1e100]")
+		}
+		if p.sd > 1e6*p.mean {
+			return nil, inputError(fn, -1, p.field[:len(p.field)-4]+"SD", p.sd, "must be at most 1e6 times the mean")
+		}
 	}
 	muX, sigmaX, err := LogNormalParams(w.MapMean, w.MapSD)
 	if err != nil {
@@ -93,9 +105,6 @@ func (w Workload) Generate(dst []Arrival, n int, rng *rand.Rand) ([]Arrival, err
 		return nil, renameError(err, fn, "ratio")
 	}
 	rate := w.Load / (w.MapMean * math.Max(1, w.RatioMean))
-	if !finite(rate) || rate <= 0 {
-		return nil, inputError(fn, -1, "load", w.Load, "gives an arrival rate that is not finite and > 0")
-	}
 	gap := distuv.Exponential{Rate: rate, Src: rng}
 	mapSize := distuv.LogNormal{Mu: muX, Sigma: sigmaX, Src: rng}
 	ratio := distuv.LogNormal{Mu: muG, Sigma: sigmaG, Src: rng}
