@@ -87,30 +87,44 @@ func validateSpeed(fn string, speed float64, zeroOK bool) error {
 	return nil
 }
 
-// validateJobs checks a snapshot (see Job).
+// validateJobs checks a snapshot (see Job). The common case (every job
+// valid) costs a few comparisons per job; the reasons are worked out only
+// for the first invalid job.
 func validateJobs(fn string, jobs []Job) error {
 	for i := range jobs {
 		j := &jobs[i]
-		switch {
-		case !finite(j.Arrival):
-			return inputError(fn, i, "arrival", j.Arrival, "must be finite")
-		case !finite(j.Map) || j.Map < 0:
-			return inputError(fn, i, "map", j.Map, "must be finite and ≥ 0")
-		case !finite(j.Shuffle) || j.Shuffle < 0:
-			return inputError(fn, i, "shuffle", j.Shuffle, "must be finite and ≥ 0")
-		case !(j.RemainingMap >= 0 && j.RemainingMap <= j.Map):
-			return inputError(fn, i, "remainingMap", j.RemainingMap, "must be in [0, map]")
-		case !(j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle):
-			return inputError(fn, i, "remainingShuffle", j.RemainingShuffle, "must be in [0, shuffle]")
-		}
-		if j.Map > 0 && j.RemainingMap > 0 {
-			if j.RemainingShuffle-j.Shuffle*(j.RemainingMap/j.Map) < -availTol*j.Shuffle {
-				return inputError(fn, i, "remainingShuffle", j.RemainingShuffle,
-					"violates constraint (1): must be ≥ shuffle·remainingMap/map")
-			}
+		// x−x is 0 for finite x and NaN for NaN and ±Inf; a comparison with
+		// NaN is false, so each test below also rejects NaN.
+		ok := j.Arrival-j.Arrival == 0 &&
+			j.Map >= 0 && j.Map <= math.MaxFloat64 &&
+			j.Shuffle >= 0 && j.Shuffle <= math.MaxFloat64 &&
+			j.RemainingMap >= 0 && j.RemainingMap <= j.Map &&
+			j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle &&
+			(j.RemainingMap == 0 || j.RemainingShuffle-j.Shuffle*(j.RemainingMap/j.Map) >= -availTol*j.Shuffle)
+		if !ok {
+			return jobError(fn, i, j)
 		}
 	}
 	return nil
+}
+
+// jobError says what is wrong with the invalid job j.
+func jobError(fn string, i int, j *Job) error {
+	switch {
+	case !finite(j.Arrival):
+		return inputError(fn, i, "arrival", j.Arrival, "must be finite")
+	case !finite(j.Map) || j.Map < 0:
+		return inputError(fn, i, "map", j.Map, "must be finite and ≥ 0")
+	case !finite(j.Shuffle) || j.Shuffle < 0:
+		return inputError(fn, i, "shuffle", j.Shuffle, "must be finite and ≥ 0")
+	case !(j.RemainingMap >= 0 && j.RemainingMap <= j.Map):
+		return inputError(fn, i, "remainingMap", j.RemainingMap, "must be in [0, map]")
+	case !(j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle):
+		return inputError(fn, i, "remainingShuffle", j.RemainingShuffle, "must be in [0, shuffle]")
+	default:
+		return inputError(fn, i, "remainingShuffle", j.RemainingShuffle,
+			"violates constraint (1): must be ≥ shuffle·remainingMap/map")
+	}
 }
 
 // validateArrivals checks a simulation input: finite times in nondecreasing

@@ -57,8 +57,11 @@ func waterFill(c float64, unlimited int, limited []limitEntry) (theta float64) {
 func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 	sel := ws.selected[:0]
 	// Select the k earliest jobs with map work: a max-heap (by arrival,
-	// index) of at most k indices; a later job replaces the latest in it.
-	later := func(i, l int) bool { return precedes(jobs, keyArrival, l, i) }
+	// index) of at most k indices; an earlier job replaces the latest in it.
+	later := func(i, l int) bool { // job i comes after job l
+		ri, rl := jobs[i].Arrival, jobs[l].Arrival
+		return ri > rl || (ri == rl && i > l)
+	}
 	for i := range jobs {
 		if jobs[i].RemainingMap == 0 {
 			continue
@@ -81,15 +84,20 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 	for _, i := range sel {
 		dst[i].Map = p
 	}
+	// The water-fill: jobs with available work are unlimited (marked by
+	// a negative shuffle rate until θ is known); jobs without are limited
+	// to (y/x)·(their map rate).
 	lim := ws.limits[:0]
 	unlimited := 0
 	for i := range jobs {
 		j := &jobs[i]
-		if j.RemainingShuffle == 0 {
+		xr, yr := j.RemainingMap, j.RemainingShuffle
+		if yr == 0 {
 			continue
 		}
-		if j.Available() > 0 {
+		if xr == 0 || yr-j.Shuffle*(xr/j.Map) > availTol*j.Shuffle {
 			unlimited++
+			dst[i].Shuffle = -1
 			continue
 		}
 		if dst[i].Map > 0 {
@@ -102,8 +110,8 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 		dst[e.id].Shuffle = e.limit
 	}
 	if unlimited > 0 {
-		for i := range jobs {
-			if jobs[i].RemainingShuffle > 0 && jobs[i].Available() > 0 {
+		for i := range dst {
+			if dst[i].Shuffle < 0 {
 				dst[i].Shuffle = theta
 			}
 		}
