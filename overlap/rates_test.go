@@ -222,6 +222,16 @@ func TestRatesErrors(t *testing.T) {
 	if err != nil || got[0] != (Rate{Map: 1, Shuffle: 1}) {
 		t.Errorf("at the tolerance of (1): got %v, %v; want [{1 1}] (limit 2·1 capped at 1)", got, err)
 	}
+	// A job 1e-11 above (1) (within availTol·y) has no available work: it
+	// cannot take the shuffle capacity the map job (limited to 0.5) leaves.
+	jobs = []Job{
+		{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 2 + 1e-11},
+		{Map: 1, Shuffle: 0.5, RemainingMap: 1, RemainingShuffle: 0.5},
+	}
+	got, err = Rates(nil, jobs, 1, Policy{Kind: MaxSRPT}, nil)
+	if err != nil || got[0] != (Rate{}) || got[1] != (Rate{Map: 1, Shuffle: 0.5}) {
+		t.Errorf("within the tolerance band: got %v, %v; want [{0 0} {1 0.5}]", got, err)
+	}
 }
 
 // TestRatesSpecialCases: no jobs, speed 0, departed jobs, zero sizes.
@@ -272,11 +282,12 @@ func TestAvailable(t *testing.T) {
 		job  Job
 		want float64
 	}{
-		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 3}, 1}, // 3 − 4·(1/2)
-		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 2}, 0}, // limited
-		{Job{Map: 0, Shuffle: 4, RemainingShuffle: 2.5}, 2.5},              // no map phase
-		{Job{Map: 2, Shuffle: 4, RemainingMap: 0, RemainingShuffle: 1}, 1}, // map done
-		{Job{Map: 2, Shuffle: 0, RemainingMap: 2}, 0},                      // no shuffle phase
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 3}, 1},         // 3 − 4·(1/2)
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 2}, 0},         // limited
+		{Job{Map: 0, Shuffle: 4, RemainingShuffle: 2.5}, 2.5},                      // no map phase
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 0, RemainingShuffle: 1}, 1},         // map done
+		{Job{Map: 2, Shuffle: 0, RemainingMap: 2}, 0},                              // no shuffle phase
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 2 + 1e-11}, 0}, // within availTol·4: none
 	}
 	for _, c := range cases {
 		if got := c.job.Available(); got != c.want {
@@ -364,5 +375,42 @@ func TestWaterFill(t *testing.T) {
 	lim = []limitEntry{{0.2, 0}, {0.3, 1}}
 	if theta := waterFill(1, 0, lim); theta != 0 || lim[0].limit != 0.2 || lim[1].limit != 0.3 {
 		t.Errorf("waterFill: θ %v, %v; want 0 and the limits", theta, lim)
+	}
+}
+
+// TestRatesNoMapWork: when no job has map work left, the shuffle station's
+// first job in order is found whatever the order of the snapshot (here the
+// least key comes last). Keys max(x(t), y(t)) = 5, 3, 1.
+func TestRatesNoMapWork(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{
+		{Map: 0, Shuffle: 5, RemainingShuffle: 5},
+		{Map: 0, Shuffle: 3, RemainingShuffle: 3},
+		{Map: 2, Shuffle: 1, RemainingShuffle: 1},
+	}
+	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
+		got, err := Rates(nil, jobs, 1, Policy{Kind: k}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]Rate{{}, {}, {Shuffle: 1}}, got); diff != "" {
+			t.Errorf("%v (-want +got):\n%s", k, diff)
+		}
+	}
+	// Jobs without map work first, then the only one with map work, with
+	// the largest key (4): it still gets the map station; the shuffle
+	// station serves the least key, 1.
+	jobs = []Job{
+		{Map: 0, Shuffle: 1, RemainingShuffle: 1},
+		{Map: 0, Shuffle: 2, RemainingShuffle: 2},
+		{Map: 0, Shuffle: 3, RemainingShuffle: 3},
+		{Map: 4, Shuffle: 4, RemainingMap: 4, RemainingShuffle: 4},
+	}
+	got, err := Rates(nil, jobs, 1, Policy{Kind: MaxSRPT}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Rate{{Shuffle: 1}, {}, {}, {Map: 1}}, got); diff != "" {
+		t.Errorf("map job last (-want +got):\n%s", diff)
 	}
 }
