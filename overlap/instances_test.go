@@ -88,8 +88,13 @@ func testCorollary4InstanceNoPanic(t *rapid.T) {
 			t.Fatalf("job %+v", a)
 		}
 	}
+	// Simulate runs it, or refuses an instance whose total work overflows
+	// its horizon (α near the float64 limit).
 	if _, err := Simulate(nil, jobs, 1, Policy{Kind: MaxSRPT}, nil); err != nil {
-		t.Fatalf("Simulate on the instance: %v", err)
+		var in *specsched.InputError
+		if !errors.As(err, &in) || in.Field != "total work" {
+			t.Fatalf("Simulate on the instance: %v", err)
+		}
 	}
 }
 
