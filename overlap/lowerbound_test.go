@@ -40,8 +40,9 @@ func TestLowerBoundExample21(t *testing.T) {
 
 // refLowerBound recomputes the bound with the test's SRPT reference and an
 // O(n²) period split: job i starts a new period when every earlier job has
-// left both queues by r_i.
-func refLowerBound(jobs []Arrival, speed float64) float64 {
+// left both queues by r_i — by r_i + slack (slack > 0 splits periods that
+// touch within rounding; slack < 0 merges them).
+func refLowerBound(jobs []Arrival, speed, slack float64) float64 {
 	n := len(jobs)
 	arr, x, y := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, a := range jobs {
@@ -52,7 +53,7 @@ func refLowerBound(jobs []Arrival, speed float64) float64 {
 	for i := range jobs {
 		fresh := true
 		for j := 0; j < i; j++ {
-			if ca[j] > arr[i] || cb[j] > arr[i] {
+			if ca[j] > arr[i]+slack || cb[j] > arr[i]+slack {
 				fresh = false
 			}
 		}
@@ -77,8 +78,13 @@ func testLowerBoundReference(t *rapid.T) {
 	if diff := cmp.Diff(before, jobs); diff != "" {
 		t.Fatalf("input modified:\n%s", diff)
 	}
-	if want := refLowerBound(jobs, speed); !near(got, want, want) {
-		t.Fatalf("LowerBound = %v, reference %v", got, want)
+	// A job arriving within rounding of the instant both queues empty may
+	// open a new period or not (the two SRPT computations round
+	// differently); a finer split only raises the bound, so the answer lies
+	// between the merged and the split readings.
+	lo, hi := refLowerBound(jobs, speed, -1e-9), refLowerBound(jobs, speed, 1e-9)
+	if got < lo-relTol*math.Max(1, lo) || got > hi+relTol*math.Max(1, hi) {
+		t.Fatalf("LowerBound = %v, reference between %v and %v", got, lo, hi)
 	}
 }
 
