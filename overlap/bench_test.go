@@ -141,3 +141,22 @@ func BenchmarkSimulate(b *testing.B) {
 		}
 	}
 }
+
+// TestZeroAllocs: with a reused dst and Workspace, Rates and Simulate
+// allocate nothing in steady state (the hot-path contract).
+func TestZeroAllocs(t *testing.T) {
+	snap := benchSnapshot(500)
+	jobs := benchWorkload(2000)
+	for _, kind := range allKinds {
+		var ws Workspace
+		p := Policy{Kind: kind}
+		rates, _ := Rates(nil, snap, 1, p, &ws)
+		if a := testing.AllocsPerRun(20, func() { rates, _ = Rates(rates, snap, 1, p, &ws) }); a != 0 {
+			t.Errorf("Rates %v: %v allocs per call", kind, a)
+		}
+		resp, _ := Simulate(nil, jobs, 1, p, &ws)
+		if a := testing.AllocsPerRun(5, func() { resp, _ = Simulate(resp, jobs, 1, p, &ws) }); a != 0 {
+			t.Errorf("Simulate %v: %v allocs per run", kind, a)
+		}
+	}
+}

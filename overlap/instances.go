@@ -11,12 +11,15 @@ import (
 // MaxSRPT serves the (α−ε, 1) jobs first (key α−ε < α), for a total response
 // time T ~ n²α/2 − 3n²ε/8; the paper's alternative schedule serves each
 // (1, α) job followed by an (α−ε, 1) job, T' ~ n²(1+α)/4, so T/T' tends to
-// (2α − 3ε/2)/(1+α). The jobs are listed in the alternative's order —
+// (2α − 3ε/2)/(1+α). Exactly, with m = n/2 (derived in the tests):
+// T = (α−ε)m(m+1)/2 + (α−ε)m² + αm(m+1)/2 and T' = (1+α)m² + αm. The jobs are listed in the alternative's order —
 // (1, α), (α−ε, 1), (1, α), … — so FIFO, which breaks the ties of a batch by
 // index, runs it.
 //
 // Time: O(n). Special cases: n must be even and ≥ 2, α finite and > 1, and
-// 0 < ε < α − 1 (the paper's condition, which keeps α−ε > 1).
+// 0 < ε < α − 1 (the paper's condition, which keeps α−ε > 1). For α near
+// the float64 limit Simulate refuses the instance (its total work
+// overflows the simulator's horizon).
 func Corollary4Instance(n int, alpha, eps float64) ([]Arrival, error) {
 	const fn = "overlap.Corollary4Instance"
 	if n < 2 || n%2 != 0 {

@@ -24,8 +24,13 @@ type Job struct {
 }
 
 // Available returns the job's available shuffle work, y_i(t) −
-// y_i·x_i(t)/x_i (all of y_i(t) when x_i = 0), clamped at zero: the shuffle
+// y_i·x_i(t)/x_i (all of y_i(t) when x_i = 0 or x_i(t) = 0): the shuffle
 // work its map phase has produced and its shuffle phase has not yet done.
+//
+// Special cases: a value of at most availTol·y_i (1e-9 of the shuffle size,
+// rounding on either side of constraint (1)) is returned as 0, and so is a
+// negative one; on an invalid Job (see Rates) the result is meaningless but
+// Available does not panic.
 func (j Job) Available() float64 {
 	if j.Map == 0 || j.RemainingMap == 0 {
 		return math.Max(j.RemainingShuffle, 0)

@@ -74,7 +74,8 @@ const DefaultK = 100
 
 var kindNames = [numKinds]string{"maxsrpt", "maxsrpt-strict", "splitsrpt", "splitsrpt-strict", "klps", "fifo"}
 
-// String returns the policy's name as ParseKind accepts it.
+// String returns the policy's name as ParseKind accepts it, or "unknown"
+// for a value that is not one of the constants.
 func (k Kind) String() string {
 	if k < 0 || k >= numKinds {
 		return "unknown"
@@ -82,7 +83,8 @@ func (k Kind) String() string {
 	return kindNames[k]
 }
 
-// ParseKind returns the Kind whose String is name.
+// ParseKind returns the Kind whose String is name (exact, lower case), or an
+// *specsched.InputError for any other name.
 func ParseKind(name string) (Kind, error) {
 	for k, s := range kindNames {
 		if s == name {

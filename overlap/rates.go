@@ -36,7 +36,8 @@ type Workspace struct {
 // With a reused dst and Workspace it allocates nothing.
 //
 // Special cases: no jobs, or only jobs that have left (both remaining sizes
-// zero), give an empty or all-zero result; speed 0 gives all-zero rates. A
+// zero), give an empty or all-zero result; speed 0 gives all-zero rates
+// (speed must be in [0, 1e300]). A
 // job with Map = 0 has all its shuffle work available at once; a job with
 // Shuffle = 0 gets no shuffle rate. For SplitSRPT, β(t) is +∞ when every
 // job present has a zero size (μ₁ = 0, μ₂ = 1: map-heavy jobs, which then

@@ -25,8 +25,9 @@ package overlap
 // Special cases: no jobs gives an empty result; a job with both sizes zero
 // has response time 0; a job with Map = 0 only shuffles (all of its work is
 // available at once); a job with Shuffle = 0 leaves when its map is done.
-// speed must be > 0, and the arrival times plus the total work divided by
-// speed must stay below 1e300.
+// speed must be in (0, 1e300], and the arrival times plus the total work
+// divided by speed must stay below 1e300 (so every time the simulator forms
+// is finite).
 func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace) ([]float64, error) {
 	const fn = "overlap.Simulate"
 	if err := validateSpeed(fn, speed, false); err != nil {

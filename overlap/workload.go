@@ -60,6 +60,8 @@ type Workload struct {
 // PaperWorkload returns the §5.3 workload at the given load: map sizes with
 // mean 1 and standard deviation 3.65, ratios with mean 1 and standard
 // deviation 3.28 (values fitted in the paper to the Google trace, §5.1).
+//
+// Special cases: any load is stored as given; Generate validates it.
 func PaperWorkload(load float64) Workload {
 	return Workload{Load: load, MapMean: 1, MapSD: 3.65, RatioMean: 1, RatioSD: 3.28}
 }
