@@ -27,6 +27,12 @@
 //	                                                               (Theorem 4), EffectiveWorkload,
 //	                                                               RemainingEffectiveWorkload (eq. 19, 25)
 //	Xu et al. §2 time-slotted model                   competitive  Simulate (SEW, SREW+C(β), Fair)
+//	Lin, Wierman, Zhang, Tan, overlapping phases      overlap      Rates (MaxSRPT §4.1 Alg. 1, SplitSRPT §4.2
+//	(paper 004)                                                    Alg. 2, k-LPS and FIFO of §5), Simulate
+//	                                                               (exact fluid tandem queue), LowerBound
+//	                                                               (§5.1), Workload (§5.3), RunExperiment,
+//	                                                               Corollary4Instance, Corollary6Instance,
+//	                                                               Theorem2Instance
 //	Eagle (Delgado et al., SoCC 2016) §2–6            probe        Classify, ProbeCount, GetProbeFromQueue
 //	                                                               (Algorithm 1), StateVector, PlaceProbes,
 //	                                                               ReplaceProbes, Freshest (SSS), PlaceLWL,
@@ -94,6 +100,15 @@
 // competitive.Machines alone gives the integer shares g_j(t); without
 // preemption use competitive.NonPreemptive (the paper's §5 variant). For a
 // batch of jobs known up front, competitive.SEW (Algorithm 1).
+//
+// Jobs whose map and shuffle (copy) phases overlap — shuffle work becomes
+// available as map tasks finish — share two stations, the map slots and the
+// network: overlap.Rates gives each job its map and shuffle rate. MaxSRPT
+// (order by max(x(t), y(t))) is within 2α/(1+α) of optimal and best when a
+// job's map and shuffle sizes are alike; SplitSRPT (map-heavy and
+// shuffle-heavy jobs split the capacity by the least imbalance β) is within
+// 1 + 1/β and best when they differ a lot. overlap.KLPS models Hadoop's Fair
+// Scheduler. overlap.Simulate runs any of them on an arrival sequence.
 //
 // Probe-based (decentralized) schedulers, where each node keeps its own queue
 // and no component sees every node: package probe. A node choosing which

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"gonum.org/v1/gonum/optimize"
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
@@ -200,33 +199,9 @@ func TestTheorem1Optimizer(t *testing.T) {
 		got := mustAllocate(t, testutil.Snapshot{Remaining: remaining, Slots: slots, Beta: beta})
 		alg := testutil.Total(remaining, got, beta)
 
-		share := func(z []float64) []float64 {
-			out := make([]float64, len(z))
-			var sum float64
-			for i, x := range z {
-				out[i] = math.Exp(max(min(x, 50), -50))
-				sum += out[i]
-			}
-			for i := range out {
-				out[i] *= slots / sum
-			}
-			return out
-		}
-		problem := optimize.Problem{Func: func(z []float64) float64 { return -testutil.Total(remaining, share(z), beta) }}
-		rng := rand.New(rand.NewPCG(uint64(n), uint64(slots)))
-		found := 0.0
-		for start := range 4 {
-			z := make([]float64, n)
-			for i := range z {
-				if start > 0 {
-					z[i] = rng.NormFloat64() * 2
-				}
-			}
-			res, err := optimize.Minimize(problem, z, nil, &optimize.NelderMead{})
-			if err != nil && res == nil {
-				t.Fatalf("optimize: %v", err)
-			}
-			found = max(found, -res.F)
+		found, err := testutil.MaximizeOnSimplex(func(s []float64) float64 { return testutil.Total(remaining, s, beta) }, n, 0, slots, uint64(slots))
+		if err != nil {
+			t.Fatalf("optimize: %v", err)
 		}
 		if found > alg*(1+1e-9) {
 			t.Fatalf("Theorem 1: optimiser found throughput %.12g > Algorithm 1's %.12g (allocation %v)", found, alg, got)
@@ -540,7 +515,7 @@ func FuzzAllocateSlots(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAllocateNoPanic
 // decision functions allocate nothing (the hot path of a scheduler).
 func TestZeroAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	remaining := heavyTailed(rng, 10_000)
+	remaining := testutil.HeavyTailed(rng, 10_000)
 	var totalV float64
 	for _, r := range remaining {
 		totalV += 2 / 1.5 * r

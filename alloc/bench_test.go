@@ -7,22 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/testutil"
 )
-
-// heavyTailed returns n remaining-task counts drawn as ⌈Pareto(1, 1.1)⌉,
-// capped at 10⁵: most jobs are small, a few are huge, as in the Facebook and
-// Bing traces the thesis evaluates on (§6.1).
-func heavyTailed(rng *rand.Rand, n int) []float64 {
-	d := distuv.Pareto{Xm: 1, Alpha: 1.1, Src: rng}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = min(math.Ceil(d.Rand()), 1e5)
-	}
-	return out
-}
 
 var benchSizes = []int{10, 100, 1_000, 10_000, 100_000}
 
@@ -31,7 +18,7 @@ var benchSizes = []int{10, 100, 1_000, 10_000, 100_000}
 // 2 is abundant (proportional sharing).
 func benchmarkAllocate(b *testing.B, n int, load float64) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	remaining := heavyTailed(rng, n)
+	remaining := testutil.HeavyTailed(rng, n)
 	var totalV float64
 	for _, r := range remaining {
 		totalV += 2 / 1.5 * r
@@ -70,7 +57,7 @@ func BenchmarkAllocate(b *testing.B) {
 func BenchmarkTwoPass(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			remaining := heavyTailed(rand.New(rand.NewPCG(1, 1)), n)
+			remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
 			dst := make([]float64, n)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -96,7 +83,7 @@ func BenchmarkTwoPass(b *testing.B) {
 func BenchmarkReference(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("constrained/n=%d", n), func(b *testing.B) {
-			remaining := heavyTailed(rand.New(rand.NewPCG(1, 1)), n)
+			remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
 			var totalV float64
 			for _, r := range remaining {
 				totalV += 2 / 1.5 * r
@@ -113,7 +100,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 	for _, n := range benchSizes {
 		for _, load := range []float64{0.3, 2} {
 			b.Run(fmt.Sprintf("load=%g/n=%d", load, n), func(b *testing.B) {
-				remaining := heavyTailed(rand.New(rand.NewPCG(1, 1)), n)
+				remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
 				var totalV float64
 				for _, r := range remaining {
 					totalV += 2 / 1.5 * r
@@ -150,7 +137,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 func BenchmarkRatio(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			remaining := heavyTailed(rand.New(rand.NewPCG(1, 1)), n)
+			remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
 			var totalV float64
 			for _, r := range remaining {
 				totalV += 2 / 1.5 * r

@@ -246,16 +246,7 @@ func (ws *Workspace) rationIdle(jobs []Job, idle int, lambda float64) {
 			ws.load[j] = jobs[j].remaining(lambda)
 		}
 	}
-	load := ws.load
-	slices.SortFunc(ws.order, func(a, b int) int {
-		if load[a] != load[b] {
-			if load[a] < load[b] {
-				return -1
-			}
-			return 1
-		}
-		return a - b
-	})
+	sortByLoad(ws.order, ws.load)
 	for _, j := range ws.order {
 		ws.grant[j] = min(ws.grant[j], idle)
 		idle -= ws.grant[j]

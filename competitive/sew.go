@@ -104,16 +104,7 @@ func (ws *Workspace) sewGroup(dst []Action, jobs []Job, z Stage, idle int, lambd
 			ws.load[j] = jobs[j].total(lambda)
 		}
 	}
-	load := ws.load
-	slices.SortFunc(ws.order, func(a, b int) int {
-		if load[a] != load[b] {
-			if load[a] < load[b] {
-				return -1
-			}
-			return 1
-		}
-		return a - b
-	})
+	sortByLoad(ws.order, ws.load)
 	// Lines 4–8 (12–16): launch unscheduled tasks, first job first.
 	ws.first = ints(ws.first, n)
 	ws.grant = ints(ws.grant, n)

@@ -1,6 +1,11 @@
 package competitive
 
-import "github.com/specsched/specsched/alloc"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/specsched/specsched/alloc"
+)
 
 // Workspace is reusable scratch memory for the functions of this package.
 // The zero value is ready to use; it grows to the largest snapshot it has
@@ -44,4 +49,13 @@ func ints(buf []int, n int) []int {
 		return make([]int, n, n+n/4)
 	}
 	return buf[:n]
+}
+
+// sortByLoad orders job indices by increasing load (remaining or total
+// effective workload), ties by index — the order both of the paper's
+// algorithms serve jobs in. O(k log k) for k indices.
+func sortByLoad(order []int, load []float64) {
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(load[a], load[b]), a-b)
+	})
 }

@@ -6,27 +6,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/fairness"
+	"github.com/specsched/specsched/internal/testutil"
 )
-
-// heavyTailed returns n task counts ⌈Pareto(1, 1.1)⌉ capped at 10⁵, the
-// job-size shape of the thesis's traces (§6.1).
-func heavyTailed(rng *rand.Rand, n int) []float64 {
-	d := distuv.Pareto{Xm: 1, Alpha: 1.1, Src: rng}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = min(math.Ceil(d.Rand()), 1e5)
-	}
-	return out
-}
 
 // benchmarkAllocate runs Algorithm 2 with ε = 0.1 (the thesis's setting) at
 // S = load·ΣV: 0.3 lands in case 1, 2 in case 2 (the water-fill).
 func benchmarkAllocate(b *testing.B, n int, load float64) {
-	remaining := heavyTailed(rand.New(rand.NewPCG(1, 1)), n)
+	remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
 	var totalV float64
 	for _, r := range remaining {
 		totalV += 2 / 1.5 * r
@@ -62,7 +50,7 @@ func BenchmarkAllocate(b *testing.B) {
 func BenchmarkAllocateSlots(b *testing.B) {
 	for _, n := range []int{10, 100, 1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			remaining := heavyTailed(rand.New(rand.NewPCG(1, 1)), n)
+			remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
 			var totalV float64
 			for _, r := range remaining {
 				totalV += 2 / 1.5 * r
@@ -85,7 +73,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 // TestZeroAllocs: with a reused dst and workspace Algorithm 2 allocates
 // nothing.
 func TestZeroAllocs(t *testing.T) {
-	remaining := heavyTailed(rand.New(rand.NewPCG(1, 1)), 10_000)
+	remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), 10_000)
 	var totalV float64
 	for _, r := range remaining {
 		totalV += 2 / 1.5 * r

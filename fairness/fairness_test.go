@@ -3,12 +3,10 @@ package fairness_test
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"gonum.org/v1/gonum/optimize"
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
@@ -234,33 +232,9 @@ func TestTheorem2Optimizer(t *testing.T) {
 		got := mustAllocate(t, s)
 		alg := testutil.Total(remaining, got, beta)
 		floor := (1 - eps) * slots / float64(n)
-		share := func(z []float64) []float64 {
-			out := make([]float64, len(z))
-			var sum float64
-			for i, x := range z {
-				out[i] = math.Exp(max(min(x, 50), -50))
-				sum += out[i]
-			}
-			for i := range out {
-				out[i] = floor + out[i]/sum*(slots-float64(n)*floor)
-			}
-			return out
-		}
-		problem := optimize.Problem{Func: func(z []float64) float64 { return -testutil.Total(remaining, share(z), beta) }}
-		rng := rand.New(rand.NewPCG(uint64(n), uint64(slots)))
-		found := 0.0
-		for start := range 4 {
-			z := make([]float64, n)
-			for i := range z {
-				if start > 0 {
-					z[i] = rng.NormFloat64() * 2
-				}
-			}
-			res, err := optimize.Minimize(problem, z, nil, &optimize.NelderMead{})
-			if err != nil && res == nil {
-				t.Fatalf("optimize: %v", err)
-			}
-			found = max(found, -res.F)
+		found, err := testutil.MaximizeOnSimplex(func(s []float64) float64 { return testutil.Total(remaining, s, beta) }, n, floor, slots, uint64(slots))
+		if err != nil {
+			t.Fatalf("optimize: %v", err)
 		}
 		if found > alg*(1+1e-9) {
 			t.Fatalf("Theorem 2: optimiser found %.12g > Algorithm 2's %.12g (%v)", found, alg, got)

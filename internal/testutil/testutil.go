@@ -6,8 +6,11 @@ package testutil
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/optimize"
+	"gonum.org/v1/gonum/stat/distuv"
 	"pgregory.net/rapid"
 )
 
@@ -166,4 +169,54 @@ func KKT(remaining, slots []float64, beta []float64, weight []float64, floor []f
 // Betas returns n copies of beta.
 func Betas(n int, beta float64) []float64 {
 	return slices.Repeat([]float64{beta}, n)
+}
+
+// HeavyTailed returns n remaining-task counts drawn as ⌈Pareto(1, 1.1)⌉,
+// capped at 10⁵: most jobs are small, a few huge, the job-size shape of the
+// Facebook and Bing traces of the Hopper thesis (§6.1). Benchmarks use it.
+func HeavyTailed(rng *rand.Rand, n int) []float64 {
+	d := distuv.Pareto{Xm: 1, Alpha: 1.1, Src: rng}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = min(math.Ceil(d.Rand()), 1e5)
+	}
+	return out
+}
+
+// MaximizeOnSimplex maximises objective over the allocations
+// S_i = floor + share_i·(total − n·floor), Σshare_i = 1, share_i ≥ 0 — every
+// way of giving n jobs their floor and dividing the rest — with gonum's
+// Nelder–Mead on a softmax parametrisation, from a uniform start and three
+// seeded random ones. It is the numerical second opinion the Theorem 1 and 2
+// tests compare closed forms with; it returns the best value found.
+func MaximizeOnSimplex(objective func([]float64) float64, n int, floor, total float64, seed uint64) (float64, error) {
+	alloc := func(z []float64) []float64 {
+		out := make([]float64, len(z))
+		var sum float64
+		for i, x := range z {
+			out[i] = math.Exp(max(min(x, 50), -50))
+			sum += out[i]
+		}
+		for i := range out {
+			out[i] = floor + out[i]/sum*(total-float64(n)*floor)
+		}
+		return out
+	}
+	problem := optimize.Problem{Func: func(z []float64) float64 { return -objective(alloc(z)) }}
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	best := math.Inf(-1)
+	for start := range 4 {
+		z := make([]float64, n)
+		for i := range z {
+			if start > 0 {
+				z[i] = rng.NormFloat64() * 2
+			}
+		}
+		res, err := optimize.Minimize(problem, z, nil, &optimize.NelderMead{})
+		if err != nil && res == nil {
+			return 0, err
+		}
+		best = max(best, -res.F)
+	}
+	return best, nil
 }

@@ -1,0 +1,363 @@
+package overlap
+
+import (
+	"errors"
+	"math"
+)
+
+// errStall reports a simulation that stopped making progress; it is a bug
+// guard and never expected.
+var errStall = errors.New("overlap: simulation stalled (internal error)")
+
+// A prioClass is one class of a priority policy (MaxSRPT and FIFO have one,
+// SplitSRPT two) with the heaps that find its heads in O(1): mapH holds its
+// jobs with map work left, availH those with available shuffle work and
+// shufH (strict shuffle only) those with shuffle work left, each ordered by
+// the class's key, then arrival, then index.
+type prioClass struct {
+	key                 orderKey
+	mapH, availH, shufH indexHeap
+	pcap, scap          float64 // the class's map and shuffle capacity now
+}
+
+// prioEngine simulates the priority policies (MaxSRPT, MaxSRPTStrict,
+// SplitSRPT, SplitSRPTStrict, FIFO) event by event.
+//
+// At any instant at most two jobs of a class are served (heads): its map
+// job m and one other job at the shuffle station. Only served jobs change,
+// so after an event only they are re-keyed in the heaps, and the next event
+// is the first among their own events and the next arrival: O(log n) per
+// event. The order of the heads cannot change between events, so no
+// "priority change" event is ever due, because a served job can overtake
+// in its class's order only a job that is not served, which changes no
+// rate (a lower key is served first):
+//   - MaxSRPT: the first job of the order loses key at rate s (its larger
+//     remaining size is the one served at full speed, or it is limited with
+//     y/x < 1 and its key is x(t), served at s), faster than any other job
+//     can; the shuffle job a comes before m only if a has no map work left,
+//     and then a gets all the shuffle speed; if m comes first and is
+//     limited with y/x < 1, a gets (1−y/x)·s < s, m's key falls at s.
+//   - SplitSRPT: in the map-heavy class only m's key x(t) changes; in the
+//     shuffle-heavy class the key y(t) of a, when m comes first and is
+//     limited, falls at most at the capacity left to a, which is at most
+//     μ₁·s ≤ μ₂·s ≤ (y/x)·p_m, the rate at which m's key falls.
+//   - FIFO: keys are arrival times and never change.
+//
+// Tests check this on random instances: the rates the engine uses agree
+// with Rates on the full snapshot at every event and mid-interval.
+type prioEngine struct {
+	tab       jobTable
+	classes   [2]prioClass
+	nclass    int
+	beta      indexHeap // SplitSRPT: present jobs by imbalance
+	active    []int32   // jobs with a nonzero rate
+	speed     float64
+	strict    bool
+	split     bool
+	shared    bool
+	now       float64
+	next      int // next arrival to admit
+	in        []Arrival
+	out       []float64
+	events    int
+	maxEvents int
+	obs       simObserver
+	view      []simView
+}
+
+func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64) {
+	e.tab.reset()
+	for c := range e.classes {
+		e.classes[c].mapH.reset()
+		e.classes[c].availH.reset()
+		e.classes[c].shufH.reset()
+	}
+	e.beta.reset()
+	e.active = e.active[:0]
+	e.speed = speed
+	e.strict = kind == MaxSRPTStrict
+	e.split = kind == SplitSRPT || kind == SplitSRPTStrict
+	e.shared = kind == SplitSRPT
+	e.nclass = 1
+	switch kind {
+	case MaxSRPT, MaxSRPTStrict:
+		e.classes[0].key = keyMax
+	case FIFO:
+		e.classes[0].key = keyArrival
+	default:
+		e.nclass = 2
+		e.classes[0].key, e.classes[1].key = keyMap, keyShuffle
+	}
+	e.now = math.Inf(-1)
+	if len(in) > 0 {
+		e.now = in[0].Time
+	}
+	e.next = 0
+	e.in = in
+	e.out = out
+	e.events = 0
+	e.maxEvents = 64*len(in) + 1024
+}
+
+func (e *prioEngine) key(c *prioClass, j *simJob) float64 {
+	switch c.key {
+	case keyMax:
+		return math.Max(j.xr, j.yr())
+	case keyMap:
+		return j.xr
+	case keyShuffle:
+		return j.yr()
+	default:
+		return j.arrival
+	}
+}
+
+// sync puts slot s in the heaps of its class that it belongs to, with its
+// current key. O(log n).
+func (e *prioEngine) sync(s int32) {
+	j := &e.tab.jobs[s]
+	c := &e.classes[j.class]
+	k := e.key(c, j)
+	c.mapH.set(j.xr > 0, k, j.arrival, j.id, s)
+	c.availH.set(j.avail > 0, k, j.arrival, j.id, s)
+	if e.strict {
+		c.shufH.set(j.yr() > 0, k, j.arrival, j.id, s)
+	}
+}
+
+func (e *prioEngine) admit() {
+	for e.next < len(e.in) && e.in[e.next].Time <= e.now {
+		a := &e.in[e.next]
+		id := e.next
+		e.next++
+		if a.Map == 0 && a.Shuffle == 0 {
+			e.out[id] = 0
+			continue
+		}
+		s := e.tab.add(id, a)
+		if n := len(e.tab.jobs); n > len(e.beta.pos) {
+			for c := range e.classes {
+				e.classes[c].mapH.grow(n)
+				e.classes[c].availH.grow(n)
+				e.classes[c].shufH.grow(n)
+			}
+			e.beta.grow(n)
+		}
+		j := &e.tab.jobs[s]
+		if e.split {
+			j.class = int8(splitClass(j.x, j.y))
+			e.beta.push(entry{key: imbalance(j.x, j.y), arrival: j.arrival, id: id, slot: s})
+		}
+		e.sync(s)
+	}
+}
+
+// settle records the departures among the jobs just served and re-keys the
+// others.
+func (e *prioEngine) settle() {
+	for _, s := range e.active {
+		j := &e.tab.jobs[s]
+		if !j.done() {
+			e.sync(s)
+			continue
+		}
+		e.out[j.id] = math.Max(e.now-j.arrival, 0)
+		c := &e.classes[j.class]
+		c.mapH.set(false, 0, 0, 0, s)
+		c.availH.set(false, 0, 0, 0, s)
+		c.shufH.set(false, 0, 0, 0, s)
+		if e.split {
+			e.beta.remove(s)
+		}
+		e.tab.release(s)
+	}
+}
+
+func (e *prioEngine) serve(s int32, p, q float64) {
+	j := &e.tab.jobs[s]
+	if j.p == 0 && j.q == 0 && (p > 0 || q > 0) {
+		e.active = append(e.active, s)
+	}
+	j.p += p
+	j.q += q
+}
+
+// allocate sets the rates of the jobs present (see Rates).
+func (e *prioEngine) allocate() {
+	for _, s := range e.active {
+		if j := &e.tab.jobs[s]; j.id >= 0 {
+			j.p, j.q = 0, 0
+		}
+	}
+	e.active = e.active[:0]
+	if e.tab.live == 0 {
+		return
+	}
+	if !e.split {
+		c := &e.classes[0]
+		c.pcap, c.scap = e.speed, e.speed
+	} else {
+		mu1, mu2 := splitShares(e.beta.top().key)
+		e.classes[0].pcap, e.classes[0].scap = mu2*e.speed, mu1*e.speed
+		e.classes[1].pcap, e.classes[1].scap = mu1*e.speed, mu2*e.speed
+	}
+	var m [2]int32
+	for c := 0; c < e.nclass; c++ {
+		m[c] = -1
+		if h := &e.classes[c].mapH; h.len() > 0 {
+			m[c] = h.top().slot
+		}
+	}
+	if e.shared {
+		p0, p1 := e.classes[0].pcap, e.classes[1].pcap
+		if m[0] < 0 {
+			e.classes[1].pcap = p0 + p1
+		}
+		if m[1] < 0 {
+			e.classes[0].pcap = p0 + p1
+		}
+	}
+	var qm, qo [2]float64
+	var other [2]int32
+	for c := 0; c < e.nclass; c++ {
+		qm[c], qo[c], other[c] = e.shuffle(c, m[c], e.classes[c].scap)
+	}
+	if e.shared {
+		left0 := e.classes[0].scap - (qm[0] + qo[0])
+		left1 := e.classes[1].scap - (qm[1] + qo[1])
+		qm[0], qo[0], other[0] = e.shuffle(0, m[0], e.classes[0].scap+left1)
+		qm[1], qo[1], other[1] = e.shuffle(1, m[1], e.classes[1].scap+left0)
+	}
+	for c := 0; c < e.nclass; c++ {
+		if m[c] >= 0 {
+			e.serve(m[c], e.classes[c].pcap, qm[c])
+		}
+		if other[c] >= 0 {
+			e.serve(other[c], 0, qo[c])
+		}
+	}
+}
+
+// shuffle splits shuffle capacity scap of class c whose map job is m (which
+// gets the class's map capacity): qm for m, qo for the job other.
+func (e *prioEngine) shuffle(c int, m int32, scap float64) (qm, qo float64, other int32) {
+	cl := &e.classes[c]
+	limit := func(s int32) float64 {
+		j := &e.tab.jobs[s]
+		if j.avail > 0 {
+			return math.Inf(1)
+		}
+		if s != m {
+			return 0
+		}
+		return j.ratio * cl.pcap
+	}
+	if e.strict {
+		if cl.shufH.len() == 0 {
+			return 0, 0, -1
+		}
+		s := cl.shufH.top().slot
+		q := math.Min(scap, limit(s))
+		if s == m {
+			return q, 0, -1
+		}
+		return 0, q, s
+	}
+	a := cl.availH.firstExcept(m)
+	mIn := m >= 0 && e.tab.jobs[m].yr() > 0
+	mLimit := 0.0
+	if mIn {
+		mLimit = limit(m)
+	}
+	mFirst := a == nil || (m >= 0 && cl.mapH.items[cl.mapH.pos[m]].before(a))
+	qm, qo = shuffleShare(scap, mIn, mLimit, a != nil, mFirst)
+	other = -1
+	if a != nil {
+		other = a.slot
+	}
+	return qm, qo, other
+}
+
+// run simulates until every job has left, or until time until if that is
+// earlier (then the state is advanced exactly to until).
+func (e *prioEngine) run(until float64) error {
+	e.admit()
+	e.allocate()
+	for {
+		e.events++
+		if e.events > e.maxEvents {
+			return errStall
+		}
+		tau, trig, mapDone := math.Inf(1), int32(-1), false
+		for _, s := range e.active {
+			if t, md := e.tab.jobs[s].nextEvent(); t < tau {
+				tau, trig, mapDone = t, s, md
+			}
+		}
+		arrival := false
+		if e.next < len(e.in) {
+			if t := math.Max(e.in[e.next].Time-e.now, 0); t <= tau {
+				if t < tau {
+					trig = -1
+				}
+				tau, arrival = t, true
+			}
+		}
+		if math.IsInf(tau, 1) {
+			if e.tab.live == 0 {
+				return nil
+			}
+			return errStall
+		}
+		if e.now+tau > until {
+			if d := until - e.now; d > 0 {
+				e.step(d, -1, false)
+				e.now = until
+				e.settle()
+				e.allocate()
+			}
+			return nil
+		}
+		e.step(tau, trig, mapDone)
+		if arrival {
+			e.now = e.in[e.next].Time
+		} else {
+			e.now += tau
+		}
+		e.settle()
+		e.admit()
+		e.allocate()
+	}
+}
+
+// step advances the served jobs by tau; the job trig (if ≥ 0) reaches its
+// event exactly.
+func (e *prioEngine) step(tau float64, trig int32, mapDone bool) {
+	if e.obs != nil {
+		e.view = e.snapshot(e.view[:0])
+		e.obs.interval(e.now, tau, e.view)
+	}
+	for _, s := range e.active {
+		e.tab.jobs[s].advance(tau)
+	}
+	if trig >= 0 {
+		if mapDone {
+			e.tab.jobs[trig].xr = 0
+		} else {
+			e.tab.jobs[trig].avail = 0
+		}
+	}
+}
+
+// snapshot appends the jobs present, in slot order, with their rates.
+func (e *prioEngine) snapshot(dst []simView) []simView {
+	for i := range e.tab.jobs {
+		j := &e.tab.jobs[i]
+		if j.id < 0 {
+			continue
+		}
+		dst = append(dst, simView{id: j.id, avail: j.avail, rate: Rate{Map: j.p, Shuffle: j.q},
+			job: Job{Arrival: j.arrival, Map: j.x, Shuffle: j.y, RemainingMap: j.xr, RemainingShuffle: j.yr()}})
+	}
+	return dst
+}

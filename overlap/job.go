@@ -1,0 +1,167 @@
+package overlap
+
+import (
+	"math"
+
+	"github.com/specsched/specsched"
+)
+
+// A Job is one job of a snapshot of the overlapping tandem queue (§2.1): its
+// arrival time r_i, its original map and shuffle sizes (x_i, y_i) and what is
+// left of them at the snapshot's instant, (x_i(t), y_i(t)).
+//
+// A valid Job has finite Arrival, 0 ≤ RemainingMap ≤ Map, 0 ≤
+// RemainingShuffle ≤ Shuffle, and satisfies constraint (1):
+// RemainingShuffle/Shuffle ≥ RemainingMap/Map (up to a relative 1e-9, see
+// availTol). A job with both remaining sizes zero has left; it gets zero
+// rates.
+type Job struct {
+	Arrival          float64 // r_i: only its order matters (ties and FIFO)
+	Map              float64 // x_i, the original map size
+	Shuffle          float64 // y_i, the original shuffle size
+	RemainingMap     float64 // x_i(t)
+	RemainingShuffle float64 // y_i(t)
+}
+
+// Available returns the job's available shuffle work, y_i(t) −
+// y_i·x_i(t)/x_i (all of y_i(t) when x_i = 0 or x_i(t) = 0): the shuffle
+// work its map phase has produced and its shuffle phase has not yet done.
+//
+// Special cases: a value of at most availTol·y_i (1e-9 of the shuffle size,
+// rounding on either side of constraint (1)) is returned as 0, and so is a
+// negative one; on an invalid Job (see Rates) the result is meaningless but
+// Available does not panic.
+func (j Job) Available() float64 {
+	if j.Map == 0 || j.RemainingMap == 0 {
+		return math.Max(j.RemainingShuffle, 0)
+	}
+	avail := j.RemainingShuffle - j.Shuffle*(j.RemainingMap/j.Map)
+	if avail <= availTol*j.Shuffle {
+		return 0
+	}
+	return avail
+}
+
+// A Rate is the service a job gets at one instant: map work per unit time at
+// the map station and shuffle work per unit time at the shuffle station.
+type Rate struct {
+	Map     float64
+	Shuffle float64
+}
+
+// An Arrival is one job of a simulation's input: its arrival time r_i and
+// its map and shuffle sizes (x_i, y_i).
+type Arrival struct {
+	Time    float64
+	Map     float64
+	Shuffle float64
+}
+
+// availTol is the relative tolerance of constraint (1) in snapshots: an
+// available shuffle work of at most availTol·y_i is treated as zero (the job
+// is rate-limited by its map), and a deficit larger than availTol·y_i is a
+// violation. Snapshots carried through a caller's own float arithmetic sit a
+// few ulps (1e-16 relative) on either side of y_i·x_i(t)/x_i; 1e-9 is far
+// above that noise and far below any work a scheduler would care about.
+const availTol = 1e-9
+
+// snapTol is the simulator's relative tolerance for simultaneous events:
+// after an event at time t, a quantity that was decreasing and is within
+// snapTol of its job's size is the rounding residue of another event at the
+// same t (the exact quotient remaining/rate of one job differs from another's
+// by a few ulps), so it is set to zero. 1e-12 is 10⁴ ulps: far above that
+// residue, far below any work the experiments measure.
+const snapTol = 1e-12
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func inputError(fn string, index int, field string, value float64, reason string) error {
+	return &specsched.InputError{Func: fn, Index: index, Field: field, Value: value, Reason: reason}
+}
+
+// validateSpeed checks a station speed; zeroOK allows s = 0. Speeds above
+// maxSpeed are refused so that sums of two capacities cannot overflow.
+func validateSpeed(fn string, speed float64, zeroOK bool) error {
+	if !(speed >= 0 && speed <= maxSpeed) || (!zeroOK && speed == 0) {
+		reason := "must be in (0, 1e300]"
+		if zeroOK {
+			reason = "must be in [0, 1e300]"
+		}
+		return inputError(fn, -1, "speed", speed, reason)
+	}
+	return nil
+}
+
+// validateJobs checks a snapshot (see Job). The common case (every job
+// valid) costs a few comparisons per job; the reasons are worked out only
+// for the first invalid job.
+func validateJobs(fn string, jobs []Job) error {
+	for i := range jobs {
+		j := &jobs[i]
+		// x−x is 0 for finite x and NaN for NaN and ±Inf; a comparison with
+		// NaN is false, so each test below also rejects NaN.
+		ok := j.Arrival-j.Arrival == 0 &&
+			j.Map >= 0 && j.Map <= math.MaxFloat64 &&
+			j.Shuffle >= 0 && j.Shuffle <= math.MaxFloat64 &&
+			j.RemainingMap >= 0 && j.RemainingMap <= j.Map &&
+			j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle &&
+			(j.RemainingMap == 0 || j.RemainingShuffle-j.Shuffle*(j.RemainingMap/j.Map) >= -availTol*j.Shuffle)
+		if !ok {
+			return jobError(fn, i, j)
+		}
+	}
+	return nil
+}
+
+// jobError says what is wrong with the invalid job j.
+func jobError(fn string, i int, j *Job) error {
+	switch {
+	case !finite(j.Arrival):
+		return inputError(fn, i, "arrival", j.Arrival, "must be finite")
+	case !finite(j.Map) || j.Map < 0:
+		return inputError(fn, i, "map", j.Map, "must be finite and ≥ 0")
+	case !finite(j.Shuffle) || j.Shuffle < 0:
+		return inputError(fn, i, "shuffle", j.Shuffle, "must be finite and ≥ 0")
+	case !(j.RemainingMap >= 0 && j.RemainingMap <= j.Map):
+		return inputError(fn, i, "remainingMap", j.RemainingMap, "must be in [0, map]")
+	case !(j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle):
+		return inputError(fn, i, "remainingShuffle", j.RemainingShuffle, "must be in [0, shuffle]")
+	default:
+		return inputError(fn, i, "remainingShuffle", j.RemainingShuffle,
+			"violates constraint (1): must be ≥ shuffle·remainingMap/map")
+	}
+}
+
+// validateArrivals checks a simulation input: finite times in nondecreasing
+// order, finite non-negative sizes, and a total work that does not overflow.
+func validateArrivals(fn string, jobs []Arrival, speed float64) error {
+	total := 0.0
+	for i := range jobs {
+		a := &jobs[i]
+		switch {
+		case !finite(a.Time):
+			return inputError(fn, i, "time", a.Time, "must be finite")
+		case i > 0 && a.Time < jobs[i-1].Time:
+			return inputError(fn, i, "time", a.Time, "must be ≥ the previous job's time (sorted arrivals)")
+		case !finite(a.Map) || a.Map < 0:
+			return inputError(fn, i, "map", a.Map, "must be finite and ≥ 0")
+		case !finite(a.Shuffle) || a.Shuffle < 0:
+			return inputError(fn, i, "shuffle", a.Shuffle, "must be finite and ≥ 0")
+		}
+		total += a.Map + a.Shuffle
+	}
+	if n := len(jobs); n > 0 {
+		horizon := math.Abs(jobs[0].Time) + math.Abs(jobs[n-1].Time) + 2*total/speed
+		if !finite(horizon) || horizon > maxHorizon {
+			return inputError(fn, -1, "total work", total, "arrival times plus total work / speed must stay below 1e300")
+		}
+	}
+	return nil
+}
+
+// maxSpeed bounds a station speed (see validateSpeed).
+const maxSpeed = 1e300
+
+// maxHorizon bounds |times| + total work / speed so that every time, rate and
+// quotient the simulators form stays finite (with three decades of room).
+const maxHorizon = 1e300

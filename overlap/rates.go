@@ -1,0 +1,116 @@
+package overlap
+
+import (
+	"math"
+)
+
+// A Workspace holds the scratch memory of Rates, Simulate, LowerBound and
+// RunExperiment. The zero value is ready to use; it grows to the largest
+// input seen and is then reused, so repeated calls allocate nothing. A nil
+// *Workspace is allowed (a temporary one is allocated). A Workspace must not
+// be used by concurrent calls.
+type Workspace struct {
+	selected []int        // k-LPS: indices of the jobs in map service
+	limits   []limitEntry // k-LPS: the rate-limited jobs of the water-fill
+	prio     prioEngine
+	lps      lpsEngine
+	srpt     srptQueue
+	resp     [2][]float64 // LowerBound: SRPT response times on x and on y
+	workload []Arrival    // RunExperiment
+	times    []float64    // RunExperiment
+}
+
+// Rates returns the rate each job of the snapshot jobs gets at this instant
+// under policy, with both stations of speed speed, in dst[i] for jobs[i].
+//
+// The policies are described at the Kind constants (MaxSRPT: §4.1,
+// Algorithm 1; SplitSRPT: §4.2, Algorithm 2; KLPS: §5.1). Every returned
+// vector is feasible for constraint (1) and the station speeds: rates are ≥
+// 0, each station's rates sum to at most speed, a job gets map rate only if
+// it has map work left and shuffle rate only if it has shuffle work left,
+// and a job with no available shuffle work gets a shuffle rate of at most
+// (Shuffle/Map)·(its map rate), so its available work never goes negative.
+//
+// Time: O(n) for MaxSRPT, MaxSRPTStrict, SplitSRPT, SplitSRPTStrict and
+// FIFO (one pass; no sort); O(n log k + k log k) for KLPS with limit k.
+// With a reused dst and Workspace it allocates nothing.
+//
+// Special cases: no jobs, or only jobs that have left (both remaining sizes
+// zero), give an empty or all-zero result; speed 0 gives all-zero rates
+// (speed must be in [0, 1e300]). A
+// job with Map = 0 has all its shuffle work available at once; a job with
+// Shuffle = 0 gets no shuffle rate. For SplitSRPT, β(t) is +∞ when every
+// job present has a zero size (μ₁ = 0, μ₂ = 1: map-heavy jobs, which then
+// have no shuffle work, get the whole map station; shuffle-heavy jobs, which
+// have no map work, the whole shuffle station).
+func Rates(dst []Rate, jobs []Job, speed float64, policy Policy, ws *Workspace) ([]Rate, error) {
+	const fn = "overlap.Rates"
+	if err := validateSpeed(fn, speed, true); err != nil {
+		return nil, err
+	}
+	if err := validatePolicy(fn, policy); err != nil {
+		return nil, err
+	}
+	if err := validateJobs(fn, jobs); err != nil {
+		return nil, err
+	}
+	if ws == nil {
+		ws = new(Workspace)
+	}
+	n := len(jobs)
+	if cap(dst) < n {
+		dst = make([]Rate, n)
+	}
+	dst = dst[:n]
+	clear(dst)
+	if speed == 0 {
+		return dst, nil
+	}
+	switch policy.Kind {
+	case MaxSRPT, MaxSRPTStrict:
+		orderedRates(dst, jobs, keyMax, speed, speed, policy.Kind == MaxSRPTStrict)
+	case FIFO:
+		orderedRates(dst, jobs, keyArrival, speed, speed, false)
+	case SplitSRPT, SplitSRPTStrict:
+		splitRates(dst, jobs, speed, policy.Kind == SplitSRPT)
+	case KLPS:
+		klpsRates(dst, jobs, speed, policy.k(), ws)
+	}
+	return dst, nil
+}
+
+// orderKey names the quantity a priority order sorts on.
+type orderKey uint8
+
+const (
+	keyMax     orderKey = iota // max(x_i(t), y_i(t)): MaxSRPT
+	keyMap                     // x_i(t): SplitSRPT's map-heavy class
+	keyShuffle                 // y_i(t): SplitSRPT's shuffle-heavy class
+	keyArrival                 // r_i: FIFO
+)
+
+func snapshotKey(key orderKey, j *Job) float64 {
+	switch key {
+	case keyMax:
+		return math.Max(j.RemainingMap, j.RemainingShuffle)
+	case keyMap:
+		return j.RemainingMap
+	case keyShuffle:
+		return j.RemainingShuffle
+	default:
+		return j.Arrival
+	}
+}
+
+// precedes reports whether job i comes before job l in the order of key:
+// by key, then arrival, then index.
+func precedes(jobs []Job, key orderKey, i, l int) bool {
+	ki, kl := snapshotKey(key, &jobs[i]), snapshotKey(key, &jobs[l])
+	if ki != kl {
+		return ki < kl
+	}
+	if jobs[i].Arrival != jobs[l].Arrival {
+		return jobs[i].Arrival < jobs[l].Arrival
+	}
+	return i < l
+}
