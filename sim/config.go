@@ -105,6 +105,15 @@ type Config struct {
 	// Progress, if not nil, is called with the number of jobs completed
 	// and the total after every job completion. It must not modify the jobs.
 	Progress func(done, total int)
+
+	debug debugFlags // tests only: switch the engine's shortcuts off
+}
+
+// debugFlags switch off the engine's shortcuts, which must not change any
+// result: the tests compare runs with and without them.
+type debugFlags struct {
+	noFilter bool // always ask stragglers.Speculate, even when no task can be a straggler
+	fullView bool // hand Speculate and Plan every unscheduled task, not only as many as the job can start
 }
 
 // DefaultConfig returns the configuration of policy p on a cluster of

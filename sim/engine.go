@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/specsched/specsched/alloc"
@@ -108,8 +107,6 @@ type engine struct {
 	regBusy int     // slots held outside the pool
 
 	res *Result
-
-	policyRNG *rand.Rand // SREW+C's random choices
 
 	// scratch, reused at every decision
 	ws       alloc.Workspace

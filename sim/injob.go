@@ -58,6 +58,9 @@ func (e *engine) canUse(j int32) bool {
 // mayHaveStraggler is the eligibility filter: false only if no running task
 // of job j can be judged a straggler now.
 func (e *engine) mayHaveStraggler(j int32) bool {
+	if e.cfg.debug.noFilter {
+		return true
+	}
 	tm := e.js[j].thetaMax
 	return e.now < tm+thetaTol*math.Max(1, math.Abs(tm))
 }
@@ -133,6 +136,15 @@ func (e *engine) buildView(j int32, unsched int) {
 			unsched--
 		}
 	}
+}
+
+// viewLimit is how many of job j's unscheduled tasks a decision for limit
+// slots needs to see (see buildView and plan).
+func (e *engine) viewLimit(j int32, limit int) int {
+	if e.cfg.debug.fullView {
+		return int(e.js[j].unsched)
+	}
+	return min(int(e.js[j].unsched), limit)
 }
 
 // remaining is the estimated t_rem of a running task: the smallest estimated
@@ -231,7 +243,7 @@ func (e *engine) speculate(j int32, g int) (int, error) {
 			}
 			continue
 		}
-		e.buildView(j, min(int(js.unsched), slots))
+		e.buildView(j, e.viewLimit(j, slots))
 		var err error
 		e.acts, err = stragglers.Speculate(e.acts, e.view, slots, pol, &e.sws)
 		if err != nil {
@@ -337,11 +349,14 @@ func (e *engine) budgetPool() error {
 // each of the u unscheduled tasks, or, with none, clones running tasks
 // likewise. The job is handed to Plan as one phase: its runnable tasks whose
 // run is not over (tasks waiting for an upstream phase neither take nor
-// need a machine). Plan's random choices come from the run's policy stream.
+// need a machine). Plan runs without randomness (a nil *rand.Rand): the
+// lowest ordinals get the extra copy. Which unscheduled tasks get it does not
+// matter (they are exchangeable); among running tasks, the job's first
+// running tasks get it.
 func (e *engine) plan(j int32, g int) (int, error) {
 	js := &e.js[j]
 	held := int(js.held - js.waiting)
-	u := min(int(js.unsched), g) // Plan gives each of min(u, g) tasks ≥ 1 copy: the same tasks
+	u := e.viewLimit(j, g) // Plan gives min(u, g) of the u tasks copies: the same with u ≤ g
 	e.running = e.running[:0]
 	for _, t := range js.running {
 		e.running = append(e.running, int(e.ts[t].copies))
@@ -355,7 +370,7 @@ func (e *engine) plan(j int32, g int) (int, error) {
 	e.machines[0] = held + g
 	var err error
 	e.plan1, err = competitive.Plan(e.plan1, []competitive.Job{job}, e.machines[:], held+g,
-		e.cfg.Lambda, competitive.NonPreemptive, e.policyRNG, &e.cws)
+		e.cfg.Lambda, competitive.NonPreemptive, nil, &e.cws)
 	if err != nil {
 		return 0, err
 	}

@@ -21,7 +21,6 @@ const (
 	drawBorrow                     // which task's duration a copy of a traced task borrows
 	drawEstimate                   // the error factor η of a copy's progress estimate
 	drawMachine                    // a copy's machine slowdown under MachineService
-	drawPolicy                     // the stream of a policy's own random choices
 )
 
 // splitmix64 is a bijective 64-bit mixer (Steele, Lea, Flood 2014), used to

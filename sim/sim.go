@@ -1,9 +1,5 @@
 package sim
 
-import (
-	"math/rand/v2"
-)
-
 // A JobResult is the outcome of one job.
 type JobResult struct {
 	Arrival    float64
@@ -124,7 +120,6 @@ func Simulate(jobs []Job, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	e := newEngine(fn, jobs, cfg, total)
-	e.policyRNG = rand.New(rand.NewPCG(splitmix64(cfg.Seed^drawPolicy), splitmix64(drawPolicy)))
 	if err := e.run(); err != nil {
 		return nil, err
 	}
