@@ -90,7 +90,10 @@ func testShortcutsChangeNothing(t *rapid.T) {
 	}
 }
 
-func TestShortcutsChangeNothing(t *testing.T) { t.Parallel(); rapid.Check(t, testShortcutsChangeNothing) }
+func TestShortcutsChangeNothing(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testShortcutsChangeNothing)
+}
 
 // sameCompletions compares the job results of two runs.
 func sameCompletions(t *rapid.T, what string, want, got *Result) {
