@@ -46,6 +46,7 @@ type taskState struct {
 	runPos int32   // position in its job's running list
 	theta  float64 // the task may be judged a straggler only while now < theta
 	start  float64 // when its first copy started
+	phi    float64 // when it becomes old enough to be judged (detectAt)
 }
 
 type phaseState struct {
@@ -70,6 +71,7 @@ type jobState struct {
 	poolHeld   int32   // of which in the budget pool
 	running    []int32 // running tasks, in an order fixed by the run
 	thetaMax   float64 // an upper bound of theta over its running tasks
+	quiet      float64 // no running task can be judged a straggler before this time
 	tnew       float64 // t_new
 	tau        float64 // the thesis rule's eligibility level: t_rem > tau (t_new)
 	mantriCut  float64 // Mantri's cut-off on c/(c+1)·t_rem
@@ -104,6 +106,7 @@ type engine struct {
 	active  []int32 // arrived, unfinished jobs in arrival order
 	pruned  bool    // some active job completed since the last schedule
 	busy    int     // slots held
+	unsched int     // unscheduled runnable tasks over all jobs
 	regBusy int     // slots held outside the pool
 
 	res *Result
@@ -120,6 +123,7 @@ type engine struct {
 	sorted   []float64
 	target   []int
 	order    []int32
+	packed   []uint64
 	view     []stragglers.Task
 	viewIdx  []int32
 	acts     []stragglers.Action
@@ -253,6 +257,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		js.tau = js.tnew
 		js.minElapsed = cfg.Speculation.Detect * js.tnew
 		js.thetaMax = math.Inf(-1)
+		js.quiet = math.Inf(1)
 	}
 	if cfg.Policy == SREWC {
 		e.phaseMoments()
@@ -410,6 +415,17 @@ func (e *engine) run() error {
 	return nil
 }
 
+// detectAt is the first time at which a task started at start has run
+// minElapsed by stragglers.Speculate's reckoning (now − start ≥ MinElapsed,
+// in floating point).
+func detectAt(start, minElapsed float64) float64 {
+	t := start + minElapsed
+	for t-start < minElapsed {
+		t = math.Nextafter(t, math.Inf(1))
+	}
+	return t
+}
+
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:
@@ -433,6 +449,7 @@ func (e *engine) makeRunnable(p int32) {
 	}
 	ph.runnable = true
 	e.js[ph.job].unsched += ph.n - ph.next
+	e.unsched += int(ph.n - ph.next)
 }
 
 // startCopy starts a new copy of task, in the budget pool or not.
@@ -452,6 +469,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 	if ts.tail == none {
 		ts.head = c
 		ts.start = e.now
+		ts.phi = detectAt(e.now, js.minElapsed)
 	} else {
 		e.cs[ts.tail].next = c
 	}
@@ -472,7 +490,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 	if num == 0 {
 		e.res.Stats.Launched++
 		if e.checks {
-			e.events.push(event{t: e.now + js.minElapsed, c: -task - 1})
+			e.events.push(event{t: ts.phi, c: -task - 1})
 		}
 	} else {
 		e.res.Stats.Copies++
@@ -487,6 +505,7 @@ func (e *engine) launch(p int32) {
 	task := ph.lo + ph.next
 	ph.next++
 	e.js[ph.job].unsched--
+	e.unsched--
 	e.startCopy(task, false)
 }
 

@@ -56,13 +56,19 @@ func (e *engine) canUse(j int32) bool {
 }
 
 // mayHaveStraggler is the eligibility filter: false only if no running task
-// of job j can be judged a straggler now.
+// of job j can be judged a straggler now. A task can be judged only from
+// φ (old enough, detectAt) while now < θ (t_rem above the rule's level):
+// the job keeps an upper bound of θ over its tasks and a lower bound, quiet,
+// of the earliest time at which a task with θ > max(φ, now) becomes
+// judgeable; both are exact after a view is built and kept conservative by
+// updateTheta in between.
 func (e *engine) mayHaveStraggler(j int32) bool {
 	if e.cfg.debug.noFilter {
 		return true
 	}
-	tm := e.js[j].thetaMax
-	return e.now < tm+thetaTol*math.Max(1, math.Abs(tm))
+	js := &e.js[j]
+	return e.now >= js.quiet-thetaTol*math.Max(1, math.Abs(js.quiet)) &&
+		e.now < js.thetaMax+thetaTol*math.Max(1, math.Abs(js.thetaMax))
 }
 
 // launchUpTo launches up to g unscheduled tasks of job j, upstream phases
@@ -113,8 +119,12 @@ func (e *engine) buildView(j int32, unsched int) {
 	e.view = e.view[:0]
 	e.viewIdx = e.viewIdx[:0]
 	thetaMax := math.Inf(-1)
+	quiet := math.Inf(1)
 	for _, t := range js.running {
 		ts := &e.ts[t]
+		if at := math.Max(ts.phi, e.now); ts.theta > at {
+			quiet = math.Min(quiet, at)
+		}
 		e.view = append(e.view, stragglers.Task{
 			State:     stragglers.Running,
 			Copies:    int(ts.copies),
@@ -125,6 +135,7 @@ func (e *engine) buildView(j int32, unsched int) {
 		thetaMax = math.Max(thetaMax, ts.theta)
 	}
 	js.thetaMax = thetaMax
+	js.quiet = quiet
 	for p := js.plo; p < js.phi && unsched > 0; p++ {
 		ph := &e.ps[p]
 		if !ph.runnable {
@@ -188,6 +199,9 @@ func (e *engine) updateTheta(task int32) {
 	}
 	ts.theta = theta
 	js.thetaMax = math.Max(js.thetaMax, theta)
+	if at := math.Max(ts.phi, e.now); theta > at {
+		js.quiet = math.Min(js.quiet, at)
+	}
 }
 
 // mantriCutoff is the δ-quantile of a new copy's duration, Pareto with tail β

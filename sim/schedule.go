@@ -18,7 +18,7 @@ func (e *engine) schedule() error {
 		return nil
 	}
 	free := e.regCap - e.regBusy
-	if free > 0 {
+	if free > 0 && e.anyCanUse() {
 		var err error
 		free, err = e.grant(free)
 		if err != nil {
@@ -34,6 +34,20 @@ func (e *engine) schedule() error {
 		return e.budgetPool()
 	}
 	return nil
+}
+
+// anyCanUse reports whether some active job might use a free slot; if none
+// can, the decision would grant slots that no job takes, and is skipped.
+func (e *engine) anyCanUse() bool {
+	if e.unsched > 0 {
+		return true
+	}
+	for _, j := range e.active {
+		if e.canUse(j) {
+			return true
+		}
+	}
+	return false
 }
 
 // held is what a job holds of the slots its policy allocates: all its slots,
@@ -96,24 +110,18 @@ func (e *engine) grant(free int) (int, error) {
 		return free, err
 	}
 	// Jobs below their allocation, in priority order.
-	cands := e.order[:0]
-	for k, j := range e.active {
-		if e.target[k] > e.held(j) {
-			cands = append(cands, int32(k))
-		}
+	order := e.order // SRPT sorted it already
+	if e.cfg.Policy.allocator() != allocSRPT {
+		order = e.sortedBy(e.key, n)
 	}
-	e.order = cands
-	slices.SortFunc(cands, func(a, b int32) int {
-		if c := cmpFloat(e.key[a], e.key[b]); c != 0 {
-			return c
-		}
-		return int(a - b)
-	})
-	for _, k := range cands {
+	for _, k := range order {
 		if free == 0 {
 			break
 		}
 		j := e.active[k]
+		if e.target[k] <= e.held(j) {
+			continue
+		}
 		g := min(e.target[k]-e.held(j), free)
 		used, err := e.use(j, g)
 		if err != nil {
@@ -125,12 +133,10 @@ func (e *engine) grant(free int) (int, error) {
 }
 
 // conserve offers the slots still free to the active jobs, in the policy's
-// priority order, so that no slot idles while a job can use it (§3.3: "it
-// should not leave slots unused").
+// priority order (e.order, as grant left it), so that no slot idles while a
+// job can use it (§3.3: "it should not leave slots unused").
 func (e *engine) conserve(free int) (int, error) {
-	n := len(e.active)
-	order := e.sortedBy(e.key, n)
-	for _, k := range order {
+	for _, k := range e.order {
 		if free == 0 {
 			break
 		}
@@ -147,20 +153,42 @@ func (e *engine) conserve(free int) (int, error) {
 	return free, nil
 }
 
-// sortedBy returns the positions 0 … n−1 of e.active ordered by key, ties by
-// position (arrival order).
+// sortedBy sets e.order to the positions 0 … n−1 of e.active ordered by key
+// (≥ 0), ties by position (arrival order), and returns it. Integer keys below
+// 2³¹ — task counts, the common case — are packed with the position into one
+// uint64 and sorted as such.
 func (e *engine) sortedBy(key []float64, n int) []int32 {
 	e.order = grow(e.order, n)
-	for k := range e.order {
-		e.order[k] = int32(k)
+	order := e.order
+	integral := true
+	for _, k := range key[:n] {
+		if k != math.Trunc(k) || !(k < 1<<31) {
+			integral = false
+			break
+		}
 	}
-	slices.SortFunc(e.order, func(a, b int32) int {
+	if integral {
+		e.packed = grow(e.packed, n)
+		packed := e.packed
+		for k := range packed {
+			packed[k] = uint64(key[k])<<32 | uint64(k)
+		}
+		slices.Sort(packed)
+		for k, p := range packed {
+			order[k] = int32(uint32(p))
+		}
+		return order
+	}
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
 		if c := cmpFloat(key[a], key[b]); c != 0 {
 			return c
 		}
 		return int(a - b)
 	})
-	return e.order
+	return order
 }
 
 // demands sets e.demand[k] to the slots job k could use now under an SRPT
