@@ -67,8 +67,12 @@ func (e *engine) mayHaveStraggler(j int32) bool {
 		return true
 	}
 	js := &e.js[j]
-	return e.now >= js.quiet-thetaTol*math.Max(1, math.Abs(js.quiet)) &&
-		e.now < js.thetaMax+thetaTol*math.Max(1, math.Abs(js.thetaMax))
+	return e.now >= js.quiet-thetaTol*math.Max(1, math.Abs(js.quiet)) && beyond(js.thetaMax, e.now)
+}
+
+// beyond reports whether θ > at, up to thetaTol in favour of θ.
+func beyond(theta, at float64) bool {
+	return theta > at-thetaTol*math.Max(1, math.Abs(at))
 }
 
 // launchUpTo launches up to g unscheduled tasks of job j, upstream phases
@@ -122,7 +126,7 @@ func (e *engine) buildView(j int32, unsched int) {
 	quiet := math.Inf(1)
 	for _, t := range js.running {
 		ts := &e.ts[t]
-		if at := math.Max(ts.phi, e.now); ts.theta > at {
+		if at := math.Max(ts.phi, e.now); beyond(ts.theta, at) {
 			quiet = math.Min(quiet, at)
 		}
 		e.view = append(e.view, stragglers.Task{
@@ -199,7 +203,7 @@ func (e *engine) updateTheta(task int32) {
 	}
 	ts.theta = theta
 	js.thetaMax = math.Max(js.thetaMax, theta)
-	if at := math.Max(ts.phi, e.now); theta > at {
+	if at := math.Max(ts.phi, e.now); beyond(theta, at) {
 		js.quiet = math.Min(js.quiet, at)
 	}
 }

@@ -92,7 +92,6 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := rd.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
@@ -100,6 +99,7 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 			}
 			return nil, err
 		}
+		line, _ := rd.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}

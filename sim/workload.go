@@ -104,7 +104,8 @@ const MaxSynthJobs = 1 << 24
 //
 // Complexity: O(Jobs). Special cases: Jobs = 0 gives no jobs. An error is
 // returned for Jobs outside [0, 2^24], Slots < 1, Load outside (0, 10],
-// MeanTask outside (0, 1e6], no group, a group with β ≤ 1 or a weight ≤ 0
+// MeanTask outside (0, 1e6], MaxSlowdown neither 0, +Inf nor in [1, 1e6], no
+// group, a group with β ≤ 1 or a weight ≤ 0
 // (or NaN, ±Inf), TaskShape outside (0, 100], MaxTasks outside [1, 2^20],
 // PhaseWeights with a negative, NaN or infinite entry, none positive or more
 // than 16 entries, MinRatio or SlowStart outside (0, 1], and a nil rng.
@@ -186,8 +187,8 @@ func (c *SynthConfig) validate(fn string) error {
 	if !(c.MeanTask > 0 && c.MeanTask <= 1e6) {
 		return check.Err(fn, check.Scalar, "mean task", c.MeanTask, "must lie in (0, 1e6]")
 	}
-	if c.MaxSlowdown != 0 && !(c.MaxSlowdown >= 1) {
-		return check.Err(fn, check.Scalar, "max slowdown", c.MaxSlowdown, "must be 0, ≥ 1 or +Inf")
+	if c.MaxSlowdown != 0 && !math.IsInf(c.MaxSlowdown, 1) && !(c.MaxSlowdown >= 1 && c.MaxSlowdown <= 1e6) {
+		return check.Err(fn, check.Scalar, "max slowdown", c.MaxSlowdown, "must be 0 or +Inf (no cap), or lie in [1, 1e6]")
 	}
 	if len(c.Groups) == 0 {
 		return check.Err(fn, check.Scalar, "groups", 0, "at least one group")

@@ -1,0 +1,147 @@
+package sim
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// resultOf builds a Result with the given completions and task counts.
+func resultOf(completions []float64, tasks []int) *Result {
+	r := &Result{Jobs: make([]JobResult, len(completions))}
+	for i, c := range completions {
+		r.Jobs[i] = JobResult{Completion: c, Finish: c, Tasks: tasks[i]}
+	}
+	return r
+}
+
+func drawResults(t *rapid.T) (base, r *Result) {
+	n := rapid.IntRange(1, 40).Draw(t, "n")
+	b := make([]float64, n)
+	c := make([]float64, n)
+	tasks := make([]int, n)
+	for i := range b {
+		b[i] = quarter(t, 0, 20, "base")
+		c[i] = quarter(t, 0, 20, "c")
+		tasks[i] = rapid.IntRange(1, 800).Draw(t, "tasks")
+	}
+	return resultOf(b, tasks), resultOf(c, tasks)
+}
+
+// testSummarize compares the percentiles with the definition: the q-th
+// percentile is the ⌈q·n⌉-th smallest completion time.
+func testSummarize(t *rapid.T) {
+	_, r := drawResults(t)
+	s := Summarize(r)
+	c := Completions(nil, r)
+	slices.Sort(c)
+	n := len(c)
+	rank := func(q float64) float64 { return c[int(math.Ceil(q*float64(n)))-1] }
+	var sum float64
+	for _, x := range c {
+		sum += x
+	}
+	if s.Jobs != n || math.Abs(s.Mean-sum/float64(n)) > 1e-12*math.Max(1, sum) {
+		t.Fatalf("jobs %d mean %g, want %d, %g", s.Jobs, s.Mean, n, sum/float64(n))
+	}
+	for _, q := range []struct {
+		p    float64
+		got  float64
+		name string
+	}{{0.5, s.P50, "p50"}, {0.9, s.P90, "p90"}, {0.99, s.P99, "p99"}} {
+		if want := rank(q.p); q.got != want {
+			t.Fatalf("%s = %g, want %g (sorted %v)", q.name, q.got, want, c)
+		}
+	}
+}
+
+func TestSummarize(t *testing.T) { t.Parallel(); rapid.Check(t, testSummarize) }
+
+// testComparisons checks Gain, Slowdowns and BinGains against direct
+// computations over the job pairs.
+func testComparisons(t *rapid.T) {
+	base, r := drawResults(t)
+	var mb, mr float64
+	slowed, worst, total := 0, 0.0, 0.0
+	for i := range base.Jobs {
+		b, c := base.Jobs[i].Completion, r.Jobs[i].Completion
+		mb += b
+		mr += c
+		if c > b && b > 0 {
+			slowed++
+			total += (c - b) / b
+			worst = math.Max(worst, (c-b)/b)
+		}
+	}
+	g, err := Gain(base, r)
+	if mb == 0 {
+		if err == nil {
+			t.Fatalf("Gain with a zero base mean: no error")
+		}
+	} else if err != nil || math.Abs(g-(mb-mr)/mb) > 1e-12 {
+		t.Fatalf("Gain = %g, %v, want %g", g, err, (mb-mr)/mb)
+	}
+	s, err := Slowdowns(base, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := float64(len(base.Jobs))
+	if s.Fraction != float64(slowed)/n || s.Worst != worst || (slowed > 0 && math.Abs(s.Mean-total/float64(slowed)) > 1e-12) {
+		t.Fatalf("Slowdowns = %+v, want fraction %g mean %g worst %g", s, float64(slowed)/n, total/math.Max(1, float64(slowed)), worst)
+	}
+	bins, err := BinGains(nil, base, r, DefaultBins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := 0
+	for _, bin := range bins {
+		var sb, sr float64
+		k := 0
+		for i := range base.Jobs {
+			if tk := base.Jobs[i].Tasks; tk >= bin.Lo && tk <= bin.Hi {
+				sb += base.Jobs[i].Completion
+				sr += r.Jobs[i].Completion
+				k++
+			}
+		}
+		jobs += bin.Jobs
+		if k != bin.Jobs || (sb > 0 && math.Abs(bin.Gain-(sb-sr)/sb) > 1e-12) || (sb == 0 && !math.IsNaN(bin.Gain)) {
+			t.Fatalf("bin %+v: want %d jobs, gain %g", bin, k, (sb-sr)/sb)
+		}
+	}
+	if jobs != len(base.Jobs) || bins[0].Lo != 1 || bins[len(bins)-1].Hi != math.MaxInt {
+		t.Fatalf("bins %+v do not cover the jobs once", bins)
+	}
+}
+
+func TestComparisons(t *testing.T) { t.Parallel(); rapid.Check(t, testComparisons) }
+
+func TestMetricsErrors(t *testing.T) {
+	t.Parallel()
+	a := resultOf([]float64{1, 2}, []int{1, 1})
+	b := resultOf([]float64{1}, []int{1})
+	if _, err := Gain(a, b); !isInputError(err) {
+		t.Errorf("Gain of different job counts: %v", err)
+	}
+	if _, err := Slowdowns(a, b); !isInputError(err) {
+		t.Errorf("Slowdowns of different job counts: %v", err)
+	}
+	dst := []BinGain{{Jobs: 7}}
+	for _, edges := range [][]int{{0}, {5, 5}, {10, 3}} {
+		if got, err := BinGains(dst, a, a, edges); !isInputError(err) || got != nil || dst[0].Jobs != 7 {
+			t.Errorf("BinGains(edges %v) = %v, %v; dst %v", edges, got, err, dst)
+		}
+	}
+	s := Summarize(&Result{})
+	if !math.IsNaN(s.Mean) || !math.IsNaN(s.P99) || s.Jobs != 0 {
+		t.Errorf("Summarize of no jobs = %+v", s)
+	}
+	// A worked case: completions 4, 2 against 2, 2: one job slowed by 100%.
+	g, _ := Gain(resultOf([]float64{2, 2}, []int{1, 1}), resultOf([]float64{4, 2}, []int{1, 1}))
+	sd, _ := Slowdowns(resultOf([]float64{2, 2}, []int{1, 1}), resultOf([]float64{4, 2}, []int{1, 1}))
+	if g != -0.5 || sd != (Slowdown{Fraction: 0.5, Mean: 1, Worst: 1}) {
+		t.Errorf("worked case: gain %g slowdown %+v", g, sd)
+	}
+}

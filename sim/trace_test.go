@@ -1,0 +1,235 @@
+package sim
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+const sampleTrace = "../internal/testdata/sim/sample.csv"
+
+// normalised returns jobs as ParseTrace would give them back from
+// WriteTrace: Start 0 and the first phase's Start written as 1, no
+// CopyDurations (copies borrow from the phase).
+func normalised(jobs []Job) []Job {
+	out := make([]Job, len(jobs))
+	for j, job := range jobs {
+		job.NewCopy = 0
+		ph := make([]Phase, len(job.Phases))
+		for p, x := range job.Phases {
+			if x.Start == 0 || p == 0 {
+				x.Start = 1
+			}
+			x.CopyDurations = nil
+			ph[p] = x
+		}
+		job.Phases = ph
+		out[j] = job
+	}
+	return out
+}
+
+// testTraceRoundTrip: jobs with known durations written by WriteTrace read
+// back as the same jobs.
+func testTraceRoundTrip(t *rapid.T) {
+	jobs := explicitJobs(t, 6, false)
+	var buf bytes.Buffer
+	if err := WriteTrace(&buf, jobs, 1); err != nil {
+		t.Fatalf("WriteTrace: %v", err)
+	}
+	got, err := ParseTrace(&buf)
+	if err != nil {
+		t.Fatalf("ParseTrace: %v\n%s", err, buf.String())
+	}
+	if diff := cmp.Diff(normalised(jobs), got); diff != "" {
+		t.Fatalf("round trip (-want +got):\n%s", diff)
+	}
+}
+
+func TestTraceRoundTrip(t *testing.T) { t.Parallel(); rapid.Check(t, testTraceRoundTrip) }
+func FuzzWriteTrace(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(testTraceRoundTrip)) }
+
+// TestTraceFirstCopies: a Pareto workload written with seed s describes the
+// first copies Simulate runs with seed s: both runs start the same tasks at
+// the same times for the same durations until the first speculative copy
+// (here never: speculation off).
+func TestTraceFirstCopies(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{
+		{Arrival: 0, Beta: 1.3, Phases: []Phase{{Tasks: 5, Scale: 0.5, Cap: 6}, {Tasks: 2, Scale: 1, Start: 0.6}}},
+		{Arrival: 0.5, Beta: 1.8, Phases: []Phase{{Tasks: 3, Scale: 0.2}}},
+	}
+	var buf bytes.Buffer
+	if err := WriteTrace(&buf, jobs, 99); err != nil {
+		t.Fatal(err)
+	}
+	traced, err := ParseTrace(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig(SRPT, 3)
+	cfg.Seed = 99
+	cfg.Record = true
+	a, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Simulate(traced, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a.Copies, b.Copies); diff != "" {
+		t.Fatalf("copies differ (-drawn +traced):\n%s", diff)
+	}
+}
+
+// TestTraceFitsGroups: without a beta column, each group's β is the Pareto
+// maximum-likelihood estimate n/Σ ln(x_i/min x) of its durations, computed
+// here directly.
+func TestTraceFitsGroups(t *testing.T) {
+	t.Parallel()
+	in := "job,arrival,phase,duration,group\n" +
+		"a,0,0,1,0\na,0,0,2,0\na,0,1,4,0\n" +
+		"b,1,0,3,1\nb,1,0,9,1\n" +
+		"c,2,0,1.5,0\n"
+	jobs, err := ParseTrace(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mle := func(xs ...float64) float64 {
+		lo := math.Inf(1)
+		for _, x := range xs {
+			lo = math.Min(lo, x)
+		}
+		var s float64
+		for _, x := range xs {
+			s += math.Log(x / lo)
+		}
+		return float64(len(xs)) / s
+	}
+	want0, want1 := mle(1, 2, 4, 1.5), mle(3, 9)
+	if got := jobs[0].Beta; math.Abs(got-want0) > 1e-12 || jobs[2].Beta != got {
+		t.Errorf("group 0: β %g and %g, want %g", got, jobs[2].Beta, want0)
+	}
+	if got := jobs[1].Beta; math.Abs(got-want1) > 1e-12 {
+		t.Errorf("group 1: β %g, want %g", got, want1)
+	}
+	if len(jobs[0].Phases) != 2 || jobs[0].Phases[1].Tasks != 1 || jobs[0].Phases[0].Tasks != 2 {
+		t.Errorf("job a parsed as %+v", jobs[0])
+	}
+}
+
+// TestTraceErrors: every malformed trace names its line and column.
+func TestTraceErrors(t *testing.T) {
+	t.Parallel()
+	head := "job,arrival,phase,duration,beta\n"
+	for _, tc := range []struct {
+		name, in string
+		line     int
+		column   string
+	}{
+		{"unknown column", "job,arrival,phase,duration,speed\n", 1, "header"},
+		{"missing column", "job,arrival,duration\n", 1, "header"},
+		{"duplicate column", "job,job,arrival,phase,duration\n", 1, "header"},
+		{"short row", head + "a,0,0,1\n", 2, ""},
+		{"bad arrival", head + "a,x,0,1,1.5\n", 2, "arrival"},
+		{"negative arrival", head + "a,-1,0,1,1.5\n", 2, "arrival"},
+		{"NaN duration", "# comment\n" + head + "a,0,0,NaN,1.5\n", 3, "duration"},
+		{"zero duration", head + "a,0,0,0,1.5\n", 2, "duration"},
+		{"infinite duration", head + "a,0,0,+Inf,1.5\n", 2, "duration"},
+		{"bad phase", head + "a,0,0,1,1.5\na,0,x,1,1.5\n", 3, "phase"},
+		{"phase gap", head + "a,0,0,1,1.5\na,0,2,1,1.5\n", 3, "phase"},
+		{"phase back", head + "a,0,0,1,1.5\na,0,1,1,1.5\na,0,0,1,1.5\n", 4, "phase"},
+		{"first phase not 0", head + "a,0,1,1,1.5\n", 2, "phase"},
+		{"beta ≤ 1", head + "a,0,0,1,1\n", 2, "beta"},
+		{"beta differs", head + "a,0,0,1,1.5\na,0,0,1,1.6\n", 3, "beta"},
+		{"arrival differs", head + "a,0,0,1,1.5\na,1,0,1,1.5\n", 3, "arrival"},
+		{"job not contiguous", head + "a,0,0,1,1.5\nb,0,0,1,1.5\na,0,0,1,1.5\n", 4, "job"},
+		{"bad group", "job,arrival,phase,duration,group\na,0,0,1,-2\n", 2, "group"},
+		{"start out of range", "job,arrival,phase,duration,beta,start\na,0,0,1,1.5,1.5\n", 2, "start"},
+		{"start differs", "job,arrival,phase,duration,beta,start\na,0,0,1,1.5,1\na,0,1,1,1.5,0.5\na,0,1,1,1.5,0.6\n", 4, "start"},
+		{"unfittable group", "job,arrival,phase,duration\n\na,0,0,1\na,0,0,1\n", 3, "group"},
+		{"fit ≤ 1", "job,arrival,phase,duration\na,0,0,1\na,0,0,1000\na,0,0,1000000\n", 2, "group"},
+		{"bare quote", head + "a,0,0,\"1,1.5\n", 2, ""},
+	} {
+		_, err := ParseTrace(strings.NewReader(tc.in))
+		var te *TraceError
+		if !errors.As(err, &te) {
+			t.Errorf("%s: error %v, want a *TraceError", tc.name, err)
+			continue
+		}
+		if te.Line != tc.line || te.Column != tc.column {
+			t.Errorf("%s: line %d column %q (%v), want line %d column %q", tc.name, te.Line, te.Column, err, tc.line, tc.column)
+		}
+		if !strings.Contains(err.Error(), "line ") {
+			t.Errorf("%s: message %q does not name the line", tc.name, err)
+		}
+	}
+}
+
+// TestSampleTrace: the shipped sample parses, round-trips and simulates.
+// A missing fixture fails.
+func TestSampleTrace(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(sampleTrace)
+	if err != nil {
+		t.Fatalf("sample trace: %v", err)
+	}
+	jobs, err := ParseTrace(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 30 {
+		t.Fatalf("%d jobs in the sample, want 30", len(jobs))
+	}
+	for _, p := range Policies() {
+		cfg := DefaultConfig(p, 20)
+		cfg.Record = true
+		r, err := Simulate(jobs, cfg)
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		checkRun(t, jobs, cfg, r, false)
+	}
+}
+
+// testParseTraceNoPanic feeds ParseTrace lines assembled from valid and
+// invalid fields: it returns an error or jobs that Simulate accepts.
+func testParseTraceNoPanic(t *rapid.T) {
+	fields := []string{"a", "b", "0", "1", "2", "-1", "1.5", "NaN", "+Inf", "1e400", "", " ", "\"", "x", "0.5"}
+	var sb strings.Builder
+	if rapid.Bool().Draw(t, "header") {
+		sb.WriteString("job,arrival,phase,duration,group,beta,start\n")
+	}
+	rows := rapid.IntRange(0, 8).Draw(t, "rows")
+	for i := 0; i < rows; i++ {
+		n := rapid.IntRange(0, 8).Draw(t, "fields")
+		for k := 0; k < n; k++ {
+			if k > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(rapid.SampledFrom(fields).Draw(t, "field"))
+		}
+		sb.WriteByte('\n')
+	}
+	jobs, err := ParseTrace(strings.NewReader(sb.String()))
+	if err != nil {
+		var te *TraceError
+		if !errors.As(err, &te) {
+			t.Fatalf("error %v is not a *TraceError", err)
+		}
+		return
+	}
+	if _, err := Simulate(jobs, DefaultConfig(Hopper, 3)); err != nil {
+		t.Fatalf("ParseTrace accepted %q but Simulate rejects it: %v", sb.String(), err)
+	}
+}
+
+func TestParseTraceNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testParseTraceNoPanic) }
+func FuzzParseTrace(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(testParseTraceNoPanic)) }

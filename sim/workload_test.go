@@ -1,0 +1,271 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"gonum.org/v1/gonum/integrate/quad"
+	"gonum.org/v1/gonum/stat/distuv"
+	"pgregory.net/rapid"
+)
+
+// TestParetoScale checks the truncated Pareto mean of ParetoScale against
+// numerical quadrature of x·f(x) over [x_m, ratio·x_m], divided by F(ratio·x_m),
+// with gonum's Pareto density.
+func TestParetoScale(t *testing.T) {
+	t.Parallel()
+	const tol = 1e-6 // quadrature on a log-spaced grid of 2000 Legendre nodes per decade
+	for _, beta := range []float64{1.05, 1.2, 1.5, 1.9, 2.5, 4} {
+		for _, ratio := range []float64{1.5, 4, 15, 100, 1e4} {
+			mean := 1.7
+			xm := ParetoScale(mean, beta, ratio)
+			d := distuv.Pareto{Xm: xm, Alpha: beta}
+			// Integrate in log space, x = e^u, dx = x du: smooth integrand.
+			f := func(u float64) float64 { x := math.Exp(u); return x * d.Prob(x) * x }
+			num := quad.Fixed(f, math.Log(xm), math.Log(ratio*xm), 4000, nil, 0)
+			got := num / d.CDF(ratio*xm)
+			if math.Abs(got-mean) > tol*mean {
+				t.Errorf("β = %g, ratio %g: truncated mean with x_m = %g is %.9g by quadrature, want %g", beta, ratio, xm, got, mean)
+			}
+		}
+		if got, want := ParetoScale(1, beta, math.Inf(1)), (beta-1)/beta; math.Abs(got-want) > 1e-15 {
+			t.Errorf("β = %g untruncated: x_m = %g, want (β−1)/β = %g", beta, got, want)
+		}
+	}
+	if got := ParetoScale(3, 1.5, 1); got != 3 {
+		t.Errorf("ratio 1: x_m = %g, want the mean", got)
+	}
+}
+
+// TestKeyedDurations: the keyed draws follow their laws. Pareto copies (with
+// and without a cap) pass a Kolmogorov–Smirnov comparison with gonum's CDF;
+// the log-normal factors have the stated median or mean; different keys give
+// different draws and the same key the same.
+func TestKeyedDurations(t *testing.T) {
+	t.Parallel()
+	n := 20000
+	if testing.Short() {
+		n = 5000
+	}
+	// The KS statistic of n draws exceeds 1.95/√n with probability 0.1%.
+	ks := 1.95 / math.Sqrt(float64(n))
+	for _, tc := range []struct{ xm, beta, limit float64 }{{0.5, 1.2, 0}, {1, 1.8, 0}, {0.3, 1.1, 4.5}} {
+		d := distuv.Pareto{Xm: tc.xm, Alpha: tc.beta}
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = paretoDuration(7, i/3, i%3, tc.xm, tc.beta, tc.limit)
+			if x[i] < tc.xm || tc.limit > 0 && x[i] > tc.limit {
+				t.Fatalf("draw %g outside [%g, %g]", x[i], tc.xm, tc.limit)
+			}
+		}
+		slices.Sort(x)
+		norm := 1.0
+		if tc.limit > 0 {
+			norm = d.CDF(tc.limit)
+		}
+		var worst float64
+		for i, v := range x {
+			f := d.CDF(v) / norm
+			worst = math.Max(worst, math.Max(math.Abs(f-float64(i)/float64(n)), math.Abs(f-float64(i+1)/float64(n))))
+		}
+		if worst > ks {
+			t.Errorf("Pareto(%g, %g) cap %g: KS distance %g > %g", tc.xm, tc.beta, tc.limit, worst, ks)
+		}
+	}
+	// Medians and means of the log-normal factors.
+	var below, sum float64
+	for i := 0; i < n; i++ {
+		if logNormalMedianOne(3, drawEstimate, i, 0, 0.3) < 1 {
+			below++
+		}
+		sum += logNormalMeanOne(3, drawMachine, i, 1, 0.5)
+	}
+	if frac := below / float64(n); math.Abs(frac-0.5) > 4*0.5/math.Sqrt(float64(n)) {
+		t.Errorf("median-one factor below 1 in %g of draws, want 0.5", frac)
+	}
+	// SD of the mean-one factor is 0.5: the sample mean is within 4·0.5/√n.
+	if mean := sum / float64(n); math.Abs(mean-1) > 4*0.5/math.Sqrt(float64(n)) {
+		t.Errorf("mean-one factor has sample mean %g", mean)
+	}
+	if logNormalMedianOne(3, drawEstimate, 1, 0, 0) != 1 {
+		t.Error("σ = 0 must give exactly 1")
+	}
+	a, b := keyedUniform(1, drawDuration, 5, 0), keyedUniform(1, drawDuration, 5, 0)
+	c, d := keyedUniform(1, drawDuration, 5, 1), keyedUniform(2, drawDuration, 5, 0)
+	if a != b || a == c || a == d || !(a > 0 && a < 1) {
+		t.Errorf("keyed draws: same key %g, %g; other copy %g; other seed %g", a, b, c, d)
+	}
+}
+
+// testSynthesizeShape checks a synthetic workload against its configuration:
+// arrivals increasing and calibrated so that Σ tasks·MeanTask = Load·Slots·
+// (last arrival); β from the groups; downstream phases between MinRatio and
+// 1 times their upstream (rounded up); Pareto scales and caps giving the mean
+// task duration; and the same rng seed giving the same jobs.
+func testSynthesizeShape(t *rapid.T) {
+	c := DefaultWorkload(rapid.IntRange(0, 300).Draw(t, "jobs"), rapid.IntRange(1, 500).Draw(t, "slots"),
+		rapid.Float64Range(0.05, 2).Draw(t, "load"))
+	c.MeanTask = rapid.Float64Range(0.01, 100).Draw(t, "mean")
+	c.MaxSlowdown = rapid.SampledFrom([]float64{0, 1, 15, math.Inf(1)}).Draw(t, "maxSlowdown")
+	c.MinRatio = rapid.Float64Range(0.01, 1).Draw(t, "minRatio")
+	c.MaxTasks = rapid.IntRange(1, 3000).Draw(t, "maxTasks")
+	seed := rapid.Uint64().Draw(t, "seed")
+	jobs, err := Synthesize(c, rand.New(rand.NewPCG(seed, 1)))
+	if err != nil {
+		t.Fatalf("Synthesize: %v", err)
+	}
+	if len(jobs) != c.Jobs {
+		t.Fatalf("%d jobs, want %d", len(jobs), c.Jobs)
+	}
+	var work, last float64
+	for j, job := range jobs {
+		if job.Arrival <= 0 || j > 0 && job.Arrival < jobs[j-1].Arrival {
+			t.Fatalf("job %d arrives at %g after %g", j, job.Arrival, last)
+		}
+		last = job.Arrival
+		if job.Beta != c.Groups[job.Group].Beta {
+			t.Fatalf("job %d: β %g, group %d has %g", j, job.Beta, job.Group, c.Groups[job.Group].Beta)
+		}
+		if len(job.Phases) > len(c.PhaseWeights) {
+			t.Fatalf("job %d has %d phases", j, len(job.Phases))
+		}
+		for p, ph := range job.Phases {
+			work += float64(ph.Tasks) * c.MeanTask
+			if p == 0 && (ph.Tasks < 1 || ph.Tasks > c.MaxTasks) {
+				t.Fatalf("job %d: %d tasks, cap %d", j, ph.Tasks, c.MaxTasks)
+			}
+			if p > 0 {
+				up := job.Phases[p-1].Tasks
+				if ph.Tasks > up || ph.Tasks < int(math.Ceil(c.MinRatio*float64(up))) {
+					t.Fatalf("job %d phase %d: %d tasks after %d (ratio ≥ %g)", j, p, ph.Tasks, up, c.MinRatio)
+				}
+				if ph.Start != c.SlowStart {
+					t.Fatalf("start %g, want %g", ph.Start, c.SlowStart)
+				}
+			}
+			ratio := math.Inf(1)
+			if ph.Cap > 0 {
+				ratio = ph.Cap / ph.Scale
+			}
+			if mean := ph.Scale * truncatedParetoFactor(job.Beta, ratio); math.Abs(mean-c.MeanTask) > 1e-9*c.MeanTask {
+				t.Fatalf("job %d phase %d: mean duration %g, want %g", j, p, mean, c.MeanTask)
+			}
+		}
+	}
+	if c.Jobs > 0 {
+		if got := work / (float64(c.Slots) * last); math.Abs(got-c.Load) > 1e-9*c.Load {
+			t.Fatalf("offered load %g, want %g", got, c.Load)
+		}
+	}
+	again, _ := Synthesize(c, rand.New(rand.NewPCG(seed, 1)))
+	if diff := cmp.Diff(jobs, again); diff != "" {
+		t.Fatalf("same seed, different jobs:\n%s", diff)
+	}
+	if _, err := Simulate(jobs, DefaultConfig(Hopper, c.Slots)); err != nil && len(jobs) < 50 {
+		t.Fatalf("Simulate rejects a synthetic workload: %v", err)
+	}
+}
+
+func TestSynthesizeShape(t *testing.T) { t.Parallel(); rapid.Check(t, testSynthesizeShape) }
+
+// TestSynthesizeLaws checks the distributions on one large draw (fixed seed,
+// tolerances of 5 standard errors): P(T ≥ t) = t^{−α} for the first phase's
+// tasks below the cap, the groups' and phase counts' frequencies, and
+// exponential inter-arrival gaps (the fraction of gaps above their mean is
+// e^{−1}).
+func TestSynthesizeLaws(t *testing.T) {
+	t.Parallel()
+	n := 40000
+	if testing.Short() {
+		n = 10000
+	}
+	c := DefaultWorkload(n, 100, 0.8)
+	c.Groups = []Group{{Beta: 1.2, Weight: 1}, {Beta: 1.5, Weight: 3}}
+	jobs, err := Synthesize(c, rand.New(rand.NewPCG(11, 12)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	within := func(what string, got, p float64) {
+		t.Helper()
+		if se := math.Sqrt(p * (1 - p) / float64(n)); math.Abs(got-p) > 5*se {
+			t.Errorf("%s: frequency %g, want %g ± %g", what, got, p, 5*se)
+		}
+	}
+	count := func(pred func(Job) bool) float64 {
+		k := 0
+		for _, j := range jobs {
+			if pred(j) {
+				k++
+			}
+		}
+		return float64(k) / float64(n)
+	}
+	for _, x := range []int{2, 5, 20, 100} {
+		within("P(T ≥ "+strconv.Itoa(x)+")", count(func(j Job) bool { return j.Phases[0].Tasks >= x }), math.Pow(float64(x), -c.TaskShape))
+	}
+	within("group 1", count(func(j Job) bool { return j.Group == 1 }), 0.75)
+	for k, w := range c.PhaseWeights {
+		within("phases "+strconv.Itoa(k+1), count(func(j Job) bool { return len(j.Phases) == k+1 }), w)
+	}
+	var mean float64
+	gaps := make([]float64, n)
+	for j := range jobs {
+		prev := 0.0
+		if j > 0 {
+			prev = jobs[j-1].Arrival
+		}
+		gaps[j] = jobs[j].Arrival - prev
+		mean += gaps[j] / float64(n)
+	}
+	above := 0
+	for _, g := range gaps {
+		if g > mean {
+			above++
+		}
+	}
+	within("gaps above the mean", float64(above)/float64(n), math.Exp(-1))
+}
+
+
+// testSynthesizeNoPanic injects invalid values: Synthesize returns an error
+// or jobs that Simulate accepts, and never panics.
+func testSynthesizeNoPanic(t *rapid.T) {
+	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1e300}
+	pick := func(label string, good float64) float64 {
+		if rapid.IntRange(0, 4).Draw(t, label+"Bad") == 0 {
+			return rapid.SampledFrom(bad).Draw(t, label)
+		}
+		return good
+	}
+	c := DefaultWorkload(rapid.IntRange(-2, 40).Draw(t, "jobs"), rapid.IntRange(-1, 50).Draw(t, "slots"), pick("load", 0.7))
+	c.MeanTask = pick("mean", 1)
+	c.MaxSlowdown = pick("maxSlowdown", 15)
+	c.TaskShape = pick("shape", 1.1)
+	c.MinRatio = pick("minRatio", 0.1)
+	c.SlowStart = pick("slowStart", 0.8)
+	c.MaxTasks = rapid.IntRange(-1, 100).Draw(t, "maxTasks")
+	c.Groups[0].Beta = pick("beta", 1.1)
+	c.Groups[1].Weight = pick("weight", 1)
+	c.PhaseWeights[0] = pick("phaseWeight", 0.6)
+	var rng *rand.Rand
+	if rapid.IntRange(0, 9).Draw(t, "nilRNG") > 0 {
+		rng = rand.New(rand.NewPCG(1, 2))
+	}
+	jobs, err := Synthesize(c, rng)
+	if err != nil {
+		if !isInputError(err) {
+			t.Fatalf("error %v is not an InputError", err)
+		}
+		return
+	}
+	if _, err := Simulate(jobs, DefaultConfig(SRPT, max(1, c.Slots))); err != nil {
+		t.Fatalf("Synthesize accepted %+v but Simulate rejects its jobs: %v", c, err)
+	}
+}
+
+func TestSynthesizeNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testSynthesizeNoPanic) }
+func FuzzSynthesize(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(testSynthesizeNoPanic)) }
