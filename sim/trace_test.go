@@ -232,4 +232,4 @@ func testParseTraceNoPanic(t *rapid.T) {
 }
 
 func TestParseTraceNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testParseTraceNoPanic) }
-func FuzzParseTrace(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(testParseTraceNoPanic)) }
+func FuzzParseTrace(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testParseTraceNoPanic)) }

@@ -154,7 +154,7 @@ func cloneJobs(jobs []Job) []Job {
 }
 
 func TestSimulateNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testSimulateNoPanic) }
-func FuzzSimulate(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(testSimulateNoPanic)) }
+func FuzzSimulate(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testSimulateNoPanic)) }
 
 func TestPolicyNames(t *testing.T) {
 	t.Parallel()

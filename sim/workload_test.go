@@ -230,7 +230,6 @@ func TestSynthesizeLaws(t *testing.T) {
 	within("gaps above the mean", float64(above)/float64(n), math.Exp(-1))
 }
 
-
 // testSynthesizeNoPanic injects invalid values: Synthesize returns an error
 // or jobs that Simulate accepts, and never panics.
 func testSynthesizeNoPanic(t *rapid.T) {
@@ -268,4 +267,4 @@ func testSynthesizeNoPanic(t *rapid.T) {
 }
 
 func TestSynthesizeNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testSynthesizeNoPanic) }
-func FuzzSynthesize(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(testSynthesizeNoPanic)) }
+func FuzzSynthesize(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testSynthesizeNoPanic)) }
