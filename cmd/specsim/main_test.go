@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/specsched/specsched/overlap"
+	"github.com/specsched/specsched/sim"
+)
+
+// small is a cluster run that takes well under a second.
+var small = []string{"-jobs", "300", "-slots", "30", "-q"}
+
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestClusterTable(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCmd(t, small...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if errOut != "" {
+		t.Errorf("stderr not empty without a terminal: %q", errOut)
+	}
+	for _, p := range sim.Policies() {
+		if !strings.Contains(out, " "+p.String()+" ") {
+			t.Errorf("table lacks %v:\n%s", p, out)
+		}
+	}
+	for _, want := range []string{"mean", "p99", "vs SRPT", "vs Fair", "slowed", "wasted", "gain over SRPT by job size"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q", want)
+		}
+	}
+	// "cluster" is the default command.
+	code2, out2, _ := runCmd(t, append([]string{"cluster"}, small...)...)
+	if code2 != 0 || out2 != out {
+		t.Errorf("specsim cluster differs from specsim")
+	}
+}
+
+// TestDeterministic: the same flags print the same bytes, whatever the
+// goroutines' scheduling.
+func TestDeterministic(t *testing.T) {
+	t.Parallel()
+	args := append([]string{"-json", "-seed", "7"}, small...)
+	_, a, _ := runCmd(t, args...)
+	_, b, _ := runCmd(t, args...)
+	if a != b || a == "" {
+		t.Fatal("two runs with the same seed printed different output")
+	}
+	_, c, _ := runCmd(t, append([]string{"-json", "-seed", "8"}, small...)...)
+	if c == a {
+		t.Fatal("a different seed printed the same output")
+	}
+}
+
+// TestClusterJSON: one object per policy with the required fields, and the
+// numbers those of sim.Simulate on the same workload.
+func TestClusterJSON(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCmd(t, append([]string{"-json", "-policies", "hopper,fair-budgeted"}, small...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, out)
+	}
+	if len(rows) != 2 || rows[0]["policy"] != "hopper" || rows[1]["policy"] != "fair-budgeted" {
+		t.Fatalf("rows %v", rows)
+	}
+	for _, r := range rows {
+		for _, f := range []string{"policy", "jobs", "mean", "p50", "p90", "p99", "gain_over_srpt", "gain_over_fair", "slowed_vs_fair", "utilisation", "copies", "wasted_slot_time"} {
+			if _, ok := r[f]; !ok {
+				t.Errorf("%v lacks %q", r["policy"], f)
+			}
+		}
+	}
+	// The same run through the library.
+	jobs, err := sim.Synthesize(sim.DefaultWorkload(300, 30, defaultLoad), rand.New(rand.NewPCG(1, 0x5eed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.DefaultConfig(sim.Hopper, 30)
+	cfg.Seed = 1
+	r, err := sim.Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sim.Summarize(r)
+	if rows[0]["jobs"].(float64) != 300 || rows[0]["mean"].(float64) != s.Mean || rows[0]["p99"].(float64) != s.P99 {
+		t.Errorf("hopper: CLI %v, library mean %g p99 %g", rows[0], s.Mean, s.P99)
+	}
+}
+
+func TestClusterPlot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"cdf.svg", "cdf.png"} {
+		file := filepath.Join(dir, name)
+		code, _, errOut := runCmd(t, append([]string{"-plot", file, "-policies", "srpt,hopper"}, small...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil || len(data) < 1000 {
+			t.Fatalf("%s: %d bytes, %v", name, len(data), err)
+		}
+		if strings.HasSuffix(name, ".svg") && !bytes.Contains(data[:200], []byte("<svg")) {
+			t.Errorf("%s is not an SVG", name)
+		}
+		if strings.HasSuffix(name, ".png") && !bytes.HasPrefix(data, []byte("\x89PNG")) {
+			t.Errorf("%s is not a PNG", name)
+		}
+	}
+}
+
+func TestClusterTrace(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCmd(t, "-trace", "../../internal/testdata/sim/sample.csv", "-slots", "20", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "30 jobs, 133 tasks on 20 slots (trace") {
+		t.Errorf("header: %s", strings.SplitN(out, "\n", 2)[0])
+	}
+}
+
+// TestBadInput: bad flags exit 2 with a message; unreadable or malformed
+// traces exit 1 naming the file and line.
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("job,arrival,phase,duration,beta\na,0,0,1,1.5\na,0,0,-3,1.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-slots", "0"}, 2, "-slots"},
+		{[]string{"-policies", "lottery"}, 2, "unknown policy"},
+		{[]string{"-beta", "0.9"}, 2, "-beta"},
+		{[]string{"-rule", "late"}, 2, "-rule"},
+		{[]string{"-estimator", "psychic"}, 2, "-estimator"},
+		{[]string{"-budget", "1"}, 2, "-budget"},
+		{[]string{"-eps", "2"}, 2, "-eps"},
+		{[]string{"-jobs", "0"}, 2, "-jobs"},
+		{[]string{"-load", "abc"}, 2, "invalid value"},
+		{[]string{"-plot", "cdf.gif"}, 2, ".svg or .png"},
+		{[]string{"stray"}, 2, "unknown command"},
+		{[]string{"-q", "stray"}, 2, "unexpected argument"},
+		{[]string{"-nosuchflag"}, 2, "not defined"},
+		{[]string{"-trace", bad, "-jobs", "5"}, 2, "cannot be combined"},
+		{[]string{"-trace", filepath.Join(dir, "missing.csv")}, 1, "missing.csv"},
+		{[]string{"-trace", bad}, 1, "line 3"},
+		{[]string{"-load", "20", "-q"}, 1, "load"},
+		{[]string{"example", "-x"}, 2, "not defined"},
+		{[]string{"overlap", "-policies", "lifo"}, 2, "unknown policy"},
+		{[]string{"overlap", "-load", "1.2"}, 2, "-load"},
+		{[]string{"probe", "-policies", "yarn"}, 2, "-policies"},
+		{[]string{"probe", "-trace", bad}, 1, "bad.csv"},
+	} {
+		code, _, errOut := runCmd(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("specsim %v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, errOut, tc.code, tc.msg)
+		}
+	}
+	if code, out, _ := runCmd(t, "help"); code != 0 || !strings.Contains(out, "Usage") {
+		t.Errorf("help: exit %d", code)
+	}
+	if code, _, errOut := runCmd(t, "-h"); code != 0 || !strings.Contains(errOut, "-policies") {
+		t.Errorf("-h: exit %d, %q", code, errOut)
+	}
+}
+
+// TestExample: the figures' captions are reproduced.
+func TestExample(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCmd(t, "example", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []exampleRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	figures := 0
+	for _, r := range rows {
+		if r.Thesis == nil {
+			continue
+		}
+		figures++
+		if r.A != r.Thesis[0] || r.B != r.Thesis[1] {
+			t.Errorf("Figure %s (%s): (%g, %g), thesis (%g, %g)", r.Figure, r.Policy, r.A, r.B, r.Thesis[0], r.Thesis[1])
+		}
+	}
+	if figures != 5 {
+		t.Errorf("%d figures, want 5", figures)
+	}
+	code, out, _ = runCmd(t, "example")
+	if code != 0 || !strings.Contains(out, "Figure 2.3: (3, 6)") {
+		t.Errorf("table:\n%s", out)
+	}
+}
+
+// TestOverlap: the subcommand runs overlap.RunExperiment's experiment.
+func TestOverlap(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCmd(t, "overlap", "-json", "-jobs", "3000", "-load", "0.75", "-seed", "4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []overlapRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	want, err := overlap.RunExperiment(overlap.ExperimentConfig{Load: 0.75, Jobs: 3000, Seed: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	means := map[string]float64{"klps": want.KLPS, "maxsrpt": want.MaxSRPT, "splitsrpt": want.SplitSRPT}
+	for _, r := range rows {
+		if m, ok := means[r.Policy]; !ok || math.Abs(r.Mean-m) > 1e-12*m || math.Abs(r.Relative-m/want.LowerBound) > 1e-9 {
+			t.Errorf("%s: mean %g relative %g, RunExperiment %g, %g", r.Policy, r.Mean, r.Relative, m, m/want.LowerBound)
+		}
+	}
+	if len(rows) != 3 {
+		t.Errorf("%d rows", len(rows))
+	}
+	if code, out, _ := runCmd(t, "overlap", "-jobs", "500", "-policies", "fifo,maxsrpt-strict"); code != 0 || !strings.Contains(out, "fifo") {
+		t.Errorf("overlap with other policies: exit %d\n%s", code, out)
+	}
+}
+
+func TestProbe(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCmd(t, "probe", "-jobs", "200", "-nodes", "100", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []probeRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || rows[0].Policy != "eagle" || rows[0].Jobs != 200 || rows[0].ShortP50 == nil {
+		t.Errorf("rows %+v", rows)
+	}
+	code, out, errOut = runCmd(t, "probe", "-trace", "../../internal/testdata/probe/sample.trace", "-nodes", "50", "-policies", "sparrow,hopper")
+	if code != 0 || !strings.Contains(out, "sparrow") {
+		t.Errorf("probe -trace: exit %d %s\n%s", code, errOut, out)
+	}
+}
