@@ -990,9 +990,13 @@ func TestAllocateEdges(t *testing.T) {
 	}
 }
 
-func benchmarkAllocate(b *testing.B, n int) {
+// benchFixture is the snapshot the benchmarks share: n jobs with 1–1000
+// remaining tasks, 0–999 downstream, α in [0.05, 18.05], and a third of the
+// slots the tasks would need, so that the cut falls deep in the order.
+func benchFixture(n int) (jobs []Job, remaining []float64, slots float64) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	jobs := make([]Job, n)
+	jobs = make([]Job, n)
+	remaining = make([]float64, n)
 	var total float64
 	for i := range jobs {
 		jobs[i] = Job{
@@ -1000,9 +1004,14 @@ func benchmarkAllocate(b *testing.B, n int) {
 			Downstream: float64(rng.IntN(1000)),
 			Alpha:      0.05 + 18*rng.Float64(),
 		}
+		remaining[i] = jobs[i].Remaining
 		total += jobs[i].Remaining
 	}
-	slots := total / 3 // capacity constrained: a case-2 or case-3 cut deep in the order
+	return jobs, remaining, total / 3
+}
+
+func benchmarkAllocate(b *testing.B, n int) {
+	jobs, _, slots := benchFixture(n)
 	dst := make([]float64, n)
 	var ws Workspace
 	if _, err := Allocate(dst, jobs, slots, 1.5, &ws); err != nil {
@@ -1026,5 +1035,52 @@ func benchmarkAllocate(b *testing.B, n int) {
 func BenchmarkAllocate(b *testing.B) {
 	for _, n := range []int{10, 100, 1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchmarkAllocate(b, n) })
+	}
+}
+
+func benchmarkAllocateSlots(b *testing.B, n int) {
+	jobs, _, slots := benchFixture(n)
+	dst := make([]int, n)
+	var ws Workspace
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		dst, _ = AllocateSlots(dst, jobs, int(slots), 1.5, &ws)
+	}
+	b.StopTimer()
+	sum := 0
+	for _, s := range dst {
+		sum += s
+	}
+	if sum != int(slots) {
+		b.Fatalf("Σ = %d, want %d", sum, int(slots))
+	}
+}
+
+func BenchmarkAllocateSlots(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchmarkAllocateSlots(b, n) })
+	}
+}
+
+// BenchmarkAlgorithm1Baseline runs alloc.Allocate (Algorithm 1, the O(n)
+// radix fill that Algorithm 3 generalises) on the same task counts: the
+// figures of Allocate are quoted as ratios to it, measured in the same run.
+func BenchmarkAlgorithm1Baseline(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			_, remaining, slots := benchFixture(n)
+			dst := make([]float64, n)
+			var ws alloc.Workspace
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				dst, _ = alloc.Allocate(dst, remaining, slots, 1.5, &ws)
+			}
+			b.StopTimer()
+			if len(dst) != n {
+				b.Fatal("no result")
+			}
+		})
 	}
 }

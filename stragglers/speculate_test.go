@@ -463,3 +463,29 @@ func BenchmarkScanBaseline(b *testing.B) {
 		})
 	}
 }
+
+// testParseRuleRoundTrip: ParseRule accepts exactly the names String
+// gives the two rules, and the String methods never panic.
+func testParseRuleRoundTrip(t *rapid.T) {
+	s := rapid.OneOf(rapid.String(), rapid.SampledFrom([]string{"thesis", "mantri", "Thesis", "", "late"})).Draw(t, "name")
+	r, err := ParseRule(s)
+	if (err == nil) != (s == "thesis" || s == "mantri") {
+		t.Fatalf("ParseRule(%q) = %v, %v", s, r, err)
+	}
+	if err == nil && r.String() != s {
+		t.Fatalf("ParseRule(%q).String() = %q", s, r.String())
+	}
+	v := rapid.Uint8().Draw(t, "value")
+	for _, str := range []string{Rule(v).String(), TaskState(v).String(), ActionKind(v).String()} {
+		if str == "" {
+			t.Fatalf("empty String() for %d", v)
+		}
+	}
+}
+
+func TestParseRuleRoundTrip(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testParseRuleRoundTrip)
+}
+
+func FuzzParseRule(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testParseRuleRoundTrip)) }

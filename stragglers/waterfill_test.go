@@ -454,16 +454,26 @@ func TestAllocateErrors(t *testing.T) {
 	}
 }
 
-func benchmarkAllocate(b *testing.B, n int) {
+// benchFixture: n jobs with 1–1000 remaining tasks, a β per job in
+// [1.05, 1.95] (K = n classes) or two classes (1.2 and 1.7), and as many
+// slots as tasks, so that the water level stops inside the classes.
+func benchFixture(n int, twoClasses bool) (remaining, beta []float64, slots float64) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	remaining, beta := make([]float64, n), make([]float64, n)
-	var total float64
+	remaining, beta = make([]float64, n), make([]float64, n)
 	for i := range remaining {
 		remaining[i] = float64(1 + rng.IntN(1000))
-		beta[i] = 1.05 + 0.9*rng.Float64() // a β per job: K = n classes
-		total += remaining[i]
+		if twoClasses {
+			beta[i] = []float64{1.2, 1.7}[rng.IntN(2)]
+		} else {
+			beta[i] = 1.05 + 0.9*rng.Float64()
+		}
+		slots += remaining[i]
 	}
-	slots := total // the level stops inside the classes
+	return remaining, beta, slots
+}
+
+func benchmarkAllocate(b *testing.B, n int, twoClasses bool) {
+	remaining, beta, slots := benchFixture(n, twoClasses)
 	dst := make([]float64, n)
 	var ws Workspace
 	if _, err := Allocate(dst, remaining, beta, slots, &ws); err != nil {
@@ -485,7 +495,54 @@ func benchmarkAllocate(b *testing.B, n int) {
 }
 
 func BenchmarkAllocate(b *testing.B) {
+	for _, classes := range []string{"per-job", "two"} {
+		for _, n := range []int{10, 100, 1000, 10000, 100000} {
+			b.Run(fmt.Sprintf("classes=%s/n=%d", classes, n), func(b *testing.B) { benchmarkAllocate(b, n, classes == "two") })
+		}
+	}
+}
+
+func BenchmarkAllocateSlots(b *testing.B) {
 	for _, n := range []int{10, 100, 1000, 10000, 100000} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchmarkAllocate(b, n) })
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			remaining, beta, slots := benchFixture(n, false)
+			dst := make([]int, n)
+			var ws Workspace
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				dst, _ = AllocateSlots(dst, remaining, beta, int(slots), &ws)
+			}
+			b.StopTimer()
+			sum := 0
+			for _, x := range dst {
+				sum += x
+			}
+			if sum != int(slots) {
+				b.Fatalf("Σ = %d, want %d", sum, int(slots))
+			}
+		})
+	}
+}
+
+// BenchmarkAlgorithm1Baseline runs alloc.Allocate on the same task counts
+// with one β: the figures of Allocate and TwoClasses are quoted as ratios
+// to it, measured in the same run.
+func BenchmarkAlgorithm1Baseline(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			remaining, _, slots := benchFixture(n, false)
+			dst := make([]float64, n)
+			var ws alloc.Workspace
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				dst, _ = alloc.Allocate(dst, remaining, slots/2, 1.5, &ws)
+			}
+			b.StopTimer()
+			if len(dst) != n {
+				b.Fatal("no result")
+			}
+		})
 	}
 }
