@@ -748,6 +748,17 @@ func TestAllocateSlots(t *testing.T) {
 	rapid.Check(t, testAllocateSlots)
 }
 
+// TestAllocateSlotsTies: equal remainders go to the smaller max{T, T'}.
+// Two jobs with T = 1, α = 1 and keys 5 and 1, β = 1.5, S = 3: case 4
+// gives 1.5 each; the extra slot goes to job 1 (key 1), not to job 0.
+func TestAllocateSlotsTies(t *testing.T) {
+	t.Parallel()
+	got, err := AllocateSlots(nil, []Job{{1, 5, 1}, {1, 0, 1}}, 3, 1.5, nil)
+	if err != nil || !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("got %v, %v; want [1 2]", got, err)
+	}
+}
+
 // testDeterministicAndReused: same input, same bits; a reused dst and
 // workspace give the same result as fresh ones.
 func testDeterministicAndReused(t *rapid.T) {
