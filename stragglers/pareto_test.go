@@ -54,11 +54,15 @@ func sample(n int, xm, beta float64, seed uint64) []float64 {
 // median relative error is below 5%.
 func TestFitParetoConverges(t *testing.T) {
 	t.Parallel()
-	const q3 = 0.6744897501960817 // Φ⁻¹(3/4): the median of |N(0, 1)|
-	reps := 120
-	if testing.Short() {
-		reps = 40
-	}
+	const (
+		q3   = 0.6744897501960817 // Φ⁻¹(3/4): the median of |N(0, 1)|
+		reps = 120                // fits per size (0.25 s in all; not shrunk by -short)
+	)
+	// The sample median of reps draws of |Z| has a standard error of
+	// 1/(2·2φ(q3)·√reps) ≈ 0.786/√reps, 1.17/√reps relative to q3 (10.7%
+	// here); the band allows four of them, and 5% more above for the MLE's
+	// upward bias n/(n−2) at moderate n.
+	band := 4 * 1.17 / math.Sqrt(reps)
 	sizes := []int{10, 20, 50, 100, 200, 500, 1000, 2000, 5000}
 	var report strings.Builder
 	for bi, beta := range []float64{1.1, 1.3, 1.5, 1.8, 2.5} {
@@ -92,7 +96,7 @@ func TestFitParetoConverges(t *testing.T) {
 			prevMedian = median
 			// Matches the asymptotic theory once n is moderate: the median
 			// of reps draws has a relative spread of about 1.2/√reps.
-			if theory := q3 / math.Sqrt(float64(n)); n >= 100 && (median < 0.6*theory || median > 1.5*theory) {
+			if theory := q3 / math.Sqrt(float64(n)); n >= 100 && (median < (1-band)*theory || median > (1+band+0.05)*theory) {
 				t.Errorf("β = %v, n = %d: median relative error %v, theory %v", beta, n, median, theory)
 			}
 		}

@@ -155,25 +155,24 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c classes) error {
 	b1, b2 := c.beta[0], c.beta[1]
 	t1, t2 := c.total[0], c.total[1]
-	var s1 float64
-	if b1 == b2 {
-		s1 = slots // one class: everything to it (type II is empty)
-	} else {
+	s1, s2 := slots, 0.0 // one class: everything to it (type II is empty)
+	if b1 != b2 {
 		theta := 2 / b2 * math.Sqrt((b2-1)/(b1-1)) * t1
 		switch {
 		case slots <= theta: // case 1
-			s1 = slots
 		case slots <= theta+2/b2*t2: // case 2
-			s1 = theta
-		case t1 > 0: // case 3 (with no work at all, nothing to split)
+			s1, s2 = theta, slots-theta
+		case t1+t2 > 0: // case 3 (with no work at all, nothing to split)
+			// Both shares from their own weights: "the rest", S − s1, would
+			// lose the digits of a class much smaller than the other.
 			w1, w2 := t1/math.Sqrt(b1-1), t2/math.Sqrt(b2-1)
-			s1 = w1 / (w1 + w2) * slots
+			s1, s2 = w1/(w1+w2)*slots, w2/(w1+w2)*slots
 		}
 	}
 	n := len(remaining)
 	ws.sub = slices.Grow(ws.sub[:0], n)[:0]
 	ws.subDst = slices.Grow(ws.subDst[:0], n)[:n]
-	for k, share := range [2]float64{s1, slots - s1} {
+	for k, share := range [2]float64{s1, s2} {
 		if c.beta[k] == 0 || (k == 1 && b1 == b2) {
 			break // no job at all, or a single class
 		}

@@ -212,3 +212,26 @@ func BenchmarkTwoClasses(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchmarkTwoClasses(b, n) })
 	}
 }
+
+// TestTwoClassesTinyClass is a regression seed found by rapid: a class with
+// 1.86e-9 remaining tasks beside one with 1.5. Case 3 gave the tiny class
+// "the rest", S − s₁, which kept only a few of its digits (a relative error
+// of 6e-8 and a KKT gap above tolerance); its share must be
+// S·w_II/(w_I + w_II) to full precision.
+func TestTwoClassesTinyClass(t *testing.T) {
+	t.Parallel()
+	remaining := []float64{1, 0.5, 1.862645149230957e-09}
+	beta := []float64{1.25, 1.25, 1.5}
+	const slots = 2.96875
+	got, err := TwoClasses(nil, remaining, beta, slots, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wI, wII := 1.5/math.Sqrt(0.25), remaining[2]/math.Sqrt(0.5)
+	if want := slots * wII / (wI + wII); math.Abs(got[2]-want) > 1e-14*want {
+		t.Errorf("tiny class: %v, want %v", got[2], want)
+	}
+	if gap, lambda := kktGap(remaining, beta, got); gap > 1e-12*lambda {
+		t.Errorf("KKT gap %v (λ = %v)", gap, lambda)
+	}
+}
