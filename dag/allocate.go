@@ -97,8 +97,9 @@ type Job struct {
 // β ≥ 2 means no speculation: V_i = T_i·√α_i. An error, with dst untouched,
 // is returned for β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf; for a T_i or
 // T'_i that is negative, NaN or ±Inf or an α_i that is not a finite number
-// > 0 (naming the job); when ΣT_i overflows float64; and when the targets
-// (2/β)·ΣT_i·√(α_max/α_min) overflow float64.
+// > 0 (naming the job); when ΣT_i overflows float64; and when the virtual
+// sizes or targets, (2/β)·ΣT_i·√α_max or (2/β)·ΣT_i·√(α_max/α_min),
+// overflow float64.
 func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]float64, error) {
 	const fn = "dag.Allocate"
 	ws = orNew(ws)
@@ -211,10 +212,11 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 		ws.recs = append(ws.recs, r)
 	}
 	if total > 0 {
+		// V_i ≤ c·ΣT·√α_max and the targets V_i/√α_min ≤ c·ΣT·√(α_max/α_min).
 		spread := math.Sqrt(maxAlpha) / math.Sqrt(minAlpha)
-		if c*total*spread > math.MaxFloat64 {
+		if c*total*max(spread, math.Sqrt(maxAlpha)) > math.MaxFloat64 {
 			return prepared{}, check.Err(fn, check.Scalar, "alpha", maxAlpha/minAlpha,
-				"the spread of α makes the speculation targets overflow float64")
+				"the virtual sizes or speculation targets overflow float64")
 		}
 	}
 	return p, nil

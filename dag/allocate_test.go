@@ -386,7 +386,8 @@ func throughput(T, S, beta float64) (mu, dmu float64) {
 		a := beta * beta / (4 * (beta - 1))
 		return a * S, a
 	default:
-		return beta/(beta-1)*T - T*T/((beta-1)*S), T * T / ((beta - 1) * S * S)
+		r := T / S // T²/S² as (T/S)²: T² underflows for tiny T
+		return beta/(beta-1)*T - T*r/(beta-1), r * r / (beta - 1)
 	}
 }
 
@@ -961,6 +962,9 @@ func TestAllocateErrors(t *testing.T) {
 		{"alpha NaN", with(0, func(j *Job) { j.Alpha = math.NaN() }), 1, 1.5, 0, "alpha"},
 		{"remaining overflow", []Job{{math.MaxFloat64, 0, 1}, {math.MaxFloat64, 0, 1}}, 1, 1.5, 1, "remaining"},
 		{"alpha spread", []Job{{1e10, 0, 1e-300}, {1, 0, 1e300}}, 1, 1.5, -1, "alpha"},
+		// Found by rapid: V = (2/1.2)·1e308·√1.5 overflows although
+		// (2/β)·ΣT does not.
+		{"virtual size overflow", []Job{{1e308, 1, 1.5}}, 1, 1.2, -1, "alpha"},
 	} {
 		_, err := Allocate(nil, tc.jobs, tc.slots, tc.beta, nil)
 		var ie *specsched.InputError

@@ -50,8 +50,9 @@ func throughput(T, S, beta float64) (mu, left, right float64) {
 		a := beta * beta / (4 * (beta - 1))
 		return a * S, a, a // C¹: at S = (2/β)T the other branch's slope is a too
 	default:
-		d := T * T / ((beta - 1) * S * S)
-		return beta/(beta-1)*T - T*T/((beta-1)*S), d, d
+		r := T / S // T²/S² as (T/S)²: T² underflows for tiny T
+		d := r * r / (beta - 1)
+		return beta/(beta-1)*T - T*r/(beta-1), d, d
 	}
 }
 
@@ -66,20 +67,40 @@ func totalThroughput(remaining, beta, slots []float64) float64 {
 
 // kktGap checks the KKT conditions of max Σμ_i(S_i) s.t. ΣS_i = S, S_i ≥ 0
 // for a concave separable objective: some λ lies between every job's right
-// derivative and the left derivative of every job that holds slots. It
-// returns max_i μ_i'⁺(S_i) − min_{S_i>0} μ_i'⁻(S_i), which must be ≤ 0 (up
-// to rounding) for the allocation to be a global maximum.
+// derivative and the left derivative of every job that holds slots. An
+// allocation is computed to an absolute precision of a few ulps of S, so
+// the check asks it of the exact optimum's δ-neighbourhood, δ = slack·S:
+// with derivatives non-increasing, an exact KKT point within δ of the
+// allocation implies max_i μ_i'⁺(S_i + δ) ≤ min_{S_i > δ} μ_i'⁻(S_i − δ).
+// It returns the difference, which must be ≤ 0 up to relative rounding,
+// and the λ bound.
 func kktGap(remaining, beta, slots []float64) (gap, lambda float64) {
+	var total float64
+	for _, x := range slots {
+		total += x
+	}
+	delta := slack * total
 	lo, hi := 0.0, math.Inf(1)
 	for i := range remaining {
-		_, left, right := throughput(remaining[i], slots[i], beta[i])
+		_, _, right := throughput(remaining[i], slots[i]+delta, beta[i])
 		lo = max(lo, right)
-		if slots[i] > 0 {
+		if slots[i] > delta {
+			_, left, _ := throughput(remaining[i], slots[i]-delta, beta[i])
 			hi = min(hi, left)
 		}
 	}
 	return lo - hi, hi
 }
+
+// kktTol is the relative tolerance on the KKT gap: the derivatives come
+// from shares accurate to about 1e-15 relative, squared; 1e-9 leaves room
+// and is far below any error a wrong allocation makes.
+const kktTol = 1e-9
+
+// slack is the absolute precision, relative to S, that kktGap grants each
+// job's share: ~100 ulps, room for S − (what earlier classes hold), which
+// loses the digits of a share much smaller than S.
+const slack = 1e-14
 
 // maximise solves max Σμ_i(S_i) s.t. ΣS_i = S numerically with gonum's BFGS
 // on the softmax parametrisation S_i = S·e^{z_i}/Σe^{z_j}, the best of a
@@ -169,11 +190,60 @@ func snapshotGen(minN, maxN int) *rapid.Generator[snapshot] {
 }
 
 // slotsFor draws S across every regime: up to twice the total virtual
-// size, plus small integers.
+// size, small integers, and — half the time — on or a hair beside one of
+// the water-filling's breakpoints, where a case ends.
 func slotsFor(t *rapid.T, s snapshot) float64 {
 	var scale float64
 	for i, T := range s.remaining {
 		scale += 2 * T / math.Sqrt(min(s.beta[i], 2)-1)
 	}
+	if points := breakpoints(s); len(points) > 0 && rapid.Bool().Draw(t, "at a breakpoint") {
+		x := rapid.SampledFrom(points).Draw(t, "breakpoint")
+		return x * rapid.SampledFrom([]float64{1, 1 - 1e-7, 1 + 1e-7}).Draw(t, "side")
+	}
 	return rapid.OneOf(rapid.Float64Range(0, scale+1), rapid.SampledFrom([]float64{0, 1, 2, 5, 10})).Draw(t, "slots")
+}
+
+// breakpoints lists, from a sort of the classes by β (an independent
+// derivation of the water-filling's structure), the values of S at which
+// each class starts to receive slots, fills its virtual sizes, and stops
+// growing alone: W_{<g}/√a_g, W_{<g}/√a_g + ΣV_g and W_{≤g}/√a_{g+1}, with
+// W the sum of T/√(β−1) and a(β) = β²/(4(β−1)) (1 for β ≥ 2).
+func breakpoints(s snapshot) []float64 {
+	type class struct{ key, w, v float64 }
+	byKey := map[float64]*class{}
+	var keys []float64
+	for i, T := range s.remaining {
+		k := min(s.beta[i], 2)
+		c, ok := byKey[k]
+		if !ok {
+			c = &class{key: k}
+			byKey[k] = c
+			keys = append(keys, k)
+		}
+		if k < 2 {
+			c.w += T / math.Sqrt(k-1)
+			c.v += 2 / k * T
+		} else {
+			c.v += T
+		}
+	}
+	slices.Sort(keys)
+	a := func(k float64) float64 {
+		if k >= 2 {
+			return 1
+		}
+		return k * k / (4 * (k - 1))
+	}
+	var points []float64
+	var w float64
+	for i, k := range keys {
+		start := w / math.Sqrt(a(k))
+		points = append(points, start, start+byKey[k].v)
+		w += byKey[k].w
+		if i+1 < len(keys) {
+			points = append(points, w/math.Sqrt(a(keys[i+1])))
+		}
+	}
+	return slices.DeleteFunc(points, func(x float64) bool { return !(x > 0) })
 }

@@ -65,6 +65,24 @@ func testSearchMatchesSort(t *rapid.T) {
 		lo, hi = min(lo, math.Float64bits(r.key)), max(hi, math.Float64bits(r.key))
 	}
 	slots := rapid.Float64Range(0, 1.2).Draw(t, "fraction") * (totalW + 1)
+	if rapid.Bool().Draw(t, "at a threshold") {
+		// Just below the predicate's threshold at the end of a random
+		// group, where the next group's key decides.
+		sorted := slices.Clone(recs)
+		slices.SortFunc(sorted, func(a, b record) int { return cmp.Compare(a.key, b.key) })
+		end := rapid.IntRange(1, len(sorted)).Draw(t, "end")
+		for end < len(sorted) && sorted[end].key == sorted[end-1].key {
+			end++
+		}
+		var w float64
+		for _, r := range sorted[:end] {
+			w += r.w
+		}
+		if end < len(sorted) {
+			side := rapid.SampledFrom([]float64{1 - 1e-9, 1 + 1e-9}).Draw(t, "side")
+			slots = w / math.Sqrt(slope(sorted[end].key)) * side
+		}
+	}
 	want := referenceSearch(recs, slots)
 	ws := Workspace{recs: slices.Clone(recs)}
 	got := ws.search(slots, lo, hi)

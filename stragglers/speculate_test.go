@@ -61,6 +61,32 @@ func TestSpeculateThesisExample(t *testing.T) {
 	}
 }
 
+// TestSpeculateSplit checks eq. 3.2's split of the allocation by hand. A
+// job with one running straggler (t_rem = 10 > t_new = 1) and ten
+// unscheduled tasks:
+//   - β = 1.5, 4 slots: (2/β)·11 ≥ 4, level 4/3, D = 3 distinct tasks and
+//     B = 1 copy: with one task running, 2 launches and 1 copy — not 3
+//     launches.
+//   - β = 1.6, 3 slots: level 1.25, D = 2.4, B = 0.6; largest remainder
+//     gives B the unit (0.6 > 0.4): D = 2, B = 1, so 1 launch and 1 copy —
+//     flooring would give D = 2, B = 0 and 2 launches.
+func TestSpeculateSplit(t *testing.T) {
+	t.Parallel()
+	tasks := make([]Task, 11)
+	tasks[0] = Task{State: Running, Copies: 1, Elapsed: 1, Remaining: 10}
+	for _, tc := range []struct {
+		beta  float64
+		slots int
+	}{{1.5, 4}, {1.6, 3}} {
+		got, err := Speculate(nil, tasks, tc.slots, Policy{Rule: ThesisRule, NewCopy: 1, Beta: tc.beta}, nil)
+		launches := []Action{{1, Launch}, {2, Launch}}[:tc.slots-2]
+		want := append(slices.Clone(launches), Action{0, Copy})
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("β = %v, %d slots: %v, %v; want %v", tc.beta, tc.slots, got, err, want)
+		}
+	}
+}
+
 // TestSpeculateMantriThreshold checks Mantri's test by hand. β = 2,
 // t_new = 2: a new copy is Pareto(x_m = 1, β = 2), P(t_new < y) = 1 − 1/y²
 // for y ≥ 1. One copy running (c = 1) compares c/(c+1)·t_rem = t_rem/2:
@@ -92,20 +118,21 @@ func tasksGen(maxN int) *rapid.Generator[[]Task] {
 		kind := rapid.IntRange(0, 2).Draw(t, "kind")
 		tasks := make([]Task, n)
 		for i := range tasks {
-			switch st := TaskState(rapid.IntRange(0, 2).Draw(t, "state")); st {
-			case Running:
-				task := Task{State: Running, Copies: rapid.IntRange(1, 3).Draw(t, "copies")}
-				if kind == 0 { // few values: ties in urgency
-					task.Remaining = float64(rapid.IntRange(0, 6).Draw(t, "remaining"))
-					task.Elapsed = float64(rapid.IntRange(0, 3).Draw(t, "elapsed"))
-				} else {
-					task.Remaining = rapid.Float64Range(0, 20).Draw(t, "remaining")
-					task.Elapsed = rapid.Float64Range(0, 5).Draw(t, "elapsed")
-				}
-				tasks[i] = task
-			default:
-				tasks[i] = Task{State: st}
+			st := TaskState(rapid.IntRange(0, 2).Draw(t, "state"))
+			task := Task{State: st}
+			if st == Running {
+				task.Copies = rapid.IntRange(1, 3).Draw(t, "copies")
 			}
+			// Times for every task: the policy must not act on those of a
+			// task that is not running.
+			if kind == 0 { // few values: ties in urgency
+				task.Remaining = float64(rapid.IntRange(0, 6).Draw(t, "remaining"))
+				task.Elapsed = float64(rapid.IntRange(0, 3).Draw(t, "elapsed"))
+			} else {
+				task.Remaining = rapid.Float64Range(0, 20).Draw(t, "remaining")
+				task.Elapsed = rapid.Float64Range(0, 5).Draw(t, "elapsed")
+			}
+			tasks[i] = task
 		}
 		return tasks
 	})
@@ -204,10 +231,30 @@ func referenceSpeculate(tasks []Task, slots int, p Policy) (actions []Action, bo
 	return actions, boundary
 }
 
+// slotsAndPolicy draws the job's slots — usually its busy slots plus up to
+// n more, so that there is something to decide — and a policy whose t_new
+// is sometimes one of the tasks' remaining times (ties with the rule).
+func slotsAndPolicy(t *rapid.T, tasks []Task) (int, Policy) {
+	busy := 0
+	for _, task := range tasks {
+		busy += task.Copies
+	}
+	slots := rapid.OneOf(
+		rapid.IntRange(0, 120),
+		rapid.IntRange(busy, busy+3*len(tasks)+3),
+	).Draw(t, "slots")
+	p := policyGen().Draw(t, "policy")
+	if len(tasks) > 0 && rapid.Bool().Draw(t, "t_new from a task") {
+		if r := tasks[rapid.IntRange(0, len(tasks)-1).Draw(t, "task")].Remaining; r > 0 {
+			p.NewCopy = r
+		}
+	}
+	return slots, p
+}
+
 func testSpeculateMatchesReference(t *rapid.T) {
 	tasks := tasksGen(80).Draw(t, "tasks")
-	slots := rapid.IntRange(0, 120).Draw(t, "slots")
-	p := policyGen().Draw(t, "policy")
+	slots, p := slotsAndPolicy(t, tasks)
 	orig := slices.Clone(tasks)
 	got, err := Speculate(nil, tasks, slots, p, nil)
 	if err != nil {
@@ -234,8 +281,7 @@ func TestSpeculateMatchesReference(t *testing.T) {
 // and no free slot left idle while an unscheduled task waits.
 func testSpeculateInvariants(t *rapid.T) {
 	tasks := tasksGen(200).Draw(t, "tasks")
-	slots := rapid.IntRange(0, 300).Draw(t, "slots")
-	p := policyGen().Draw(t, "policy")
+	slots, p := slotsAndPolicy(t, tasks)
 	var ws Workspace
 	dst := make([]Action, rapid.IntRange(0, 10).Draw(t, "cap"))
 	got, err := Speculate(dst, tasks, slots, p, &ws)

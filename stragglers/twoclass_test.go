@@ -96,7 +96,7 @@ func testTwoClassesTheorem3(t *rapid.T) {
 	if !approx(sum, slots, slots) {
 		t.Fatalf("ΣS_i = %v, want %v", sum, slots)
 	}
-	if gap, lambda := kktGap(s.remaining, s.beta, got); slots > 0 && gap > 1e-7*max(1, lambda) {
+	if gap, lambda := kktGap(s.remaining, s.beta, got); slots > 0 && gap > kktTol*max(1, lambda) {
 		t.Fatalf("KKT violated by %v (λ = %v): %v", gap, lambda, got)
 	}
 }

@@ -45,7 +45,7 @@ func testTheorem3KKT(t *rapid.T) {
 	if work == 0 || slots == 0 {
 		return
 	}
-	if gap, lambda := kktGap(s.remaining, s.beta, got); gap > 1e-7*max(1, lambda) {
+	if gap, lambda := kktGap(s.remaining, s.beta, got); gap > kktTol*max(1, lambda) {
 		t.Fatalf("KKT violated by %v (λ = %v): %v", gap, lambda, got)
 	}
 }
