@@ -132,17 +132,24 @@ func testTwoClassesIsAlgorithm4(t *rapid.T) {
 	for i := range s.beta {
 		s.beta[i] = []float64{b1, b2}[rapid.IntRange(0, 1).Draw(t, "class")]
 	}
-	slots := slotsFor(t, s)
-	got, err := Allocate(nil, s.remaining, s.beta, slots, nil)
-	if err != nil {
-		t.Fatalf("Allocate: %v", err)
+	// A drawn S, and every breakpoint of the water-filling with a hair to
+	// either side, where Algorithm 4's cases meet.
+	all := []float64{slotsFor(t, s)}
+	for _, x := range breakpoints(s) {
+		all = append(all, x, x*(1-1e-7), x*(1+1e-7))
 	}
-	want, err := TwoClasses(nil, s.remaining, s.beta, slots, nil)
-	if err != nil {
-		t.Fatalf("TwoClasses: %v", err)
-	}
-	if !sameAllocation(got, want, slots) {
-		t.Fatalf("β = (%v, %v), S = %v:\ngot  %v\nwant %v (Algorithm 4)", b1, b2, slots, got, want)
+	for _, slots := range all {
+		got, err := Allocate(nil, s.remaining, s.beta, slots, nil)
+		if err != nil {
+			t.Fatalf("Allocate: %v", err)
+		}
+		want, err := TwoClasses(nil, s.remaining, s.beta, slots, nil)
+		if err != nil {
+			t.Fatalf("TwoClasses: %v", err)
+		}
+		if !sameAllocation(got, want, slots) {
+			t.Fatalf("β = (%v, %v), S = %v:\ngot  %v\nwant %v (Algorithm 4)", b1, b2, slots, got, want)
+		}
 	}
 }
 
