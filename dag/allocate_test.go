@@ -1057,6 +1057,9 @@ func benchmarkAllocateSlots(b *testing.B, n int) {
 	jobs, _, slots := benchFixture(n)
 	dst := make([]int, n)
 	var ws Workspace
+	if _, err := AllocateSlots(dst, jobs, int(slots), 1.5, &ws); err != nil { // warm the workspace
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -1087,6 +1090,9 @@ func BenchmarkAlgorithm1Baseline(b *testing.B) {
 			_, remaining, slots := benchFixture(n)
 			dst := make([]float64, n)
 			var ws alloc.Workspace
+			if _, err := alloc.Allocate(dst, remaining, slots, 1.5, &ws); err != nil { // warm the workspace
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {

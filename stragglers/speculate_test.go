@@ -535,3 +535,14 @@ func TestParseRuleRoundTrip(t *testing.T) {
 }
 
 func FuzzParseRule(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testParseRuleRoundTrip)) }
+
+// TestCopyFactorTable: the table holds exactly what the division gives.
+func TestCopyFactorTable(t *testing.T) {
+	t.Parallel()
+	for c := range 20 {
+		x := float64(c)
+		if got, want := copyFactor(c), x/(x+1); got != want {
+			t.Errorf("copyFactor(%d) = %v, want %v", c, got, want)
+		}
+	}
+}
