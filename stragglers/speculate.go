@@ -160,6 +160,10 @@ type Action struct {
 //     tasks first, then copying more eligible ones — rather than idle it
 //     (§3.3: "it should not leave slots unused").
 //
+// Since free = (D − R) + (B − (busy − R)), steps 1 and 2 split the free
+// slots exactly at the distinct-task target D: whatever step 1 leaves is
+// the copy budget, and the level of eq. 3.2 acts through D alone.
+//
 // A running task is eligible when it has run at least MinElapsed and the
 // rule holds: ThesisRule, t_rem > t_new; MantriRule, P(t_rem > (c+1)/c ·
 // t_new) > δ with c = Copies, taking a new copy's duration Pareto with the
