@@ -3,8 +3,9 @@
 // around it: fitting the tails, and deciding inside a job which tasks get
 // the slots it was given (Ren, "Speculation-aware Resource Allocation for
 // Cluster Schedulers", Caltech MS thesis, 2015, §2.1, §4.2 Algorithm 4 and
-// Theorem 3, §6.4.2; the Hopper conference paper §7.2; Xu et al., "Task
-// Cloning: A Competitive Analysis", §5, for Mantri's rule).
+// Theorem 3, §6.4.2; the Hopper conference paper §7.2; and, for Mantri's
+// rule, Xu, Lau, Yang, de Veciana, Hou, "Mitigating Service Variability in
+// MapReduce Clusters via Task Cloning: A Competitive Analysis", §5).
 //
 // # Allocation across classes of stragglers
 //
