@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // Job is the snapshot of one DAG job that Algorithm 3 needs.
@@ -113,10 +114,10 @@ func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]
 }
 
 // AllocateSlots is the integer form of Algorithm 3 (see Allocate): the
-// real-valued allocation for S = slots, rounded by alloc.Apportion (largest
-// remainder), with equal remainders going to the smaller max{T_i, T'_i}
-// (the head of Algorithm 3's order), then to the smaller index; the α
-// tie-break of the order is not applied to equal remainders. The result sums
+// real-valued allocation for S = slots, rounded by alloc's apportionment
+// (largest remainder), with equal remainders going in Algorithm 3's own
+// order: the smaller max{T_i, T'_i}, then the larger α_i, then the smaller
+// index. The result sums
 // to exactly slots whenever some job has work (to 0 otherwise), and every
 // job is within one slot of its real-valued share: a job the real-valued
 // algorithm gives nothing gets nothing.
@@ -140,12 +141,16 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 	if ws.allocate(ws.sel.Shares, float64(slots), p) {
 		total = slots
 	}
-	ws.keys = slices.Grow(ws.keys[:0], n)[:n] // equal remainders: max{T, T'} first
+	// Equal remainders go in Algorithm 3's order: smaller max{T, T'} first,
+	// then the larger α, then the smaller index.
+	ws.keys = slices.Grow(ws.keys[:0], n)[:n]
+	ws.alphaKeys = slices.Grow(ws.alphaKeys[:0], n)[:n]
 	for i, j := range jobs {
 		ws.keys[i] = max(j.Remaining, j.Downstream)
+		ws.alphaKeys[i] = -j.Alpha
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	ws.sel.Apportion(dst, ws.sel.Shares, total, ws.keys)
+	selection.ApportionBy(&ws.sel, dst, ws.sel.Shares, total, ws.keys, ws.alphaKeys)
 	return dst, nil
 }
 

@@ -1105,3 +1105,22 @@ func BenchmarkAlgorithm1Baseline(b *testing.B) {
 		})
 	}
 }
+
+// TestAllocateSlotsAlphaTie: equal remainders and equal max{T, T'} go to
+// the larger α, as in Algorithm 3's order. A (T 2, T' 10, α 1) and
+// B (T 1, T' 10, α 4) have the same weighted size T·√α = 2 and the same key
+// 10, so on S = 7 slots (abundant: V = (2/1.5)·2 = 2.67 each) they share
+// 3.5 each; the odd slot goes to B, whose α is larger, though A comes first
+// by index.
+func TestAllocateSlotsAlphaTie(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{2, 10, 1}, {1, 10, 4}}
+	real, err := Allocate(nil, jobs, 7, 1.5, nil)
+	if err != nil || math.Abs(real[0]-3.5) > 1e-12 || math.Abs(real[1]-3.5) > 1e-12 {
+		t.Fatalf("real shares %v, %v; want [3.5 3.5]", real, err)
+	}
+	got, err := AllocateSlots(nil, jobs, 7, 1.5, nil)
+	if err != nil || !slices.Equal(got, []int{3, 4}) {
+		t.Errorf("got %v, %v; want [3 4]", got, err)
+	}
+}

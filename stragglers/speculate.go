@@ -287,7 +287,7 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	}
 	// The `copies` most urgent eligible tasks, ties by index.
 	keys = keys[:eligible]
-	cut := ws.sel.Search(keys, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
+	cut := selection.Search(&ws.sel, keys, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
 		return incl.Count >= copies
 	})
 	tied := copies - cut.Before.Count // copies left for the group at the cut

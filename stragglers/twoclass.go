@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // TwoClasses is Algorithm 4 of the thesis (§4.2, Theorem 3) as written, for
@@ -90,7 +91,7 @@ func TwoClassesSlots(dst []int, remaining, beta []float64, slots int, ws *Worksp
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	ws.sel.Apportion(dst, ws.sel.Shares, total, remaining)
+	selection.Apportion(&ws.sel, dst, ws.sel.Shares, total, remaining)
 	return dst, nil
 }
 

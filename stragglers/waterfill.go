@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // Allocate computes the throughput-maximal allocation when every job has its
@@ -104,7 +105,7 @@ func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspac
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	ws.sel.Apportion(dst, ws.sel.Shares, total, remaining)
+	selection.Apportion(&ws.sel, dst, ws.sel.Shares, total, remaining)
 	return dst, nil
 }
 
