@@ -19,6 +19,12 @@
 //	                                                               VirtualSize, SpeculationLevel, Throughput,
 //	                                                               TotalThroughput (eq. 3.2–3.5), Apportion
 //	Hopper §3.5                                       fairness     Allocate, AllocateSlots (Algorithm 2)
+//	Hopper §4.1, §5.2, §6.2.1                         dag          Allocate, AllocateSlots (Algorithm 3),
+//	                                                               EstimateAlpha, Ratio (α with dampening)
+//	Hopper §4.2 (Theorem 3), §6.4.2;                  stragglers   TwoClasses, TwoClassesSlots (Algorithm 4),
+//	Hopper conf. §7.2; Hopper §2.1 and Mantri                      Allocate, AllocateSlots (K classes / per-job
+//	(Xu et al. §5)                                                 β), FitPareto, ParetoFit (β fitting),
+//	                                                               Speculate (in-job speculation policy)
 //	Xu et al., task cloning, §3 SEW                   competitive  SEW (Algorithm 1), LowerBound (eq. 18),
 //	                                                               SEWBound, SEWConfidence (Theorem 2),
 //	                                                               SEWRatio (Theorem 3)
@@ -88,6 +94,22 @@
 // its fair share S/N, use fairness.Allocate with ε, the fraction of the fair
 // share a job may lose (ε = 0 is the Fair scheduler, ε = 1 is Algorithm 1; the
 // paper evaluates ε = 0.1).
+//
+// Jobs whose running phase feeds a pipelined downstream phase (map → shuffle,
+// DAG stages): dag.Allocate (Hopper, Algorithm 3) orders them by max{T, T'}
+// (MaxSRPT) and weighs their virtual sizes by √α, α being the downstream work
+// per unit of upstream work; dag.EstimateAlpha computes α from the data
+// produced and read, with a dampening d ∈ [0, 1] (0.8 Spark-like, 0.3
+// Hadoop-like; d = 0, or every α = 1, is Algorithm 1).
+//
+// When job groups have different straggler tails, fit β per group from
+// completed task durations (stragglers.FitPareto, or stragglers.ParetoFit
+// online) and allocate with stragglers.Allocate, which takes a β per job and
+// maximises total throughput (Theorem 3 for any number of classes; for two
+// classes it is Algorithm 4, stragglers.TwoClasses; for one, Algorithm 1).
+// Inside a job, stragglers.Speculate turns its slots into launches and
+// speculative copies, by the thesis's rule (t_rem > t_new) or Mantri's
+// (P(t_rem > (c+1)/c·t_new) > δ, δ = 0.25 by default).
 //
 // MapReduce jobs on machines whose speed varies from slot to slot, and whose
 // tasks can be cloned (several copies, the first to finish wins):

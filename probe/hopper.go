@@ -29,8 +29,8 @@ import (
 //     Algorithm 2's ε-fair, throughput-maximal shares (Theorem 2).
 //  2. Constrained: Σ_i V_i ≥ S with V_i = alloc.VirtualSize(T_i, β)
 //     (eq. 3.5), the case split of Algorithm 1.
-//  3. A queued job below its target (running_i < target_i) goes before
-//     every job at or above it.
+//  3. A queued job below its target (running_i < target_i, up to
+//     TargetTolerance) goes before every job at or above it.
 //  4. Among them, when constrained, the smallest virtual size first
 //     (Guideline 1: fill the smallest jobs up to their virtual sizes);
 //     when not constrained, the smallest fill ratio running_i / target_i
@@ -106,13 +106,19 @@ func (ws *Workspace) hopperTargets(remaining []float64, slots, beta, eps float64
 	return ws.targets, err
 }
 
+// TargetTolerance is how far below its target, relative to max(1, target),
+// a job must be to count as below it. Targets are real-valued shares summed
+// in floating point: a target of 5 may come out as 5.000000000000001, and a
+// job already holding 5 slots must not take a sixth for that ulp.
+const TargetTolerance = 1e-9
+
 // hopperChoose applies rules 3 and 4 of HopperPick.
 func hopperChoose(queued []int, remaining, running, targets []float64, constrained bool, beta float64) int {
 	best := -1
 	var bestBelow bool
 	var bestKey, bestV float64
 	for k, i := range queued {
-		below := running[i] < targets[i]
+		below := running[i] < targets[i]-TargetTolerance*max(1, targets[i])
 		v, _ := alloc.VirtualSize(remaining[i], beta)
 		key := v
 		if !constrained {

@@ -36,7 +36,7 @@ func refHopperPick(queued []int, remaining, running []float64, slots, beta, eps 
 	}
 	cs := make([]cand, len(queued))
 	for k, i := range queued {
-		c := cand{pos: k, above: !(running[i] < targets[i]), vir: level * remaining[i]}
+		c := cand{pos: k, above: !(running[i] < targets[i]-TargetTolerance*max(1, targets[i])), vir: level * remaining[i]}
 		switch {
 		case constrained:
 			c.key = c.vir
@@ -140,7 +140,7 @@ func testHopperFill(t *rapid.T) {
 		if err != nil {
 			t.Fatalf("HopperPick: %v", err)
 		}
-		if running[k] >= targets[k] {
+		if running[k] >= targets[k]-TargetTolerance*max(1, targets[k]) {
 			t.Fatalf("slot %d went to job %d at %v ≥ target %v (targets %v running %v)", s, k, running[k], targets[k], targets, running)
 		}
 		running[k]++
@@ -216,3 +216,30 @@ func testHopperPickNoPanic(t *rapid.T) {
 
 func TestHopperPickNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testHopperPickNoPanic) }
 func FuzzHopperPick(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testHopperPickNoPanic)) }
+
+// TestHopperFillUlpTarget is the instance the fill property found when an
+// ε-fair target of exactly 5 came out one ulp above 5: the job holding 5
+// slots must not take a sixth.
+func TestHopperFillUlpTarget(t *testing.T) {
+	t.Parallel()
+	remaining := []float64{1, 1, 1, 1, 3, 4, 6}
+	queued := []int{0, 1, 2, 3, 4, 5, 6}
+	running := make([]float64, len(remaining))
+	targets, err := fairness.Allocate(nil, remaining, 28, 1.2, 0.1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws Workspace
+	for range 28 {
+		k, err := HopperPick(queued, remaining, running, 28, 1.2, 0.1, &ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		running[k]++
+	}
+	for i := range running {
+		if running[i] > math.Ceil(targets[i]-1e-9) {
+			t.Errorf("job %d holds %v slots, target %v", i, running[i], targets[i])
+		}
+	}
+}

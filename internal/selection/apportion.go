@@ -14,6 +14,19 @@ import (
 // unit of total, so that 0 ≤ R ≤ the number of non-zero fractional parts.
 // O(n): two passes and at most two searches.
 func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority []float64) {
+	if priority == nil {
+		ApportionBy(ws, dst, shares, total)
+		return
+	}
+	ApportionBy(ws, dst, shares, total, priority)
+}
+
+// ApportionBy is Apportion with ties between equal fractional parts broken
+// by several priority keys in turn (each smaller first), then by index —
+// for algorithms whose order has a tie-break of its own, such as Hopper's
+// Algorithm 3 (max{T, T'} first, then the larger α). O(n) plus one search
+// per key over the jobs still tied.
+func ApportionBy(ws *Workspace, dst []int, shares []float64, total int, keys ...[]float64) {
 	n := len(shares)
 	ws.fracs = slices.Grow(ws.fracs[:0], n)[:n]
 	remaining := total
@@ -36,8 +49,8 @@ func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority [
 
 	// Every job with a larger fractional part than the cut's gets a unit.
 	// (Integer 0/1 selects compile to conditional moves: which remainders
-	// beat the cut follows no pattern a branch predictor could learn.)
-	// The indices of the tied group are stored unconditionally and kept by
+	// beat the cut follows no pattern a branch predictor could learn.) The
+	// indices of the tied group are stored unconditionally and kept by
 	// advancing the count, for the same reason.
 	cut := byFrac.Value
 	group := Indices(ws, byFrac.Group.Count+1) // a spare slot for the last store
@@ -55,34 +68,35 @@ func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority [
 		count += same
 	}
 	group = group[:min(count, byFrac.Group.Count)]
-	if tied <= 0 {
-		return
-	}
-	if priority == nil || tied >= len(group) {
-		for _, i := range group[:min(tied, len(group))] {
-			dst[i]++
+
+	// Within the tied group: each key in turn, smaller first; the jobs
+	// still tied on every key, in index order.
+	for _, key := range keys {
+		if tied <= 0 || tied >= len(group) {
+			break
 		}
-		return
-	}
-	// Within the tied group: smaller priority first, then index order.
-	ws.prio = ws.prio[:0]
-	for _, i := range group {
-		ws.prio = append(ws.prio, priority[i])
-	}
-	byPrio := Search(ws, ws.prio, Count, func(incl Stats, _ float64, _ bool) bool {
-		return incl.Count >= tied
-	})
-	tied -= byPrio.Before.Count
-	for _, i := range group {
-		p := priority[i]
-		up := 0
-		if p < byPrio.Value {
-			up = 1
+		ws.prio = ws.prio[:0]
+		for _, i := range group {
+			ws.prio = append(ws.prio, key[i])
 		}
-		if p == byPrio.Value && tied > 0 {
-			up = 1
-			tied--
+		byKey := Search(ws, ws.prio, Count, func(incl Stats, _ float64, _ bool) bool {
+			return incl.Count >= tied
+		})
+		tied -= byKey.Before.Count
+		still := group[:0]
+		for _, i := range group {
+			up := 0
+			if key[i] < byKey.Value {
+				up = 1
+			}
+			dst[i] += up
+			if key[i] == byKey.Value {
+				still = append(still, i)
+			}
 		}
-		dst[i] += up
+		group = still
+	}
+	for _, i := range group[:max(0, min(tied, len(group)))] {
+		dst[i]++
 	}
 }

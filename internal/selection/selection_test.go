@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"testing"
@@ -184,3 +185,57 @@ func testApportionMatchesSort(t *rapid.T) {
 }
 
 func TestApportionMatchesSort(t *testing.T) { rapid.Check(t, testApportionMatchesSort) }
+
+// testApportionByMatchesSort: with two priority keys, equal fractional
+// parts go by the first key, then the second, then the index — checked
+// against a stable sort on that lexicographic order.
+func testApportionByMatchesSort(t *rapid.T) {
+	n := rapid.IntRange(1, 300).Draw(t, "n")
+	total := rapid.IntRange(0, 3*n).Draw(t, "total")
+	weights := rapid.SliceOfN(rapid.IntRange(0, 3), n, n).Draw(t, "weights")
+	var sum float64
+	for _, w := range weights {
+		sum += float64(w)
+	}
+	if sum == 0 {
+		weights[0], sum = 1, 1
+	}
+	shares := make([]float64, n)
+	first := make([]float64, n)
+	second := make([]float64, n)
+	for i, w := range weights {
+		shares[i] = float64(w) / sum * float64(total)
+		first[i] = float64(rapid.IntRange(0, 2).Draw(t, "first"))
+		second[i] = float64(rapid.IntRange(-2, 2).Draw(t, "second"))
+	}
+	var ws Workspace
+	got := make([]int, n)
+	ApportionBy(&ws, got, shares, total, first, second)
+
+	want := make([]int, n)
+	order := make([]int, n)
+	left := total
+	for i, s := range shares {
+		want[i] = int(math.Floor(s))
+		left -= want[i]
+		order[i] = i
+	}
+	frac := func(i int) float64 { return shares[i] - math.Floor(shares[i]) }
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(frac(b), frac(a)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(first[a], first[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(second[a], second[b])
+	})
+	for k := 0; k < left && k < n; k++ {
+		want[order[k]]++
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ApportionBy = %v, sorted reference = %v (shares %v, keys %v %v)", got, want, shares, first, second)
+	}
+}
+
+func TestApportionByMatchesSort(t *testing.T) { rapid.Check(t, testApportionByMatchesSort) }

@@ -1,0 +1,286 @@
+package dag
+
+import (
+	"math"
+	"slices"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
+)
+
+// Job is the snapshot of one DAG job that Algorithm 3 needs.
+type Job struct {
+	// Remaining is T_i, the number of tasks remaining in the job's running
+	// (upstream) phase. A job with Remaining = 0 has nothing to run and gets
+	// no slots.
+	Remaining float64
+
+	// Downstream is T'_i, the communication work remaining in the
+	// downstream phase that reads the running phase's output, in the same
+	// units as Remaining (the thesis uses the data remaining to be read,
+	// expressed in tasks). It only orders the jobs: by max{T_i, T'_i}.
+	Downstream float64
+
+	// Alpha is α_i > 0, the ratio of downstream to upstream work
+	// (EstimateAlpha). Use 1 for a job without a pipelined downstream
+	// phase: with every α equal, Algorithm 3 is Algorithm 1.
+	Alpha float64
+}
+
+// Allocate computes Hopper's allocation for DAG jobs, Algorithm 3 of the
+// thesis (§4.1), writing every job's real-valued slots to dst.
+//
+// Jobs with T_i > 0 are ordered by max{T_i, T'_i} ascending (MaxSRPT), ties
+// by α_i descending, then by input index; J_1, …, J_n is that order.
+// V_i = (2/β)·T_i·√α_i is the virtual size, α_min^(k) = min{α_1, …, α_k},
+// and t_i^(k) = V_i/√α_min^(k) = (2/β)·T_i·√(α_i/α_min^(k)) is the
+// speculation target of job i when the first k jobs run. With S slots:
+//
+//  1. S ≤ t_1^(2): S_1 = S, every other job 0.
+//  2. Σ_{i≤k} t_i^(k+1) < S ≤ Σ_{i≤k+1} t_i^(k+1) for some k < n: jobs
+//     1, …, k+1 get t_i^(k+1) in the order 1, …, k_min−1, k_min+1, …, k+1,
+//     k_min until the slots run out; later jobs get 0.
+//  3. Σ_{i≤k+1} t_i^(k+1) < S ≤ Σ_{i≤k+1} t_i^(k+2) for some k < n−1: jobs
+//     1, …, k+1 share S in proportion to V_i; later jobs get 0.
+//  4. S > Σ_{i≤n} t_i^(n): every job gets V_i/ΣV_j·S.
+//
+// The boundaries chain: case 1 ends where case 2 with k = 1 begins, case
+// 2 with k ends where case 3 with k begins, case 3 with k ends where case 2
+// with k+1 begins, and case 2 with k = n−1 ends where case 4 begins; so
+// exactly one case applies to every S ≥ 0. Let m be the smallest number of
+// jobs with S ≤ Σ_{i≤m} V_i/√α_min^(m+1) (m = n if there is none): the
+// first m jobs get slots, and the case is 2 (with k+1 = m) when m ≥ 2 and
+// S ≤ Σ_{i≤m} t_i^(m), and otherwise the proportional share among the first
+// m jobs (case 1 for m = 1, case 3 for 1 < m < n, case 4 for m = n).
+//
+// Reading of the garbled parts of the thesis. The paper defines J_kmin as
+// the job of least weight "in the first k jobs" but lists k+1 separately in
+// case 2's order. Here k_min is the job of least weight among the k+1 jobs
+// of case 2, and among several with that weight the last in the order. The
+// derivation: maximising the α-weighted throughput Σα_i·μ_i over the k+1
+// running jobs (μ_i of eq. 3.3, slope β²/(4(β−1)) up to (2/β)·T_i, then
+// T_i²/((β−1)·S_i²)) has a Lagrange multiplier λ = α_min^(k+1)·β²/(4(β−1))
+// throughout case 2: a job of weight α_i > α_min sits where its marginal
+// α_i·T_i²/((β−1)·S_i²) equals λ, at S_i = t_i^(k+1), while a job of the
+// least weight is on its linear part, where any S_i ∈ [0, (2/β)·T_i] is
+// optimal — it is the one that absorbs the remainder, so it is served last.
+// If k_min were restricted to the first k jobs, a new job k+1 of strictly
+// least weight would be filled before an earlier, heavier one, against the
+// same multiplier; and with all α equal, only "the last job of least weight
+// among k+1" makes case 2 the fill of Algorithm 1 (job k+1 partial).
+//
+// Consequences, tested: with every α equal and T'_i ≤ T_i this is exactly
+// Algorithm 1 (alloc.Allocate), up to floating-point summation order. Case
+// 4 maximises Σα_i·μ_i over all allocations (KKT: every job is past its
+// virtual size with marginal α_i·T_i²/((β−1)·S_i²) equal across jobs, and
+// that marginal is at most α_min·β²/(4(β−1)) exactly when S ≥ Σ t_i^(n)).
+// Each S_i is continuous and non-decreasing in S within every case, and
+// across every boundary when α is non-increasing along the order (in
+// particular within a group of equal max{T, T'}, which the tie rule orders
+// that way). It is not continuous across the start of case 2 when job k+1
+// is heavier than an earlier job: at that boundary the literal order hands
+// the earlier light job's slots to job k+1 (the throughput-optimal choice
+// among the k+1 jobs, which the MaxSRPT order withheld from job k+1 before
+// it was admitted). Example: T = (1, 1), T' = (0, 2), α = (1, 4), β = 1.5:
+// case 1 gives job 1 all of S ≤ 4/3; just above 4/3, case 2 serves job 2
+// first and job 1 drops to 0 until S exceeds 8/3.
+//
+// Complexity: O(n) time. The number of served jobs m is the first prefix of
+// the order at which a monotone predicate holds; a radix selection over
+// max{T, T'} (then α, then the index) finds it without sorting, and two
+// passes in index order write the slots. With a dst of capacity n and a
+// reused ws, Allocate allocates nothing.
+//
+// Special cases: no jobs gives an empty result. Jobs with T_i = 0 get 0 and
+// do not take part in the order (their α does not count in α_min). If every
+// T_i is 0, or S = 0, every job gets 0; otherwise ΣS_i = S up to rounding.
+// β ≥ 2 means no speculation: V_i = T_i·√α_i. An error, with dst untouched,
+// is returned for β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf; for a T_i or
+// T'_i that is negative, NaN or ±Inf or an α_i that is not a finite number
+// > 0 (naming the job); when ΣT_i overflows float64; and when the virtual
+// sizes or targets, (2/β)·ΣT_i·√α_max or (2/β)·ΣT_i·√(α_max/α_min),
+// overflow float64.
+func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]float64, error) {
+	const fn = "dag.Allocate"
+	ws = orNew(ws)
+	p, err := ws.prepare(fn, jobs, slots, beta)
+	if err != nil {
+		return nil, err
+	}
+	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
+	ws.allocate(dst, slots, p)
+	return dst, nil
+}
+
+// AllocateSlots is the integer form of Algorithm 3 (see Allocate): the
+// real-valued allocation for S = slots, rounded by alloc's apportionment
+// (largest remainder), with equal remainders going in Algorithm 3's own
+// order: the smaller max{T_i, T'_i}, then the larger α_i, then the smaller
+// index. The result sums
+// to exactly slots whenever some job has work (to 0 otherwise), and every
+// job is within one slot of its real-valued share: a job the real-valued
+// algorithm gives nothing gets nothing.
+//
+// Complexity: O(n) time; allocation-free with a dst of capacity n and a
+// reused ws. Errors are those of Allocate, with slots < 0 or
+// > alloc.MaxTotal rejected.
+func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace) ([]int, error) {
+	const fn = "dag.AllocateSlots"
+	if slots < 0 || slots > alloc.MaxTotal {
+		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	}
+	ws = orNew(ws)
+	p, err := ws.prepare(fn, jobs, float64(slots), beta)
+	if err != nil {
+		return nil, err
+	}
+	n := len(jobs)
+	ws.sel.Shares = slices.Grow(ws.sel.Shares[:0], n)[:n]
+	total := 0
+	if ws.allocate(ws.sel.Shares, float64(slots), p) {
+		total = slots
+	}
+	// Equal remainders go in Algorithm 3's order: smaller max{T, T'} first,
+	// then the larger α, then the smaller index.
+	ws.keys = slices.Grow(ws.keys[:0], n)[:n]
+	ws.alphaKeys = slices.Grow(ws.alphaKeys[:0], n)[:n]
+	for i, j := range jobs {
+		ws.keys[i] = max(j.Remaining, j.Downstream)
+		ws.alphaKeys[i] = -j.Alpha
+	}
+	dst = slices.Grow(dst[:0], n)[:n]
+	selection.ApportionBy(&ws.sel, dst, ws.sel.Shares, total, ws.keys, ws.alphaKeys)
+	return dst, nil
+}
+
+// prepared describes a validated snapshot: the speculation factor, and the
+// range of the active jobs' keys.
+type prepared struct {
+	n      int     // number of jobs
+	c      float64 // 2/β, or 1 for β ≥ 2
+	lo, hi uint64  // smallest and largest key of an active job
+}
+
+// prepare validates the arguments of Algorithm 3 and, in the same pass,
+// records the active jobs (T_i > 0) in ws.recs, in index order.
+func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepared, error) {
+	c, err := alloc.VirtualSize(1, beta)
+	if err != nil {
+		return prepared{}, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
+	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return prepared{}, err
+	}
+	p := prepared{n: len(jobs), c: c, lo: math.MaxUint64}
+	var total float64
+	minAlpha, maxAlpha := math.Inf(1), 0.0
+	ws.recs = slices.Grow(ws.recs[:0], len(jobs))
+	for i := range jobs {
+		j := &jobs[i]
+		// One comparison chain per field catches NaN, ±Inf and negatives.
+		if !(j.Remaining >= 0 && j.Remaining <= math.MaxFloat64) {
+			return prepared{}, check.NonNegative(fn, i, "remaining", j.Remaining)
+		}
+		if !(j.Downstream >= 0 && j.Downstream <= math.MaxFloat64) {
+			return prepared{}, check.NonNegative(fn, i, "downstream", j.Downstream)
+		}
+		if !(j.Alpha > 0 && j.Alpha <= math.MaxFloat64) {
+			return prepared{}, check.Positive(fn, i, "alpha", j.Alpha)
+		}
+		if j.Remaining == 0 {
+			continue
+		}
+		total += j.Remaining
+		if total > math.MaxFloat64 {
+			return prepared{}, check.Err(fn, i, "remaining", j.Remaining, "the sum over jobs overflows float64")
+		}
+		// Plain comparisons, valid without NaN, are cheaper than min/max.
+		if j.Alpha < minAlpha {
+			minAlpha = j.Alpha
+		}
+		if j.Alpha > maxAlpha {
+			maxAlpha = j.Alpha
+		}
+		key := j.Remaining
+		if j.Downstream > key {
+			key = j.Downstream
+		}
+		r := record{key: key + 0, alpha: j.Alpha, v: c * j.Remaining * math.Sqrt(j.Alpha), idx: i} // +0: no -0 keys
+		k := math.Float64bits(r.key)
+		if k < p.lo {
+			p.lo = k
+		}
+		if k > p.hi {
+			p.hi = k
+		}
+		ws.recs = append(ws.recs, r)
+	}
+	if total > 0 {
+		// V_i ≤ c·ΣT·√α_max and the targets V_i/√α_min ≤ c·ΣT·√(α_max/α_min).
+		spread := math.Sqrt(maxAlpha) / math.Sqrt(minAlpha)
+		if c*total*max(spread, math.Sqrt(maxAlpha)) > math.MaxFloat64 {
+			return prepared{}, check.Err(fn, check.Scalar, "alpha", maxAlpha/minAlpha,
+				"the virtual sizes or speculation targets overflow float64")
+		}
+	}
+	return p, nil
+}
+
+// allocate is Algorithm 3 on a prepared snapshot; dst has p.n elements. It
+// reports whether any job has work.
+func (ws *Workspace) allocate(dst []float64, slots float64, p prepared) bool {
+	clear(dst)
+	if len(ws.recs) == 0 || slots == 0 {
+		return len(ws.recs) != 0
+	}
+	cut := ws.search(slots, p.lo, p.hi)
+	last := cut.at                          // J_m, the last job that gets slots
+	sqrtMin := math.Sqrt(cut.incl.minAlpha) // √α_min^(m)
+
+	if cut.incl.count < 2 || cut.incl.sumV/sqrtMin < slots {
+		// Cases 1, 3 and 4: V_i/ΣV_j·S among the served jobs J_1…J_m.
+		var total float64
+		for i := range ws.recs {
+			if r := &ws.recs[i]; r.upTo(&last) {
+				total += r.v
+			}
+		}
+		for i := range ws.recs {
+			if r := &ws.recs[i]; r.upTo(&last) {
+				dst[r.idx] = r.v / total * slots
+			}
+		}
+		return true
+	}
+
+	// Case 2 with k+1 = m: targets t_i = V_i/√α_min^(m), in the order that
+	// serves J_m second to last and J_kmin last. Every served job other than
+	// J_m and J_kmin fits (S exceeds the targets of J_1…J_{m-1}); J_m gets
+	// what is left after them, up to its target, and J_kmin the rest.
+	minAlpha := cut.incl.minAlpha
+	kmin := last       // the last served job of least weight
+	var others float64 // Σ t_i over served jobs other than J_m
+	for i := range ws.recs {
+		r := &ws.recs[i]
+		if r.idx == last.idx || !r.upTo(&last) {
+			continue // J_m itself, or not served
+		}
+		t := r.v / sqrtMin
+		dst[r.idx] = t
+		others += t
+		if r.alpha == minAlpha && last.alpha != minAlpha &&
+			(kmin.idx == last.idx || kmin.upTo(r)) {
+			kmin = *r
+		}
+	}
+	target := last.v / sqrtMin
+	if kmin.idx == last.idx {
+		dst[last.idx] = max(0, slots-others)
+		return true
+	}
+	left := max(0, slots-(others-dst[kmin.idx]))
+	dst[last.idx] = min(target, left)
+	dst[kmin.idx] = left - dst[last.idx]
+	return true
+}

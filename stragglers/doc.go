@@ -1,0 +1,45 @@
+// Package stragglers implements Hopper's allocation for jobs whose task
+// durations have different heavy tails, and the pieces a scheduler needs
+// around it: fitting the tails, and deciding inside a job which tasks get
+// the slots it was given (Ren, "Speculation-aware Resource Allocation for
+// Cluster Schedulers", Caltech MS thesis, 2015, §2.1, §4.2 Algorithm 4 and
+// Theorem 3, §6.4.2; the Hopper conference paper §7.2; and, for Mantri's
+// rule, Xu, Lau, Yang, de Veciana, Hou, "Mitigating Service Variability in
+// MapReduce Clusters via Task Cloning: A Competitive Analysis", §5).
+//
+// # Allocation across classes of stragglers
+//
+// A job whose task durations are Pareto(x_m, β) with 1 < β < 2 earns
+// throughput μ(S_i) of thesis eq. 3.3 from S_i slots: slope β²/(4(β−1)) up
+// to its virtual size (2/β)·T_i, then T_i²/((β−1)·S_i²). A heavier tail
+// (smaller β) has the steeper slope, so speculation pays more there.
+// TwoClasses is Algorithm 4 as the thesis writes it for two classes;
+// Allocate is its generalisation to any number of classes — every job may
+// have its own β — as the water-filling maximiser of Σμ_i (Theorem 3 for
+// K classes). Within a class both use Algorithm 1 (alloc.Allocate).
+// AllocateSlots and TwoClassesSlots are the integer forms.
+//
+// # Fitting β
+//
+// FitPareto is the maximum-likelihood fit of (x_m, β) to completed task
+// durations; ParetoFit is the same estimator fed one duration at a time, in
+// O(1) per duration, for the continuous refitting of the conference paper.
+//
+// # Speculation inside a job
+//
+// Speculate turns a job's allocation into actions: which unscheduled tasks
+// to launch and which running tasks get a speculative copy, by the
+// thesis's rule (copy a task while its remaining time exceeds a new copy's)
+// or Mantri's (copy while P(t_rem > (c+1)/c·t_new) exceeds a threshold),
+// with the optimal speculation level of eq. 3.2 deciding how many of the
+// slots go to copies.
+//
+// # Contracts
+//
+// As everywhere in specsched: inputs are never modified; results go to a
+// dst slice that is reused when large enough; scratch memory comes from a
+// *Workspace whose zero value is ready and which makes steady-state calls
+// allocation-free; invalid input returns a *specsched.InputError naming the
+// job (or task, or sample) and field, never a panic; results are
+// deterministic, with every tie broken as documented and finally by index.
+package stragglers

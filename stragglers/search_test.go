@@ -1,0 +1,108 @@
+package stragglers
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// referenceSearch sorts the records by key and scans the groups: the
+// definition of search.
+func referenceSearch(recs []record, slots float64) cut {
+	sorted := slices.Clone(recs)
+	slices.SortFunc(sorted, func(a, b record) int { return cmp.Compare(a.key, b.key) })
+	var incl level
+	for i := 0; i < len(sorted); {
+		j := i
+		var g level
+		for ; j < len(sorted) && sorted[j].key == sorted[i].key; j++ {
+			g = g.plus(1, sorted[j].w, sorted[j].v)
+		}
+		next, hasNext := 0.0, j < len(sorted)
+		if hasNext {
+			next = sorted[j].key
+		}
+		before := incl
+		incl = incl.plus(g.count, g.w, g.v)
+		if reaches(slots, incl, next, hasNext) {
+			return cut{key: sorted[i].key, before: before, group: g}
+		}
+		i = j
+	}
+	panic("reaches must hold after the last group")
+}
+
+func testSearchMatchesSort(t *rapid.T) {
+	n := rapid.IntRange(1, 600).Draw(t, "n")
+	kind := rapid.IntRange(0, 3).Draw(t, "kind")
+	recs := make([]record, n)
+	for i := range recs {
+		var b float64
+		switch kind {
+		case 0:
+			b = []float64{1.1, 1.5, 2}[rapid.IntRange(0, 2).Draw(t, "beta")]
+		case 1:
+			b = rapid.Float64Range(1.001, 2.5).Draw(t, "beta")
+		case 2: // a cluster within one bucket
+			b = 1.5 + float64(rapid.IntRange(0, 20).Draw(t, "beta"))*1e-13
+		default:
+			b = 1.5
+		}
+		T := float64(rapid.IntRange(0, 50).Draw(t, "T"))
+		recs[i] = record{key: 2, v: T}
+		if b < 2 {
+			recs[i] = record{key: b, w: T / math.Sqrt(b-1), v: 2 / b * T}
+		}
+	}
+	var totalW float64
+	lo, hi := uint64(math.MaxUint64), uint64(0)
+	for _, r := range recs {
+		totalW += r.w
+		lo, hi = min(lo, math.Float64bits(r.key)), max(hi, math.Float64bits(r.key))
+	}
+	// A drawn S, and S a hair to either side of the predicate's threshold
+	// at the end of up to 30 groups, where the next group's key decides
+	// (at a histogram bucket's end, the key of the next bucket's first job).
+	all := []float64{rapid.Float64Range(0, 1.2).Draw(t, "fraction") * (totalW + 1)}
+	sorted := slices.Clone(recs)
+	slices.SortFunc(sorted, func(a, b record) int { return cmp.Compare(a.key, b.key) })
+	var w float64
+	for i, r := range sorted {
+		w += r.w
+		if i+1 < len(sorted) && sorted[i+1].key != r.key && len(all) < 61 {
+			x := w / math.Sqrt(slope(sorted[i+1].key))
+			all = append(all, x*(1-1e-9), x*(1+1e-9))
+		}
+	}
+	ws := Workspace{recs: slices.Clone(recs)}
+	for _, slots := range all {
+		want := referenceSearch(recs, slots)
+		got := ws.search(slots, lo, hi)
+		if got.key != want.key {
+			// Bucket sums round differently from a running sum: accept the
+			// neighbouring group only when S sits on its boundary.
+			alt := referenceSearch(recs, slots*(1-1e-12))
+			alt2 := referenceSearch(recs, slots*(1+1e-12))
+			if got.key != alt.key && got.key != alt2.key {
+				t.Fatalf("S = %v: cut at key %v, want %v", slots, got.key, want.key)
+			}
+			continue
+		}
+		if got.before.count != want.before.count || got.group.count != want.group.count ||
+			!approx(got.before.w, want.before.w, want.before.w) || !approx(got.group.v, want.group.v, want.group.v) {
+			t.Fatalf("cut at %v: before %+v group %+v, want %+v %+v", got.key, got.before, got.group, want.before, want.group)
+		}
+	}
+	if d := gocmp.Diff(recs, ws.recs, gocmp.AllowUnexported(record{})); d != "" {
+		t.Fatalf("search modified ws.recs:\n%s", d)
+	}
+}
+
+func TestSearchMatchesSort(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSearchMatchesSort)
+}

@@ -1,0 +1,379 @@
+package stragglers
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
+)
+
+// TaskState is where a task of a job stands.
+type TaskState uint8
+
+const (
+	Unscheduled TaskState = iota // not started: waiting for a slot
+	Running                      // at least one copy is running
+	Finished                     // done: never launched or copied again
+)
+
+// String returns "unscheduled", "running" or "finished".
+func (s TaskState) String() string {
+	switch s {
+	case Unscheduled:
+		return "unscheduled"
+	case Running:
+		return "running"
+	case Finished:
+		return "finished"
+	}
+	return fmt.Sprintf("TaskState(%d)", uint8(s))
+}
+
+// Task is the snapshot of one task of a job.
+type Task struct {
+	State TaskState
+
+	// Copies is the number of copies of the task running now: at least 1
+	// for a Running task, 0 otherwise. Each occupies one of the job's slots.
+	Copies int
+
+	// Elapsed is how long the task's oldest running copy has run; finite
+	// and ≥ 0 (0 for a task that is not running).
+	Elapsed float64
+
+	// Remaining is t_rem, the estimated time until the task finishes (its
+	// best running copy); finite and ≥ 0 (0 for a task that is not
+	// running).
+	Remaining float64
+}
+
+// Rule is the straggler test that decides which running tasks may get a
+// speculative copy.
+type Rule uint8
+
+const (
+	// ThesisRule copies a task when its remaining time exceeds a new
+	// copy's: t_rem > t_new (thesis §2.1, the rule of Table 2.1 and
+	// Figures 2.1–2.3).
+	ThesisRule Rule = iota
+
+	// MantriRule copies a task running c copies when
+	// P(t_rem > (c+1)/c · t_new) > δ (Mantri; Xu et al. §5): the new copy
+	// is likely enough to save the resources it costs.
+	MantriRule
+)
+
+// DefaultMantriThreshold is Mantri's default δ (Xu et al. §5).
+const DefaultMantriThreshold = 0.25
+
+// String returns "thesis" or "mantri".
+func (r Rule) String() string {
+	switch r {
+	case ThesisRule:
+		return "thesis"
+	case MantriRule:
+		return "mantri"
+	}
+	return fmt.Sprintf("Rule(%d)", uint8(r))
+}
+
+// ParseRule returns the Rule named by s ("thesis" or "mantri").
+func ParseRule(s string) (Rule, error) {
+	switch s {
+	case "thesis":
+		return ThesisRule, nil
+	case "mantri":
+		return MantriRule, nil
+	}
+	return 0, fmt.Errorf("stragglers: unknown speculation rule %q (want \"thesis\" or \"mantri\")", s)
+}
+
+// Policy configures Speculate.
+type Policy struct {
+	Rule Rule
+
+	// NewCopy is t_new, the expected duration of a new copy of a task
+	// (> 0): what a fresh copy would take, e.g. the mean of the job's
+	// completed task durations.
+	NewCopy float64
+
+	// Beta is the job's Pareto tail index β > 1. It sets the optimal
+	// speculation level of eq. 3.2 and, for MantriRule, the distribution
+	// of a new copy's duration.
+	Beta float64
+
+	// Threshold is MantriRule's δ ∈ [0, 1] (DefaultMantriThreshold is
+	// Mantri's default); ThesisRule ignores it.
+	Threshold float64
+
+	// MinElapsed is how long a task must have run before it can be judged a
+	// straggler (the thesis: "the straggler can be detected after a new
+	// task runs for a small amount of time"); ≥ 0, 0 to judge at once.
+	MinElapsed float64
+}
+
+// ActionKind says what an Action does.
+type ActionKind uint8
+
+const (
+	Launch ActionKind = iota // start an unscheduled task
+	Copy                     // start a speculative copy of a running task
+)
+
+// String returns "launch" or "copy".
+func (k ActionKind) String() string {
+	switch k {
+	case Launch:
+		return "launch"
+	case Copy:
+		return "copy"
+	}
+	return fmt.Sprintf("ActionKind(%d)", uint8(k))
+}
+
+// Action is one decision of Speculate: launch task Task, or start a copy of
+// it. Each takes one free slot.
+type Action struct {
+	Task int
+	Kind ActionKind
+}
+
+// Speculate decides what a job does with the slots it has been allocated:
+// which unscheduled tasks to launch and which running tasks get a
+// speculative copy (thesis §2.1, §3.3), appending the actions to dst[:0].
+//
+// The job holds slots; its running copies occupy busy = ΣCopies of them,
+// leaving free = slots − busy. Eq. 3.2 gives the optimal speculation level
+// k for its T unfinished tasks (unscheduled plus running) — 2/β while
+// (2/β)·T ≥ slots, slots/T above — so the allocation should carry
+// D = min(T, slots/k) distinct tasks and B = slots − D speculative copies,
+// split into integers by alloc.Apportion (ties to the distinct tasks). With
+// R running tasks and busy − R copies already beyond the first:
+//
+//  1. launch up to D − R unscheduled tasks;
+//  2. copy up to B − (busy − R) eligible running tasks;
+//  3. put any free slot still left to use — launching more unscheduled
+//     tasks first, then copying more eligible ones — rather than idle it
+//     (§3.3: "it should not leave slots unused").
+//
+// Since free = (D − R) + (B − (busy − R)), steps 1 and 2 split the free
+// slots exactly at the distinct-task target D: whatever step 1 leaves is
+// the copy budget, and the level of eq. 3.2 acts through D alone.
+//
+// A running task is eligible when it has run at least MinElapsed and the
+// rule holds: ThesisRule, t_rem > t_new; MantriRule, P(t_rem > (c+1)/c ·
+// t_new) > δ with c = Copies, taking a new copy's duration Pareto with the
+// job's β and mean t_new (x_m = t_new·(β−1)/β, the thesis's model). The
+// probability is the Pareto CDF at c/(c+1)·t_rem, increasing in it, so the
+// test is c/(c+1)·t_rem > the δ-quantile of that distribution. Eligible
+// tasks are copied in decreasing order of urgency — t_rem for ThesisRule,
+// c/(c+1)·t_rem (hence the probability) for MantriRule — ties to the
+// smaller index; each gets at most one new copy per call. Unscheduled tasks
+// are launched in index order.
+//
+// The actions come launches first, then copies, each in task index order.
+// There are never more than free (≤ slots) of them, never one for a
+// finished task, and a copy only for a running task.
+//
+// Complexity: O(n) time: one pass over the tasks, written without branches
+// on their states (which come in random order), that validates, counts and
+// lists the unscheduled and the eligible tasks; a radix selection
+// (internal/selection) of the most urgent eligible tasks when not all of
+// them get a copy; and the emission of the actions from those lists. With
+// a dst of capacity ≥ the number of actions and a reused ws it allocates
+// nothing.
+//
+// Special cases: slots = 0, or slots ≤ busy (the job holds more than its
+// allocation; Speculate never preempts), gives no actions; so does a job
+// with every task finished. β ≥ 2 means no speculation is optimal (k = 1):
+// copies only use slots that would otherwise idle. An error, with dst
+// untouched, is returned for slots < 0 or > alloc.MaxTotal; for NewCopy
+// ≤ 0, NaN or ±Inf, β ≤ 1, NaN or ±Inf, a Threshold outside [0, 1] or NaN,
+// a MinElapsed < 0, NaN or ±Inf, or an unknown Rule; and, naming the first
+// such task, for an unknown State, a running task without a copy (or with
+// more than 2^53), a task that is not running but has copies, and an
+// Elapsed or Remaining that is negative, NaN or ±Inf.
+func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) ([]Action, error) {
+	const fn = "stragglers.Speculate"
+	if slots < 0 || slots > alloc.MaxTotal {
+		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	}
+	cutoff, err := validatePolicy(fn, p)
+	if err != nil {
+		return nil, err
+	}
+	ws = orNew(ws)
+	mantri := p.Rule == MantriRule
+
+	// One pass, with as few data-dependent branches as possible (task
+	// states and eligibility come in random order): validate, count, and
+	// record the unscheduled tasks, the eligible tasks and their urgencies
+	// (negated, so that the most urgent come first in increasing order).
+	n := len(tasks)
+	ws.keys = grow(ws.keys, n)
+	ws.eligible = grow(ws.eligible, n)
+	ws.unscheduled = grow(ws.unscheduled, n)
+	keys, eligibleAt, unscheduledAt := ws.keys, ws.eligible, ws.unscheduled
+	minElapsed := p.MinElapsed
+	var unscheduled, running, busy, eligible int
+	valid := 1
+	for i := range tasks {
+		// Conditions are combined with & on 0/1 values, not && and if: no
+		// branch to mispredict on states and eligibility in random order.
+		// Validity is checked after the loop; the counts of an invalid
+		// snapshot are never used.
+		t := &tasks[i]
+		isRunning := b2i(t.State == Running)
+		valid &= b2i(t.State <= Finished) &
+			b2i(t.Elapsed >= 0) & b2i(t.Elapsed <= math.MaxFloat64) &
+			b2i(t.Remaining >= 0) & b2i(t.Remaining <= math.MaxFloat64) &
+			b2i(t.Copies >= isRunning) & b2i(t.Copies <= alloc.MaxTotal*isRunning)
+		unscheduledAt[unscheduled] = i
+		unscheduled += b2i(t.State == Unscheduled)
+		running += isRunning
+		busy = min(busy+t.Copies, alloc.MaxTotal+1) // saturates: only busy < slots matters
+		u := t.Remaining
+		if mantri {
+			u = copyFactor(t.Copies) * t.Remaining
+		}
+		keys[eligible] = -u
+		eligibleAt[eligible] = i
+		eligible += isRunning & b2i(t.Elapsed >= minElapsed) & b2i(u > cutoff)
+	}
+	if valid == 0 {
+		return nil, firstTaskError(fn, tasks)
+	}
+	dst = dst[:0]
+	free := slots - busy
+	if free <= 0 || unscheduled+running == 0 {
+		return dst, nil
+	}
+
+	// The allocation's split into distinct tasks and copies (eq. 3.2).
+	unfinished := float64(unscheduled + running)
+	level, err := alloc.SpeculationLevel(unfinished, float64(slots), p.Beta)
+	if err != nil {
+		return nil, err // unreachable: validated
+	}
+	distinct := min(unfinished, float64(slots)/level)
+	ws.splitShares = [2]float64{distinct, float64(slots) - distinct}
+	split, err := alloc.Apportion(ws.split[:0], ws.splitShares[:], slots, nil, &ws.sel)
+	if err != nil {
+		return nil, err // unreachable: the shares sum to slots
+	}
+	copiesRunning := busy - running
+	launches := min(unscheduled, max(0, split[0]-running), free)
+	copies := min(eligible, max(0, split[1]-copiesRunning), free-launches)
+	left := free - launches - copies
+	more := min(unscheduled-launches, left)
+	launches += more
+	copies += min(eligible-copies, left-more)
+
+	for _, i := range unscheduledAt[:launches] {
+		dst = append(dst, Action{Task: i, Kind: Launch})
+	}
+	if copies == eligible {
+		for _, i := range eligibleAt[:eligible] {
+			dst = append(dst, Action{Task: i, Kind: Copy})
+		}
+		return dst, nil
+	}
+	if copies == 0 {
+		return dst, nil
+	}
+	// The `copies` most urgent eligible tasks, ties by index.
+	keys = keys[:eligible]
+	cut := selection.Search(&ws.sel, keys, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
+		return incl.Count >= copies
+	})
+	tied := copies - cut.Before.Count // copies left for the group at the cut
+	for k, key := range keys {
+		if key < cut.Value || (key == cut.Value && tied > 0) {
+			if key == cut.Value {
+				tied--
+			}
+			dst = append(dst, Action{Task: eligibleAt[k], Kind: Copy})
+		}
+	}
+	return dst, nil
+}
+
+// firstTaskError explains why the first invalid task is invalid.
+func firstTaskError(fn string, tasks []Task) error {
+	for i := range tasks {
+		t := &tasks[i]
+		switch {
+		case t.State > Finished:
+			return check.Err(fn, i, "state", float64(t.State), "must be Unscheduled, Running or Finished")
+		case t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal):
+			return check.Err(fn, i, "copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
+		case t.State != Running && t.Copies != 0:
+			return check.Err(fn, i, "copies", float64(t.Copies), "only a running task has copies")
+		case !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64):
+			return check.NonNegative(fn, i, "elapsed", t.Elapsed)
+		case !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64):
+			return check.NonNegative(fn, i, "remaining", t.Remaining)
+		}
+	}
+	return nil // unreachable: some task is invalid
+}
+
+// copyFactor returns c/(c+1), Mantri's factor for a task running c copies.
+// Most running tasks have one copy; for them the factor is 1/2 without the
+// division, which costs more than the rest of the pass.
+func copyFactor(c int) float64 {
+	if c == 1 {
+		return 0.5 // = 1/(1+1) exactly
+	}
+	x := float64(c)
+	return x / (x + 1)
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// grow returns s resliced to n elements, reallocated if its capacity is
+// short; the contents are not kept.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// validatePolicy checks p and returns the eligibility cut-off on the
+// urgency: t_new for ThesisRule, the δ-quantile of a new copy's duration
+// for MantriRule.
+func validatePolicy(fn string, p Policy) (float64, error) {
+	if err := check.Positive(fn, check.Scalar, "new copy", p.NewCopy); err != nil {
+		return 0, err
+	}
+	if !(p.Beta > 1 && p.Beta <= math.MaxFloat64) {
+		return 0, check.Err(fn, check.Scalar, "beta", p.Beta, "must be a finite number > 1")
+	}
+	if err := check.Unit(fn, check.Scalar, "threshold", p.Threshold); err != nil {
+		return 0, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "min elapsed", p.MinElapsed); err != nil {
+		return 0, err
+	}
+	switch p.Rule {
+	case ThesisRule:
+		return p.NewCopy, nil
+	case MantriRule:
+		// P(t_new < y) > δ ⇔ y > Quantile(δ): the CDF is continuous and
+		// strictly increasing above x_m, and 0 up to it (Quantile(0) = x_m).
+		newCopy := distuv.Pareto{Xm: p.NewCopy * (p.Beta - 1) / p.Beta, Alpha: p.Beta}
+		return newCopy.Quantile(p.Threshold), nil // +Inf for δ = 1: never
+	}
+	return 0, check.Err(fn, check.Scalar, "rule", float64(p.Rule), "must be ThesisRule or MantriRule")
+}

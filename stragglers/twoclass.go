@@ -1,0 +1,212 @@
+package stragglers
+
+import (
+	"math"
+	"slices"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
+)
+
+// TwoClasses is Algorithm 4 of the thesis (§4.2, Theorem 3) as written, for
+// jobs in two classes with different Pareto tails: type I with tail index
+// β₁ and type II with β₂, β₁ < β₂ (type I has the heavier tail). With
+// ΣT_I, ΣT_II the classes' remaining tasks and
+//
+//		θ = (2/β₂)·√((β₂−1)/(β₁−1))·ΣT_I,
+//
+//	 1. S ≤ θ: all S slots go to type I.
+//	 2. θ < S ≤ θ + (2/β₂)·ΣT_II: type I gets θ, type II the rest.
+//	 3. S > θ + (2/β₂)·ΣT_II: type I gets
+//	    (ΣT_I/√(β₁−1)) / (ΣT_I/√(β₁−1) + ΣT_II/√(β₂−1)) · S, type II the rest.
+//
+// Within each class the class's slots are shared by Algorithm 1
+// (alloc.Allocate with the class's β). The thesis writes case 1 as S < θ and
+// case 2 as θ < S, leaving S = θ in neither; both give type I all θ slots,
+// and S = θ is put in case 1. It writes case 3 with ≥, overlapping case 2
+// at S = θ + (2/β₂)·ΣT_II, where both give type I θ; case 2 is used there.
+//
+// The jobs' classes are given by their β: beta[i] is β₁ or β₂ — at most two
+// distinct values, each in (1, 2) — and type I is the class with the
+// smaller value, whichever order the values appear in. With one distinct
+// value (or one class without work) everything goes to the class that has
+// work, by Algorithm 1.
+//
+// Theorem 3: the allocation maximises Σμ_i (eq. 3.3). Allocate solves the
+// same problem for any number of classes and equals TwoClasses for two.
+//
+// Complexity: O(n) time: a pass for the class totals and Algorithm 1 within
+// each class. With a dst of capacity n and a reused ws it allocates nothing.
+//
+// Special cases: no jobs gives an empty result; S = 0 or no work gives all
+// zeros; jobs with T_i = 0 get 0. An error, with dst untouched, is returned
+// for mismatched lengths; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or
+// ±Inf; for a β_i outside (1, 2) — Algorithm 4 is written for tails with
+// infinite variance; Allocate takes β ≥ 2 — or a third distinct β (naming
+// the job); and when a class's ΣT_i/√(β−1) overflows float64.
+func TwoClasses(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
+	const fn = "stragglers.TwoClasses"
+	ws = orNew(ws)
+	c, err := twoClasses(fn, remaining, beta, slots)
+	if err != nil {
+		return nil, err
+	}
+	n := len(remaining)
+	if err := ws.algorithm4(remaining, beta, slots, c); err != nil {
+		return nil, err
+	}
+	dst = slices.Grow(dst[:0], n)[:n]
+	ws.scatterClasses(dst, beta, c)
+	return dst, nil
+}
+
+// TwoClassesSlots is the integer form of TwoClasses: its real-valued
+// allocation for S = slots, rounded by alloc.Apportion (largest remainder),
+// equal remainders going to the job with fewer remaining tasks, then to the
+// smaller index. The result sums to exactly slots whenever some job has
+// work, and every job is within one slot of its real-valued share.
+//
+// Complexity: O(n); allocation-free with a dst of capacity n and a reused
+// ws. Errors are those of TwoClasses, with slots < 0 or > alloc.MaxTotal
+// rejected.
+func TwoClassesSlots(dst []int, remaining, beta []float64, slots int, ws *Workspace) ([]int, error) {
+	const fn = "stragglers.TwoClassesSlots"
+	if slots < 0 || slots > alloc.MaxTotal {
+		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	}
+	ws = orNew(ws)
+	c, err := twoClasses(fn, remaining, beta, float64(slots))
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.algorithm4(remaining, beta, float64(slots), c); err != nil {
+		return nil, err
+	}
+	n := len(remaining)
+	ws.sel.Shares = slices.Grow(ws.sel.Shares[:0], n)[:n]
+	ws.scatterClasses(ws.sel.Shares, beta, c)
+	total := 0
+	if c.total[0]+c.total[1] > 0 {
+		total = slots
+	}
+	dst = slices.Grow(dst[:0], n)[:n]
+	selection.Apportion(&ws.sel, dst, ws.sel.Shares, total, remaining)
+	return dst, nil
+}
+
+// classes describes a validated two-class snapshot.
+type classes struct {
+	beta  [2]float64 // β₁ < β₂ (β₂ = β₁ with one class; both 0 with no job)
+	total [2]float64 // ΣT per class
+}
+
+// twoClasses validates the arguments of Algorithm 4 and finds the classes.
+func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, error) {
+	var c classes
+	if err := check.Len(fn, "beta", len(beta), len(remaining)); err != nil {
+		return c, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return c, err
+	}
+	distinct := 0
+	for i, t := range remaining {
+		if !(t >= 0 && t <= math.MaxFloat64) {
+			return c, check.NonNegative(fn, i, "remaining", t)
+		}
+		b := beta[i]
+		if !(b > 1 && b < 2) {
+			return c, check.Err(fn, i, "beta", b, "must lie in (1, 2) for Algorithm 4; use Allocate for β ≥ 2")
+		}
+		switch {
+		case distinct > 0 && b == c.beta[0]:
+		case distinct > 1 && b == c.beta[1]:
+		case distinct < 2:
+			c.beta[distinct] = b
+			distinct++
+		default:
+			return c, check.Err(fn, i, "beta", b, "Algorithm 4 takes two classes: a third distinct β")
+		}
+	}
+	switch {
+	case distinct == 1:
+		c.beta[1] = c.beta[0]
+	case distinct == 2 && c.beta[1] < c.beta[0]:
+		c.beta[0], c.beta[1] = c.beta[1], c.beta[0]
+	}
+	for i, t := range remaining {
+		k := 0
+		if beta[i] != c.beta[0] {
+			k = 1
+		}
+		c.total[k] += t
+		// T/√(β−1) ≥ (2/β)·T for every β: the class weight bounds the
+		// virtual size and θ.
+		if c.total[k]/math.Sqrt(c.beta[k]-1) > math.MaxFloat64 {
+			return c, check.Err(fn, i, "remaining", t, "the sum over jobs overflows float64")
+		}
+	}
+	return c, nil
+}
+
+// algorithm4 computes the two classes' slots by Algorithm 4's cases and
+// shares each class's slots by Algorithm 1, leaving the jobs of type I then
+// type II (each in index order) in ws.subDst.
+func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c classes) error {
+	b1, b2 := c.beta[0], c.beta[1]
+	t1, t2 := c.total[0], c.total[1]
+	s1, s2 := slots, 0.0 // one class: everything to it (type II is empty)
+	if b1 != b2 {
+		theta := 2 / b2 * math.Sqrt((b2-1)/(b1-1)) * t1
+		switch {
+		case slots <= theta: // case 1
+		case slots <= theta+2/b2*t2: // case 2
+			s1, s2 = theta, slots-theta
+		case t1+t2 > 0: // case 3 (with no work at all, nothing to split)
+			// Both shares from their own weights: "the rest", S − s1, would
+			// lose the digits of a class much smaller than the other.
+			w1, w2 := t1/math.Sqrt(b1-1), t2/math.Sqrt(b2-1)
+			s1, s2 = w1/(w1+w2)*slots, w2/(w1+w2)*slots
+		}
+	}
+	n := len(remaining)
+	ws.sub = slices.Grow(ws.sub[:0], n)[:0]
+	ws.subDst = slices.Grow(ws.subDst[:0], n)[:n]
+	for k, share := range [2]float64{s1, s2} {
+		if c.beta[k] == 0 || (k == 1 && b1 == b2) {
+			break // no job at all, or a single class
+		}
+		start := len(ws.sub)
+		for i, t := range remaining {
+			if beta[i] == c.beta[k] {
+				ws.sub = append(ws.sub, t)
+			}
+		}
+		if _, err := alloc.Allocate(ws.subDst[start:start], ws.sub[start:], max(0, share), c.beta[k], &ws.sel); err != nil {
+			return err // unreachable: the arguments are valid
+		}
+	}
+	return nil
+}
+
+// scatterClasses writes the slots algorithm4 left in ws.subDst back in
+// input order.
+func (ws *Workspace) scatterClasses(dst, beta []float64, c classes) {
+	posII := 0 // type II follows type I in ws.subDst
+	for i := range beta {
+		if beta[i] == c.beta[0] {
+			posII++
+		}
+	}
+	posI := 0
+	for i := range beta {
+		if beta[i] == c.beta[0] {
+			dst[i] = ws.subDst[posI]
+			posI++
+		} else {
+			dst[i] = ws.subDst[posII]
+			posII++
+		}
+	}
+}

@@ -1,0 +1,250 @@
+package stragglers
+
+import (
+	"math"
+	"slices"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
+)
+
+// Allocate computes the throughput-maximal allocation when every job has its
+// own Pareto tail index β_i — any number K of straggler classes, or one per
+// job — writing every job's real-valued slots to dst. It is Algorithm 4 of
+// the thesis (§4.2, Theorem 3) carried from two classes to K, by the
+// reasoning of Theorem 3's proof.
+//
+// The problem is max Σμ_i(S_i) subject to ΣS_i ≤ S, S_i ≥ 0, with μ_i the
+// concave, continuously differentiable throughput of eq. 3.3: slope
+// a_i = β_i²/(4(β_i−1)) up to the virtual size V_i = (2/β_i)·T_i, then
+// T_i²/((β_i−1)·S_i²). Its KKT conditions say there is a water level λ with
+//
+//	S_i = 0                          if λ > a_i,
+//	S_i ∈ [0, V_i]                   if λ = a_i,
+//	S_i = T_i/√((β_i−1)·λ) ≥ V_i     if λ < a_i,
+//
+// and ΣS_i = S. a(β) decreases on (1, 2), so lowering λ from +∞ serves the
+// classes from the heaviest tail (smallest β) to the lightest: the jobs of
+// the class with the smallest β fill their virtual sizes at λ = a_1, grow
+// together as T_i/√((β_i−1)·λ) until λ reaches the next class's slope a_2,
+// where that class fills its virtual sizes, and so on. The level stops in
+// the first class g at which the served jobs can absorb S, with
+// W = Σ_{classes before g} T_i/√(β_i−1):
+//
+//   - W/√a_g < S ≤ W/√a_g + ΣV_{i∈g}: λ = a_g. Earlier classes get
+//     T_i/√((β_i−1)·a_g); class g shares the rest S − W/√a_g below its
+//     virtual sizes, by Algorithm 1's fill (smallest T_i first, ties by
+//     index), which among the throughput-equivalent choices is Guideline 1's;
+//     later classes get 0.
+//   - otherwise λ lies between a_g and the next slope: every job of classes
+//     up to g gets S·(T_i/√(β_i−1)) / Σ_{classes ≤ g} T_j/√(β_j−1).
+//
+// For two classes these are Algorithm 4's three cases exactly: S_1 =
+// (2/β₂)·√((β₂−1)/(β₁−1))·ΣT_I = W_I/√a_2 is where class II starts, and the
+// proportional split by ΣT/√(β−1) is its case 3. For one class it is
+// Algorithm 1. Jobs with β ≥ 2 (alloc's no-speculation extension, μ =
+// min(S_i, T_i), slope 1 then 0) form the last class: they fill T_i at
+// λ = 1 and never take more while a job with β < 2 can use a slot; when
+// only they have work, the leftover is shared in proportion to T_i, as
+// alloc.Allocate does.
+//
+// Theorem 3 for K classes follows: the allocation satisfies the KKT
+// conditions of a concave program, so it maximises Σμ_i (tested with a KKT
+// certificate and against gonum/optimize).
+//
+// Complexity: O(n) time. The class at which the level stops is the first
+// group of equal β, in increasing order, at which a monotone predicate on
+// the prefix sums holds; a radix selection on the bits of β finds it
+// without sorting, and Algorithm 1 (alloc.Allocate, O(size of the class))
+// shares that class's part. With a dst of capacity n and a reused ws,
+// Allocate allocates nothing.
+//
+// Special cases: no jobs gives an empty result. Jobs with T_i = 0 get 0. If
+// every T_i is 0, or S = 0, every job gets 0; otherwise ΣS_i = S up to
+// rounding. An error, with dst untouched, is returned for mismatched
+// lengths; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or ±Inf or a β_i ≤ 1,
+// NaN or ±Inf (naming the job); and when ΣT_i or ΣT_i/√(β_i−1) overflows
+// float64.
+func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
+	const fn = "stragglers.Allocate"
+	ws = orNew(ws)
+	p, err := ws.prepare(fn, remaining, beta, slots)
+	if err != nil {
+		return nil, err
+	}
+	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
+	ws.waterfill(dst, remaining, beta, slots, p)
+	return dst, nil
+}
+
+// AllocateSlots is the integer form of Allocate: the real-valued allocation
+// for S = slots, rounded by alloc.Apportion (largest remainder), equal
+// remainders going to the job with fewer remaining tasks, then to the
+// smaller index. The result sums to exactly slots whenever some job has work
+// (to 0 otherwise), and every job is within one slot of its real-valued
+// share.
+//
+// Complexity: O(n) time; allocation-free with a dst of capacity n and a
+// reused ws. Errors are those of Allocate, with slots < 0 or
+// > alloc.MaxTotal rejected.
+func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspace) ([]int, error) {
+	const fn = "stragglers.AllocateSlots"
+	if slots < 0 || slots > alloc.MaxTotal {
+		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	}
+	ws = orNew(ws)
+	p, err := ws.prepare(fn, remaining, beta, float64(slots))
+	if err != nil {
+		return nil, err
+	}
+	n := len(remaining)
+	ws.sel.Shares = slices.Grow(ws.sel.Shares[:0], n)[:n]
+	total := 0
+	if ws.waterfill(ws.sel.Shares, remaining, beta, float64(slots), p) {
+		total = slots
+	}
+	dst = slices.Grow(dst[:0], n)[:n]
+	selection.Apportion(&ws.sel, dst, ws.sel.Shares, total, remaining)
+	return dst, nil
+}
+
+// prepared describes a validated snapshot.
+type prepared struct {
+	total  float64 // ΣT_i
+	lo, hi uint64  // the range of the keys' bits
+}
+
+// prepare validates the arguments and records every job in ws.recs, in
+// index order, in the same pass.
+func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64) (prepared, error) {
+	if err := check.Len(fn, "beta", len(beta), len(remaining)); err != nil {
+		return prepared{}, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return prepared{}, err
+	}
+	p := prepared{lo: math.MaxUint64}
+	var sumW float64
+	ws.recs = slices.Grow(ws.recs[:0], len(remaining))
+	for i, t := range remaining {
+		if !(t >= 0 && t <= math.MaxFloat64) {
+			return prepared{}, check.NonNegative(fn, i, "remaining", t)
+		}
+		b := beta[i]
+		if !(b > 1 && b <= math.MaxFloat64) {
+			return prepared{}, check.Err(fn, i, "beta", b, "must be a finite number > 1")
+		}
+		r := record{key: 2, v: t}
+		if b < 2 {
+			r = record{key: b, w: t / math.Sqrt(b-1), v: 2 / b * t}
+		}
+		p.total += t
+		sumW += r.w
+		if p.total > math.MaxFloat64 || sumW > math.MaxFloat64 {
+			return prepared{}, check.Err(fn, i, "remaining", t, "the sum over jobs overflows float64")
+		}
+		k := math.Float64bits(r.key)
+		if k < p.lo {
+			p.lo = k
+		}
+		if k > p.hi {
+			p.hi = k
+		}
+		ws.recs = append(ws.recs, r)
+	}
+	return p, nil
+}
+
+// waterfill is Allocate on a prepared snapshot; dst has len(remaining)
+// elements. It reports whether any job has work.
+func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p prepared) bool {
+	if p.total == 0 || slots == 0 {
+		clear(dst)
+		return p.total != 0
+	}
+	cut := ws.search(slots, p.lo, p.hi)
+	g := cut.key
+	rootSlope := math.Sqrt(slope(g))
+	atLevel := cut.before.w / rootSlope // what the classes before g hold at λ = a_g
+
+	switch {
+	case cut.before.w == 0 || (slots > atLevel && slots <= atLevel+cut.group.v):
+		// λ = a_g: class g shares what the classes before it leave, by
+		// Algorithm 1 — below its virtual sizes, or, when no class before
+		// it has work, on its own (Algorithm 1 with all of S).
+		share := slots
+		if cut.before.w > 0 {
+			share = slots - atLevel
+		}
+		ws.classShare(remaining, g, share)
+		next := 0 // position in ws.subIdx of the next job of class g
+		for i := range ws.recs {
+			r := &ws.recs[i]
+			switch {
+			case r.key < g:
+				dst[i] = r.w / rootSlope
+			case r.key == g:
+				dst[i] = ws.subDst[next]
+				next++
+			default:
+				dst[i] = 0
+			}
+		}
+	case slots <= atLevel:
+		// Only through rounding at the previous class's end: the level
+		// lies above a_g, and the classes before g share S.
+		for i := range ws.recs {
+			if r := &ws.recs[i]; r.key < g {
+				dst[i] = r.w / cut.before.w * slots // the ratio first: no overflow
+			} else {
+				dst[i] = 0
+			}
+		}
+	case g < 2:
+		// The level lies below a_g: every job of the classes up to g is
+		// past its virtual size, S_i ∝ T_i/√(β_i−1).
+		served := cut.before.w + cut.group.w
+		for i := range ws.recs {
+			if r := &ws.recs[i]; r.key <= g {
+				dst[i] = r.w / served * slots
+			} else {
+				dst[i] = 0
+			}
+		}
+	default:
+		// The β ≥ 2 class holds T_i, all it can use; the classes with
+		// β < 2 share the rest.
+		rest := slots - cut.group.v
+		for i := range ws.recs {
+			if r := &ws.recs[i]; r.key < 2 {
+				dst[i] = r.w / cut.before.w * rest
+			} else {
+				dst[i] = r.v
+			}
+		}
+	}
+	return true
+}
+
+// classShare runs Algorithm 1 (alloc.Allocate) with the given slots on the
+// jobs whose key is g, gathered in index order into ws.sub, leaving their
+// slots in ws.subDst and their indices in ws.subIdx.
+func (ws *Workspace) classShare(remaining []float64, g, slots float64) {
+	ws.sub, ws.subIdx = ws.sub[:0], ws.subIdx[:0]
+	for i := range ws.recs {
+		if ws.recs[i].key == g {
+			ws.sub = append(ws.sub, remaining[i])
+			ws.subIdx = append(ws.subIdx, i)
+		}
+	}
+	// The class's β is g itself below 2; for the β ≥ 2 class any β ≥ 2 is
+	// the same model (no speculation). The arguments are valid by
+	// construction, so alloc.Allocate cannot fail.
+	out, err := alloc.Allocate(ws.subDst, ws.sub, max(0, slots), g, &ws.sel)
+	if err != nil { // unreachable; keep the shape anyway
+		out = slices.Grow(ws.subDst[:0], len(ws.sub))[:len(ws.sub)]
+		clear(out)
+	}
+	ws.subDst = out
+}
