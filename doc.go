@@ -46,6 +46,15 @@
 //	                                                               Synthesize
 //	Hopper (conference paper) §6.1                    probe        HopperPick (decentralized Hopper at a
 //	                                                               worker, on fairness.Allocate)
+//	Hopper §2 (Table 2.1, Figures 2.1–2.3), §3.1,     sim          Simulate (every policy above on a slot
+//	§4.1, §6; Xu et al. §5                                         cluster, with in-job speculation),
+//	                                                               Synthesize, DefaultWorkload, ParseTrace,
+//	                                                               WriteTrace, ThesisExample, Summarize,
+//	                                                               Gain, Slowdowns, BinGains
+//
+// The command cmd/specsim runs sim's default workload under every policy
+// and prints the comparison (go run ./cmd/specsim); its subcommands run the
+// thesis's worked example, overlap's §5.3 experiment and probe's simulator.
 //
 // The paper copies are in ../shared/papers beside the module; each function's
 // doc comment names the equation, algorithm and theorem it implements.
@@ -144,4 +153,13 @@
 // probe.HopperPick. probe.Simulate compares Eagle, Hawk, Sparrow and
 // decentralized Hopper on a trace (probe.ParseTrace) or a synthetic workload
 // (probe.Synthesize).
+//
+// To see what a policy buys on a given workload before deploying it, run
+// it in package sim: sim.Simulate plays a workload (sim.Synthesize, or a CSV
+// trace read by sim.ParseTrace) on a cluster of slots under Fair, SRPT,
+// Hopper (Algorithms 1–4), SREW+C(β) or the best-effort and budgeted
+// speculation strawmen, each job filling its slots with
+// stragglers.Speculate, and sim.Summarize, sim.Gain and sim.Slowdowns give
+// the thesis's §6 metrics. Runs with the same seed see the same task
+// durations, so two policies are compared on the same sample path.
 package specsched

@@ -22,8 +22,11 @@ const (
 	// HopperEps allocates by Algorithm 2, ε-fair (fairness.AllocateSlots,
 	// ε = Config.Eps), with in-job speculation as Hopper.
 	HopperEps
-	// HopperDAG allocates by Algorithm 3 (dag.AllocateSlots) with α from
-	// dag.EstimateAlpha, with in-job speculation as Hopper.
+	// HopperDAG allocates by Algorithm 3 (dag.AllocateSlots), with in-job
+	// speculation as Hopper. A job's T_i is the unfinished tasks of its
+	// current phase (the first with a task still to run), T'_i those of the
+	// next phase, and α_i comes from dag.EstimateAlpha in task units (the
+	// thesis's α_i = T'_i/T_i, §4.1), dampened by Config.Dampening.
 	HopperDAG
 	// HopperHetero allocates by the K-class water-filling of Algorithm 4
 	// (stragglers.AllocateSlots, each job's own β), with in-job speculation

@@ -54,9 +54,11 @@ type Result struct {
 //     (see Phase; Config.Service), the first copy of a task to finish
 //     completes it, and its other copies are killed at once, their slots
 //     free for the decision of the same instant.
-//   - Events are copy ends and arrivals. At every event time the copy ends
-//     are processed (in the order the copies were started), then the
-//     arrivals (in input order), then one decision: the policy's allocation
+//   - Events are copy ends, arrivals and, when Speculation.Detect > 0 and
+//     the policy speculates, the instants at which tasks have run long
+//     enough to be judged stragglers. At every event time the copy ends are
+//     processed (in the order the copies were started), then the arrivals
+//     (in input order), then one decision: the policy's allocation
 //     is computed from the snapshot of the active jobs, the free slots are
 //     granted to the jobs below their allocation in the policy's priority
 //     order, each job fills its grant by its in-job rule, and slots still
@@ -73,9 +75,9 @@ type Result struct {
 // stragglers.AllocateSlots with each job's Beta; HopperDAG dag.AllocateSlots
 // (see the policy); SREWC competitive.Machines on the remaining effective
 // workloads. Priority: increasing T_j (SRPT and the Hopper family; max{T,
-// T'} for HopperDAG), increasing Υ_j(t) for SREW+C, arrival for Fair (the
-// job with the largest shortfall first when granting). Ties go to the
-// earlier arrival, then the input index.
+// T'} for HopperDAG), increasing Υ_j(t) for SREW+C, arrival for Fair. Ties
+// go to the earlier arrival, then the input index. A decision at which no
+// job could start a copy is skipped (it would change nothing).
 //
 // In-job rules: Hopper's policies fill their slots by stragglers.Speculate
 // (eq. 3.2's split, then the thesis's or Mantri's rule; Config.Speculation),

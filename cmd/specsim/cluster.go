@@ -80,6 +80,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	trace := fs.String("trace", "", "run the jobs of this CSV trace instead of a synthetic workload")
 	rule := fs.String("rule", "thesis", "in-job straggler rule: thesis (t_rem > t_new) or mantri")
 	estimator := fs.String("estimator", "progress", "how t_rem is estimated: progress or oracle")
+	detect := fs.Float64("detect", sim.DefaultDetect, "how long a task runs before it can be judged a straggler, as a fraction of t_new")
 	eps := fs.Float64("eps", sim.DefaultEps, "ε of hopper-eps, a fraction of the fair share")
 	budget := fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies")
 	jsonOut := fs.Bool("json", false, "write the results as JSON, one object per policy")
@@ -118,6 +119,10 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	if spec.Estimator, err = sim.ParseEstimator(*estimator); err != nil {
 		return usageError(fs, "-estimator %q: want progress or oracle", *estimator)
 	}
+	if !(*detect >= 0 && *detect <= 1e6) {
+		return usageError(fs, "-detect %g: must lie in [0, 1e6]", *detect)
+	}
+	spec.Detect = *detect
 	if *plotFile != "" && !strings.HasSuffix(*plotFile, ".svg") && !strings.HasSuffix(*plotFile, ".png") {
 		return usageError(fs, "-plot %q: the file must end in .svg or .png", *plotFile)
 	}
@@ -193,7 +198,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(rows)
 	}
 	fmt.Fprintf(stdout, "%d jobs, %d tasks on %d slots (%s; seed %d)\n", len(workload), tasks, *slots, describe, *seed)
-	fmt.Fprintf(stdout, "speculation: %s rule, %s estimates; times in units of the mean task duration\n\n", *rule, spec.Estimator)
+	fmt.Fprintf(stdout, "speculation: %s rule, %s estimates, judged after %g·t_new; times in units of the mean task duration\n\n", *rule, spec.Estimator, spec.Detect)
 	writeTable(stdout, rows)
 	return nil
 }

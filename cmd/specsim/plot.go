@@ -13,7 +13,7 @@ import (
 
 // maxPoints bounds the points drawn per curve: the CDF is sampled at evenly
 // spaced ranks, which keeps an SVG of a million jobs small.
-const maxPoints = 2000
+const maxPoints = 400
 
 // plotCDF draws the empirical CDF of job completion time of every row on a
 // logarithmic time axis and saves it to file (.svg or .png).

@@ -1,0 +1,78 @@
+// Package sim is a discrete-event simulator of a cluster of slots for the
+// model of Hopper (Ren, "Speculation-aware Resource Allocation for Cluster
+// Schedulers", Caltech MS thesis, 2015, §2, §3.1, §4.1, §6): jobs arrive
+// over time, run their tasks as copies on slots, stragglers are copied, and
+// the first copy of a task to finish completes it. It runs every allocation
+// policy of specsched on the same workload so that they can be compared, as
+// the thesis's §6 does: mean and percentile job completion times, gains over
+// SRPT and Fair, gains by job size, slow-downs against Fair (Figure
+// 6.4b–c), utilisation, and the slot-time spent on killed copies.
+//
+// # The model
+//
+// A cluster has S slots; each runs one copy of one task at a time. A Job is
+// a chain of phases of parallel tasks; a downstream phase may start once a
+// fraction of its upstream phase's tasks have finished, and its tasks
+// complete only after the upstream phase has (pipelining, §4.1). Every copy
+// of a task draws its duration independently: Pareto(x_m, β) by default
+// (§3.1), optionally truncated; or durations from a trace (ParseTrace), a
+// copy borrowing the duration of a random task of its phase (Xu et al. §5);
+// or fixed durations of each task's first and later copies (the thesis's
+// Table 2.1, ThesisExample). With Config.Service = MachineService a task has
+// a fixed work and its copies differ only by the speed of their machines
+// (Xu et al.'s service variability). The first copy to finish completes the
+// task; its other copies are killed at that instant and their slots are free
+// for the decision taken at the same instant.
+//
+// # Decisions
+//
+// At every event — a copy's end, an arrival, a task becoming old enough to
+// be judged a straggler — the policy's allocation is computed from the
+// active jobs' snapshot, the free slots go to the jobs below their
+// allocation in the policy's priority order, and each job fills its grant by
+// its in-job rule: Hopper's policies by stragglers.Speculate (eq. 3.2's
+// split between new tasks and copies; the thesis's rule t_rem > t_new or
+// Mantri's), the strawmen of §2.2 by best-effort or budgeted speculation,
+// SREW+C by competitive.Plan. Allocations come from alloc (Algorithm 1),
+// fairness (Algorithm 2), dag (Algorithm 3, α from dag.EstimateAlpha),
+// stragglers (the K-class Algorithm 4) and competitive (g_j(t) of
+// SREW+C(β)); every integer share comes from alloc.Apportion inside them. No
+// copy is preempted. See Simulate for the rules in full and Policy for the
+// list.
+//
+// t_rem is known exactly (Oracle) or estimated from progress with a
+// log-normal error (Progress); a task can be judged a straggler once it has
+// run Speculation.Detect × t_new.
+//
+// # The thesis's worked example
+//
+// ThesisExample is Table 2.1 on 6 slots. With tasks judged as soon as they
+// start (the thesis "ignores this observation duration", §3.3), best-effort
+// SRPT completes jobs (A, B) at (5, 8), best-effort Fair at (6, 8) and Hopper
+// at (3, 6), the captions of Figures 2.1 and 2.3. Figure 2.2's budgeted
+// speculation, (3, 7) for SRPT and (6, 8) for Fair, needs a detection delay
+// of one time unit: with none, its reserved pool would also copy A2 (t_rem
+// = 3 > t_new = 2) at time 0, while the text says the second reserved slot
+// stays vacant until time 3. The schedules, derived by hand from Table 2.1
+// and the rules, are in the package's tests (example_thesis_test.go).
+//
+// # Workloads and metrics
+//
+// Synthesize draws a workload of SynthConfig (DefaultWorkload is the one the
+// specsim command runs): Poisson arrivals calibrated to an offered load,
+// power-law tasks per job, job groups with their own β, phase chains.
+// ParseTrace reads the CSV trace format, WriteTrace writes it. Summarize,
+// Gain, Slowdowns and BinGains compute the metrics.
+//
+// # Contracts
+//
+// Simulate is a pure function of its arguments: no clocks, no goroutines, no
+// global state, inputs never modified. Every random draw comes from a PCG
+// stream keyed by Config.Seed, what the draw is for, the task and the copy
+// number (common random numbers): the same jobs, Config and Seed give the
+// same Result bit for bit, and two policies run with the same seed see the
+// same duration for the same copy of the same task, so their comparison is
+// paired. Invalid input returns a *specsched.InputError naming the job and
+// field (a *TraceError, with the line, for a malformed trace); no exported
+// function panics.
+package sim
