@@ -1,0 +1,52 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchWorkload is DefaultWorkload at 80% offered load with about tasks
+// tasks (≈ 7.6 tasks per job at its defaults) on slots slots.
+func benchWorkload(tb testing.TB, tasks, slots int) []Job {
+	jobs, err := Synthesize(DefaultWorkload(max(1, tasks*10/76), slots, 0.8), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return jobs
+}
+
+// benchmarkSimulate runs policy p on the workload and reports the
+// simulator's throughput in events per second.
+func benchmarkSimulate(b *testing.B, p Policy, tasks, slots int) {
+	jobs := benchWorkload(b, tasks, slots)
+	cfg := DefaultConfig(p, slots)
+	b.ReportAllocs()
+	b.ResetTimer()
+	events := 0
+	for i := 0; i < b.N; i++ {
+		r, err := Simulate(jobs, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Stats.JobsDone != len(jobs) || r.Stats.Launched < tasks/2 {
+			b.Fatalf("%d of %d jobs done, %d tasks", r.Stats.JobsDone, len(jobs), r.Stats.Launched)
+		}
+		events += r.Stats.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkSimulate: SRPT (no speculation) is the baseline of the ratios;
+// Hopper adds the allocation of Algorithm 1 and stragglers.Speculate.
+func BenchmarkSimulate(b *testing.B) {
+	for _, p := range []Policy{SRPT, Hopper, SRPTBestEffort, HopperEps} {
+		for _, tasks := range []int{1e3, 1e4, 1e5} {
+			b.Run(fmt.Sprintf("%v/tasks=%d", p, tasks), func(b *testing.B) { benchmarkSimulate(b, p, tasks, 200) })
+		}
+	}
+}
+
+// BenchmarkHopperMillion is the reference run: about 10⁶ tasks under
+// Hopper at 80% offered load on 1 000 slots.
+func BenchmarkHopperMillion(b *testing.B) { benchmarkSimulate(b, Hopper, 1_000_000, 1000) }
