@@ -43,7 +43,7 @@ func explicitJobs(t *rapid.T, maxJobs int, constant bool) []Job {
 			}
 			ph[p] = Phase{
 				Tasks: tasks, Durations: d, CopyDurations: c,
-				Start: rapid.SampledFrom([]float64{0, 0.25, 0.5, 1}).Draw(t, "start"),
+				Start: rapid.SampledFrom([]float64{0, 0.3, 0.5, 0.7, 1}).Draw(t, "start"),
 			}
 		}
 		newCopy := rapid.SampledFrom([]float64{0, 1, 2}).Draw(t, "newCopy")

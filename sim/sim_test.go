@@ -320,3 +320,170 @@ func TestOneJobWaves(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowStart: a downstream phase starts once ⌈f·n⌉ upstream tasks have
+// finished and completes no earlier than its upstream phase, its early
+// copies holding their slots while they wait. Upstream tasks of 1, 2, 3 and
+// 4 time units on 4 slots; f = 0.5 needs 2 of them: the downstream task (1
+// unit) starts at 2, runs out at 3 and waits until the upstream phase
+// completes at 4. With f = 0.6, ⌈2.4⌉ = 3 tasks: it starts at 3.
+func TestSlowStart(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ start, downStart float64 }{{0.5, 2}, {0.6, 3}, {0.25, 1}, {1, 4}, {0, 4}} {
+		jobs := []Job{{Beta: 1.5, Phases: []Phase{
+			{Tasks: 4, Durations: []float64{1, 2, 3, 4}},
+			{Tasks: 1, Durations: []float64{1}, Start: tc.start},
+		}}}
+		cfg := DefaultConfig(SRPT, 4)
+		cfg.Record = true
+		r, err := Simulate(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var down CopyRecord
+		for _, c := range r.Copies {
+			if c.Phase == 1 {
+				down = c
+			}
+		}
+		wantEnd := math.Max(tc.downStart+1, 4)
+		if down.Start != tc.downStart || down.End != wantEnd || r.Jobs[0].Completion != wantEnd {
+			t.Errorf("start %g: downstream copy [%g, %g], job %g; want [%g, %g]", tc.start, down.Start, down.End, r.Jobs[0].Completion, tc.downStart, wantEnd)
+		}
+	}
+}
+
+// TestDetectAt: detectAt returns the first float64 time t with t − start ≥
+// minElapsed, as stragglers.Speculate computes the elapsed time.
+func TestDetectAt(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		start := rapid.Float64Range(0, 1e9).Draw(t, "start")
+		m := rapid.Float64Range(0, 1e3).Draw(t, "minElapsed")
+		at := detectAt(start, m)
+		if at-start < m {
+			t.Fatalf("detectAt(%g, %g) = %g: elapsed %g < %g", start, m, at, at-start, m)
+		}
+		if before := math.Nextafter(at, math.Inf(-1)); before >= start+m && before-start >= m {
+			t.Fatalf("detectAt(%g, %g) = %g, but %g already qualifies", start, m, at, before)
+		}
+	})
+}
+
+// TestFairGrantOrder: when fewer slots are free than Fair's jobs lack, the
+// earlier arrival is served first. X holds 4 slots (tasks of 10, 11, 12,
+// 13) when Y (5 tasks) and Z (2 tasks) arrive at 1, in that order; at 10 one
+// slot frees, the max-min shares over the demands (3, 5, 2) are 4/3 each,
+// rounded to (2, 1, 1), and Y and Z each lack one: Y, the earlier, gets it.
+func TestFairGrantOrder(t *testing.T) {
+	t.Parallel()
+	ones := func(n int) []float64 {
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = 1
+		}
+		return d
+	}
+	jobs := []Job{
+		{Beta: 1.5, Phases: []Phase{{Tasks: 4, Durations: []float64{10, 11, 12, 13}}}},
+		{Arrival: 1, Beta: 1.5, Phases: []Phase{{Tasks: 5, Durations: ones(5)}}},
+		{Arrival: 1, Beta: 1.5, Phases: []Phase{{Tasks: 2, Durations: ones(2)}}},
+	}
+	cfg := DefaultConfig(Fair, 4)
+	cfg.Record = true
+	r, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[int]float64{1: math.Inf(1), 2: math.Inf(1)}
+	for _, c := range r.Copies {
+		if c.Job > 0 {
+			first[c.Job] = math.Min(first[c.Job], c.Start)
+		}
+	}
+	if first[1] != 10 || first[2] != 11 {
+		t.Errorf("Y starts at %g, Z at %g; want 10 and 11", first[1], first[2])
+	}
+}
+
+// TestBudgetPoolOrder: budgeted SRPT gives its pool to the stragglers of the
+// job with the fewest remaining tasks first. X (2 tasks of 10) and Y (1 task
+// of 8) arrive at 0 on 3 slots, one of them reserved; t_new = 1, so every
+// task is a straggler at once. The two task slots run Y's task and one of
+// X's; the pool copies Y's task (1 task < 2), which completes at 1.
+func TestBudgetPoolOrder(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{
+		{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 2, Durations: []float64{10, 10}, CopyDurations: []float64{1, 1}}}},
+		{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 1, Durations: []float64{8}, CopyDurations: []float64{1}}}},
+	}
+	cfg := DefaultConfig(SRPTBudgeted, 3)
+	cfg.Budget = 1
+	cfg.Speculation = Speculation{Estimator: Oracle}
+	cfg.Record = true
+	r, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Copies {
+		if c.Pool && c.Start == 0 && c.Job != 1 {
+			t.Errorf("the pool's first copy is job %d's, want Y's (job 1)", c.Job)
+		}
+	}
+	if got := r.Jobs[1].Completion; got != 1 {
+		t.Errorf("Y completes at %g, want 1", got)
+	}
+}
+
+// TestMachineService: under MachineService a copy takes its task's work
+// times a factor of mean 1 and coefficient of variation ServiceCV (checked
+// on 20 000 copies of one task, 5 standard errors).
+func TestMachineService(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Beta: 1.5, Phases: []Phase{{Tasks: 3, Scale: 2}}}}
+	cfg := DefaultConfig(Hopper, 1)
+	cfg.Service = MachineService
+	cfg.ServiceCV = 0.6
+	e := newEngine("test", jobs, cfg, 3)
+	work := e.firstWork(1)
+	n := 20000
+	var sum, sq float64
+	for k := 0; k < n; k++ {
+		f := e.copyDuration(1, int32(k)) / work
+		sum += f
+		sq += f * f
+	}
+	mean := sum / float64(n)
+	cv := math.Sqrt(sq/float64(n)-mean*mean) / mean
+	if se := cfg.ServiceCV / math.Sqrt(float64(n)); math.Abs(mean-1) > 5*se {
+		t.Errorf("mean factor %g, want 1 ± %g", mean, 5*se)
+	}
+	if math.Abs(cv-cfg.ServiceCV) > 0.05 {
+		t.Errorf("coefficient of variation %g, want %g", cv, cfg.ServiceCV)
+	}
+}
+
+// TestSREWCPlan: SREW+C spreads a job's share over its tasks by
+// competitive.Plan: 5 slots for 2 unscheduled tasks start 3 and 2 copies;
+// then, with no task left to start, 3 more slots clone the running task
+// that has the fewest copies first — all three here, for the one task.
+func TestSREWCPlan(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Beta: 1.5, Phases: []Phase{{Tasks: 2, Durations: []float64{5, 5}}}}}
+	cfg := DefaultConfig(SREWC, 8)
+	e := newEngine("test", jobs, cfg, 2)
+	e.arrive(0)
+	used, err := e.plan(0, 5)
+	if err != nil || used != 5 {
+		t.Fatalf("plan(5) = %d, %v", used, err)
+	}
+	if a, b := e.ts[0].copies, e.ts[1].copies; a+b != 5 || a < 2 || b < 2 {
+		t.Fatalf("copies %d and %d, want 3 and 2", a, b)
+	}
+	e.now = 1
+	before := e.ts[0].copies + e.ts[1].copies
+	used, err = e.plan(0, 3)
+	if err != nil || used != 3 || e.ts[0].copies+e.ts[1].copies != before+3 {
+		t.Fatalf("clones: plan(3) = %d, %v; copies %d → %d", used, err, before, e.ts[0].copies+e.ts[1].copies)
+	}
+}

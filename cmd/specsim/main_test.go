@@ -103,6 +103,22 @@ func TestClusterJSON(t *testing.T) {
 	if rows[0]["jobs"].(float64) != 300 || rows[0]["mean"].(float64) != s.Mean || rows[0]["p99"].(float64) != s.P99 {
 		t.Errorf("hopper: CLI %v, library mean %g p99 %g", rows[0], s.Mean, s.P99)
 	}
+	// The gains are against the srpt and fair runs.
+	for _, base := range []struct {
+		p     sim.Policy
+		field string
+	}{{sim.SRPT, "gain_over_srpt"}, {sim.Fair, "gain_over_fair"}} {
+		c := sim.DefaultConfig(base.p, 30)
+		c.Seed = 1
+		b, err := sim.Simulate(jobs, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := sim.Gain(b, r)
+		if got := rows[0][base.field].(float64); got != g {
+			t.Errorf("%s = %g, library %g", base.field, got, g)
+		}
+	}
 }
 
 func TestClusterPlot(t *testing.T) {
