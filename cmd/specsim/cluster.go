@@ -81,6 +81,8 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	rule := fs.String("rule", "thesis", "in-job straggler rule: thesis (t_rem > t_new) or mantri")
 	estimator := fs.String("estimator", "progress", "how t_rem is estimated: progress or oracle")
 	detect := fs.Float64("detect", sim.DefaultDetect, "how long a task runs before it can be judged a straggler, as a fraction of t_new")
+	serviceFlag := fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
+	cv := fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, for -service machine")
 	eps := fs.Float64("eps", sim.DefaultEps, "ε of hopper-eps, a fraction of the fair share")
 	budget := fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies")
 	jsonOut := fs.Bool("json", false, "write the results as JSON, one object per policy")
@@ -123,6 +125,17 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		return usageError(fs, "-detect %g: must lie in [0, 1e6]", *detect)
 	}
 	spec.Detect = *detect
+	var svc sim.Service
+	switch *serviceFlag {
+	case "copy":
+	case "machine":
+		svc = sim.MachineService
+		if !(*cv > 0 && *cv <= 100) {
+			return usageError(fs, "-cv %g: must lie in (0, 100]", *cv)
+		}
+	default:
+		return usageError(fs, "-service %q: want copy or machine", *serviceFlag)
+	}
 	if *plotFile != "" && !strings.HasSuffix(*plotFile, ".svg") && !strings.HasSuffix(*plotFile, ".png") {
 		return usageError(fs, "-plot %q: the file must end in .svg or .png", *plotFile)
 	}
@@ -165,6 +178,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		cfg.Seed = *seed
 		cfg.Eps = *eps
 		cfg.Speculation = spec
+		cfg.Service, cfg.ServiceCV = svc, *cv
 		cfg.Budget = int(math.Round(*budget * float64(*slots)))
 		if cfg.Budget < 1 && *budget > 0 && *slots >= 2 {
 			cfg.Budget = 1
@@ -198,7 +212,12 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(rows)
 	}
 	fmt.Fprintf(stdout, "%d jobs, %d tasks on %d slots (%s; seed %d)\n", len(workload), tasks, *slots, describe, *seed)
-	fmt.Fprintf(stdout, "speculation: %s rule, %s estimates, judged after %g·t_new; times in units of the mean task duration\n\n", *rule, spec.Estimator, spec.Detect)
+	service := ""
+	if svc == sim.MachineService {
+		service = fmt.Sprintf("; machine service variability, CV %g", *cv)
+	}
+	fmt.Fprintf(stdout, "speculation: %s rule, %s estimates, judged after %g·t_new%s; times in units of the mean task duration\n\n",
+		*rule, spec.Estimator, spec.Detect, service)
 	writeTable(stdout, rows)
 	return nil
 }

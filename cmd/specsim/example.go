@@ -25,7 +25,11 @@ type exampleRow struct {
 	Detect float64     `json:"detect_after"` // time units a task runs before it can be judged a straggler
 	A      float64     `json:"a"`
 	B      float64     `json:"b"`
+	Jobs   int         `json:"jobs"`
 	Mean   float64     `json:"mean"`
+	P50    float64     `json:"p50"` // the empirical percentiles of the two completion times
+	P90    float64     `json:"p90"`
+	P99    float64     `json:"p99"`
 	Figure string      `json:"figure,omitempty"`
 	Thesis *[2]float64 `json:"thesis,omitempty"`
 }
@@ -66,8 +70,9 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		a, b := r.Jobs[0].Completion, r.Jobs[1].Completion
-		rows = append(rows, exampleRow{Policy: ex.policy.String(), Detect: 2 * ex.detect, A: a, B: b, Mean: (a + b) / 2,
-			Figure: ex.figure, Thesis: ex.thesis})
+		s := sim.Summarize(r)
+		rows = append(rows, exampleRow{Policy: ex.policy.String(), Detect: 2 * ex.detect, A: a, B: b,
+			Jobs: s.Jobs, Mean: s.Mean, P50: s.P50, P90: s.P90, P99: s.P99, Figure: ex.figure, Thesis: ex.thesis})
 	}
 	if *jsonOut {
 		enc := json.NewEncoder(stdout)
