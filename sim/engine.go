@@ -214,7 +214,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e.js = make([]jobState, len(jobs))
 	e.ps = make([]phaseState, 0, nPhases)
 	e.ts = make([]taskState, totalTasks)
-	e.cs = make([]copyState, 0, totalTasks+totalTasks/4)
+	e.cs = make([]copyState, 0, totalTasks+totalTasks/2) // copies run at about 1.2–1.5 per task under speculation
 	task := int32(0)
 	for j := range jobs {
 		job := &jobs[j]
