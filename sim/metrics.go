@@ -68,8 +68,9 @@ func Completions(dst []float64, r *Result) []float64 {
 // improves the average job duration by 50% compared to SRPT"). It is
 // negative when r is slower. O(n).
 //
-// An error is returned when the runs are of different numbers of jobs or
-// base's mean is 0 (no jobs).
+// An error is returned when the runs are of different numbers of jobs, a
+// completion time is negative, NaN or ±Inf, base's mean is 0 (no jobs), or
+// the gain overflows float64 (base's times next to nothing against r's).
 func Gain(base, r *Result) (float64, error) {
 	if err := sameJobs("sim.Gain", base, r); err != nil {
 		return 0, err
@@ -79,15 +80,28 @@ func Gain(base, r *Result) (float64, error) {
 		mb += base.Jobs[i].Completion
 		mr += r.Jobs[i].Completion
 	}
-	if !(mb > 0) {
-		return 0, check.Err("sim.Gain", check.Scalar, "base mean", mb, "must be > 0")
+	if !(mb > 0) || math.IsInf(mb, 1) || math.IsInf(mr, 1) {
+		return 0, check.Err("sim.Gain", check.Scalar, "base mean", mb, "must be finite and > 0")
 	}
-	return (mb - mr) / mb, nil
+	g := (mb - mr) / mb
+	if math.IsInf(g, 0) {
+		return 0, check.Err("sim.Gain", check.Scalar, "gain", g, "overflows float64: the base completion times are too small")
+	}
+	return g, nil
 }
 
+// sameJobs checks that two results are of the same number of jobs, with
+// completion times that are finite and ≥ 0 (as Simulate's always are).
 func sameJobs(fn string, base, r *Result) error {
 	if len(base.Jobs) != len(r.Jobs) {
 		return check.Err(fn, check.Scalar, "len(jobs)", float64(len(r.Jobs)), "both runs must be of the same jobs")
+	}
+	for _, res := range []*Result{base, r} {
+		for i := range res.Jobs {
+			if err := check.NonNegative(fn, i, "completion", res.Jobs[i].Completion); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -103,8 +117,10 @@ type Slowdown struct {
 
 // Slowdowns compares r with base job by job. O(n).
 //
-// An error is returned when the runs are of different numbers of jobs.
-// Jobs with a completion time of 0 in base are not counted as slowed.
+// An error is returned when the runs are of different numbers of jobs, a
+// completion time is negative, NaN or ±Inf, or a slow-down overflows
+// float64. Jobs with a completion time of 0 in base are not counted as
+// slowed.
 func Slowdowns(base, r *Result) (Slowdown, error) {
 	if err := sameJobs("sim.Slowdowns", base, r); err != nil {
 		return Slowdown{}, err
@@ -115,13 +131,13 @@ func Slowdowns(base, r *Result) (Slowdown, error) {
 		b, c := base.Jobs[i].Completion, r.Jobs[i].Completion
 		if c > b && b > 0 {
 			d := (c - b) / b
+			if math.IsInf(d, 1) {
+				return Slowdown{}, check.Err("sim.Slowdowns", i, "slow-down", d, "overflows float64: the base completion time is too small")
+			}
 			slowed++
-			s.Mean += d
+			s.Mean += (d - s.Mean) / float64(slowed) // a running mean cannot overflow
 			s.Worst = math.Max(s.Worst, d)
 		}
-	}
-	if slowed > 0 {
-		s.Mean /= float64(slowed)
 	}
 	if len(base.Jobs) > 0 {
 		s.Fraction = float64(slowed) / float64(len(base.Jobs))
@@ -147,10 +163,12 @@ type BinGain struct {
 
 // BinGains writes to dst the gain of r over base within bins of job sizes
 // (tasks over all phases): edges e_0 < e_1 < … give the bins [1, e_0],
-// [e_0+1, e_1], …, [e_last+1, ∞). O(n·len(edges)).
+// [e_0+1, e_1], …, [e_last+1, ∞). O(n·len(edges)), two passes.
 //
-// An error is returned for runs of different numbers of jobs and for edges
-// that are not increasing or start below 1; dst is then untouched.
+// An error is returned for runs of different numbers of jobs, a completion
+// time that is negative, NaN or ±Inf, edges that are not increasing or start
+// below 1, and a gain that overflows float64 (naming the bin); dst is then
+// untouched.
 func BinGains(dst []BinGain, base, r *Result, edges []int) ([]BinGain, error) {
 	const fn = "sim.BinGains"
 	if err := sameJobs(fn, base, r); err != nil {
@@ -161,29 +179,39 @@ func BinGains(dst []BinGain, base, r *Result, edges []int) ([]BinGain, error) {
 			return nil, check.Err(fn, i, "edge", float64(e), "edges must be ≥ 1 and increasing")
 		}
 	}
-	dst = grow(dst, len(edges)+1)
-	lo := 1
-	for b := range dst {
-		hi := math.MaxInt
-		if b < len(edges) {
-			hi = edges[b]
+	// Two passes: the first only checks, so that dst is untouched on error.
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 {
+			dst = grow(dst, len(edges)+1)
 		}
-		var mb, mr float64
-		n := 0
-		for i := range base.Jobs {
-			if t := base.Jobs[i].Tasks; t >= lo && t <= hi {
-				mb += base.Jobs[i].Completion
-				mr += r.Jobs[i].Completion
-				n++
+		lo := 1
+		for b := 0; b <= len(edges); b++ {
+			hi := math.MaxInt
+			if b < len(edges) {
+				hi = edges[b]
 			}
-		}
-		g := math.NaN()
-		if mb > 0 {
-			g = (mb - mr) / mb
-		}
-		dst[b] = BinGain{Lo: lo, Hi: hi, Jobs: n, Gain: g}
-		if hi < math.MaxInt {
-			lo = hi + 1
+			var mb, mr float64
+			n := 0
+			for i := range base.Jobs {
+				if t := base.Jobs[i].Tasks; t >= lo && t <= hi {
+					mb += base.Jobs[i].Completion
+					mr += r.Jobs[i].Completion
+					n++
+				}
+			}
+			g := math.NaN()
+			if mb > 0 {
+				g = (mb - mr) / mb
+				if math.IsInf(g, 0) || math.IsInf(mb, 0) || math.IsInf(mr, 0) {
+					return nil, check.Err(fn, b, "gain", g, "overflows float64")
+				}
+			}
+			if pass == 1 {
+				dst[b] = BinGain{Lo: lo, Hi: hi, Jobs: n, Gain: g}
+			}
+			if hi < math.MaxInt {
+				lo = hi + 1
+			}
 		}
 	}
 	return dst, nil
