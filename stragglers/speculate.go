@@ -218,34 +218,42 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	ws.eligible = grow(ws.eligible, n)
 	ws.unscheduled = grow(ws.unscheduled, n)
 	keys, eligibleAt, unscheduledAt := ws.keys, ws.eligible, ws.unscheduled
-	minElapsed := p.MinElapsed
 	var unscheduled, running, busy, eligible int
-	valid := 1
+	// Times are compared as the integers of their IEEE bits, which order
+	// finite non-negative floats as the floats themselves (−0 normalised);
+	// cutoff is > 0, or +Inf when no task can qualify.
+	minBits := math.Float64bits(p.MinElapsed + 0)
+	cutBits := math.Float64bits(cutoff)
 	for i := range tasks {
-		// Conditions are combined with & on 0/1 values, not && and if: no
-		// branch to mispredict on states and eligibility in random order.
-		// Validity is checked after the loop; the counts of an invalid
-		// snapshot are never used.
 		t := &tasks[i]
-		isRunning := b2i(t.State == Running)
-		valid &= b2i(t.State <= Finished) &
-			b2i(t.Elapsed >= 0) & b2i(t.Elapsed <= math.MaxFloat64) &
-			b2i(t.Remaining >= 0) & b2i(t.Remaining <= math.MaxFloat64) &
-			b2i(t.Copies >= isRunning) & b2i(t.Copies <= alloc.MaxTotal*isRunning)
+		state := int(t.State)
+		isRunning := state & 1 // Unscheduled 0, Running 1, Finished 2
+		eb, rb := math.Float64bits(t.Elapsed), math.Float64bits(t.Remaining)
+		// Validation is one test that valid input never fails, so its
+		// branch is always predicted; the slow path accepts −0 and
+		// reports anything else.
+		if max(eb, rb) >= infBits || state > int(Finished) || uint64(t.Copies-isRunning) > uint64((alloc.MaxTotal-1)*isRunning) {
+			if !validTask(t) {
+				return nil, firstTaskError(fn, tasks)
+			}
+			eb, rb = math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
+		}
+		// The counts and lists depend on states that come in random
+		// order: 0/1 values from arithmetic, no branches.
 		unscheduledAt[unscheduled] = i
-		unscheduled += b2i(t.State == Unscheduled)
+		unscheduled += (state - 1) >> 63 & 1 // 1 iff Unscheduled
 		running += isRunning
 		busy = min(busy+t.Copies, alloc.MaxTotal+1) // saturates: only busy < slots matters
-		u := t.Remaining
+		u := t.Remaining + 0
 		if mantri {
-			u = copyFactor(t.Copies) * t.Remaining
+			u = copyFactor(t.Copies) * u
+			rb = math.Float64bits(u)
 		}
 		keys[eligible] = -u
 		eligibleAt[eligible] = i
-		eligible += isRunning & b2i(t.Elapsed >= minElapsed) & b2i(u > cutoff)
-	}
-	if valid == 0 {
-		return nil, firstTaskError(fn, tasks)
+		elapsedOK := int(^(int64(eb-minBits) >> 63)) & 1 // 1 iff Elapsed ≥ MinElapsed
+		urgent := int(int64(cutBits-rb)>>63) & 1         // 1 iff u > cutoff
+		eligible += isRunning & elapsedOK & urgent
 	}
 	dst = dst[:0]
 	free := slots - busy
@@ -300,6 +308,22 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 		}
 	}
 	return dst, nil
+}
+
+// infBits are the bits of +Inf: a float64 is finite and ≥ +0 exactly when
+// its bits are smaller.
+const infBits = 0x7FF0000000000000
+
+// validTask reports whether a task satisfies Speculate's contract.
+func validTask(t *Task) bool {
+	finite := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
+	switch t.State {
+	case Running:
+		return t.Copies >= 1 && t.Copies <= alloc.MaxTotal && finite(t.Elapsed) && finite(t.Remaining)
+	case Unscheduled, Finished:
+		return t.Copies == 0 && finite(t.Elapsed) && finite(t.Remaining)
+	}
+	return false
 }
 
 // firstTaskError explains why the first invalid task is invalid.
