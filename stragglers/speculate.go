@@ -211,8 +211,7 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 
 	// One pass, with as few data-dependent branches as possible (task
 	// states and eligibility come in random order): validate, count, and
-	// record the unscheduled tasks, the eligible tasks and their urgencies
-	// (negated, so that the most urgent come first in increasing order).
+	// record the unscheduled and the eligible tasks.
 	n := len(tasks)
 	ws.keys = grow(ws.keys, n)
 	ws.eligible = grow(ws.eligible, n)
@@ -224,19 +223,25 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	// cutoff is > 0, or +Inf when no task can qualify.
 	minBits := math.Float64bits(p.MinElapsed + 0)
 	cutBits := math.Float64bits(cutoff)
+	// Mantri's test for the usual single-copy task, t_rem/2 > cutoff, is
+	// t_rem > 2·cutoff exactly (scaling by 2 is exact): no multiply in the
+	// loop. Tasks with more copies compute c/(c+1)·t_rem against cutoff.
+	singleBits := cutBits
+	if mantri {
+		singleBits = math.Float64bits(2 * cutoff)
+	}
+	bad := false
 	for i := range tasks {
 		t := &tasks[i]
 		state := int(t.State)
 		isRunning := state & 1 // Unscheduled 0, Running 1, Finished 2
-		eb, rb := math.Float64bits(t.Elapsed), math.Float64bits(t.Remaining)
+		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ infBits.
+		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
 		// Validation is one test that valid input never fails, so its
-		// branch is always predicted; the slow path accepts −0 and
-		// reports anything else.
+		// branch is always predicted; the error is reported after the loop
+		// (a call here would make every loop variable live across it).
 		if max(eb, rb) >= infBits || state > int(Finished) || uint64(t.Copies-isRunning) > uint64((alloc.MaxTotal-1)*isRunning) {
-			if !validTask(t) {
-				return nil, firstTaskError(fn, tasks)
-			}
-			eb, rb = math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
+			bad = true
 		}
 		// The counts and lists depend on states that come in random
 		// order: 0/1 values from arithmetic, no branches.
@@ -244,16 +249,18 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 		unscheduled += (state - 1) >> 63 & 1 // 1 iff Unscheduled
 		running += isRunning
 		busy = min(busy+t.Copies, alloc.MaxTotal+1) // saturates: only busy < slots matters
-		u := t.Remaining + 0
-		if mantri {
-			u = copyFactor(t.Copies) * u
-			rb = math.Float64bits(u)
+		threshold := singleBits
+		if mantri && t.Copies > 1 { // rare: predicted
+			rb = math.Float64bits(copyFactor(t.Copies) * math.Float64frombits(rb))
+			threshold = cutBits
 		}
-		keys[eligible] = -u
 		eligibleAt[eligible] = i
 		elapsedOK := int(^(int64(eb-minBits) >> 63)) & 1 // 1 iff Elapsed ≥ MinElapsed
-		urgent := int(int64(cutBits-rb)>>63) & 1         // 1 iff u > cutoff
+		urgent := int(int64(threshold-rb)>>63) & 1       // 1 iff the rule holds
 		eligible += isRunning & elapsedOK & urgent
+	}
+	if bad {
+		return nil, firstTaskError(fn, tasks)
 	}
 	dst = dst[:0]
 	free := slots - busy
@@ -293,8 +300,17 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	if copies == 0 {
 		return dst, nil
 	}
-	// The `copies` most urgent eligible tasks, ties by index.
+	// The `copies` most urgent eligible tasks, ties by index. Their
+	// urgencies (negated: most urgent first in increasing order) are only
+	// needed here, so the main loop does not store them.
 	keys = keys[:eligible]
+	for k, i := range eligibleAt[:eligible] {
+		u := tasks[i].Remaining + 0
+		if mantri {
+			u *= copyFactor(tasks[i].Copies)
+		}
+		keys[k] = -u
+	}
 	cut := selection.Search(&ws.sel, keys, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
 		return incl.Count >= copies
 	})
@@ -313,18 +329,6 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 // infBits are the bits of +Inf: a float64 is finite and ≥ +0 exactly when
 // its bits are smaller.
 const infBits = 0x7FF0000000000000
-
-// validTask reports whether a task satisfies Speculate's contract.
-func validTask(t *Task) bool {
-	finite := func(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
-	switch t.State {
-	case Running:
-		return t.Copies >= 1 && t.Copies <= alloc.MaxTotal && finite(t.Elapsed) && finite(t.Remaining)
-	case Unscheduled, Finished:
-		return t.Copies == 0 && finite(t.Elapsed) && finite(t.Remaining)
-	}
-	return false
-}
 
 // firstTaskError explains why the first invalid task is invalid.
 func firstTaskError(fn string, tasks []Task) error {
