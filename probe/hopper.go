@@ -86,15 +86,17 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 		}
 		ws.stamp[i] = ws.gen
 	}
-	totalV := 0.0
-	for _, t := range remaining {
-		v, _ := alloc.VirtualSize(t, beta) // validated above
-		totalV += v
-	}
 	targets, err := ws.hopperTargets(remaining, slots, beta, eps)
 	if err != nil {
-		return -1, err
+		return -1, err // including a ΣT that overflows
 	}
+	// Algorithm 1's case split, computed as alloc computes it: (2/β)·ΣT,
+	// not Σ(2/β)·T_i, which can differ by an ulp exactly at ΣV = S.
+	totalT := 0.0
+	for _, t := range remaining {
+		totalT += t
+	}
+	totalV, _ := alloc.VirtualSize(totalT, beta) // finite: validated above
 	constrained := totalV >= slots
 	return hopperChoose(queued, remaining, running, targets, constrained, beta), nil
 }

@@ -24,11 +24,11 @@ func refHopperPick(queued []int, remaining, running []float64, slots, beta, eps 
 	if beta >= 2 {
 		level = 1
 	}
-	sumV := 0.0
+	sumT := 0.0
 	for _, t := range remaining {
-		sumV += level * t
+		sumT += t
 	}
-	constrained := sumV >= slots
+	constrained := level*sumT >= slots // Algorithm 1's split: (2/β)·ΣT ≥ S
 	type cand struct {
 		pos      int
 		above    bool

@@ -211,40 +211,55 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 
 	// One pass, with as few data-dependent branches as possible (task
 	// states and eligibility come in random order): validate, count, and
-	// record the unscheduled tasks, the eligible tasks and their urgencies
-	// (negated, so that the most urgent come first in increasing order).
+	// record the unscheduled and the eligible tasks.
 	n := len(tasks)
 	ws.keys = grow(ws.keys, n)
 	ws.eligible = grow(ws.eligible, n)
 	ws.unscheduled = grow(ws.unscheduled, n)
 	keys, eligibleAt, unscheduledAt := ws.keys, ws.eligible, ws.unscheduled
-	minElapsed := p.MinElapsed
 	var unscheduled, running, busy, eligible int
-	valid := 1
+	// Times are compared as the integers of their IEEE bits, which order
+	// finite non-negative floats as the floats themselves (−0 normalised);
+	// cutoff is > 0, or +Inf when no task can qualify.
+	minBits := math.Float64bits(p.MinElapsed + 0)
+	cutBits := math.Float64bits(cutoff)
+	// Mantri's test for the usual single-copy task, t_rem/2 > cutoff, is
+	// t_rem > 2·cutoff exactly (scaling by 2 is exact): no multiply in the
+	// loop. Tasks with more copies compute c/(c+1)·t_rem against cutoff.
+	singleBits := cutBits
+	if mantri {
+		singleBits = math.Float64bits(2 * cutoff)
+	}
+	bad := false
 	for i := range tasks {
-		// Conditions are combined with & on 0/1 values, not && and if: no
-		// branch to mispredict on states and eligibility in random order.
-		// Validity is checked after the loop; the counts of an invalid
-		// snapshot are never used.
 		t := &tasks[i]
-		isRunning := b2i(t.State == Running)
-		valid &= b2i(t.State <= Finished) &
-			b2i(t.Elapsed >= 0) & b2i(t.Elapsed <= math.MaxFloat64) &
-			b2i(t.Remaining >= 0) & b2i(t.Remaining <= math.MaxFloat64) &
-			b2i(t.Copies >= isRunning) & b2i(t.Copies <= alloc.MaxTotal*isRunning)
+		state := int(t.State)
+		isRunning := state & 1 // Unscheduled 0, Running 1, Finished 2
+		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ infBits.
+		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
+		// Validation is one test that valid input never fails, so its
+		// branch is always predicted; the error is reported after the loop
+		// (a call here would make every loop variable live across it).
+		if max(eb, rb) >= infBits || state > int(Finished) || uint64(t.Copies-isRunning) > uint64((alloc.MaxTotal-1)*isRunning) {
+			bad = true
+		}
+		// The counts and lists depend on states that come in random
+		// order: 0/1 values from arithmetic, no branches.
 		unscheduledAt[unscheduled] = i
-		unscheduled += b2i(t.State == Unscheduled)
+		unscheduled += (state - 1) >> 63 & 1 // 1 iff Unscheduled
 		running += isRunning
 		busy = min(busy+t.Copies, alloc.MaxTotal+1) // saturates: only busy < slots matters
-		u := t.Remaining
-		if mantri {
-			u = copyFactor(t.Copies) * t.Remaining
+		threshold := singleBits
+		if mantri && t.Copies > 1 { // rare: predicted
+			rb = math.Float64bits(copyFactor(t.Copies) * math.Float64frombits(rb))
+			threshold = cutBits
 		}
-		keys[eligible] = -u
 		eligibleAt[eligible] = i
-		eligible += isRunning & b2i(t.Elapsed >= minElapsed) & b2i(u > cutoff)
+		elapsedOK := int(^(int64(eb-minBits) >> 63)) & 1 // 1 iff Elapsed ≥ MinElapsed
+		urgent := int(int64(threshold-rb)>>63) & 1       // 1 iff the rule holds
+		eligible += isRunning & elapsedOK & urgent
 	}
-	if valid == 0 {
+	if bad {
 		return nil, firstTaskError(fn, tasks)
 	}
 	dst = dst[:0]
@@ -285,8 +300,17 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	if copies == 0 {
 		return dst, nil
 	}
-	// The `copies` most urgent eligible tasks, ties by index.
+	// The `copies` most urgent eligible tasks, ties by index. Their
+	// urgencies (negated: most urgent first in increasing order) are only
+	// needed here, so the main loop does not store them.
 	keys = keys[:eligible]
+	for k, i := range eligibleAt[:eligible] {
+		u := tasks[i].Remaining + 0
+		if mantri {
+			u *= copyFactor(tasks[i].Copies)
+		}
+		keys[k] = -u
+	}
 	cut := selection.Search(&ws.sel, keys, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
 		return incl.Count >= copies
 	})
@@ -301,6 +325,10 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	}
 	return dst, nil
 }
+
+// infBits are the bits of +Inf: a float64 is finite and ≥ +0 exactly when
+// its bits are smaller.
+const infBits = 0x7FF0000000000000
 
 // firstTaskError explains why the first invalid task is invalid.
 func firstTaskError(fn string, tasks []Task) error {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -438,7 +439,10 @@ func TestSpeculateErrors(t *testing.T) {
 	}
 }
 
-func benchmarkSpeculate(b *testing.B, n int, rule Rule) {
+// speculateFixture is a job of n tasks: 30% finished, 50% running with a
+// Pareto(1, 1.5) remaining time, 20% unscheduled; slots for every running
+// copy plus n/10 more.
+func speculateFixture(n int, rule Rule) ([]Task, int, Policy) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	tasks := make([]Task, n)
 	busy := 0
@@ -455,7 +459,11 @@ func benchmarkSpeculate(b *testing.B, n int, rule Rule) {
 		}
 	}
 	slots := busy + n/10 // room for launches and copies
-	p := Policy{Rule: rule, NewCopy: 3, Beta: 1.5, Threshold: DefaultMantriThreshold, MinElapsed: 0.5}
+	return tasks, slots, Policy{Rule: rule, NewCopy: 3, Beta: 1.5, Threshold: DefaultMantriThreshold, MinElapsed: 0.5}
+}
+
+func benchmarkSpeculate(b *testing.B, n int, rule Rule) {
+	tasks, slots, p := speculateFixture(n, rule)
 	var ws Workspace
 	dst, err := Speculate(nil, tasks, slots, p, &ws)
 	if err != nil || len(dst) == 0 {
@@ -506,6 +514,41 @@ func BenchmarkScanBaseline(b *testing.B) {
 			if sum == 0 || running == 0 {
 				b.Fatal("nothing scanned")
 			}
+		})
+	}
+}
+
+// BenchmarkSpeculateRatio interleaves Speculate and the scan baseline on
+// the fixture of benchmarkSpeculate, call by call, and reports both times
+// and their ratio: on a shared, noisy machine the ratio is stable where
+// separate benchmarks drift.
+func BenchmarkSpeculateRatio(b *testing.B) {
+	for _, rule := range []Rule{ThesisRule, MantriRule} {
+		b.Run(fmt.Sprintf("rule=%v/n=10000", rule), func(b *testing.B) {
+			tasks, slots, p := speculateFixture(10000, rule)
+			var ws Workspace
+			dst, _ := Speculate(nil, tasks, slots, p, &ws)
+			var algo, base time.Duration
+			var sum float64
+			var running int
+			b.ResetTimer()
+			for range b.N {
+				start := time.Now()
+				dst, _ = Speculate(dst, tasks, slots, p, &ws)
+				mid := time.Now()
+				for i := range tasks {
+					sum += tasks[i].Remaining
+					running += b2i(tasks[i].State == Running)
+				}
+				algo += mid.Sub(start)
+				base += time.Since(mid)
+			}
+			if sum == 0 || running == 0 || len(dst) == 0 {
+				b.Fatal("nothing computed")
+			}
+			b.ReportMetric(float64(algo)/float64(b.N), "speculate-ns/op")
+			b.ReportMetric(float64(base)/float64(b.N), "scan-ns/op")
+			b.ReportMetric(float64(algo)/float64(base), "ratio")
 		})
 	}
 }
