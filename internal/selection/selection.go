@@ -145,7 +145,23 @@ func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Wei
 		levelBits := min(max(bits.Len(uint(len(cur)))-4, 4), maxBits)
 		shift := uint(max(bits.Len64(span)-levelBits, 0))
 		h := ws.histogram(int(span>>shift) + 1)
-		if w.linear(value(lo)) {
+		if least := value(lo); least > 0 && w.linear(least) {
+			// Every value is positive (so none is -0) and the weight is
+			// A·v + B ≥ 0 over the whole range: the key is the bits with
+			// the sign bit set, and the values are summed and weighed per
+			// bucket. (The common case: Hopper's remaining task counts.)
+			for _, v := range cur {
+				k := math.Float64bits(v) | 1<<63
+				b := &h[(k-lo)>>shift]
+				b.count++
+				b.sum += v
+				b.lo = min(b.lo, k)
+				b.hi = max(b.hi, k)
+			}
+			for i := range h {
+				h[i].sum = w.A*h[i].sum + w.B*float64(h[i].count)
+			}
+		} else if w.linear(value(lo)) {
 			// The weight is A·v + B ≥ 0 over the whole range: sum the
 			// values and apply it per bucket.
 			for _, v := range cur {

@@ -77,6 +77,18 @@ func testSearchMatchesSort(t *rapid.T) {
 		totalW += w.of(v)
 	}
 	target := rapid.Float64Range(0, 1.1).Draw(t, "fraction") * totalW
+	// A target within rounding of a prefix sum is a tie that summation
+	// order decides (buckets add in another order than a sorted scan):
+	// both answers are right, so such draws are not compared.
+	sorted := slices.Clone(vals)
+	slices.Sort(sorted)
+	var prefix float64
+	for _, v := range sorted {
+		prefix += w.of(v)
+		if math.Abs(prefix-target) <= sumTol*max(1, math.Abs(target)) {
+			t.Skip("target within rounding of a prefix sum")
+		}
+	}
 	count := rapid.IntRange(0, len(vals)+1).Draw(t, "count")
 	byWeight := func(incl Stats, _ float64, _ bool) bool { return incl.Sum >= target }
 	byCount := func(incl Stats, _ float64, _ bool) bool { return incl.Count >= count }
