@@ -22,6 +22,7 @@ func benchmarkAllocate(b *testing.B, n int, load float64) {
 	slots := load * totalV
 	dst := make([]float64, n)
 	var ws alloc.Workspace
+	_, _ = fairness.Allocate(dst, remaining, slots, 1.5, 0.1, &ws) // warm the workspace
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -58,6 +59,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 			slots := int(0.5 * totalV)
 			dst := make([]int, n)
 			var ws alloc.Workspace
+			_, _ = fairness.AllocateSlots(dst, remaining, slots, 1.5, 0.1, &ws) // warm the workspace
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {

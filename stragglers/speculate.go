@@ -217,48 +217,14 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	ws.eligible = grow(ws.eligible, n)
 	ws.unscheduled = grow(ws.unscheduled, n)
 	keys, eligibleAt, unscheduledAt := ws.keys, ws.eligible, ws.unscheduled
-	var unscheduled, running, busy, eligible int
-	// Times are compared as the integers of their IEEE bits, which order
-	// finite non-negative floats as the floats themselves (−0 normalised);
-	// cutoff is > 0, or +Inf when no task can qualify.
-	minBits := math.Float64bits(p.MinElapsed + 0)
-	cutBits := math.Float64bits(cutoff)
-	// Mantri's test for the usual single-copy task, t_rem/2 > cutoff, is
-	// t_rem > 2·cutoff exactly (scaling by 2 is exact): no multiply in the
-	// loop. Tasks with more copies compute c/(c+1)·t_rem against cutoff.
-	singleBits := cutBits
-	if mantri {
-		singleBits = math.Float64bits(2 * cutoff)
-	}
-	bad := false
-	for i := range tasks {
-		t := &tasks[i]
-		state := int(t.State)
-		isRunning := state & 1 // Unscheduled 0, Running 1, Finished 2
-		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ infBits.
-		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
-		// Validation is one test that valid input never fails, so its
-		// branch is always predicted; the error is reported after the loop
-		// (a call here would make every loop variable live across it).
-		if max(eb, rb) >= infBits || state > int(Finished) || uint64(t.Copies-isRunning) > uint64((alloc.MaxTotal-1)*isRunning) {
-			bad = true
-		}
-		// The counts and lists depend on states that come in random
-		// order: 0/1 values from arithmetic, no branches.
-		unscheduledAt[unscheduled] = i
-		unscheduled += (state - 1) >> 63 & 1 // 1 iff Unscheduled
-		running += isRunning
-		busy = min(busy+t.Copies, alloc.MaxTotal+1) // saturates: only busy < slots matters
-		threshold := singleBits
-		if mantri && t.Copies > 1 { // rare: predicted
-			rb = math.Float64bits(copyFactor(t.Copies) * math.Float64frombits(rb))
-			threshold = cutBits
-		}
-		eligibleAt[eligible] = i
-		elapsedOK := int(^(int64(eb-minBits) >> 63)) & 1 // 1 iff Elapsed ≥ MinElapsed
-		urgent := int(int64(threshold-rb)>>63) & 1       // 1 iff the rule holds
-		eligible += isRunning & elapsedOK & urgent
-	}
+	// Three passes, each with few live values (one long loop spilled them
+	// all): count and validate; list the eligible running tasks; list the
+	// first unscheduled tasks, stopping once enough are found. Task states
+	// and eligibility come in random order, so the loops take their 0/1
+	// values from arithmetic, not branches; times are compared as the
+	// integers of their IEEE bits, which order finite non-negative floats
+	// as the floats themselves (−0 normalised by +0).
+	unscheduled, running, busy, bad := countTasks(tasks)
 	if bad {
 		return nil, firstTaskError(fn, tasks)
 	}
@@ -267,6 +233,7 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	if free <= 0 || unscheduled+running == 0 {
 		return dst, nil
 	}
+	eligible := listEligible(eligibleAt, tasks, p.MinElapsed, cutoff, mantri)
 
 	// The allocation's split into distinct tasks and copies (eq. 3.2).
 	unfinished := float64(unscheduled + running)
@@ -287,8 +254,9 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	more := min(unscheduled-launches, left)
 	launches += more
 	copies += min(eligible-copies, left-more)
+	unscheduledAt = listUnscheduled(unscheduledAt, tasks, launches)
 
-	for _, i := range unscheduledAt[:launches] {
+	for _, i := range unscheduledAt {
 		dst = append(dst, Action{Task: i, Kind: Launch})
 	}
 	if copies == eligible {
@@ -324,6 +292,70 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 		}
 	}
 	return dst, nil
+}
+
+// countTasks validates the tasks and counts the unscheduled and running
+// ones and the running copies (saturating above 2^53: only busy < slots
+// matters). bad reports an invalid task, named by firstTaskError.
+func countTasks(tasks []Task) (unscheduled, running, busy int, bad bool) {
+	for i := range tasks {
+		t := &tasks[i]
+		state := int(t.State)
+		isRunning := state & 1 // Unscheduled 0, Running 1, Finished 2
+		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ infBits. One
+		// test that valid input never fails: an always-predicted branch.
+		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
+		if max(eb, rb) >= infBits || state > int(Finished) || uint64(t.Copies-isRunning) > uint64((alloc.MaxTotal-1)*isRunning) {
+			bad = true
+		}
+		unscheduled += (state - 1) >> 63 & 1 // 1 iff Unscheduled
+		running += isRunning
+		busy = min(busy+t.Copies, alloc.MaxTotal+1)
+	}
+	return unscheduled, running, busy, bad
+}
+
+// listEligible writes to at (capacity ≥ len(tasks)+1) the indices of the
+// running tasks the rule lets be copied, in index order, and returns how
+// many there are. The tasks are valid.
+func listEligible(at []int, tasks []Task, minElapsed, cutoff float64, mantri bool) int {
+	minBits := math.Float64bits(minElapsed + 0)
+	cutBits := math.Float64bits(cutoff) // > 0, or +Inf: nothing qualifies
+	// Mantri's test for the usual single-copy task, t_rem/2 > cutoff, is
+	// t_rem > 2·cutoff exactly (scaling by 2 is exact): no multiply in the
+	// loop. Tasks with more copies compute c/(c+1)·t_rem against cutoff.
+	singleBits := cutBits
+	if mantri {
+		singleBits = math.Float64bits(2 * cutoff)
+	}
+	eligible := 0
+	for i := range tasks {
+		t := &tasks[i]
+		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
+		threshold := singleBits
+		if mantri && t.Copies > 1 { // rare: predicted
+			rb = math.Float64bits(copyFactor(t.Copies) * math.Float64frombits(rb))
+			threshold = cutBits
+		}
+		at[eligible] = i
+		isRunning := int(t.State) & 1
+		elapsedOK := int(^(int64(eb-minBits) >> 63)) & 1 // 1 iff Elapsed ≥ MinElapsed
+		urgent := int(int64(threshold-rb)>>63) & 1       // 1 iff the rule holds
+		eligible += isRunning & elapsedOK & urgent
+	}
+	return eligible
+}
+
+// listUnscheduled returns the indices of the first want unscheduled tasks,
+// in at's storage, stopping as soon as it has them.
+func listUnscheduled(at []int, tasks []Task, want int) []int {
+	at = at[:0]
+	for i := 0; i < len(tasks) && len(at) < want; i++ {
+		if tasks[i].State == Unscheduled {
+			at = append(at, i)
+		}
+	}
+	return at
 }
 
 // infBits are the bits of +Inf: a float64 is finite and ≥ +0 exactly when

@@ -1,0 +1,59 @@
+package specsched_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched"
+)
+
+func TestInputErrorFormat(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		err  specsched.InputError
+		want string
+	}{
+		{specsched.InputError{Func: "alloc.Allocate", Index: 3, Field: "remaining", Value: math.NaN(), Reason: "must be finite and ≥ 0"},
+			"alloc.Allocate: job 3: remaining = NaN: must be finite and ≥ 0"},
+		{specsched.InputError{Func: "alloc.Allocate", Index: -1, Field: "beta", Value: 1, Reason: "must be a finite number > 1"},
+			"alloc.Allocate: beta = 1: must be a finite number > 1"},
+		{specsched.InputError{Func: "f", Index: 0, Field: "x", Value: math.Inf(-1), Reason: "r"}, "f: job 0: x = -Inf: r"},
+	}
+	for _, tc := range cases {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("Error() = %q, want %q", got, tc.want)
+		}
+		var ie *specsched.InputError
+		if wrapped := fmt.Errorf("wrapped: %w", &tc.err); !errors.As(wrapped, &ie) || ie.Field != tc.err.Field {
+			t.Errorf("errors.As did not find the InputError in %v", wrapped)
+		}
+	}
+}
+
+// testInputErrorNoPanic: any field values format without panicking, and the
+// message names the function, the field and, for a job, its index.
+func testInputErrorNoPanic(t *rapid.T) {
+	e := specsched.InputError{
+		Func:   rapid.String().Draw(t, "func"),
+		Index:  rapid.Int().Draw(t, "index"),
+		Field:  rapid.String().Draw(t, "field"),
+		Value:  rapid.OneOf(rapid.Float64(), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1)})).Draw(t, "value"),
+		Reason: rapid.String().Draw(t, "reason"),
+	}
+	msg := e.Error()
+	if !strings.HasPrefix(msg, e.Func+": ") || !strings.Contains(msg, e.Field+" = ") {
+		t.Fatalf("message %q does not name func %q and field %q", msg, e.Func, e.Field)
+	}
+	if e.Index >= 0 && !strings.Contains(msg, fmt.Sprintf("job %d: ", e.Index)) {
+		t.Fatalf("message %q does not name job %d", msg, e.Index)
+	}
+}
+
+func TestInputErrorNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testInputErrorNoPanic) }
+
+func FuzzInputError(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testInputErrorNoPanic)) }
