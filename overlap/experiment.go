@@ -2,6 +2,8 @@ package overlap
 
 import (
 	"math/rand/v2"
+
+	"github.com/specsched/specsched/internal/check"
 )
 
 // An ExperimentConfig sets up one run of the §5.3 synthetic experiment.
@@ -36,13 +38,13 @@ type ExperimentResult struct {
 func RunExperiment(cfg ExperimentConfig, ws *Workspace) (ExperimentResult, error) {
 	const fn = "overlap.RunExperiment"
 	if cfg.Jobs < 1 {
-		return ExperimentResult{}, inputError(fn, -1, "jobs", float64(cfg.Jobs), "must be ≥ 1")
+		return ExperimentResult{}, check.Err(fn, -1, "jobs", float64(cfg.Jobs), "must be ≥ 1")
 	}
 	if !finite(cfg.Load) || cfg.Load <= 0 {
-		return ExperimentResult{}, inputError(fn, -1, "load", cfg.Load, "must be finite and > 0")
+		return ExperimentResult{}, check.Err(fn, -1, "load", cfg.Load, "must be finite and > 0")
 	}
 	if cfg.K < 0 {
-		return ExperimentResult{}, inputError(fn, -1, "k", float64(cfg.K), "must be ≥ 0 (0 means DefaultK)")
+		return ExperimentResult{}, check.Err(fn, -1, "k", float64(cfg.K), "must be ≥ 0 (0 means DefaultK)")
 	}
 	if ws == nil {
 		ws = new(Workspace)

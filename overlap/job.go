@@ -3,7 +3,7 @@ package overlap
 import (
 	"math"
 
-	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
 )
 
 // A Job is one job of a snapshot of the overlapping tandem queue (§2.1): its
@@ -75,10 +75,6 @@ const snapTol = 1e-12
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-func inputError(fn string, index int, field string, value float64, reason string) error {
-	return &specsched.InputError{Func: fn, Index: index, Field: field, Value: value, Reason: reason}
-}
-
 // validateSpeed checks a station speed; zeroOK allows s = 0. Speeds above
 // maxSpeed are refused so that sums of two capacities cannot overflow.
 func validateSpeed(fn string, speed float64, zeroOK bool) error {
@@ -87,7 +83,7 @@ func validateSpeed(fn string, speed float64, zeroOK bool) error {
 		if zeroOK {
 			reason = "must be in [0, 1e300]"
 		}
-		return inputError(fn, -1, "speed", speed, reason)
+		return check.Err(fn, -1, "speed", speed, reason)
 	}
 	return nil
 }
@@ -117,17 +113,17 @@ func validateJobs(fn string, jobs []Job) error {
 func jobError(fn string, i int, j *Job) error {
 	switch {
 	case !finite(j.Arrival):
-		return inputError(fn, i, "arrival", j.Arrival, "must be finite")
+		return check.Err(fn, i, "arrival", j.Arrival, "must be finite")
 	case !finite(j.Map) || j.Map < 0:
-		return inputError(fn, i, "map", j.Map, "must be finite and ≥ 0")
+		return check.Err(fn, i, "map", j.Map, "must be finite and ≥ 0")
 	case !finite(j.Shuffle) || j.Shuffle < 0:
-		return inputError(fn, i, "shuffle", j.Shuffle, "must be finite and ≥ 0")
+		return check.Err(fn, i, "shuffle", j.Shuffle, "must be finite and ≥ 0")
 	case !(j.RemainingMap >= 0 && j.RemainingMap <= j.Map):
-		return inputError(fn, i, "remainingMap", j.RemainingMap, "must be in [0, map]")
+		return check.Err(fn, i, "remainingMap", j.RemainingMap, "must be in [0, map]")
 	case !(j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle):
-		return inputError(fn, i, "remainingShuffle", j.RemainingShuffle, "must be in [0, shuffle]")
+		return check.Err(fn, i, "remainingShuffle", j.RemainingShuffle, "must be in [0, shuffle]")
 	default:
-		return inputError(fn, i, "remainingShuffle", j.RemainingShuffle,
+		return check.Err(fn, i, "remainingShuffle", j.RemainingShuffle,
 			"violates constraint (1): must be ≥ shuffle·remainingMap/map")
 	}
 }
@@ -140,20 +136,20 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 		a := &jobs[i]
 		switch {
 		case !finite(a.Time):
-			return inputError(fn, i, "time", a.Time, "must be finite")
+			return check.Err(fn, i, "time", a.Time, "must be finite")
 		case i > 0 && a.Time < jobs[i-1].Time:
-			return inputError(fn, i, "time", a.Time, "must be ≥ the previous job's time (sorted arrivals)")
+			return check.Err(fn, i, "time", a.Time, "must be ≥ the previous job's time (sorted arrivals)")
 		case !finite(a.Map) || a.Map < 0:
-			return inputError(fn, i, "map", a.Map, "must be finite and ≥ 0")
+			return check.Err(fn, i, "map", a.Map, "must be finite and ≥ 0")
 		case !finite(a.Shuffle) || a.Shuffle < 0:
-			return inputError(fn, i, "shuffle", a.Shuffle, "must be finite and ≥ 0")
+			return check.Err(fn, i, "shuffle", a.Shuffle, "must be finite and ≥ 0")
 		}
 		total += a.Map + a.Shuffle
 	}
 	if n := len(jobs); n > 0 {
 		horizon := math.Abs(jobs[0].Time) + math.Abs(jobs[n-1].Time) + 2*total/speed
 		if !finite(horizon) || horizon > maxHorizon {
-			return inputError(fn, -1, "total work", total, "arrival times plus total work / speed must stay below 1e300")
+			return check.Err(fn, -1, "total work", total, "arrival times plus total work / speed must stay below 1e300")
 		}
 	}
 	return nil

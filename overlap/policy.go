@@ -2,6 +2,7 @@ package overlap
 
 import (
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
 )
 
 // A Kind names a scheduling policy of the overlapping tandem queue.
@@ -119,10 +120,10 @@ func (p Policy) k() int {
 
 func validatePolicy(fn string, p Policy) error {
 	if p.Kind < 0 || p.Kind >= numKinds {
-		return inputError(fn, -1, "kind", float64(p.Kind), "must be one of the Kind constants")
+		return check.Err(fn, -1, "kind", float64(p.Kind), "must be one of the Kind constants")
 	}
 	if p.K < 0 {
-		return inputError(fn, -1, "k", float64(p.K), "must be ≥ 0 (0 means DefaultK)")
+		return check.Err(fn, -1, "k", float64(p.K), "must be ≥ 0 (0 means DefaultK)")
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -26,15 +27,15 @@ import (
 func LogNormalParams(mean, sd float64) (mu, sigma float64, err error) {
 	const fn = "overlap.LogNormalParams"
 	if !finite(mean) || mean <= 0 {
-		return 0, 0, inputError(fn, -1, "mean", mean, "must be finite and > 0")
+		return 0, 0, check.Err(fn, -1, "mean", mean, "must be finite and > 0")
 	}
 	if !finite(sd) || sd < 0 {
-		return 0, 0, inputError(fn, -1, "sd", sd, "must be finite and ≥ 0")
+		return 0, 0, check.Err(fn, -1, "sd", sd, "must be finite and ≥ 0")
 	}
 	cv := sd / mean
 	s2 := math.Log1p(cv * cv)
 	if !finite(s2) {
-		return 0, 0, inputError(fn, -1, "sd", sd, "sd/mean too large: its square overflows")
+		return 0, 0, check.Err(fn, -1, "sd", sd, "sd/mean too large: its square overflows")
 	}
 	return math.Log(mean) - s2/2, math.Sqrt(s2), nil
 }
@@ -79,23 +80,23 @@ func PaperWorkload(load float64) Workload {
 func (w Workload) Generate(dst []Arrival, n int, rng *rand.Rand) ([]Arrival, error) {
 	const fn = "overlap.Workload.Generate"
 	if n < 0 {
-		return nil, inputError(fn, -1, "n", float64(n), "must be ≥ 0")
+		return nil, check.Err(fn, -1, "n", float64(n), "must be ≥ 0")
 	}
 	if !(w.Load >= 1e-9 && w.Load <= 1e9) {
-		return nil, inputError(fn, -1, "load", w.Load, "must be in [1e-9, 1e9]")
+		return nil, check.Err(fn, -1, "load", w.Load, "must be in [1e-9, 1e9]")
 	}
 	if rng == nil {
-		return nil, inputError(fn, -1, "rng", 0, "must not be nil")
+		return nil, check.Err(fn, -1, "rng", 0, "must not be nil")
 	}
 	for _, p := range []struct {
 		field    string
 		mean, sd float64
 	}{{"mapMean", w.MapMean, w.MapSD}, {"ratioMean", w.RatioMean, w.RatioSD}} {
 		if !(p.mean >= 1e-100 && p.mean <= 1e100) {
-			return nil, inputError(fn, -1, p.field, p.mean, "must be in [1e-100, 1e100]")
+			return nil, check.Err(fn, -1, p.field, p.mean, "must be in [1e-100, 1e100]")
 		}
 		if p.sd > 1e6*p.mean {
-			return nil, inputError(fn, -1, p.field[:len(p.field)-4]+"SD", p.sd, "must be at most 1e6 times the mean")
+			return nil, check.Err(fn, -1, p.field[:len(p.field)-4]+"SD", p.sd, "must be at most 1e6 times the mean")
 		}
 	}
 	muX, sigmaX, err := LogNormalParams(w.MapMean, w.MapSD)

@@ -2,8 +2,10 @@ package probe
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
 )
 
 // A Class says whether a job is scheduled as a short or as a long job.
@@ -26,7 +28,7 @@ func (c Class) String() string {
 	case Long:
 		return "long"
 	}
-	return "Class(" + itoa(int(c)) + ")"
+	return "Class(" + strconv.Itoa(int(c)) + ")"
 }
 
 // Classify classifies a job from its estimated mean task duration: "A job is
@@ -47,7 +49,7 @@ func (c Class) String() string {
 // (+Inf is allowed).
 func Classify(estTask, threshold float64) (Class, error) {
 	const fn = "probe.Classify"
-	if err := finiteNonNeg(fn, -1, "estTask", estTask); err != nil {
+	if err := check.NonNegative(fn, -1, "estTask", estTask); err != nil {
 		return Short, err
 	}
 	if math.IsNaN(threshold) || threshold < 0 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/fairness"
+	"github.com/specsched/specsched/internal/check"
 )
 
 // HopperPick is decentralized Hopper's decision at a worker with a free
@@ -56,33 +57,33 @@ import (
 func HopperPick(queued []int, remaining, running []float64, slots, beta, eps float64, ws *Workspace) (int, error) {
 	const fn = "probe.HopperPick"
 	if len(running) != len(remaining) {
-		return -1, inputErr(fn, -1, "len(running)", float64(len(running)), "must equal len(remaining)")
+		return -1, check.Err(fn, -1, "len(running)", float64(len(running)), "must equal len(remaining)")
 	}
 	for i := range remaining {
-		if err := finiteNonNeg(fn, i, "remaining", remaining[i]); err != nil {
+		if err := check.NonNegative(fn, i, "remaining", remaining[i]); err != nil {
 			return -1, err
 		}
-		if err := finiteNonNeg(fn, i, "running", running[i]); err != nil {
+		if err := check.NonNegative(fn, i, "running", running[i]); err != nil {
 			return -1, err
 		}
 	}
-	if err := finiteNonNeg(fn, -1, "slots", slots); err != nil {
+	if err := check.NonNegative(fn, -1, "slots", slots); err != nil {
 		return -1, err
 	}
 	if !(beta > 1) || math.IsInf(beta, 1) {
-		return -1, inputErr(fn, -1, "beta", beta, "must be finite and > 1")
+		return -1, check.Err(fn, -1, "beta", beta, "must be finite and > 1")
 	}
 	if !(eps >= 0 && eps <= 1) {
-		return -1, inputErr(fn, -1, "eps", eps, "must lie in [0, 1]")
+		return -1, check.Err(fn, -1, "eps", eps, "must lie in [0, 1]")
 	}
 	ws = orNew(ws)
 	ws.nextGen(len(remaining))
 	for k, i := range queued {
 		if i < 0 || i >= len(remaining) {
-			return -1, inputErr(fn, k, "queued", float64(i), "must index remaining")
+			return -1, check.Err(fn, k, "queued", float64(i), "must index remaining")
 		}
 		if ws.stamp[i] == ws.gen {
-			return -1, inputErr(fn, k, "queued", float64(i), "must not repeat a job")
+			return -1, check.Err(fn, k, "queued", float64(i), "must not repeat a job")
 		}
 		ws.stamp[i] = ws.gen
 	}

@@ -1,6 +1,10 @@
 package probe
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/specsched/specsched/internal/check"
+)
 
 // lwlNode is a heap entry of PlaceLWL: a node and its expected work left.
 type lwlNode struct {
@@ -36,18 +40,18 @@ func lwlLess(a, b lwlNode) bool {
 func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Workspace) ([]int, error) {
 	const fn = "probe.PlaceLWL"
 	for i, w := range workLeft {
-		if err := finiteNonNeg(fn, i, "workLeft", w); err != nil {
+		if err := check.NonNegative(fn, i, "workLeft", w); err != nil {
 			return nil, err
 		}
 	}
-	if err := finiteNonNeg(fn, -1, "estTask", estTask); err != nil {
+	if err := check.NonNegative(fn, -1, "estTask", estTask); err != nil {
 		return nil, err
 	}
 	if tasks < 0 || tasks > MaxProbes {
-		return nil, inputErr(fn, -1, "tasks", float64(tasks), "must lie in [0, 2^31]")
+		return nil, check.Err(fn, -1, "tasks", float64(tasks), "must lie in [0, 2^31]")
 	}
 	if tasks > 0 && len(workLeft) == 0 {
-		return nil, inputErr(fn, -1, "len(workLeft)", 0, "must be > 0 when tasks > 0")
+		return nil, check.Err(fn, -1, "len(workLeft)", 0, "must be > 0 when tasks > 0")
 	}
 	dst = slices.Grow(dst[:0], tasks)[:tasks]
 	if tasks == 0 {

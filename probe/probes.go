@@ -1,6 +1,10 @@
 package probe
 
-import "math"
+import (
+	"math"
+
+	"github.com/specsched/specsched/internal/check"
+)
 
 // MaxProbes bounds the probe count ProbeCount returns: a job asking for more
 // probes than 2³¹ is a caller error (no cluster has that many nodes), and the
@@ -28,12 +32,12 @@ const MaxProbes = 1 << 31
 func ProbeCount(tasks, minProbes int, ratio float64) (int, error) {
 	const fn = "probe.ProbeCount"
 	if tasks < 0 || tasks > MaxProbes {
-		return 0, inputErr(fn, -1, "tasks", float64(tasks), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, -1, "tasks", float64(tasks), "must lie in [0, 2^31]")
 	}
 	if minProbes < 0 || minProbes > MaxProbes {
-		return 0, inputErr(fn, -1, "minProbes", float64(minProbes), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, -1, "minProbes", float64(minProbes), "must lie in [0, 2^31]")
 	}
-	if err := finiteNonNeg(fn, -1, "ratio", ratio); err != nil {
+	if err := check.NonNegative(fn, -1, "ratio", ratio); err != nil {
 		return 0, err
 	}
 	if tasks == 0 {
@@ -41,7 +45,7 @@ func ProbeCount(tasks, minProbes int, ratio float64) (int, error) {
 	}
 	scaled := math.Ceil(ratio * float64(tasks))
 	if scaled > MaxProbes {
-		return 0, inputErr(fn, -1, "ratio·tasks", scaled, "must be ≤ 2^31")
+		return 0, check.Err(fn, -1, "ratio·tasks", scaled, "must be ≤ 2^31")
 	}
 	return max(minProbes, int(scaled)), nil
 }

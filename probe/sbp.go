@@ -3,6 +3,8 @@ package probe
 import (
 	"math"
 	"slices"
+
+	"github.com/specsched/specsched/internal/check"
 )
 
 // A QueuedProbe is one entry of a worker node's queue as Eagle's Algorithm 1
@@ -77,16 +79,16 @@ func GetProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int, erro
 			q.Bypassed >= 0 && q.Bypassed <= math.MaxFloat64 && q.Cap >= 0 && q.Cap <= math.MaxFloat64 {
 			continue
 		}
-		if err := finiteNonNeg(fn, i, "EstJobLeft", q.EstJobLeft); err != nil {
+		if err := check.NonNegative(fn, i, "EstJobLeft", q.EstJobLeft); err != nil {
 			return nil, -1, err
 		}
-		if err := finiteNonNeg(fn, i, "EstTask", q.EstTask); err != nil {
+		if err := check.NonNegative(fn, i, "EstTask", q.EstTask); err != nil {
 			return nil, -1, err
 		}
-		if err := finiteNonNeg(fn, i, "Bypassed", q.Bypassed); err != nil {
+		if err := check.NonNegative(fn, i, "Bypassed", q.Bypassed); err != nil {
 			return nil, -1, err
 		}
-		return nil, -1, finiteNonNeg(fn, i, "Cap", q.Cap)
+		return nil, -1, check.NonNegative(fn, i, "Cap", q.Cap)
 	}
 	dst = slices.Grow(dst[:0], len(queue))[:len(queue)]
 	for i := range queue {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -42,7 +43,7 @@ func (p Policy) String() string {
 	if int(p) < len(policyNames) {
 		return policyNames[p]
 	}
-	return "Policy(" + itoa(int(p)) + ")"
+	return "Policy(" + strconv.Itoa(int(p)) + ")"
 }
 
 // ParsePolicy returns the policy named s ("eagle", "hawk", "sparrow",
@@ -53,7 +54,7 @@ func ParsePolicy(s string) (Policy, error) {
 			return Policy(p), nil
 		}
 	}
-	return 0, inputErr("probe.ParsePolicy", -1, "policy "+s, math.NaN(), "unknown policy")
+	return 0, check.Err("probe.ParsePolicy", -1, "policy "+s, math.NaN(), "unknown policy")
 }
 
 // Config configures Simulate. DefaultConfig returns the papers' settings.
@@ -192,10 +193,10 @@ type Result struct {
 func ShortPartition(nodes int, fraction float64) (int, error) {
 	const fn = "probe.ShortPartition"
 	if nodes < 0 || nodes > MaxProbes {
-		return 0, inputErr(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
 	}
 	if !(fraction >= 0 && fraction <= 1) {
-		return 0, inputErr(fn, -1, "fraction", fraction, "must lie in [0, 1]")
+		return 0, check.Err(fn, -1, "fraction", fraction, "must lie in [0, 1]")
 	}
 	short := fraction * float64(nodes)
 	parts, err := alloc.Apportion(make([]int, 0, 2), []float64{short, float64(nodes) - short}, nodes, nil, nil)
@@ -394,31 +395,31 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 	const fn = "probe.Simulate"
 	switch {
 	case cfg.Policy > Hopper:
-		return inputErr(fn, -1, "Policy", float64(cfg.Policy), "unknown policy")
+		return check.Err(fn, -1, "Policy", float64(cfg.Policy), "unknown policy")
 	case cfg.Nodes < 1 || cfg.Nodes > MaxProbes:
-		return inputErr(fn, -1, "Nodes", float64(cfg.Nodes), "must lie in [1, 2^31]")
+		return check.Err(fn, -1, "Nodes", float64(cfg.Nodes), "must lie in [1, 2^31]")
 	case !(cfg.ShortFraction >= 0 && cfg.ShortFraction < 1):
-		return inputErr(fn, -1, "ShortFraction", cfg.ShortFraction, "must lie in [0, 1)")
+		return check.Err(fn, -1, "ShortFraction", cfg.ShortFraction, "must lie in [0, 1)")
 	case math.IsNaN(cfg.Threshold) || cfg.Threshold < 0:
-		return inputErr(fn, -1, "Threshold", cfg.Threshold, "must be ≥ 0 (+Inf allowed)")
+		return check.Err(fn, -1, "Threshold", cfg.Threshold, "must be ≥ 0 (+Inf allowed)")
 	case cfg.MinProbes < 0 || cfg.MinProbes > MaxProbes:
-		return inputErr(fn, -1, "MinProbes", float64(cfg.MinProbes), "must lie in [0, 2^31]")
+		return check.Err(fn, -1, "MinProbes", float64(cfg.MinProbes), "must lie in [0, 2^31]")
 	case cfg.StealAttempts < 0 || cfg.StealAttempts > MaxProbes:
-		return inputErr(fn, -1, "StealAttempts", float64(cfg.StealAttempts), "must lie in [0, 2^31]")
+		return check.Err(fn, -1, "StealAttempts", float64(cfg.StealAttempts), "must lie in [0, 2^31]")
 	case cfg.MisestimateMin > cfg.MisestimateMax:
-		return inputErr(fn, -1, "MisestimateMin", cfg.MisestimateMin, "must be ≤ MisestimateMax")
+		return check.Err(fn, -1, "MisestimateMin", cfg.MisestimateMin, "must be ≤ MisestimateMax")
 	case rng == nil:
-		return inputErr(fn, -1, "rng", math.NaN(), "must not be nil")
+		return check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
 	}
-	if err := finitePos(fn, -1, "ProbeRatio", cfg.ProbeRatio); err != nil {
+	if err := check.Positive(fn, -1, "ProbeRatio", cfg.ProbeRatio); err != nil {
 		return err
 	}
 	if cfg.Policy == Hopper {
 		if !(cfg.Beta > 1) || math.IsInf(cfg.Beta, 1) {
-			return inputErr(fn, -1, "Beta", cfg.Beta, "must be finite and > 1")
+			return check.Err(fn, -1, "Beta", cfg.Beta, "must be finite and > 1")
 		}
 		if !(cfg.Eps >= 0 && cfg.Eps <= 1) {
-			return inputErr(fn, -1, "Eps", cfg.Eps, "must lie in [0, 1]")
+			return check.Err(fn, -1, "Eps", cfg.Eps, "must lie in [0, 1]")
 		}
 	}
 	for _, f := range [...]struct {
@@ -440,7 +441,7 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 			return err
 		}
 		if len(job.Durations) == 0 || len(job.Durations) > MaxProbes {
-			return inputErr(fn, j, "len(Durations)", float64(len(job.Durations)), "must lie in [1, 2^31]")
+			return check.Err(fn, j, "len(Durations)", float64(len(job.Durations)), "must lie in [1, 2^31]")
 		}
 		for _, d := range job.Durations {
 			if err := bounded(fn, j, "Durations", d, MaxTime); err != nil {
@@ -464,7 +465,7 @@ const MaxFactor = 1e6
 // bounded returns an *InputError unless 0 ≤ v ≤ hi (so v is not NaN).
 func bounded(fn string, index int, field string, v, hi float64) error {
 	if !(v >= 0 && v <= hi) {
-		return inputErr(fn, index, field, v, "must lie in [0, "+strconv.FormatFloat(hi, 'g', -1, 64)+"]")
+		return check.Err(fn, index, field, v, "must lie in [0, "+strconv.FormatFloat(hi, 'g', -1, 64)+"]")
 	}
 	return nil
 }
@@ -495,7 +496,7 @@ func (s *simulator) init() error {
 		anyLong = anyLong || class == Long
 	}
 	if anyLong && s.general == 0 {
-		return inputErr("probe.Simulate", -1, "ShortFraction", cfg.ShortFraction, "leaves no general-partition node for long jobs")
+		return check.Err("probe.Simulate", -1, "ShortFraction", cfg.ShortFraction, "leaves no general-partition node for long jobs")
 	}
 	if cfg.Policy == Eagle || cfg.Policy == Hawk {
 		s.lwl = newLWLState(s.general)

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/specsched/specsched/internal/check"
 )
 
 // A StateVector is Succinct State Sharing's piggybacked state (Eagle §3.3):
@@ -32,10 +34,10 @@ type StateVector struct {
 func NewStateVector(nodes int, time float64) (*StateVector, error) {
 	const fn = "probe.NewStateVector"
 	if nodes < 0 || nodes > MaxProbes {
-		return nil, inputErr(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
+		return nil, check.Err(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
 	}
 	if math.IsNaN(time) {
-		return nil, inputErr(fn, -1, "time", time, "must not be NaN")
+		return nil, check.Err(fn, -1, "time", time, "must not be NaN")
 	}
 	return &StateVector{Time: time, nodes: nodes, words: make([]uint64, (nodes+63)/64)}, nil
 }
@@ -142,15 +144,15 @@ func PlaceProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Worksp
 	const fn = "probe.PlaceProbes"
 	switch {
 	case first < 0 || first > MaxProbes:
-		return nil, inputErr(fn, -1, "first", float64(first), "must lie in [0, 2^31]")
+		return nil, check.Err(fn, -1, "first", float64(first), "must lie in [0, 2^31]")
 	case count < 0 || count > MaxProbes-first:
-		return nil, inputErr(fn, -1, "count", float64(count), "must be ≥ 0 with first+count ≤ 2^31")
+		return nil, check.Err(fn, -1, "count", float64(count), "must be ≥ 0 with first+count ≤ 2^31")
 	case probes < 0 || probes > MaxProbes:
-		return nil, inputErr(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
+		return nil, check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
 	case probes > 0 && count == 0:
-		return nil, inputErr(fn, -1, "count", 0, "must be > 0 when probes > 0")
+		return nil, check.Err(fn, -1, "count", 0, "must be > 0 when probes > 0")
 	case rng == nil:
-		return nil, inputErr(fn, -1, "rng", math.NaN(), "must not be nil")
+		return nil, check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
 	}
 	if probes == 0 {
 		return dst[:0], nil
@@ -184,10 +186,10 @@ func PlaceProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Worksp
 func ReplaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws *Workspace) ([]int, error) {
 	const fn = "probe.ReplaceProbes"
 	if probes < 0 || probes > MaxProbes {
-		return nil, inputErr(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
+		return nil, check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
 	}
 	if rng == nil {
-		return nil, inputErr(fn, -1, "rng", math.NaN(), "must not be nil")
+		return nil, check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
 	}
 	candidates := free.Len() - free.CountLong()
 	if probes == 0 || candidates == 0 {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/specsched/specsched/internal/check"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -77,35 +78,35 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	const fn = "probe.Synthesize"
 	open01 := func(field string, v float64) error {
 		if !(v > 0 && v < 1) {
-			return inputErr(fn, -1, field, v, "must lie in (0, 1)")
+			return check.Err(fn, -1, field, v, "must lie in (0, 1)")
 		}
 		return nil
 	}
 	switch {
 	case c.Jobs < 0 || c.Jobs > MaxProbes:
-		return nil, inputErr(fn, -1, "Jobs", float64(c.Jobs), "must lie in [0, 2^31]")
+		return nil, check.Err(fn, -1, "Jobs", float64(c.Jobs), "must lie in [0, 2^31]")
 	case open01("LongFraction", c.LongFraction) != nil:
 		return nil, open01("LongFraction", c.LongFraction)
 	case open01("LongWorkFraction", c.LongWorkFraction) != nil:
 		return nil, open01("LongWorkFraction", c.LongWorkFraction)
 	case !(c.ShortTasks >= 1 && c.ShortTasks <= 1e6):
-		return nil, inputErr(fn, -1, "ShortTasks", c.ShortTasks, "must lie in [1, 1e6]")
+		return nil, check.Err(fn, -1, "ShortTasks", c.ShortTasks, "must lie in [1, 1e6]")
 	case !(c.LongTasks >= 1 && c.LongTasks <= 1e6):
-		return nil, inputErr(fn, -1, "LongTasks", c.LongTasks, "must lie in [1, 1e6]")
-	case finitePos(fn, -1, "ShortTaskMean", c.ShortTaskMean) != nil:
-		return nil, finitePos(fn, -1, "ShortTaskMean", c.ShortTaskMean)
+		return nil, check.Err(fn, -1, "LongTasks", c.LongTasks, "must lie in [1, 1e6]")
+	case check.Positive(fn, -1, "ShortTaskMean", c.ShortTaskMean) != nil:
+		return nil, check.Positive(fn, -1, "ShortTaskMean", c.ShortTaskMean)
 	case !(c.Spread >= 0 && c.Spread < 1):
-		return nil, inputErr(fn, -1, "Spread", c.Spread, "must lie in [0, 1)")
+		return nil, check.Err(fn, -1, "Spread", c.Spread, "must lie in [0, 1)")
 	case c.Nodes < 1 || c.Nodes > MaxProbes:
-		return nil, inputErr(fn, -1, "Nodes", float64(c.Nodes), "must lie in [1, 2^31]")
-	case finitePos(fn, -1, "Load", c.Load) != nil:
-		return nil, finitePos(fn, -1, "Load", c.Load)
+		return nil, check.Err(fn, -1, "Nodes", float64(c.Nodes), "must lie in [1, 2^31]")
+	case check.Positive(fn, -1, "Load", c.Load) != nil:
+		return nil, check.Positive(fn, -1, "Load", c.Load)
 	case rng == nil:
-		return nil, inputErr(fn, -1, "rng", math.NaN(), "must not be nil")
+		return nil, check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
 	}
 	longMean := c.LongTaskMean()
 	if !(longMean*(1-c.Spread) > c.ShortTaskMean*(1+c.Spread)) || math.IsInf(longMean, 0) {
-		return nil, inputErr(fn, -1, "LongTaskMean", longMean, "classes overlap: need LongTaskMean·(1−Spread) > ShortTaskMean·(1+Spread)")
+		return nil, check.Err(fn, -1, "LongTaskMean", longMean, "classes overlap: need LongTaskMean·(1−Spread) > ShortTaskMean·(1+Spread)")
 	}
 	p := c.LongFraction
 	work := p*c.LongTasks*longMean + (1-p)*c.ShortTasks*c.ShortTaskMean
