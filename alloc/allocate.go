@@ -58,13 +58,7 @@ type summary struct {
 }
 
 // validate checks the arguments of Algorithm 1 in one pass over the
-// snapshot and summarises it.
-//
-// The pass works on the IEEE bits: a float64 is finite and ≥ +0 exactly when
-// its bits are below those of +Inf, and among such values the order of the
-// bits is the order of the values, so the checks and the min/max are integer
-// compares with one branch that is never taken on valid input. -0, whose
-// sign bit fails the check, is sent to the slow path and accepted as 0.
+// snapshot (check.Summarize) and summarises it.
 func validate(fn string, remaining []float64, slots, beta float64) (summary, error) {
 	c, err := speculationFactor(fn, beta)
 	if err != nil {
@@ -73,62 +67,15 @@ func validate(fn string, remaining []float64, slots, beta float64) (summary, err
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return summary{}, err
 	}
-	least, most := uint64(infBits), uint64(0)
-	var even, odd float64 // two sums, to halve the floating-point add chain
-	i := 0
-	for ; i+1 < len(remaining); i += 2 {
-		a, b := math.Float64bits(remaining[i]), math.Float64bits(remaining[i+1])
-		if a >= infBits || b >= infBits {
-			if a, b, ok := positiveZeros(remaining[i], remaining[i+1]); ok {
-				even, odd = even+a, odd+b // -0 is 0: keep going
-				least = 0
-				most = max(most, math.Float64bits(a), math.Float64bits(b))
-				continue
-			}
-			_, err := check.NonNegatives(fn, "remaining", remaining)
-			return summary{}, err
-		}
-		least = min(least, a, b)
-		most = max(most, a, b)
-		even += remaining[i]
-		odd += remaining[i+1]
+	sum, err := check.Summarize(fn, "remaining", remaining)
+	if err != nil {
+		return summary{}, err
 	}
-	if i < len(remaining) {
-		a := math.Float64bits(remaining[i])
-		if a >= infBits {
-			if remaining[i] != 0 {
-				_, err := check.NonNegatives(fn, "remaining", remaining)
-				return summary{}, err
-			}
-			a = 0
-		}
-		least = min(least, a)
-		most = max(most, a)
-		even += remaining[i]
-	}
-	s := summary{factor: c, total: even + odd}
-	if len(remaining) > 0 {
-		s.least, s.most = math.Float64frombits(least), math.Float64frombits(most)
-	}
-	s.virtualTotal = c * s.total
+	s := summary{factor: c, total: sum.Total, least: sum.Least, most: sum.Most, virtualTotal: c * sum.Total}
 	if math.IsInf(s.virtualTotal, 1) {
-		if _, err := check.NonNegatives(fn, "remaining", remaining); err != nil {
-			return summary{}, err // the plain sum overflowed: name the job
-		}
 		return summary{}, check.Err(fn, check.Scalar, "remaining", s.total, "the total virtual size overflows float64")
 	}
 	return s, nil
-}
-
-// infBits are the bits of +Inf: a float64 is finite and ≥ +0 exactly when
-// its bits are smaller.
-const infBits = 0x7FF0000000000000
-
-// positiveZeros returns a and b with -0 replaced by +0, and whether both
-// are then valid (finite and ≥ 0).
-func positiveZeros(a, b float64) (float64, float64, bool) {
-	a, b = a+0, b+0
-	return a, b, math.Float64bits(a) < infBits && math.Float64bits(b) < infBits
 }
 
 // allocate is Algorithm 1 on a validated snapshot; dst has len(remaining)

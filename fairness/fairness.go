@@ -1,6 +1,7 @@
 package fairness
 
 import (
+	"math"
 	"slices"
 
 	"github.com/specsched/specsched/alloc"
@@ -94,8 +95,9 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 	return dst, nil
 }
 
-// validate checks the arguments and returns the speculation factor 2/β (1
-// for β ≥ 2), reusing alloc's validation of the snapshot.
+// validate checks the arguments in one pass over the snapshot
+// (check.Summarize, as alloc does) and returns the speculation factor 2/β
+// (1 for β ≥ 2).
 func validate(fn string, remaining []float64, slots, beta, eps float64) (float64, error) {
 	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
 		return 0, err
@@ -106,13 +108,13 @@ func validate(fn string, remaining []float64, slots, beta, eps float64) (float64
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return 0, err
 	}
-	total, err := check.NonNegatives(fn, "remaining", remaining)
+	sum, err := check.Summarize(fn, "remaining", remaining)
 	if err != nil {
 		return 0, err
 	}
 	c, _ := alloc.VirtualSize(1, beta)
-	if err := check.Finite(fn, check.Scalar, "virtual size total", c*total); err != nil {
-		return 0, check.Err(fn, check.Scalar, "remaining", total, "the total virtual size overflows float64")
+	if math.IsInf(c*sum.Total, 1) {
+		return 0, check.Err(fn, check.Scalar, "remaining", sum.Total, "the total virtual size overflows float64")
 	}
 	return c, nil
 }

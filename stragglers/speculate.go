@@ -302,10 +302,10 @@ func countTasks(tasks []Task) (unscheduled, running, busy int, bad bool) {
 		t := &tasks[i]
 		state := int(t.State)
 		isRunning := state & 1 // Unscheduled 0, Running 1, Finished 2
-		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ infBits. One
+		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ check.InfBits. One
 		// test that valid input never fails: an always-predicted branch.
 		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
-		if max(eb, rb) >= infBits || state > int(Finished) || uint64(t.Copies-isRunning) > uint64((alloc.MaxTotal-1)*isRunning) {
+		if max(eb, rb) >= check.InfBits || state > int(Finished) || uint64(t.Copies-isRunning) > uint64((alloc.MaxTotal-1)*isRunning) {
 			bad = true
 		}
 		unscheduled += (state - 1) >> 63 & 1 // 1 iff Unscheduled
@@ -357,10 +357,6 @@ func listUnscheduled(at []int, tasks []Task, want int) []int {
 	}
 	return at
 }
-
-// infBits are the bits of +Inf: a float64 is finite and ≥ +0 exactly when
-// its bits are smaller.
-const infBits = 0x7FF0000000000000
 
 // firstTaskError explains why the first invalid task is invalid.
 func firstTaskError(fn string, tasks []Task) error {

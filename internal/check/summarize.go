@@ -1,0 +1,68 @@
+package check
+
+import "math"
+
+// InfBits are the IEEE bits of +Inf: a float64 is finite and ≥ +0 exactly
+// when its bits are smaller, and among such values the order of the bits
+// is the order of the values.
+const InfBits = 0x7FF0000000000000
+
+// Summary is what one validating pass learns of non-negative values.
+type Summary struct {
+	Total       float64 // Σ
+	Least, Most float64 // min and max (0 and 0 for no values)
+}
+
+// Summarize validates xs like NonNegatives — every value finite and ≥ 0,
+// the error naming the first bad element, or the element at which the sum
+// overflows — and returns their sum, minimum and maximum, in one pass.
+//
+// The pass works on the IEEE bits, so the checks and the min/max are
+// integer compares with one branch that valid input never takes; -0, whose
+// sign bit fails the check, goes to the slow path and is accepted as 0. Two
+// accumulators halve the floating-point add chain (the sum is still
+// deterministic). Hopper's allocations validate their snapshots with it.
+func Summarize(fn, field string, xs []float64) (Summary, error) {
+	least, most := uint64(InfBits), uint64(0)
+	var even, odd float64
+	i := 0
+	for ; i+1 < len(xs); i += 2 {
+		a, b := math.Float64bits(xs[i]), math.Float64bits(xs[i+1])
+		if a >= InfBits || b >= InfBits {
+			x, y := xs[i]+0, xs[i+1]+0 // -0 + 0 == +0
+			a, b = math.Float64bits(x), math.Float64bits(y)
+			if a >= InfBits || b >= InfBits {
+				_, err := NonNegatives(fn, field, xs)
+				return Summary{}, err
+			}
+			least = min(least, a, b)
+			most = max(most, a, b)
+			even, odd = even+x, odd+y
+			continue
+		}
+		least = min(least, a, b)
+		most = max(most, a, b)
+		even += xs[i]
+		odd += xs[i+1]
+	}
+	if i < len(xs) {
+		x := xs[i] + 0
+		a := math.Float64bits(x)
+		if a >= InfBits {
+			_, err := NonNegatives(fn, field, xs)
+			return Summary{}, err
+		}
+		least = min(least, a)
+		most = max(most, a)
+		even += x
+	}
+	s := Summary{Total: even + odd}
+	if len(xs) > 0 {
+		s.Least, s.Most = math.Float64frombits(least), math.Float64frombits(most)
+	}
+	if math.IsInf(s.Total, 1) {
+		_, err := NonNegatives(fn, field, xs) // names the element where the sum overflows
+		return Summary{}, err
+	}
+	return s, nil
+}
