@@ -15,7 +15,8 @@ import (
 //
 // With virtual sizes V_i = (2/β)·T_i (eq. 3.5):
 //
-//  1. Capacity constrained, ΣV_i ≥ S: jobs in increasing order of T_i
+//  1. Capacity constrained, ΣV_i ≥ S (within CaseTolerance, where both
+//     cases give every job V_i): jobs in increasing order of T_i
 //     (equivalently V_i; ties by input index) get S_i = V_i until the slots
 //     run out; the job at which they do gets what is left, later jobs 0
 //     (Guideline 1).
@@ -48,6 +49,15 @@ func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]f
 	allocate(dst, remaining, slots, snap, orNew(ws))
 	return dst, nil
 }
+
+// CaseTolerance is how close, relative to S, the total virtual size must be
+// to S for Algorithm 1 (and Algorithm 2, whose case split is the same at
+// ε = 1) to take the capacity-constrained case. At ΣV = S both cases give
+// every job exactly V_i; which branch a sum rounded one way or the other
+// picks must not matter, and the constrained case returns V_i exactly
+// where the proportional one returns V_i·(1 ± ulp) — which, for β ≥ 2,
+// lands on the kink of μ = min(S_i, T_i).
+const CaseTolerance = 1e-12
 
 // summary is what validation learns of a snapshot in its one pass.
 type summary struct {
@@ -86,7 +96,7 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 		clear(dst)
 		return total != 0
 	}
-	if snap.virtualTotal < slots {
+	if snap.virtualTotal < slots*(1-CaseTolerance) {
 		// Case 2: proportional sharing, eq. 3.6.
 		for i, t := range remaining {
 			dst[i] = t / total * slots

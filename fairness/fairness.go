@@ -156,7 +156,8 @@ func allocate(dst, remaining []float64, slots, c, eps float64, ws *alloc.Workspa
 		}
 	}
 
-	if slots <= aboveV+float64(m1)*floor {
+	// Ties within rounding go to case 1, as in alloc (alloc.CaseTolerance).
+	if slots <= (aboveV+float64(m1)*floor)*(1+alloc.CaseTolerance) {
 		// Case 1: everyone at the floor, then top-ups V_i − f smallest-first.
 		extra := slots - float64(active)*floor
 		cut := selection.Search(ws, remaining, selection.Weight{A: c, B: -floor}, func(incl selection.Stats, _ float64, _ bool) bool {

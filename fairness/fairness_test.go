@@ -62,7 +62,11 @@ func referenceAllocate(remaining []float64, slots, beta, eps float64) []float64 
 	for k := m1; k < n; k++ {
 		aboveV += c * T(k)
 	}
-	if slots <= aboveV+float64(m1)*f {
+	// A tie within rounding of the case boundary goes to case 1, the
+	// library's documented rule (alloc.CaseTolerance): there both cases
+	// agree in exact arithmetic, but a literal case 2 one ulp past it can
+	// pick m₂ = 1 with f = 0 and starve a job.
+	if slots <= (aboveV+float64(m1)*f)*(1+alloc.CaseTolerance) {
 		left := slots - float64(n)*f
 		for k := range n {
 			out[order[k]] = f
