@@ -73,7 +73,9 @@ func (c SynthConfig) Threshold() float64 {
 // 1), task means outside [1, 1e6], a ShortTaskMean or Load that is not finite and > 0,
 // Spread outside [0, 1), Nodes < 1, and for parameters whose classes
 // overlap (LongTaskMean()·(1−Spread) ≤ ShortTaskMean·(1+Spread)), where
-// Threshold could not separate them; and for a nil rng.
+// Threshold could not separate them; for a nil rng; and when a task
+// duration or an arrival time would exceed MaxTime (Simulate's bound), the
+// arrival error naming the job.
 func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	const fn = "probe.Synthesize"
 	open01 := func(field string, v float64) error {
@@ -108,6 +110,9 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	if !(longMean*(1-c.Spread) > c.ShortTaskMean*(1+c.Spread)) || math.IsInf(longMean, 0) {
 		return nil, check.Err(fn, -1, "LongTaskMean", longMean, "classes overlap: need LongTaskMean·(1−Spread) > ShortTaskMean·(1+Spread)")
 	}
+	if longMean*(1+c.Spread) > MaxTime {
+		return nil, check.Err(fn, -1, "LongTaskMean", longMean, "task durations would exceed MaxTime, what Simulate accepts")
+	}
 	p := c.LongFraction
 	work := p*c.LongTasks*longMean + (1-p)*c.ShortTasks*c.ShortTaskMean
 	gap := distuv.Exponential{Rate: c.Load * float64(c.Nodes) / work, Src: rng}
@@ -118,6 +123,9 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	now := 0.0
 	for i := range jobs {
 		now += gap.Rand()
+		if !(now <= MaxTime) {
+			return nil, check.Err(fn, i, "Submit", now, "arrivals would pass MaxTime, what Simulate accepts: raise Load or lower the task means")
+		}
 		mean, extra := c.ShortTaskMean, extraShort
 		if isLong.Rand() == 1 {
 			mean, extra = longMean, extraLong
