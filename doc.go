@@ -24,7 +24,8 @@
 //	Hopper §4.2 (Theorem 3), §6.4.2;                  stragglers   TwoClasses, TwoClassesSlots (Algorithm 4),
 //	Hopper conf. §7.2; Hopper §2.1 and Mantri                      Allocate, AllocateSlots (K classes / per-job
 //	(Xu et al. §5)                                                 β), FitPareto, ParetoFit (β fitting),
-//	                                                               Speculate (in-job speculation policy)
+//	                                                               Speculate, SpeculateRunning (in-job
+//	                                                               speculation policy)
 //	Xu et al., task cloning, §3 SEW                   competitive  SEW (Algorithm 1), LowerBound (eq. 18),
 //	                                                               SEWBound, SEWConfidence (Theorem 2),
 //	                                                               SEWRatio (Theorem 3)
@@ -116,7 +117,8 @@
 // online) and allocate with stragglers.Allocate, which takes a β per job and
 // maximises total throughput (Theorem 3 for any number of classes; for two
 // classes it is Algorithm 4, stragglers.TwoClasses; for one, Algorithm 1).
-// Inside a job, stragglers.Speculate turns its slots into launches and
+// Inside a job, stragglers.Speculate (or SpeculateRunning, from the running
+// tasks and the queue length) turns its slots into launches and
 // speculative copies, by the thesis's rule (t_rem > t_new) or Mantri's
 // (P(t_rem > (c+1)/c·t_new) > δ, δ = 0.25 by default).
 //

@@ -32,7 +32,10 @@
 // thesis's rule (copy a task while its remaining time exceeds a new copy's)
 // or Mantri's (copy while P(t_rem > (c+1)/c·t_new) exceeds a threshold),
 // with the optimal speculation level of eq. 3.2 deciding how many of the
-// slots go to copies.
+// slots go to copies. Speculate takes a snapshot of every task;
+// SpeculateRunning makes the same decision from the running tasks and the
+// length of the job's queue, the way a scheduler holds them, in
+// O(running) — the form for the hot path.
 //
 // # Contracts
 //

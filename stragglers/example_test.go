@@ -128,3 +128,30 @@ func ExampleSpeculate() {
 	// t = 0:   [{0 launch} {1 launch} {2 launch} {3 launch}]
 	// t = 0.5: [{0 copy}]
 }
+
+// The same job as ExampleSpeculate, held the way a scheduler holds it: a
+// queue of tasks not yet started, and the running ones. At time 0 the
+// queue has four tasks and SpeculateRunning starts all four; at t = 0.5
+// the four are running and the one free slot copies the first (t_rem 7.5,
+// the largest above t_new = 2).
+func ExampleSpeculateRunning() {
+	policy := stragglers.Policy{Rule: stragglers.ThesisRule, NewCopy: 2, Beta: 1.6, MinElapsed: 0.5}
+	var ws stragglers.Workspace
+	launch, copies, err := stragglers.SpeculateRunning(nil, nil, 4, 5, policy, &ws)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("t = 0:   launch", launch, "copy", copies)
+	var running []stragglers.RunningTask
+	for _, init := range []float64{8, 3, 3, 3} {
+		running = append(running, stragglers.RunningTask{Copies: 1, Elapsed: 0.5, Remaining: init - 0.5})
+	}
+	launch, copies, err = stragglers.SpeculateRunning(copies, running, 0, 5, policy, &ws)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("t = 0.5: launch", launch, "copy", copies)
+	// Output:
+	// t = 0:   launch 4 copy []
+	// t = 0.5: launch 0 copy [0]
+}

@@ -361,20 +361,7 @@ func testSpeculateNoPanic(t *rapid.T) {
 			tasks[i].State = TaskState(rapid.IntRange(0, 255).Draw(t, "state"))
 		}
 	}
-	p := policyGen().Draw(t, "policy")
-	switch rapid.IntRange(0, 6).Draw(t, "corrupt policy") {
-	case 0:
-		p.NewCopy = badFloat(t, "new copy")
-	case 1:
-		p.Beta = badFloat(t, "beta")
-	case 2:
-		p.Threshold = badFloat(t, "threshold")
-	case 3:
-		p.MinElapsed = badFloat(t, "min elapsed")
-	case 4:
-		p.Rule = Rule(rapid.IntRange(0, 255).Draw(t, "rule"))
-	}
-	slots := rapid.OneOf(rapid.IntRange(0, 100), rapid.SampledFrom([]int{-1, math.MaxInt, alloc.MaxTotal})).Draw(t, "slots")
+	p, slots := hostilePolicy(t)
 	sentinel := []Action{{42, Copy}}
 	got, err := Speculate(sentinel[:0:1], tasks, slots, p, nil)
 	if err != nil {
@@ -390,6 +377,25 @@ func testSpeculateNoPanic(t *rapid.T) {
 	if len(got) > slots {
 		t.Fatalf("%d actions for %d slots", len(got), slots)
 	}
+}
+
+// hostilePolicy draws a policy and slots, sometimes with a bad value.
+func hostilePolicy(t *rapid.T) (Policy, int) {
+	p := policyGen().Draw(t, "policy")
+	switch rapid.IntRange(0, 6).Draw(t, "corrupt policy") {
+	case 0:
+		p.NewCopy = badFloat(t, "new copy")
+	case 1:
+		p.Beta = badFloat(t, "beta")
+	case 2:
+		p.Threshold = badFloat(t, "threshold")
+	case 3:
+		p.MinElapsed = badFloat(t, "min elapsed")
+	case 4:
+		p.Rule = Rule(rapid.IntRange(0, 255).Draw(t, "rule"))
+	}
+	slots := rapid.OneOf(rapid.IntRange(0, 100), rapid.SampledFrom([]int{-1, math.MaxInt, alloc.MaxTotal})).Draw(t, "slots")
+	return p, slots
 }
 
 func TestSpeculateNoPanic(t *testing.T) {

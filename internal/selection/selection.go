@@ -161,6 +161,20 @@ func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Wei
 			for i := range h {
 				h[i].sum = w.A*h[i].sum + w.B*float64(h[i].count)
 			}
+		} else if w.A == 0 && w.B >= 0 {
+			// A constant weight (Count): no sum per value — its add through
+			// the bucket is the loop's longest dependency when values
+			// crowd into a few buckets.
+			for _, v := range cur {
+				k := key(v)
+				b := &h[(k-lo)>>shift]
+				b.count++
+				b.lo = min(b.lo, k)
+				b.hi = max(b.hi, k)
+			}
+			for i := range h {
+				h[i].sum = w.B * float64(h[i].count)
+			}
 		} else if w.linear(value(lo)) {
 			// The weight is A·v + B ≥ 0 over the whole range: sum the
 			// values and apply it per bucket.

@@ -1,0 +1,176 @@
+package stragglers
+
+import (
+	"math"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
+)
+
+// RunningTask is one running task of a job, as SpeculateRunning sees it.
+type RunningTask struct {
+	// Copies is the number of copies of the task running now, in
+	// [1, 2^53]; each occupies one of the job's slots.
+	Copies int
+
+	// Elapsed is how long the task's oldest running copy has run; finite
+	// and ≥ 0.
+	Elapsed float64
+
+	// Remaining is t_rem, the estimated time until the task finishes (its
+	// best running copy); finite and ≥ 0.
+	Remaining float64
+}
+
+// SpeculateRunning is Speculate for a job described the way a scheduler
+// usually holds it: its running tasks, and how many tasks wait in its
+// queue. Finished tasks are not passed at all, so a decision costs
+// O(running), not O(tasks).
+//
+// It makes exactly Speculate's decision (thesis §2.1 and §3.3; eq. 3.2
+// for the split of the allocation; the same rules, tie-breaks and special
+// cases) for the job whose tasks are the running ones, in the order given,
+// plus unscheduled tasks in the caller's queue order. It returns launch,
+// the number of queued tasks to start (the first launch of the queue), and
+// appends to dst[:0] the indices into running of the tasks that get one
+// speculative copy each, in increasing order. launch + len(copies) ≤
+// slots − ΣCopies when that is positive, and 0 otherwise.
+//
+// Complexity: O(len(running)) time: one pass over the running tasks that
+// validates, sums the copies and lists the eligible tasks without a
+// data-dependent branch; a second pass only under MantriRule when some
+// task runs more than one copy (its bar differs); and, when not every
+// eligible task can get a copy, a radix selection of the most urgent. With
+// a dst of capacity ≥ the number of copies and a reused ws it allocates
+// nothing.
+//
+// Errors, with dst untouched: slots outside [0, 2^53]; unscheduled < 0 or
+// with len(running) above 2^53; the Policy errors of Speculate; and,
+// naming the first such task, Copies outside [1, 2^53], and an Elapsed or
+// Remaining that is negative, NaN or ±Inf.
+func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, p Policy, ws *Workspace) (launch int, copies []int, err error) {
+	const fn = "stragglers.SpeculateRunning"
+	if slots < 0 || slots > alloc.MaxTotal {
+		return 0, nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	}
+	if unscheduled < 0 || unscheduled > alloc.MaxTotal-min(len(running), alloc.MaxTotal) {
+		return 0, nil, check.Err(fn, check.Scalar, "unscheduled", float64(unscheduled), "must be ≥ 0, with the running tasks at most 2^53")
+	}
+	cutoff, err := validatePolicy(fn, p)
+	if err != nil {
+		return 0, nil, err
+	}
+	ws = orNew(ws)
+	mantri := p.Rule == MantriRule
+	ws.eligible = grow(ws.eligible, len(running))
+	at := ws.eligible
+	// Mantri's bar for the usual single-copy task, t_rem/2 > cutoff, is
+	// t_rem > 2·cutoff exactly (scaling by 2 is exact; +Inf stays +Inf,
+	// whose bits no valid time exceeds).
+	bar := cutoff
+	if mantri {
+		bar = 2 * cutoff
+	}
+	busy, eligible, most, extra := scanRunning(at, running, p.MinElapsed, bar)
+	if most >= check.InfBits || extra >= 1<<31 || (mantri && extra != 0) {
+		// The pass's answer is not final: a time is invalid or −0 (the
+		// pass compares raw IEEE bits), a task has no copy or so many that
+		// the sum could wrap, or, under MantriRule, a task runs several
+		// copies and so has another bar. Rare; checked exactly here.
+		if err := firstRunningError(fn, running); err != nil {
+			return 0, nil, err
+		}
+		busy, eligible = listEligibleRunning(at, running, p.MinElapsed, bar, cutoff, mantri)
+	}
+	dst = dst[:0]
+	if slots <= busy || unscheduled+len(running) == 0 {
+		return 0, dst, nil
+	}
+	launch, n := split(unscheduled, len(running), busy, eligible, slots, p.Beta, ws)
+	chosen := at[:eligible]
+	if n < eligible {
+		ws.keys = grow(ws.keys, eligible)
+		keys := ws.keys
+		least, most := uint64(math.MaxUint64), uint64(0) // bits of the urgencies
+		for k, i := range chosen {
+			u := running[i].Remaining + 0
+			if mantri {
+				u *= copyFactor(running[i].Copies)
+			}
+			keys[k] = -u
+			least, most = min(least, math.Float64bits(u)), max(most, math.Float64bits(u))
+		}
+		chosen = mostUrgent(&ws.sel, chosen, keys, n, least, most)
+	}
+	return launch, append(dst, chosen...), nil
+}
+
+// scanRunning is SpeculateRunning's pass: it sums the copies, writes to at
+// (length ≥ len(running)) the indices of the tasks that have run at least
+// minElapsed and whose t_rem exceeds bar, and returns those, with the
+// largest IEEE bits of any time (≥ check.InfBits iff one is negative,
+// −0, NaN or ±Inf) and the OR of Copies − 1 over the tasks (≥ 2^31 iff
+// one has no copy or more than 2^31; > 0 iff one has more than one).
+//
+// Times are compared as the integers of their IEEE bits, which order
+// finite non-negative floats other than −0 as the floats themselves, and
+// read straight into integer registers; every 0/1 comes from a comparison,
+// not a branch, since eligibility comes in random order. One accumulator
+// per quantity, so that the loop keeps all of them in registers. The
+// answer is final only when most < check.InfBits and extra < 2^31 (and,
+// under MantriRule, extra = 0); SpeculateRunning falls back to
+// listEligibleRunning otherwise.
+func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy, eligible int, most, extra uint64) {
+	minBits, barBits := math.Float64bits(minElapsed+0), math.Float64bits(bar)
+	var sum uint64
+	at = at[:len(running)]
+	for i := range running {
+		t := &running[i]
+		c := uint64(t.Copies)
+		eb, rb := math.Float64bits(t.Elapsed), math.Float64bits(t.Remaining)
+		most = max(most, eb, rb)
+		extra |= c - 1
+		sum += c
+		at[eligible] = i
+		eligible += b2i(eb >= minBits) & b2i(rb > barBits)
+	}
+	return int(sum), eligible, most, extra
+}
+
+// listEligibleRunning is scanRunning written plainly, for the inputs its
+// fast answer does not cover: it compares the times as floats (−0 is 0)
+// and, under MantriRule, judges a task running c > 1 copies by
+// c/(c+1)·t_rem > cutoff (as Speculate does). It sums the copies
+// saturating above 2^53 (only busy < slots matters). The tasks are valid.
+func listEligibleRunning(at []int, running []RunningTask, minElapsed, bar, cutoff float64, mantri bool) (busy, eligible int) {
+	for i := range running {
+		t := &running[i]
+		busy = min(busy+t.Copies, alloc.MaxTotal+1)
+		u, limit := t.Remaining, bar
+		if mantri && t.Copies > 1 {
+			u, limit = copyFactor(t.Copies)*u, cutoff
+		}
+		if t.Elapsed >= minElapsed && u > limit {
+			at[eligible] = i
+			eligible++
+		}
+	}
+	return busy, eligible
+}
+
+// firstRunningError explains why the first invalid running task is
+// invalid, or returns nil if every task is valid.
+func firstRunningError(fn string, running []RunningTask) error {
+	for i := range running {
+		t := &running[i]
+		switch {
+		case t.Copies < 1 || t.Copies > alloc.MaxTotal:
+			return check.Err(fn, i, "copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
+		case !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64):
+			return check.NonNegative(fn, i, "elapsed", t.Elapsed)
+		case !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64):
+			return check.NonNegative(fn, i, "remaining", t.Remaining)
+		}
+	}
+	return nil
+}

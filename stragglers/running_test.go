@@ -1,0 +1,263 @@
+package stragglers
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
+)
+
+// runningView is a job's tasks as SpeculateRunning takes them: the
+// running ones in index order, where each came from, and how many wait.
+func runningView(tasks []Task) (running []RunningTask, from []int, unscheduled int) {
+	for i, t := range tasks {
+		switch t.State {
+		case Running:
+			running = append(running, RunningTask{Copies: t.Copies, Elapsed: t.Elapsed, Remaining: t.Remaining})
+			from = append(from, i)
+		case Unscheduled:
+			unscheduled++
+		}
+	}
+	return running, from, unscheduled
+}
+
+// testSpeculateRunningMatchesSpeculate: SpeculateRunning makes
+// Speculate's decision for the same job — Speculate, on the full
+// snapshot with finished tasks interleaved, is the oracle, and it is
+// itself checked against a sorting reference and the policy's invariants.
+// Zero times are sometimes given as −0 to SpeculateRunning only (its pass
+// compares IEEE bits); the input is never modified, a reused dst and ws
+// change nothing.
+func testSpeculateRunningMatchesSpeculate(t *rapid.T) {
+	tasks := tasksGen(120).Draw(t, "tasks")
+	slots, p := slotsAndPolicy(t, tasks)
+	want, err := Speculate(nil, tasks, slots, p, nil)
+	if err != nil {
+		t.Fatalf("Speculate: %v", err)
+	}
+	running, from, unscheduled := runningView(tasks)
+	negZero := rapid.Bool().Draw(t, "−0")
+	for i := range running {
+		if negZero && running[i].Remaining == 0 {
+			running[i].Remaining = math.Copysign(0, -1)
+		}
+		if negZero && running[i].Elapsed == 0 {
+			running[i].Elapsed = math.Copysign(0, -1)
+		}
+	}
+	orig := slices.Clone(running)
+	var ws Workspace
+	dst := make([]int, rapid.IntRange(0, 10).Draw(t, "cap"))
+	for round := range 2 { // the second reuses dst and ws
+		launch, copies, err := SpeculateRunning(dst, running, unscheduled, slots, p, &ws)
+		if err != nil {
+			t.Fatalf("SpeculateRunning: %v", err)
+		}
+		if d := gocmp.Diff(orig, running); d != "" {
+			t.Fatalf("input modified:\n%s", d)
+		}
+		var got []Action
+		for i, task := range tasks {
+			if task.State == Unscheduled && launch > 0 {
+				got = append(got, Action{i, Launch})
+				launch--
+			}
+		}
+		if launch > 0 {
+			t.Fatalf("%d launches more than the %d unscheduled tasks", launch, unscheduled)
+		}
+		for _, k := range copies {
+			if k < 0 || k >= len(from) {
+				t.Fatalf("copy of running task %d of %d", k, len(from))
+			}
+			got = append(got, Action{from[k], Copy})
+		}
+		if !slices.Equal(got, want) && len(got)+len(want) > 0 {
+			t.Fatalf("round %d: SpeculateRunning gives %v\nSpeculate gives        %v", round, got, want)
+		}
+		dst = copies
+	}
+}
+
+func TestSpeculateRunningMatchesSpeculate(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSpeculateRunningMatchesSpeculate)
+}
+
+// testSpeculateRunningNoPanic injects hostile values: an *InputError
+// naming SpeculateRunning with dst untouched, or a decision within the
+// free slots.
+func testSpeculateRunningNoPanic(t *rapid.T) {
+	tasks := tasksGen(20).Draw(t, "tasks")
+	running, _, unscheduled := runningView(tasks)
+	for i := range running {
+		switch rapid.IntRange(0, 5).Draw(t, "corrupt") {
+		case 0:
+			running[i].Remaining = badFloat(t, "remaining")
+		case 1:
+			running[i].Elapsed = badFloat(t, "elapsed")
+		case 2:
+			running[i].Copies = rapid.SampledFrom([]int{-1, 0, 1, 1 << 31, 1<<31 + 1, math.MaxInt, alloc.MaxTotal, alloc.MaxTotal + 1}).Draw(t, "copies")
+		}
+	}
+	if rapid.IntRange(0, 4).Draw(t, "corrupt unscheduled") == 0 {
+		unscheduled = rapid.SampledFrom([]int{-1, math.MinInt, math.MaxInt, alloc.MaxTotal, alloc.MaxTotal - len(running) + 1}).Draw(t, "unscheduled")
+	}
+	p, slots := hostilePolicy(t)
+	orig := slices.Clone(running)
+	sentinel := []int{42}
+	launch, copies, err := SpeculateRunning(sentinel[:0:1], running, unscheduled, slots, p, nil)
+	if d := gocmp.Diff(orig, running, cmpopts.EquateNaNs()); d != "" {
+		t.Fatalf("input modified:\n%s", d)
+	}
+	if err != nil {
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Func != "stragglers.SpeculateRunning" {
+			t.Fatalf("error %v is not a stragglers.SpeculateRunning *InputError", err)
+		}
+		if launch != 0 || copies != nil || sentinel[0] != 42 {
+			t.Fatalf("on error: launch %d, copies %v, dst %v", launch, copies, sentinel)
+		}
+		return
+	}
+	busy := 0
+	for _, r := range running {
+		busy = min(busy+r.Copies, alloc.MaxTotal+1)
+	}
+	if launch < 0 || launch > unscheduled || launch+len(copies) > max(0, slots-busy) {
+		t.Fatalf("launch %d, %d copies: %d unscheduled, %d slots, %d busy", launch, len(copies), unscheduled, slots, busy)
+	}
+	if !slices.IsSorted(copies) || len(slices.Compact(slices.Clone(copies))) != len(copies) {
+		t.Fatalf("copies %v not increasing", copies)
+	}
+}
+
+func TestSpeculateRunningNoPanic(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSpeculateRunningNoPanic)
+}
+
+func FuzzSpeculateRunning(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSpeculateRunningNoPanic)) }
+
+func TestSpeculateRunningErrors(t *testing.T) {
+	t.Parallel()
+	ok := Policy{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}
+	one := []RunningTask{{Copies: 1}}
+	for _, tc := range []struct {
+		name        string
+		running     []RunningTask
+		unscheduled int
+		slots       int
+		p           Policy
+		index       int
+		field       string
+	}{
+		{"slots", one, 0, -1, ok, check.Scalar, "slots"},
+		{"unscheduled", one, -1, 1, ok, check.Scalar, "unscheduled"},
+		{"too many tasks", one, alloc.MaxTotal, 1, ok, check.Scalar, "unscheduled"},
+		{"beta", one, 0, 1, Policy{NewCopy: 1, Beta: 1}, check.Scalar, "beta"},
+		{"no copy", []RunningTask{{Copies: 1}, {Copies: 0}}, 0, 1, ok, 1, "copies"},
+		{"copies", []RunningTask{{Copies: alloc.MaxTotal + 1}}, 0, 1, ok, 0, "copies"},
+		{"elapsed", []RunningTask{{Copies: 1}, {Copies: 1}, {Copies: 1, Elapsed: -1}}, 0, 1, ok, 2, "elapsed"},
+		{"remaining", []RunningTask{{Copies: 1, Remaining: math.Inf(1)}}, 0, 1, ok, 0, "remaining"},
+	} {
+		_, _, err := SpeculateRunning(nil, tc.running, tc.unscheduled, tc.slots, tc.p, nil)
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Index != tc.index || ie.Field != tc.field {
+			t.Errorf("%s: got %v, want index %d field %q", tc.name, err, tc.index, tc.field)
+		}
+	}
+	// 2^31 + 1 copies are valid: the slow path sums them exactly.
+	big := []RunningTask{{Copies: 1<<31 + 1}, {Copies: 1, Remaining: 9}}
+	launch, copies, err := SpeculateRunning(nil, big, 1, 1<<31+4, ok, nil)
+	if err != nil || launch != 1 || !slices.Equal(copies, []int{1}) {
+		t.Errorf("2^31 + 1 copies: launch %d, copies %v, %v; want 1, [1]", launch, copies, err)
+	}
+}
+
+// runningFixture is speculateFixture's job as SpeculateRunning takes it.
+func runningFixture(n int, rule Rule) ([]RunningTask, int, int, Policy) {
+	tasks, slots, p := speculateFixture(n, rule)
+	running, _, unscheduled := runningView(tasks)
+	return running, unscheduled, slots, p
+}
+
+func BenchmarkSpeculateRunning(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000, 100000} {
+		for _, rule := range []Rule{ThesisRule, MantriRule} {
+			b.Run(fmt.Sprintf("rule=%v/n=%d", rule, n), func(b *testing.B) {
+				running, unscheduled, slots, p := runningFixture(n, rule)
+				var ws Workspace
+				launch, dst, err := SpeculateRunning(nil, running, unscheduled, slots, p, &ws)
+				if err != nil || launch+len(dst) == 0 {
+					b.Fatalf("SpeculateRunning: %d, %v, %v", launch, dst, err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					_, dst, _ = SpeculateRunning(dst, running, unscheduled, slots, p, &ws)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSpeculateRunningRatio interleaves SpeculateRunning on the
+// fixture of benchmarkSpeculate (10 000 tasks, 5 000 of them running) and
+// on a job whose 10 000 tasks all run, with the scan baseline over the
+// 10 000 tasks, call by call.
+func BenchmarkSpeculateRunningRatio(b *testing.B) {
+	for _, rule := range []Rule{ThesisRule, MantriRule} {
+		for _, allRunning := range []bool{false, true} {
+			b.Run(fmt.Sprintf("rule=%v/all-running=%v/n=10000", rule, allRunning), func(b *testing.B) {
+				tasks, slots, p := speculateFixture(10000, rule)
+				if allRunning {
+					for i := range tasks {
+						if tasks[i].State != Running {
+							tasks[i] = Task{State: Running, Copies: 1, Elapsed: tasks[(i+1)%len(tasks)].Elapsed, Remaining: tasks[(i+7)%len(tasks)].Remaining + 1}
+						}
+					}
+					slots = len(tasks) + 1000
+				}
+				running, _, unscheduled := runningView(tasks)
+				var ws Workspace
+				launch, dst, _ := SpeculateRunning(nil, running, unscheduled, slots, p, &ws)
+				if launch+len(dst) == 0 {
+					b.Fatal("no decision")
+				}
+				var algo, base time.Duration
+				var sum float64
+				var nRunning int
+				b.ResetTimer()
+				for range b.N {
+					start := time.Now()
+					_, dst, _ = SpeculateRunning(dst, running, unscheduled, slots, p, &ws)
+					mid := time.Now()
+					for i := range tasks {
+						sum += tasks[i].Remaining
+						nRunning += b2i(tasks[i].State == Running)
+					}
+					algo += mid.Sub(start)
+					base += time.Since(mid)
+				}
+				if sum == 0 || nRunning == 0 {
+					b.Fatal("nothing scanned")
+				}
+				b.ReportMetric(float64(algo)/float64(b.N), "speculate-ns/op")
+				b.ReportMetric(float64(base)/float64(b.N), "scan-ns/op")
+				b.ReportMetric(float64(algo)/float64(base), "ratio")
+			})
+		}
+	}
+}
