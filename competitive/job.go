@@ -195,12 +195,16 @@ func (p *Phase) valid() bool {
 
 // scanJobs validates the jobs for the functions that read only counts,
 // means and SDs, and writes Υ_j(t) to load (len(jobs) elements) in the
-// same pass; it returns the number of active jobs. load is scratch: it may
-// be partly written when an error is returned. The pass is the hot loop of
-// Shares and Machines: the checks are one branch-light expression that
-// mirrors checkJob, which builds the detailed error only on failure.
-func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, error) {
+// same pass; it returns the number of active jobs and the loads' range r.
+// load is scratch: it may be partly written when an error is returned. The
+// pass is the hot loop of Shares and Machines: the checks are one
+// branch-light expression that mirrors checkJob, which builds the detailed
+// error only on failure.
+func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, loadRange, error) {
 	active := 0
+	// The IEEE bits of the loads, which order non-negative floats: the
+	// smallest positive one (bits − 1 makes 0 the largest) and the largest.
+	least, most := uint64(math.MaxUint64), uint64(0)
 	for j := range jobs {
 		job := &jobs[j]
 		mp, rp := &job.Map, &job.Reduce
@@ -211,17 +215,22 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, error
 			(mapLeft == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
 			total <= math.MaxFloat64) { // false for +Inf and NaN
 			if err := checkJob(fn, j, job, lambda, false); err != nil {
-				return 0, err
+				return 0, loadRange{}, err
 			}
-			return 0, check.Err(fn, j, "job", 0, "invalid") // unreachable: the checks mirror checkJob
+			return 0, loadRange{}, check.Err(fn, j, "job", 0, "invalid") // unreachable: the checks mirror checkJob
 		}
-		load[j] = float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
-		if load[j] > 0 {
-			active++
-		}
+		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
+		load[j] = v
+		b := math.Float64bits(v)
+		least, most = min(least, b-1), max(most, b)
+		active += int((b - 1) >> 63 ^ 1) // b > 0: Υ_j(t) > 0
 	}
-	return active, nil
+	return active, loadRange{math.Float64frombits(least + 1), math.Float64frombits(most)}, nil
 }
+
+// loadRange is the smallest positive Υ_j(t) and the largest of a snapshot
+// (meaningful when a job is active): the range OrderStats resolves.
+type loadRange struct{ least, most float64 }
 
 // checkLambda validates the variance factor λ.
 func checkLambda(fn string, lambda float64) error {

@@ -59,12 +59,18 @@ func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *W
 	}
 	ws = orNew(ws)
 	ws.load = floats(ws.load, len(jobs))
-	active, err := scanJobs(fn, ws.load, jobs, lambda)
+	active, r, err := scanJobs(fn, ws.load, jobs, lambda)
 	if err != nil {
 		return nil, err
 	}
 	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
-	ws.shareOut(dst, ws.load, active, machines, beta)
+	if active == 0 || machines == 0 {
+		clear(dst)
+		return dst, nil
+	}
+	rule := newBetaRule(active, machines, beta)
+	rule.locate(ws, r, len(jobs)-active, 0)
+	rule.shares(dst, ws.load)
 	return dst, nil
 }
 
@@ -105,84 +111,179 @@ func checkShareArgs(fn string, machines int, beta, lambda float64) error {
 }
 
 // machines validates the jobs and computes the integer g_j(t) into dst.
+//
+// The integer shares are alloc.Apportion's largest-remainder rounding of
+// the real ones, ties to the smaller Υ_j(t), then the smaller index,
+// worked out from the shares' structure rather than by the general
+// routine: ⌊βN⌋ equal shares M/(βN), all with the same remainder, at most
+// one partial share, and zeros. The R = M − Σ⌊g_j⌋ units go to the
+// largest remainders; among the equal shares a tie is broken by Υ_j(t)
+// then index, which is the ranking order, so the units go to the first
+// ranked jobs — one more order statistic, found in the same pass as the
+// cut of the served jobs. A guard sends shares that would not have that
+// structure (R < 0, or beyond the jobs with a positive remainder, which
+// floating-point shares could only give for M near 2^53; no case we tried
+// reaches it) to the general routine.
 func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, beta, lambda float64) ([]int, error) {
 	n := len(jobs)
 	ws.load = floats(ws.load, n)
-	active, err := scanJobs(fn, ws.load, jobs, lambda)
+	active, r, err := scanJobs(fn, ws.load, jobs, lambda)
 	if err != nil {
 		return nil, err
 	}
-	ws.shares = floats(ws.shares, n)
-	ws.shareOut(ws.shares, ws.load, active, machines, beta)
-	total := 0
-	if active > 0 {
-		total = machines
-	}
-	// The shares sum to total and are finite and non-negative by
-	// construction: round them with alloc's apportionment routine itself,
-	// without Apportion's second validation pass.
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(&ws.sel, dst, ws.shares, total, ws.load)
+	if active == 0 || machines == 0 {
+		clear(dst)
+		return dst, nil
+	}
+	rule := newBetaRule(active, machines, beta)
+	whole, part := int(rule.whole), int(rule.partial) // floors (truncation, as Apportion)
+	fracWhole, fracPart := float64(whole)-rule.whole, float64(part)-rule.partial
+	units := machines - rule.full*whole - part
+	// The jobs with a positive remainder, which take the units in order.
+	candWhole := rule.full * b2i(fracWhole < 0)
+	candPart := b2i(rule.hasPartial && fracPart < 0)
+	if units < 0 || units > candWhole+candPart {
+		return ws.apportioned(dst, rule, r, n-active, machines), nil
+	}
+	partUnit := 0
+	if candPart == 1 && (candWhole == 0 || fracPart < fracWhole) {
+		partUnit = min(units, 1) // the partial job's remainder is the largest
+	} else {
+		partUnit = max(0, units-candWhole) // equal remainders: the whole shares rank first
+	}
+	rule.locate(ws, r, n-active, units-partUnit)
+	for j, v := range ws.load {
+		below := b2i(v > 0 && v < rule.cut)
+		g := below*whole + below&b2i(v < rule.unitCut)
+		if v == rule.cut || v == rule.unitCut { // rare: the cut groups, in index order
+			g = rule.machinesAtCut(v, whole, part+partUnit)
+		}
+		dst[j] = g
+	}
 	return dst, nil
 }
 
-// shareOut writes the shares of the β-fraction rule to dst given the
-// remaining effective workloads (0 exactly for an inactive job, > 0 for an
-// active one) and the number of active jobs.
-func (ws *Workspace) shareOut(dst, load []float64, active, machines int, beta float64) {
-	if active == 0 || machines == 0 {
-		clear(dst)
-		return
-	}
+// betaRule is the β-fraction rule of §4.1 applied to one snapshot. Jobs
+// are ranked by (Υ_j(t), index); the first full get whole machines each
+// and, when βN ∉ ℕ, the next gets partial. locate finds the cut values
+// that ranks become in Υ_j(t); the counters then settle each cut group in
+// index order as the output pass meets it.
+type betaRule struct {
+	full       int     // ⌊βN⌋
+	whole      float64 // M/(βN), needed only when full ≥ 1 (then βN ≥ 1)
+	partial    float64 // (βN − ⌊βN⌋)·M/(βN), 0 when βN ∈ ℕ
+	hasPartial bool    // βN ∉ ℕ (counter: the partial job not yet met)
+
+	cut   float64 // Υ_j(t) of the last served job, rank ⌈βN⌉
+	atCut int     // whole shares left for the cut group (counter)
+
+	// Machines: the first `units` ranked jobs get one machine more.
+	unitCut  float64 // Υ_j(t) of the job ranked units-th; −1 if units = 0
+	unitTied int     // units left for its group (counter)
+}
+
+// newBetaRule returns the shares for N = active > 0 active jobs and M =
+// machines > 0; locate completes it.
+func newBetaRule(active, machines int, beta float64) betaRule {
 	m := float64(machines)
-	y := beta * float64(active)            // βN ∈ (0, N]
-	served := int(math.Ceil(y))            // ⌈βN⌉ ∈ [1, N]
-	full := int(math.Floor(y))             // ⌊βN⌋ jobs get M/(βN)
-	partial := (y - float64(full)) / y * m // the next job, if βN ∉ ℕ; (y−⌊y⌋)/y first: M/y may overflow when y < 1
-	whole := 0.0                           // M/(βN), needed only when full ≥ 1 (then y ≥ 1)
+	y := beta * float64(active) // βN ∈ (0, N]
+	full := int(math.Floor(y))
+	rule := betaRule{
+		full:       full,
+		partial:    (y - float64(full)) / y * m, // (y−⌊y⌋)/y first: M/y may overflow when y < 1
+		hasPartial: float64(full) < y,
+	}
 	if full > 0 {
-		whole = m / y
+		rule.whole = m / y
 	}
-	var cutValue float64 // the Υ_j(t) of the job ranked served-th
-	var before int       // active jobs ranked strictly before the cut value
-	if served == active {
-		// Every active job is served: the cut is the largest Υ_j(t), found
-		// by one pass instead of a selection (β = 1, or βN > N − 1).
-		ties := 0
-		for _, v := range load {
-			switch {
-			case v > cutValue:
-				cutValue, ties = v, 1
-			case v == cutValue:
-				ties++
-			}
-		}
-		before = active - ties
-	} else {
-		// The served-th ranked active job: inactive jobs (Υ = 0) form the
-		// first group of values and are not counted.
-		inactive := len(load) - active
-		cut := selection.Search(&ws.sel, load, selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
-			return incl.Count-inactive >= served
-		})
-		cutValue, before = cut.Value, cut.Before.Count-inactive
+	return rule
+}
+
+// locate finds the cut of the served jobs and, for units ≥ 1 (≤ full),
+// the cut of the first units ranked jobs, both in one OrderStats call over
+// the loads (the inactive jobs' zeros rank first).
+func (r *betaRule) locate(ws *Workspace, lr loadRange, inactive, units int) {
+	served := r.full + b2i(r.hasPartial) // ⌈βN⌉ ≥ 1
+	rankUnits := inactive + max(units, 1) - 1
+	byUnits, byServed := selection.OrderStats(&ws.sel, ws.load, lr.least, lr.most, min(rankUnits, inactive+served-1), inactive+served-1)
+	r.cut, r.atCut = byServed.Value, r.full-(byServed.Before-inactive)
+	r.unitCut, r.unitTied = -1, 0
+	if units > 0 {
+		r.unitCut, r.unitTied = byUnits.Value, units-(byUnits.Before-inactive)
 	}
-	fullAtCut := full - before // ≥ 0: the cut group holds rank `served`, and before ≤ served−1
-	hasPartial := served > full
+}
+
+// apportioned is machines by the general routine: the real shares, then
+// alloc's apportionment with priority Υ_j(t).
+func (ws *Workspace) apportioned(dst []int, rule betaRule, r loadRange, inactive, machines int) []int {
+	rule.locate(ws, r, inactive, 0)
+	ws.shares = floats(ws.shares, len(dst))
+	rule.shares(ws.shares, ws.load)
+	selection.Apportion(&ws.sel, dst, ws.shares, machines, ws.load)
+	return dst
+}
+
+// shares writes the real shares to dst given the loads (0 for an inactive
+// job). Below the cut a job gets whole, computed rather than branched on
+// (whether a job is below follows no pattern); the cut group is settled
+// in index order by a rare branch.
+func (r *betaRule) shares(dst, load []float64) {
 	for j, v := range load {
-		switch {
-		case v == 0 || v > cutValue:
-			dst[j] = 0
-		case v < cutValue:
-			dst[j] = whole
-		case fullAtCut > 0: // the cut group, in index order
-			dst[j] = whole
-			fullAtCut--
-		case hasPartial:
-			dst[j] = partial
-			hasPartial = false
-		default:
-			dst[j] = 0
+		x := r.whole * float64(b2i(v > 0 && v < r.cut))
+		if v == r.cut {
+			x = r.shareAtCut()
 		}
+		dst[j] = x
 	}
+}
+
+// shareAtCut is the real share of the next job of the cut group.
+func (r *betaRule) shareAtCut() float64 {
+	switch {
+	case r.atCut > 0:
+		r.atCut--
+		return r.whole
+	case r.hasPartial:
+		r.hasPartial = false
+		return r.partial
+	}
+	return 0
+}
+
+// machinesAtCut is the integer share of the next job of either cut group
+// (Υ_j(t) = v > 0): whole and a unit as its rank says, part the partial
+// job's machines.
+func (r *betaRule) machinesAtCut(v float64, whole, part int) int {
+	g := 0
+	switch {
+	case v < r.cut:
+		g = whole
+	case v > r.cut:
+		return 0
+	case r.atCut > 0:
+		r.atCut--
+		g = whole
+	case r.hasPartial:
+		r.hasPartial = false
+		return part // ranked after every unit
+	default:
+		return 0
+	}
+	switch {
+	case v < r.unitCut:
+		g++
+	case v == r.unitCut && r.unitTied > 0:
+		r.unitTied--
+		g++
+	}
+	return g
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched/alloc"
 )
 
 // shareTol is relative to M/(βN): the shares are one or two float64
@@ -280,6 +282,45 @@ func inactive(jobs []Job, lambda float64) []int {
 
 func TestMachines(t *testing.T) { t.Parallel(); rapid.Check(t, testMachines) }
 
+// testMachinesIsApportion: Machines is exactly what its doc comment says —
+// alloc.Apportion of the real shares of Shares with priority Υ_j(t) —
+// for every cluster size, including M a multiple of βN (whole shares with
+// no remainder) and snapshots full of ties in Υ_j(t). Machines works the
+// rounding out from the shares' structure; this runs the general routine.
+func testMachinesIsApportion(t *rapid.T) {
+	jobs := someJobs(t, 0, 60)
+	beta := drawBeta(t)
+	lambda := rapid.SampledFrom([]float64{0, 1}).Draw(t, "lambda")
+	active := len(rankOrder(jobs, lambda))
+	machines := rapid.OneOf(
+		rapid.IntRange(0, 200),
+		rapid.SampledFrom([]int{11000, 1 << 40, alloc.MaxTotal}),
+		rapid.Map(rapid.IntRange(1, 50), func(k int) int { return k * max(1, int(math.Round(beta*float64(active)))) }),
+	).Draw(t, "machines")
+	got, err := Machines(nil, jobs, machines, beta, lambda, nil)
+	if err != nil {
+		t.Fatalf("Machines: %v", err)
+	}
+	shares, _ := Shares(nil, jobs, machines, beta, lambda, nil)
+	priority := make([]float64, len(jobs))
+	for j := range jobs {
+		priority[j], _ = RemainingEffectiveWorkload(jobs[j], lambda)
+	}
+	total := 0
+	if active > 0 {
+		total = machines
+	}
+	want, err := alloc.Apportion(nil, shares, total, priority, nil)
+	if err != nil {
+		t.Fatalf("alloc.Apportion: %v", err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Machines = %v\nApportion = %v\nof shares %v", got, want, shares)
+	}
+}
+
+func TestMachinesIsApportion(t *testing.T) { t.Parallel(); rapid.Check(t, testMachinesIsApportion) }
+
 func TestMachinesWorked(t *testing.T) {
 	t.Parallel()
 	// Four jobs with Υ(t) = 4, 2, 8, 2 (λ = 0) on 10 machines. Ranks:
@@ -546,3 +587,28 @@ func BenchmarkRatio(b *testing.B) {
 		})
 	}
 }
+
+// testApportionedGuard: the guard of Machines (the general rounding, for
+// shares without the structure it relies on) gives what the structural
+// path gives wherever both apply — so that, if floating point ever sends a
+// snapshot there, the answer is the same rule.
+func testApportionedGuard(t *rapid.T) {
+	jobs := someJobs(t, 1, 60)
+	beta := drawBeta(t)
+	machines := rapid.OneOf(rapid.IntRange(1, 200), rapid.SampledFrom([]int{11000, alloc.MaxTotal})).Draw(t, "machines")
+	var ws Workspace
+	got, err := Machines(nil, jobs, machines, beta, 1, &ws)
+	if err != nil {
+		t.Fatalf("Machines: %v", err)
+	}
+	active, r, _ := scanJobs("f", ws.load, jobs, 1)
+	if active == 0 {
+		return
+	}
+	want := ws.apportioned(make([]int, len(jobs)), newBetaRule(active, machines, beta), r, len(jobs)-active, machines)
+	if !slices.Equal(got, want) {
+		t.Fatalf("structural %v, general %v", got, want)
+	}
+}
+
+func TestApportionedGuard(t *testing.T) { t.Parallel(); rapid.Check(t, testApportionedGuard) }

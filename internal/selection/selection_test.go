@@ -251,3 +251,48 @@ func testApportionByMatchesSort(t *rapid.T) {
 }
 
 func TestApportionByMatchesSort(t *testing.T) { rapid.Check(t, testApportionByMatchesSort) }
+
+// testOrderStatsMatchesSort: OrderStats gives the sorted copy's elements of
+// both ranks and the number of smaller elements — with the smallest given
+// as the true minimum, or as any element (the values below it share the
+// first bucket), and largest the true maximum.
+func testOrderStatsMatchesSort(t *rapid.T) {
+	vals := values(t, "vals")
+	if len(vals) == 0 {
+		return
+	}
+	if rapid.Bool().Draw(t, "pad with zeros") {
+		for i := range rapid.IntRange(0, len(vals)).Draw(t, "zeros") {
+			vals[i] = 0
+		}
+	}
+	sorted := slices.Clone(vals)
+	slices.Sort(sorted)
+	smallest := sorted[0]
+	if rapid.Bool().Draw(t, "smallest inside") {
+		smallest = vals[rapid.IntRange(0, len(vals)-1).Draw(t, "from")]
+	}
+	r1 := rapid.IntRange(0, len(vals)-1).Draw(t, "r1")
+	r2 := rapid.IntRange(r1, len(vals)-1).Draw(t, "r2")
+	var ws Workspace
+	orig := slices.Clone(vals)
+	o1, o2 := OrderStats(&ws, vals, smallest, sorted[len(sorted)-1], r1, r2)
+	if !slices.Equal(orig, vals) {
+		t.Fatal("input modified")
+	}
+	for _, c := range []struct {
+		r int
+		o Order
+	}{{r1, o1}, {r2, o2}} {
+		want := sorted[c.r]
+		before, _ := slices.BinarySearch(sorted, want) // first index of want's group
+		for before > 0 && sorted[before-1] == want {  // −0 and +0 compare equal
+			before--
+		}
+		if c.o.Value != want || c.o.Before != before {
+			t.Fatalf("rank %d: got %+v, want value %v with %d before", c.r, c.o, want, before)
+		}
+	}
+}
+
+func TestOrderStatsMatchesSort(t *testing.T) { rapid.Check(t, testOrderStatsMatchesSort) }
