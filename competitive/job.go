@@ -223,7 +223,7 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, loadR
 		load[j] = v
 		b := math.Float64bits(v)
 		least, most = min(least, b-1), max(most, b)
-		active += int((b - 1) >> 63 ^ 1) // b > 0: Υ_j(t) > 0
+		active += int((b-1)>>63 ^ 1) // b > 0: Υ_j(t) > 0
 	}
 	return active, loadRange{math.Float64frombits(least + 1), math.Float64frombits(most)}, nil
 }

@@ -286,7 +286,7 @@ func testOrderStatsMatchesSort(t *rapid.T) {
 	}{{r1, o1}, {r2, o2}} {
 		want := sorted[c.r]
 		before, _ := slices.BinarySearch(sorted, want) // first index of want's group
-		for before > 0 && sorted[before-1] == want {  // −0 and +0 compare equal
+		for before > 0 && sorted[before-1] == want {   // −0 and +0 compare equal
 			before--
 		}
 		if c.o.Value != want || c.o.Before != before {
