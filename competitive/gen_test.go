@@ -103,7 +103,7 @@ func cloneJobs(jobs []Job) []Job {
 // badFloats are values that no float parameter of the package accepts
 // everywhere; badInts likewise for counts.
 var (
-	badFloats = []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, -1e-300, 1e308, math.MaxFloat64}
+	badFloats = []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, -1e-300, 1e308, math.MaxFloat64, math.Copysign(0, -1)} // −0: valid where 0 is, but not to a bit test
 	badInts   = []int{-1, -1 << 40, math.MinInt, math.MaxInt, maxCount + 1, 1 << 62}
 )
 

@@ -182,14 +182,17 @@ func checkJob(fn string, j int, job *Job, lambda float64, deep bool) error {
 	return nil
 }
 
-// valid reports, as one branch-light expression, whether checkPhase (not
-// deep) accepts p; the hot paths use it and build the detailed error with
-// checkPhase only when it fails.
+// valid is the hot paths' check of p, in few instructions: true implies
+// checkPhase (not deep) accepts p, and false sends the caller to
+// checkPhase, which builds the detailed error — or accepts p after all
+// when a mean or SD is −0, which the bit test counts with the negatives
+// (integers compared unsigned fold each "≥ 0" into the upper bound).
 func (p *Phase) valid() bool {
-	return p.Tasks >= 0 && p.Tasks <= maxCount &&
-		p.Mean >= 0 && p.Mean <= math.MaxFloat64 && (p.Mean > 0 || p.Tasks == 0) &&
-		p.SD >= 0 && p.SD <= math.MaxFloat64 &&
-		p.Unscheduled >= 0 && p.Unscheduled <= p.Tasks &&
+	mean, sd := math.Float64bits(p.Mean), math.Float64bits(p.SD)
+	return uint64(p.Tasks) <= maxCount &&
+		max(mean, sd) < check.InfBits && // finite and ≥ +0
+		(mean != 0 || p.Tasks == 0) &&
+		uint64(p.Unscheduled) <= uint64(p.Tasks) &&
 		len(p.Running) <= p.Tasks-p.Unscheduled
 }
 
@@ -216,8 +219,7 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, loadR
 			total <= math.MaxFloat64) { // false for +Inf and NaN
 			if err := checkJob(fn, j, job, lambda, false); err != nil {
 				return 0, loadRange{}, err
-			}
-			return 0, loadRange{}, check.Err(fn, j, "job", 0, "invalid") // unreachable: the checks mirror checkJob
+			} // else valid after all: a mean or SD of −0
 		}
 		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
 		load[j] = v

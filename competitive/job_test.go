@@ -159,3 +159,31 @@ func testScanMirrorsCheck(t *rapid.T) {
 }
 
 func TestScanMirrorsCheck(t *testing.T) { t.Parallel(); rapid.Check(t, testScanMirrorsCheck) }
+
+// TestValidGrid checks the scan's fast phase test on every combination of
+// boundary values: it accepts exactly what checkPhase accepts, except a
+// mean or SD of −0, which it leaves to checkPhase (the scan then asks it).
+func TestValidGrid(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	floats := []float64{-1, negZero, 0, 0.5, math.MaxFloat64, math.Inf(1), math.NaN()}
+	for _, tasks := range []int{-1, 0, 1, 3, maxCount, maxCount + 1, math.MinInt} {
+		for _, mean := range floats {
+			for _, sd := range floats {
+				for _, unscheduled := range []int{math.MinInt, -1, 0, 1, 3, 4, maxCount} {
+					for _, running := range []int{0, 1, 3} {
+						p := Phase{Tasks: tasks, Mean: mean, SD: sd, Unscheduled: unscheduled, Running: make([]int, running)}
+						for i := range p.Running {
+							p.Running[i] = 1
+						}
+						exact := checkPhase("f", 0, MapStage, &p, false) == nil
+						negative := math.Signbit(mean) || math.Signbit(sd)
+						if want := exact && !negative; p.valid() != want {
+							t.Fatalf("%+v: valid() = %v, checkPhase accepts: %v", p, p.valid(), exact)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -69,8 +69,7 @@ func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *W
 		return dst, nil
 	}
 	rule := newBetaRule(active, machines, beta)
-	rule.locate(ws, r, len(jobs)-active, 0)
-	rule.shares(dst, ws.load)
+	ws.realShares(dst, &rule, r, len(jobs)-active)
 	return dst, nil
 }
 
@@ -152,11 +151,9 @@ func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, be
 	} else {
 		partUnit = max(0, units-candWhole) // equal remainders: the whole shares rank first
 	}
-	rule.locate(ws, r, n-active, units-partUnit)
-	for j, v := range ws.load {
-		below := b2i(v > 0 && v < rule.cut)
-		g := below*whole + below&b2i(v < rule.unitCut)
-		if v == rule.cut || v == rule.unitCut { // rare: the cut groups, in index order
+	for _, j := range cutPass(ws, &rule, dst, r, n-active, units-partUnit, whole) {
+		g := 0
+		if v := ws.load[j]; v > 0 {
 			g = rule.machinesAtCut(v, whole, part+partUnit)
 		}
 		dst[j] = g
@@ -166,9 +163,9 @@ func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, be
 
 // betaRule is the β-fraction rule of §4.1 applied to one snapshot. Jobs
 // are ranked by (Υ_j(t), index); the first full get whole machines each
-// and, when βN ∉ ℕ, the next gets partial. locate finds the cut values
+// and, when βN ∉ ℕ, the next gets partial. cutPass finds the cut values
 // that ranks become in Υ_j(t); the counters then settle each cut group in
-// index order as the output pass meets it.
+// index order.
 type betaRule struct {
 	full       int     // ⌊βN⌋
 	whole      float64 // M/(βN), needed only when full ≥ 1 (then βN ≥ 1)
@@ -184,7 +181,7 @@ type betaRule struct {
 }
 
 // newBetaRule returns the shares for N = active > 0 active jobs and M =
-// machines > 0; locate completes it.
+// machines > 0; cutPass completes it.
 func newBetaRule(active, machines int, beta float64) betaRule {
 	m := float64(machines)
 	y := beta * float64(active) // βN ∈ (0, N]
@@ -200,42 +197,90 @@ func newBetaRule(active, machines int, beta float64) betaRule {
 	return rule
 }
 
-// locate finds the cut of the served jobs and, for units ≥ 1 (≤ full),
-// the cut of the first units ranked jobs, both in one OrderStats call over
-// the loads (the inactive jobs' zeros rank first).
-func (r *betaRule) locate(ws *Workspace, lr loadRange, inactive, units int) {
-	served := r.full + b2i(r.hasPartial) // ⌈βN⌉ ≥ 1
-	rankUnits := inactive + max(units, 1) - 1
-	byUnits, byServed := selection.OrderStats(&ws.sel, ws.load, lr.least, lr.most, min(rankUnits, inactive+served-1), inactive+served-1)
-	r.cut, r.atCut = byServed.Value, r.full-(byServed.Before-inactive)
+// cutPass is the pass of Shares (T = float64, units = 0) and Machines
+// that writes each job's share from its rank: whole (and, for the first
+// units ranked jobs, one machine more) to the jobs ranked before the cuts,
+// 0 after. It finds the cuts as selection.OrderStats would, but fused
+// with the output: one histogram pass over the loads locates the buckets
+// holding the two ranks; the output pass decides every job outside those
+// buckets by its bucket alone and lists the jobs inside them (in index
+// order); their values settle the exact cuts into r. The caller writes the
+// listed jobs' shares, which the cuts and r's counters decide.
+func cutPass[T int | float64](ws *Workspace, r *betaRule, dst []T, lr loadRange, inactive, units int, whole T) []int {
+	h := selection.NewHistogram(&ws.sel, ws.load, lr.least, lr.most)
+	// Ranks among all jobs: the inactive jobs' zeros come first.
+	rankServed := inactive + r.full + b2i(r.hasPartial) - 1
+	bServed, beforeServed := h.Locate(rankServed)
+	bUnits, beforeUnits, rankUnits := -1, 0, inactive+units-1
+	if units > 0 {
+		bUnits, beforeUnits = h.Locate(rankUnits)
+	}
+	ws.pending = ints(ws.pending, len(ws.load))
+	pending := ws.pending[:classify(dst, ws.pending, ws.load, h, bServed, bUnits, whole)]
+	atServed, atUnits := ws.cutVals[0][:0], ws.cutVals[1][:0]
+	for _, j := range pending {
+		if v := ws.load[j]; h.BucketNonNegative(v) == bServed {
+			atServed = append(atServed, v)
+		} else {
+			atUnits = append(atUnits, v)
+		}
+	}
+	ws.cutVals = [2][]float64{atServed, atUnits}
+	o := selection.Settle(&ws.sel, atServed, beforeServed, rankServed)
+	r.cut, r.atCut = o.Value, r.full-(o.Before-inactive)
 	r.unitCut, r.unitTied = -1, 0
 	if units > 0 {
-		r.unitCut, r.unitTied = byUnits.Value, units-(byUnits.Before-inactive)
+		if bUnits == bServed {
+			atUnits = atServed
+		}
+		o = selection.Settle(&ws.sel, atUnits, beforeUnits, rankUnits)
+		r.unitCut, r.unitTied = o.Value, units-(o.Before-inactive)
+	}
+	return pending
+}
+
+// classify is cutPass's output pass, on its own so that its few values
+// stay in registers: dst[j] from the bucket of Υ_j(t) = load[j], and the
+// jobs in either cut bucket listed in pending, whose length it returns.
+// Whether a job is below a cut follows no pattern, so it is computed, not
+// branched on; a job is listed by a store that the count keeps or
+// overwrites.
+func classify[T int | float64](dst []T, pending []int, load []float64, h selection.Histogram, bServed, bUnits int, whole T) int {
+	listed := 0
+	dst, pending = dst[:len(load)], pending[:len(load)]
+	for j, v := range load {
+		b := h.BucketNonNegative(v)
+		on := b2i(math.Float64bits(v) != 0)
+		dst[j] = T(on&b2i(b < bServed))*whole + T(on&b2i(b < bUnits))
+		pending[listed] = j
+		listed += b2i(b == bServed) | b2i(b == bUnits)
+	}
+	return listed
+}
+
+// realShares writes the real shares g_j(t) to dst (len(ws.load)
+// elements), for Shares and the guard of Machines.
+func (ws *Workspace) realShares(dst []float64, r *betaRule, lr loadRange, inactive int) {
+	for _, j := range cutPass(ws, r, dst, lr, inactive, 0, r.whole) {
+		x := 0.0
+		switch v := ws.load[j]; {
+		case v == 0 || v > r.cut:
+		case v < r.cut:
+			x = r.whole
+		default:
+			x = r.shareAtCut()
+		}
+		dst[j] = x
 	}
 }
 
 // apportioned is machines by the general routine: the real shares, then
 // alloc's apportionment with priority Υ_j(t).
 func (ws *Workspace) apportioned(dst []int, rule betaRule, r loadRange, inactive, machines int) []int {
-	rule.locate(ws, r, inactive, 0)
 	ws.shares = floats(ws.shares, len(dst))
-	rule.shares(ws.shares, ws.load)
+	ws.realShares(ws.shares, &rule, r, inactive)
 	selection.Apportion(&ws.sel, dst, ws.shares, machines, ws.load)
 	return dst
-}
-
-// shares writes the real shares to dst given the loads (0 for an inactive
-// job). Below the cut a job gets whole, computed rather than branched on
-// (whether a job is below follows no pattern); the cut group is settled
-// in index order by a rare branch.
-func (r *betaRule) shares(dst, load []float64) {
-	for j, v := range load {
-		x := r.whole * float64(b2i(v > 0 && v < r.cut))
-		if v == r.cut {
-			x = r.shareAtCut()
-		}
-		dst[j] = x
-	}
 }
 
 // shareAtCut is the real share of the next job of the cut group.

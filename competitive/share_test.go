@@ -612,3 +612,28 @@ func testApportionedGuard(t *rapid.T) {
 }
 
 func TestApportionedGuard(t *testing.T) { t.Parallel(); rapid.Check(t, testApportionedGuard) }
+
+// TestNegativeZero: a mean or SD of −0 is 0 — valid where 0 is — although
+// the scan's bit test sends it to the exact check: the same shares.
+func TestNegativeZero(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	plus := []Job{
+		{Map: Phase{Tasks: 3, Mean: 2, Unscheduled: 3}, Reduce: Phase{}},
+		{Map: Phase{Tasks: 1, Mean: 5, SD: 0, Unscheduled: 1}},
+	}
+	minus := cloneJobs(plus)
+	minus[0].Reduce.Mean, minus[0].Map.SD, minus[1].Map.SD = negZero, negZero, negZero
+	for _, beta := range []float64{0.5, 1} {
+		want, err1 := Machines(nil, plus, 7, beta, 1, nil)
+		got, err2 := Machines(nil, minus, 7, beta, 1, nil)
+		if err1 != nil || err2 != nil || !slices.Equal(got, want) {
+			t.Errorf("β = %v: Machines with −0 = %v, %v; with +0 = %v, %v", beta, got, err2, want, err1)
+		}
+		wantF, _ := Shares(nil, plus, 7, beta, 1, nil)
+		gotF, err := Shares(nil, minus, 7, beta, 1, nil)
+		if err != nil || !slices.Equal(gotF, wantF) {
+			t.Errorf("β = %v: Shares with −0 = %v, %v; with +0 = %v", beta, gotF, err, wantF)
+		}
+	}
+}

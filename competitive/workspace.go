@@ -17,6 +17,8 @@ type Workspace struct {
 	sel     alloc.Workspace // radix selection and apportionment
 	load    []float64       // Υ_j or Υ_j(t) per job (0 for a job without work)
 	shares  []float64       // real-valued g_j(t)
+	pending []int           // jobs in the buckets of the cuts (Shares, Machines)
+	cutVals [2][]float64    // their loads, by cut
 	allot   []int           // integer g_j(t), for SREWC
 	grant   []int           // copies a job launches this slot (Plan)
 	order   []int           // job indices in (Υ, index) order

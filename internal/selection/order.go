@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -21,43 +22,19 @@ type Order struct {
 // first histogram resolves the positive values instead of spending its
 // buckets on the gap from 0.
 //
-// One pass counts the values into up to 2048 buckets of [smallest,
-// largest]; a walk of the counts finds the bucket holding each rank; a
-// second pass gathers the values of those one or two buckets; and a Search
-// within each settles the rank. O(len(vals)).
+// One pass counts the values into a Histogram; a walk of the counts finds
+// the bucket holding each rank; a second pass gathers the values of those
+// one or two buckets; and a Search within each settles the rank (Settle).
+// O(len(vals)). A caller with a pass of its own over the values can do the
+// gathering there instead: see Histogram.
 func OrderStats(ws *Workspace, vals []float64, smallest, largest float64, r1, r2 int) (Order, Order) {
-	lo, hi := key(smallest), key(largest)
-	n := len(vals)
-	span := hi - lo
-	levelBits := min(max(bits.Len(uint(n))-4, 4), maxBits)
-	shift := uint(max(bits.Len64(span)-levelBits, 0))
-	buckets := int(span>>shift) + 1
-	ws.counts = slices.Grow(ws.counts[:0], buckets)[:buckets]
-	clear(ws.counts)
-	counts := ws.counts
+	h := NewHistogram(ws, vals, smallest, largest)
+	b1, before1 := h.Locate(r1)
+	b2, before2 := h.Locate(r2)
+	g1 := slices.Grow(ws.fracs[:0], h.counts[b1])
+	g2 := slices.Grow(ws.prio[:0], h.counts[b2])
 	for _, v := range vals {
-		counts[(max(key(v), lo)-lo)>>shift]++
-	}
-
-	// The buckets of the two ranks, and the values before each.
-	b1, b2, before1, before2 := -1, -1, 0, 0
-	seen := 0
-	for b, c := range counts {
-		if b1 < 0 && seen+int(c) > r1 {
-			b1, before1 = b, seen
-		}
-		if seen+int(c) > r2 {
-			b2, before2 = b, seen
-			break
-		}
-		seen += int(c)
-	}
-	// Gather both buckets' values (one buffer each; the same one when the
-	// ranks share a bucket).
-	g1 := slices.Grow(ws.fracs[:0], int(counts[b1]))
-	g2 := slices.Grow(ws.prio[:0], int(counts[b2]))
-	for _, v := range vals {
-		b := int((max(key(v), lo) - lo) >> shift)
+		b := h.Bucket(v)
 		if b == b1 {
 			g1 = append(g1, v)
 		} else if b == b2 {
@@ -68,12 +45,64 @@ func OrderStats(ws *Workspace, vals []float64, smallest, largest float64, r1, r2
 	if b1 == b2 {
 		g2 = g1
 	}
-	return orderIn(ws, g1, before1, r1), orderIn(ws, g2, before2, r2)
+	return Settle(ws, g1, before1, r1), Settle(ws, g2, before2, r2)
 }
 
-// orderIn settles rank r among the values of one bucket, preceded by
-// before values.
-func orderIn(ws *Workspace, group []float64, before, r int) Order {
+// Histogram is the first level of a radix selection: the counts of a
+// slice's values in up to 2048 buckets of [smallest, largest], values
+// below smallest counted in the first. Its counts live in the Workspace
+// until the next NewHistogram.
+type Histogram struct {
+	lo     uint64 // key of smallest
+	shift  uint   // a bucket spans 2^shift keys
+	counts []int
+}
+
+// NewHistogram counts vals (finite, at most largest) into buckets of
+// [smallest, largest]. O(len(vals)).
+func NewHistogram(ws *Workspace, vals []float64, smallest, largest float64) Histogram {
+	lo, hi := key(smallest), key(largest)
+	span := hi - lo
+	levelBits := min(max(bits.Len(uint(len(vals)))-4, 4), maxBits)
+	shift := uint(max(bits.Len64(span)-levelBits, 0))
+	buckets := int(span>>shift) + 1
+	ws.counts = slices.Grow(ws.counts[:0], buckets)[:buckets]
+	clear(ws.counts)
+	h := Histogram{lo: lo, shift: shift, counts: ws.counts}
+	for _, v := range vals {
+		h.counts[h.Bucket(v)]++
+	}
+	return h
+}
+
+// Bucket returns the bucket of a value ≤ the histogram's largest. Buckets
+// are in increasing order of value.
+func (h *Histogram) Bucket(v float64) int {
+	return int((max(key(v), h.lo) - h.lo) >> (h.shift & 63)) // < 64: no check
+}
+
+// BucketNonNegative is Bucket for a value ≥ 0 (+0 or −0), in fewer
+// instructions: such a value's key is its bits with the sign bit set.
+func (h *Histogram) BucketNonNegative(v float64) int {
+	return int((max(math.Float64bits(v)|1<<63, h.lo) - h.lo) >> (h.shift & 63))
+}
+
+// Locate returns the bucket holding the value of rank r (0 ≤ r < the
+// number of values counted) and how many values lie in earlier buckets.
+func (h *Histogram) Locate(r int) (bucket, before int) {
+	for b, c := range h.counts {
+		if before+c > r {
+			return b, before
+		}
+		before += c
+	}
+	return len(h.counts) - 1, before - h.counts[len(h.counts)-1] // unreachable for r in range
+}
+
+// Settle returns the order statistic of rank r given group, the values of
+// the bucket that holds it (in any order), and before, the number of
+// values in earlier buckets. O(len(group)).
+func Settle(ws *Workspace, group []float64, before, r int) Order {
 	cut := Search(ws, group, Count, func(incl Stats, _ float64, _ bool) bool {
 		return before+incl.Count > r
 	})

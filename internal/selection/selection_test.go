@@ -296,3 +296,20 @@ func testOrderStatsMatchesSort(t *rapid.T) {
 }
 
 func TestOrderStatsMatchesSort(t *testing.T) { rapid.Check(t, testOrderStatsMatchesSort) }
+
+// TestBucketNonNegative: the cheaper bucket of a non-negative value is
+// Bucket's, zeros of either sign included.
+func TestBucketNonNegative(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		vals := rapid.SliceOfN(rapid.Float64Range(0, 1e6), 1, 300).Draw(t, "vals")
+		vals = append(vals, 0, math.Copysign(0, -1))
+		smallest := vals[rapid.IntRange(0, len(vals)-1).Draw(t, "from")]
+		var ws Workspace
+		h := NewHistogram(&ws, vals, smallest, slices.Max(vals))
+		for _, v := range vals {
+			if h.BucketNonNegative(v) != h.Bucket(v) {
+				t.Fatalf("%v: bucket %d, want %d", v, h.BucketNonNegative(v), h.Bucket(v))
+			}
+		}
+	})
+}
