@@ -231,7 +231,7 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, loadR
 }
 
 // loadRange is the smallest positive Υ_j(t) and the largest of a snapshot
-// (meaningful when a job is active): the range OrderStats resolves.
+// (meaningful when a job is active): the range cutPass's histogram covers.
 type loadRange struct{ least, most float64 }
 
 // checkLambda validates the variance factor λ.

@@ -200,7 +200,7 @@ func newBetaRule(active, machines int, beta float64) betaRule {
 // cutPass is the pass of Shares (T = float64, units = 0) and Machines
 // that writes each job's share from its rank: whole (and, for the first
 // units ranked jobs, one machine more) to the jobs ranked before the cuts,
-// 0 after. It finds the cuts as selection.OrderStats would, but fused
+// 0 after. It finds the cuts with selection's Histogram, fused
 // with the output: one histogram pass over the loads locates the buckets
 // holding the two ranks; the output pass decides every job outside those
 // buckets by its bucket alone and lists the jobs inside them (in index

@@ -9,43 +9,20 @@ import (
 // Order is an order statistic of a slice: the value of the element of a
 // given rank (0-based, in increasing order) and how many elements are
 // smaller than it.
+//
+// A caller finds order statistics in three steps, the middle one fused
+// into a pass of its own over the values: NewHistogram counts the values
+// into buckets and Locate finds the bucket holding each rank; the caller's
+// pass gathers the values of those buckets (deciding every other value by
+// its bucket alone); Settle finds the rank within a bucket's values. Two
+// ranks cost one histogram. Values below the histogram's smallest are
+// allowed — they share the lowest bucket — so a caller can give the
+// smallest positive value of data padded with zeros, and the histogram
+// resolves the positive values instead of spending its buckets on the gap
+// from 0.
 type Order struct {
 	Value  float64
 	Before int
-}
-
-// OrderStats returns the order statistics of ranks r1 ≤ r2 of vals (both in
-// [0, len(vals))): two cut-offs for the price of about one Search. The
-// values must be finite (−0 and +0 are equal) and at most largest; values
-// below smallest are allowed — they share the lowest bucket — so a caller
-// can give the smallest positive value of data padded with zeros, and the
-// first histogram resolves the positive values instead of spending its
-// buckets on the gap from 0.
-//
-// One pass counts the values into a Histogram; a walk of the counts finds
-// the bucket holding each rank; a second pass gathers the values of those
-// one or two buckets; and a Search within each settles the rank (Settle).
-// O(len(vals)). A caller with a pass of its own over the values can do the
-// gathering there instead: see Histogram.
-func OrderStats(ws *Workspace, vals []float64, smallest, largest float64, r1, r2 int) (Order, Order) {
-	h := NewHistogram(ws, vals, smallest, largest)
-	b1, before1 := h.Locate(r1)
-	b2, before2 := h.Locate(r2)
-	g1 := slices.Grow(ws.fracs[:0], h.counts[b1])
-	g2 := slices.Grow(ws.prio[:0], h.counts[b2])
-	for _, v := range vals {
-		b := h.Bucket(v)
-		if b == b1 {
-			g1 = append(g1, v)
-		} else if b == b2 {
-			g2 = append(g2, v)
-		}
-	}
-	ws.fracs, ws.prio = g1, g2
-	if b1 == b2 {
-		g2 = g1
-	}
-	return Settle(ws, g1, before1, r1), Settle(ws, g2, before2, r2)
 }
 
 // Histogram is the first level of a radix selection: the counts of a

@@ -33,7 +33,7 @@ type Workspace struct {
 	Shares []float64
 
 	keys    []float64 // values of the bucket being refined, or of a small input
-	counts  []int     // OrderStats: the histogram of counts
+	counts  []int     // NewHistogram: the counts
 	indices []int32   // job indices, for callers (Indices)
 	fracs   []float64 // apportionment: minus the fractional parts
 	prio    []float64 // apportionment: priorities of the tied remainders
