@@ -40,11 +40,12 @@ import (
 // scheduler; β → 0 gives all M machines to the single smallest job, FIFO
 // on Υ. Smaller Υ_j(t) never gets a smaller share.
 //
-// Complexity: O(n) time for n jobs: a pass validating the jobs and
-// computing Υ_j(t), a radix selection (alloc.Workspace's Search) of the
-// ⌈βN⌉-th ranked job instead of a sort (a maximum when ⌈βN⌉ = N, as for
-// β = 1), and a pass writing the shares. With a dst of capacity n and a
-// reused ws, Shares allocates nothing.
+// Complexity: O(n) time for n jobs, no sort: a pass validating the jobs
+// and computing Υ_j(t); a histogram pass of a radix selection that
+// locates the ⌈βN⌉-th ranked job's bucket; and a pass writing the shares,
+// which settles the few jobs of that bucket last. With a dst of capacity n
+// and a reused ws, Shares allocates nothing. At n = 10 000 it takes about
+// 3.5× a bare two-pass scan of the snapshot (BenchmarkRatio).
 //
 // Special cases: no jobs gives an empty result. Inactive jobs get 0 and do
 // not count in N; with no active job, or M = 0, every job gets 0. The
@@ -88,8 +89,10 @@ func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *W
 // Theorem 4 assumes β < M/N, i.e. M/(βN) > 1: every served job then gets at
 // least one machine.
 //
-// Complexity: O(n); allocation-free with a dst of capacity n and a reused
-// ws. Errors are those of Shares.
+// Complexity: O(n), the passes of Shares: the rounding is worked out from
+// the shares' structure (the R leftover machines go to the first R ranked
+// jobs), whose one extra rank the same histogram locates. Allocation-free
+// with a dst of capacity n and a reused ws. Errors are those of Shares.
 func Machines(dst []int, jobs []Job, machines int, beta, lambda float64, ws *Workspace) ([]int, error) {
 	const fn = "competitive.Machines"
 	if err := checkShareArgs(fn, machines, beta, lambda); err != nil {
