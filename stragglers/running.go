@@ -38,8 +38,9 @@ type RunningTask struct {
 //
 // Complexity: O(len(running)) time: one pass over the running tasks that
 // validates, sums the copies and lists the eligible tasks without a
-// data-dependent branch; a second pass only under MantriRule when some
-// task runs more than one copy (its bar differs); and, when not every
+// data-dependent branch; a second, exact pass only for rare inputs (a −0
+// time, 2^31 or more copies of a task, or under MantriRule a task running
+// several copies, whose bar differs); and, when not every
 // eligible task can get a copy, a radix selection of the most urgent. With
 // a dst of capacity ≥ the number of copies and a reused ws it allocates
 // nothing.
