@@ -535,7 +535,7 @@ func TestMachinesAllocationFree(t *testing.T) {
 // ratios to the scan: the target is Machines ≤ 4× the scan at
 // n = 10 000.
 func BenchmarkRatio(b *testing.B) {
-	for _, n := range []int{1000, 10000, 100000} {
+	for _, n := range benchSizes {
 		b.Run("n="+itoa(n), func(b *testing.B) {
 			jobs := benchSnapshot(n)
 			idst := make([]int, n)
