@@ -19,10 +19,7 @@ var benchSizes = []int{10, 100, 1_000, 10_000, 100_000}
 func benchmarkAllocate(b *testing.B, n int, load float64) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	remaining := testutil.HeavyTailed(rng, n)
-	var totalV float64
-	for _, r := range remaining {
-		totalV += 2 / 1.5 * r
-	}
+	totalV := testutil.VirtualTotal(remaining, 1.5)
 	slots := load * totalV
 	dst := make([]float64, n)
 	var ws alloc.Workspace
@@ -85,10 +82,7 @@ func BenchmarkReference(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("constrained/n=%d", n), func(b *testing.B) {
 			remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
-			var totalV float64
-			for _, r := range remaining {
-				totalV += 2 / 1.5 * r
-			}
+			totalV := testutil.VirtualTotal(remaining, 1.5)
 			b.ResetTimer()
 			for range b.N {
 				_ = referenceAllocate(remaining, 0.3*totalV, 1.5)
@@ -102,10 +96,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 		for _, load := range []float64{0.3, 2} {
 			b.Run(fmt.Sprintf("load=%g/n=%d", load, n), func(b *testing.B) {
 				remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
-				var totalV float64
-				for _, r := range remaining {
-					totalV += 2 / 1.5 * r
-				}
+				totalV := testutil.VirtualTotal(remaining, 1.5)
 				slots := int(load * totalV)
 				dst := make([]int, n)
 				var ws alloc.Workspace
@@ -140,10 +131,7 @@ func BenchmarkRatio(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
-			var totalV float64
-			for _, r := range remaining {
-				totalV += 2 / 1.5 * r
-			}
+			totalV := testutil.VirtualTotal(remaining, 1.5)
 			dst := make([]float64, n)
 			var ws alloc.Workspace
 			_, _ = alloc.Allocate(dst, remaining, 0.3*totalV, 1.5, &ws)

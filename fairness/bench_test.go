@@ -15,10 +15,7 @@ import (
 // S = load·ΣV: 0.3 lands in case 1, 2 in case 2 (the water-fill).
 func benchmarkAllocate(b *testing.B, n int, load float64) {
 	remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
-	var totalV float64
-	for _, r := range remaining {
-		totalV += 2 / 1.5 * r
-	}
+	totalV := testutil.VirtualTotal(remaining, 1.5)
 	slots := load * totalV
 	dst := make([]float64, n)
 	var ws alloc.Workspace
@@ -52,10 +49,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 	for _, n := range []int{10, 100, 1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), n)
-			var totalV float64
-			for _, r := range remaining {
-				totalV += 2 / 1.5 * r
-			}
+			totalV := testutil.VirtualTotal(remaining, 1.5)
 			slots := int(0.5 * totalV)
 			dst := make([]int, n)
 			var ws alloc.Workspace
@@ -76,10 +70,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 // nothing.
 func TestZeroAllocs(t *testing.T) {
 	remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), 10_000)
-	var totalV float64
-	for _, r := range remaining {
-		totalV += 2 / 1.5 * r
-	}
+	totalV := testutil.VirtualTotal(remaining, 1.5)
 	var ws alloc.Workspace
 	dst := make([]float64, len(remaining))
 	ints := make([]int, len(remaining))

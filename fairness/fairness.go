@@ -50,7 +50,7 @@ import (
 // [0, 1] or NaN, and for everything alloc.Allocate rejects.
 func Allocate(dst, remaining []float64, slots, beta, eps float64, ws *alloc.Workspace) ([]float64, error) {
 	const fn = "fairness.Allocate"
-	c, err := validate(fn, remaining, slots, beta, eps)
+	c, snap, err := validate(fn, remaining, slots, beta, eps)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func Allocate(dst, remaining []float64, slots, beta, eps float64, ws *alloc.Work
 		ws = new(alloc.Workspace)
 	}
 	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
-	allocate(dst, remaining, slots, c, eps, ws)
+	allocate(dst, remaining, slots, c, eps, snap, ws)
 	return dst, nil
 }
 
@@ -77,7 +77,7 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 	if slots < 0 || slots > alloc.MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
-	c, err := validate(fn, remaining, float64(slots), beta, eps)
+	c, snap, err := validate(fn, remaining, float64(slots), beta, eps)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 	n := len(remaining)
 	ws.Shares = slices.Grow(ws.Shares[:0], n)[:n]
 	total := 0
-	if allocate(ws.Shares, remaining, float64(slots), c, eps, ws) {
+	if allocate(ws.Shares, remaining, float64(slots), c, eps, snap, ws) {
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
@@ -97,31 +97,33 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 
 // validate checks the arguments in one pass over the snapshot
 // (check.Summarize, as alloc does) and returns the speculation factor 2/β
-// (1 for β ≥ 2).
-func validate(fn string, remaining []float64, slots, beta, eps float64) (float64, error) {
+// (1 for β ≥ 2) and the summary, whose least and most T_i bound the
+// selections of allocate.
+func validate(fn string, remaining []float64, slots, beta, eps float64) (float64, check.Summary, error) {
 	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
-		return 0, err
+		return 0, check.Summary{}, err
 	}
-	if _, err := alloc.VirtualSize(0, beta); err != nil {
-		return 0, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
+	c, err := alloc.VirtualSize(1, beta)
+	if err != nil {
+		return 0, check.Summary{}, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
 	}
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
-		return 0, err
+		return 0, check.Summary{}, err
 	}
 	sum, err := check.Summarize(fn, "remaining", remaining)
 	if err != nil {
-		return 0, err
+		return 0, check.Summary{}, err
 	}
-	c, _ := alloc.VirtualSize(1, beta)
 	if math.IsInf(c*sum.Total, 1) {
-		return 0, check.Err(fn, check.Scalar, "remaining", sum.Total, "the total virtual size overflows float64")
+		return 0, check.Summary{}, check.Err(fn, check.Scalar, "remaining", sum.Total, "the total virtual size overflows float64")
 	}
-	return c, nil
+	return c, sum, nil
 }
 
-// allocate is Algorithm 2 on validated input; dst has len(remaining)
-// elements. It reports whether any job is active.
-func allocate(dst, remaining []float64, slots, c, eps float64, ws *alloc.Workspace) bool {
+// allocate is Algorithm 2 on validated input, snap being validate's
+// summary of remaining; dst has len(remaining) elements. It reports
+// whether any job is active.
+func allocate(dst, remaining []float64, slots, c, eps float64, snap check.Summary, ws *alloc.Workspace) bool {
 	var (
 		active   int     // N
 		total    float64 // ΣT_i
@@ -160,7 +162,7 @@ func allocate(dst, remaining []float64, slots, c, eps float64, ws *alloc.Workspa
 	if slots <= (aboveV+float64(m1)*floor)*(1+alloc.CaseTolerance) {
 		// Case 1: everyone at the floor, then top-ups V_i − f smallest-first.
 		extra := slots - float64(active)*floor
-		cut := selection.Search(ws, remaining, selection.Weight{A: c, B: -floor}, func(incl selection.Stats, _ float64, _ bool) bool {
+		cut := selection.SearchRange(ws, remaining, snap.Least, snap.Most, selection.Weight{A: c, B: -floor}, func(incl selection.Stats, _ float64, _ bool) bool {
 			return incl.Sum >= extra
 		})
 		left := extra - cut.Before.Sum
@@ -186,7 +188,7 @@ func allocate(dst, remaining []float64, slots, c, eps float64, ws *alloc.Workspa
 	clampedT, clampedUpTo := 0.0, -1.0 // ΣT and largest T of the jobs at the floor
 	m2 := 0
 	if smallest*slots < floor*total {
-		cut := selection.Search(ws, remaining, selection.Weight{A: 1}, func(incl selection.Stats, next float64, hasNext bool) bool {
+		cut := selection.SearchRange(ws, remaining, snap.Least, snap.Most, selection.Weight{A: 1}, func(incl selection.Stats, next float64, hasNext bool) bool {
 			m := float64(incl.Count - finished)
 			// The last group satisfies it vacuously; the condition already
 			// holds at the group before it (S ≥ N·f), so that is never the cut.

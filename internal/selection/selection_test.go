@@ -126,9 +126,10 @@ func TestKeyOrder(t *testing.T) {
 	}
 }
 
-// referenceApportion sorts the indices by (fraction desc, priority asc,
-// index asc) and hands out the remaining units in that order.
-func referenceApportion(shares []float64, total int, priority []float64) []int {
+// referenceApportion sorts the indices by (fraction desc, then each key
+// asc, index asc) and hands out the remaining units in that order. A nil
+// key ranks every job equal.
+func referenceApportion(shares []float64, total int, keys ...[]float64) []int {
 	n := len(shares)
 	out := make([]int, n)
 	order := make([]int, n)
@@ -139,24 +140,19 @@ func referenceApportion(shares []float64, total int, priority []float64) []int {
 		order[i] = i
 	}
 	frac := func(i int) float64 { return shares[i] - math.Floor(shares[i]) }
-	prio := func(i int) float64 {
-		if priority == nil {
-			return 0
-		}
-		return priority[i]
-	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case frac(a) > frac(b):
-			return -1
-		case frac(a) < frac(b):
-			return 1
-		case prio(a) < prio(b):
-			return -1
-		case prio(a) > prio(b):
-			return 1
+		if c := cmp.Compare(frac(b), frac(a)); c != 0 {
+			return c
 		}
-		return a - b
+		for _, key := range keys {
+			if key == nil {
+				continue
+			}
+			if c := cmp.Compare(key[a], key[b]); c != 0 {
+				return c
+			}
+		}
+		return 0 // the stable sort keeps index order
 	})
 	for k := 0; k < left && k < n; k++ {
 		out[order[k]]++
@@ -164,11 +160,13 @@ func referenceApportion(shares []float64, total int, priority []float64) []int {
 	return out
 }
 
-func testApportionMatchesSort(t *rapid.T) {
-	n := rapid.IntRange(1, 400).Draw(t, "n")
+// drawShares draws 1 to maxN jobs, a total in [0, 3n] and integer weights
+// in [0, maxWeight] — integer weights make exact ties in fractions common —
+// and returns the shares weight_i/Σweight·total.
+func drawShares(t *rapid.T, maxN, maxWeight int) ([]float64, int) {
+	n := rapid.IntRange(1, maxN).Draw(t, "n")
 	total := rapid.IntRange(0, 3*n).Draw(t, "total")
-	// Integer weights make exact ties in fractions common.
-	weights := rapid.SliceOfN(rapid.IntRange(0, 6), n, n).Draw(t, "weights")
+	weights := rapid.SliceOfN(rapid.IntRange(0, maxWeight), n, n).Draw(t, "weights")
 	var sum float64
 	for _, w := range weights {
 		sum += float64(w)
@@ -180,6 +178,12 @@ func testApportionMatchesSort(t *rapid.T) {
 	for i, w := range weights {
 		shares[i] = float64(w) / sum * float64(total)
 	}
+	return shares, total
+}
+
+func testApportionMatchesSort(t *rapid.T) {
+	shares, total := drawShares(t, 400, 6)
+	n := len(shares)
 	var priority []float64
 	if rapid.Bool().Draw(t, "withPriority") {
 		priority = make([]float64, n)
@@ -202,49 +206,18 @@ func TestApportionMatchesSort(t *testing.T) { rapid.Check(t, testApportionMatche
 // parts go by the first key, then the second, then the index — checked
 // against a stable sort on that lexicographic order.
 func testApportionByMatchesSort(t *rapid.T) {
-	n := rapid.IntRange(1, 300).Draw(t, "n")
-	total := rapid.IntRange(0, 3*n).Draw(t, "total")
-	weights := rapid.SliceOfN(rapid.IntRange(0, 3), n, n).Draw(t, "weights")
-	var sum float64
-	for _, w := range weights {
-		sum += float64(w)
-	}
-	if sum == 0 {
-		weights[0], sum = 1, 1
-	}
-	shares := make([]float64, n)
+	shares, total := drawShares(t, 300, 3)
+	n := len(shares)
 	first := make([]float64, n)
 	second := make([]float64, n)
-	for i, w := range weights {
-		shares[i] = float64(w) / sum * float64(total)
+	for i := range shares {
 		first[i] = float64(rapid.IntRange(0, 2).Draw(t, "first"))
 		second[i] = float64(rapid.IntRange(-2, 2).Draw(t, "second"))
 	}
 	var ws Workspace
 	got := make([]int, n)
 	ApportionBy(&ws, got, shares, total, first, second)
-
-	want := make([]int, n)
-	order := make([]int, n)
-	left := total
-	for i, s := range shares {
-		want[i] = int(math.Floor(s))
-		left -= want[i]
-		order[i] = i
-	}
-	frac := func(i int) float64 { return shares[i] - math.Floor(shares[i]) }
-	slices.SortStableFunc(order, func(a, b int) int {
-		if c := cmp.Compare(frac(b), frac(a)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(first[a], first[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(second[a], second[b])
-	})
-	for k := 0; k < left && k < n; k++ {
-		want[order[k]]++
-	}
+	want := referenceApportion(shares, total, first, second)
 	if !slices.Equal(got, want) {
 		t.Fatalf("ApportionBy = %v, sorted reference = %v (shares %v, keys %v %v)", got, want, shares, first, second)
 	}

@@ -72,6 +72,17 @@ func SnapshotGen(maxJobs int) *rapid.Generator[Snapshot] {
 	})
 }
 
+// VirtualTotal is the total virtual size ΣV_i = Σ Factor(β)·T_i, summed in
+// index order: the scale the tests and benchmarks place S on.
+func VirtualTotal(remaining []float64, beta float64) float64 {
+	c := Factor(beta)
+	var total float64
+	for _, r := range remaining {
+		total += c * r
+	}
+	return total
+}
+
 // Throughput is μ_i(S_i) computed from eq. 3.1 — min(S_i, T·k)·E[τ]/(k·E[min
 // of k copies]) — with the level k of eq. 3.2 and the Pareto order statistic
 // E[min of k Pareto(x_m, β)] = kβx_m/(kβ−1). It does not use the closed
@@ -238,4 +249,26 @@ func MaximizeOnSimplex(objective func([]float64) float64, n int, floor, total fl
 		}
 	}
 	return best, nil
+}
+
+// NoBetterOnSimplex compares got, the total throughput Total of an
+// allocation of total slots that gives each of the jobs of remaining at
+// least floor, with the best MaximizeOnSimplex finds over all such
+// allocations (seeded by total). It reports an error if the optimiser finds
+// more, beyond 1e-9 relative (the allocation is not optimal), or stops
+// short of got by more than 0.1% (the search stalled, so the comparison
+// would be vacuous).
+func NoBetterOnSimplex(remaining []float64, beta, floor, total, got float64) error {
+	n := len(remaining)
+	found, err := MaximizeOnSimplex(func(s []float64) float64 { return Total(remaining, s, beta) }, n, floor, total, uint64(total))
+	if err != nil {
+		return fmt.Errorf("optimize: %w", err)
+	}
+	if found > got*(1+1e-9) {
+		return fmt.Errorf("optimiser found throughput %.12g > the algorithm's %.12g", found, got)
+	}
+	if found < got*(1-1e-3) {
+		return fmt.Errorf("optimiser stalled at %.12g, the algorithm has %.12g: the check is vacuous", found, got)
+	}
+	return nil
 }
