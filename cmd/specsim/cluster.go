@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/specsched/specsched/sim"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // Defaults of the cluster command: the workload `specsim` runs with no
@@ -106,13 +107,11 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		return usageError(fs, "-eps %g: must lie in [0, 1]", *eps)
 	}
 	spec := sim.DefaultSpeculation()
-	switch *rule {
-	case "thesis":
-	case "mantri":
-		spec.Mantri = true
-	default:
+	r, err := stragglers.ParseRule(*rule)
+	if err != nil {
 		return usageError(fs, "-rule %q: want thesis or mantri", *rule)
 	}
+	spec.Mantri = r == stragglers.MantriRule
 	if spec.Estimator, err = sim.ParseEstimator(*estimator); err != nil {
 		return usageError(fs, "-estimator %q: want progress or oracle", *estimator)
 	}
