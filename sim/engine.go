@@ -329,10 +329,7 @@ func (e *engine) firstWork(task int32) float64 {
 	pst := &e.ps[ts.phase]
 	job := &e.jobs[pst.job]
 	ph := &job.Phases[ts.phase-e.js[pst.job].plo]
-	if ph.Durations != nil {
-		return ph.Durations[task-pst.lo]
-	}
-	return paretoDuration(e.seed, int(task), 0, ph.Scale, job.Beta, ph.Cap)
+	return firstDuration(e.seed, job, ph, int(task-pst.lo), int(task))
 }
 
 // copyDuration is how long copy number num of a task runs.

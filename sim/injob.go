@@ -281,16 +281,16 @@ func (e *engine) speculate(j int32, g int) (int, error) {
 // stragglerCopies asks stragglers.Speculate which of job j's running tasks
 // it would copy given up to g free slots, judging running tasks only: the
 // view holds no unscheduled task, so every free slot it fills is a copy, of
-// the eligible tasks in decreasing urgency, at most one each.
+// the eligible tasks in decreasing urgency, at most one each. The view's
+// copies, Speculate's busy slots, are those the job holds outside its
+// waiting tasks.
 func (e *engine) stragglerCopies(j int32, g int) ([]stragglers.Action, error) {
-	if g <= 0 || len(e.js[j].running) == 0 || !e.mayHaveStraggler(j) {
+	js := &e.js[j]
+	if g <= 0 || len(js.running) == 0 || !e.mayHaveStraggler(j) {
 		return e.acts[:0], nil
 	}
 	e.buildView(j, 0)
-	busy := 0
-	for i := range e.view {
-		busy += e.view[i].Copies
-	}
+	busy := int(js.held - js.waiting)
 	var err error
 	e.acts, err = stragglers.Speculate(e.acts, e.view, busy+g, e.specPolicy(j), &e.sws)
 	return e.acts, err

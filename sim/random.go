@@ -54,6 +54,16 @@ func paretoDuration(seed uint64, task, copyNum int, xm, beta, limit float64) flo
 	return d.Quantile(u)
 }
 
+// firstDuration is how long the first copy of task i of phase ph of job
+// runs under CopyService, task being its global index (over all jobs and
+// phases, in input order): Durations[i], or its keyed Pareto draw.
+func firstDuration(seed uint64, job *Job, ph *Phase, i, task int) float64 {
+	if ph.Durations != nil {
+		return ph.Durations[i]
+	}
+	return paretoDuration(seed, task, 0, ph.Scale, job.Beta, ph.Cap)
+}
+
 // logNormalMedianOne returns e^{σZ}, Z standard normal, from the keyed
 // stream: a log-normal factor with median 1 (gonum's distuv.LogNormal).
 func logNormalMedianOne(seed, purpose uint64, task, copyNum int, sigma float64) float64 {

@@ -25,7 +25,7 @@ func (e *engine) schedule() error {
 			return err
 		}
 		if free > 0 && e.conserving {
-			if free, err = e.conserve(free); err != nil {
+			if err := e.conserve(free); err != nil {
 				return err
 			}
 		}
@@ -135,7 +135,7 @@ func (e *engine) grant(free int) (int, error) {
 // conserve offers the slots still free to the active jobs, in the policy's
 // priority order (e.order, as grant left it), so that no slot idles while a
 // job can use it (§3.3: "it should not leave slots unused").
-func (e *engine) conserve(free int) (int, error) {
+func (e *engine) conserve(free int) error {
 	for _, k := range e.order {
 		if free == 0 {
 			break
@@ -146,11 +146,11 @@ func (e *engine) conserve(free int) (int, error) {
 		}
 		used, err := e.use(j, free)
 		if err != nil {
-			return free, err
+			return err
 		}
 		free -= used
 	}
-	return free, nil
+	return nil
 }
 
 // sortedBy sets e.order to the positions 0 … n−1 of e.active ordered by key

@@ -193,7 +193,6 @@ func TestNoStragglersNoSpeculation(t *testing.T) {
 // arrived job with the fewest unfinished tasks (ties: earlier arrival, then
 // index) that has an unstarted task. It returns each job's completion time.
 func referenceSRPT(jobs []Job, slots int) []float64 {
-	type run struct{ end float64 }
 	n := len(jobs)
 	next := make([]int, n)       // next unstarted task
 	unfinished := make([]int, n) // tasks not finished

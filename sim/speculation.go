@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // An Estimator is how a job's scheduler estimates t_rem, the time a running
@@ -82,18 +83,16 @@ type Speculation struct {
 
 // DefaultSpeculation returns the speculation of the evaluation: the thesis's
 // rule (t_rem > t_new) on progress-based estimates with a 0.3 log-normal
-// error, judged after a tenth of t_new.
+// error, judged after a tenth of t_new; Mantri's rule, if selected, with
+// Mantri's default δ (stragglers.DefaultMantriThreshold).
 func DefaultSpeculation() Speculation {
 	return Speculation{
-		Threshold:     defaultMantriThreshold,
+		Threshold:     stragglers.DefaultMantriThreshold,
 		Estimator:     Progress,
 		EstimateError: DefaultEstimateError,
 		Detect:        DefaultDetect,
 	}
 }
-
-// defaultMantriThreshold is Mantri's default δ = 0.25 (Xu et al. §5).
-const defaultMantriThreshold = 0.25
 
 func (s *Speculation) validate(fn string) error {
 	if err := check.Unit(fn, check.Scalar, "threshold", s.Threshold); err != nil {

@@ -299,12 +299,7 @@ func WriteTrace(w io.Writer, jobs []Job, seed uint64) error {
 				start = 1
 			}
 			for i := 0; i < ph.Tasks; i++ {
-				d := 0.0
-				if ph.Durations != nil {
-					d = ph.Durations[i]
-				} else {
-					d = paretoDuration(seed, task, 0, ph.Scale, job.Beta, ph.Cap)
-				}
+				d := firstDuration(seed, job, ph, i, task)
 				task++
 				fmt.Fprintf(bw, "%d,%s,%d,%s,%d,%s,%s\n", j, fmtFloat(job.Arrival), p, fmtFloat(d),
 					job.Group, fmtFloat(job.Beta), fmtFloat(start))

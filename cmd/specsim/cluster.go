@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/specsched/specsched/sim"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // Defaults of the cluster command: the workload `specsim` runs with no
@@ -41,12 +41,8 @@ sim.ParseTrace).`
 
 // clusterResult is one policy's row, as printed and as -json writes it.
 type clusterResult struct {
-	Policy        string   `json:"policy"`
-	Jobs          int      `json:"jobs"`
-	Mean          float64  `json:"mean"`
-	P50           float64  `json:"p50"`
-	P90           float64  `json:"p90"`
-	P99           float64  `json:"p99"`
+	Policy string `json:"policy"`
+	timeStats
 	GainSRPT      float64  `json:"gain_over_srpt"`
 	GainFair      float64  `json:"gain_over_fair"`
 	SlowedFrac    float64  `json:"slowed_vs_fair"`
@@ -111,13 +107,11 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		return usageError(fs, "-eps %g: must lie in [0, 1]", *eps)
 	}
 	spec := sim.DefaultSpeculation()
-	switch *rule {
-	case "thesis":
-	case "mantri":
-		spec.Mantri = true
-	default:
+	r, err := stragglers.ParseRule(*rule)
+	if err != nil {
 		return usageError(fs, "-rule %q: want thesis or mantri", *rule)
 	}
+	spec.Mantri = r == stragglers.MantriRule
 	if spec.Estimator, err = sim.ParseEstimator(*estimator); err != nil {
 		return usageError(fs, "-estimator %q: want progress or oracle", *estimator)
 	}
@@ -207,9 +201,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(stdout, rows)
 	}
 	fmt.Fprintf(stdout, "%d jobs, %d tasks on %d slots (%s; seed %d)\n", len(workload), tasks, *slots, describe, *seed)
 	service := ""
@@ -346,7 +338,7 @@ func compare(ps []sim.Policy, results []*sim.Result) ([]clusterResult, error) {
 	for i, r := range results {
 		s := sim.Summarize(r)
 		row := clusterResult{
-			Policy: ps[i].String(), Jobs: s.Jobs, Mean: s.Mean, P50: s.P50, P90: s.P90, P99: s.P99,
+			Policy: ps[i].String(), timeStats: summaryStats(s),
 			Utilisation: s.Utilisation, Copies: s.Copies, Killed: s.Killed, Wasted: s.Wasted, WastedFrac: s.WastedFraction,
 			result: r,
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -21,17 +20,13 @@ package's tests for the schedules derived by hand).`
 
 // exampleRow is one policy's outcome on the thesis's example.
 type exampleRow struct {
-	Policy string      `json:"policy"`
-	Detect float64     `json:"detect_after"` // time units a task runs before it can be judged a straggler
-	A      float64     `json:"a"`
-	B      float64     `json:"b"`
-	Jobs   int         `json:"jobs"`
-	Mean   float64     `json:"mean"`
-	P50    float64     `json:"p50"` // the empirical percentiles of the two completion times
-	P90    float64     `json:"p90"`
-	P99    float64     `json:"p99"`
-	Figure string      `json:"figure,omitempty"`
-	Thesis *[2]float64 `json:"thesis,omitempty"`
+	Policy    string      `json:"policy"`
+	Detect    float64     `json:"detect_after"` // time units a task runs before it can be judged a straggler
+	A         float64     `json:"a"`
+	B         float64     `json:"b"`
+	timeStats             // of the two completion times
+	Figure    string      `json:"figure,omitempty"`
+	Thesis    *[2]float64 `json:"thesis,omitempty"`
 }
 
 var exampleRuns = []struct {
@@ -72,12 +67,10 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 		a, b := r.Jobs[0].Completion, r.Jobs[1].Completion
 		s := sim.Summarize(r)
 		rows = append(rows, exampleRow{Policy: ex.policy.String(), Detect: 2 * ex.detect, A: a, B: b,
-			Jobs: s.Jobs, Mean: s.Mean, P50: s.P50, P90: s.P90, P99: s.P99, Figure: ex.figure, Thesis: ex.thesis})
+			timeStats: summaryStats(s), Figure: ex.figure, Thesis: ex.thesis})
 	}
 	if *jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(stdout, rows)
 	}
 	fmt.Fprintln(stdout, "The thesis's example (Table 2.1) on 6 slots: completion times of jobs A and B")
 	fmt.Fprintln(stdout)

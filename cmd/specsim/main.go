@@ -22,11 +22,18 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/specsched/specsched/sim"
 )
 
 func main() {
@@ -126,4 +133,51 @@ func isTerminal(w io.Writer) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// parseList parses a comma-separated list of names, each trimmed of blanks.
+func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, name := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// timeStats are the columns every subcommand reports about the completion
+// (or response) times of one run: how many, their mean and their empirical
+// percentiles (gonum stat.Quantile, stat.Empirical).
+type timeStats struct {
+	Jobs int     `json:"jobs"`
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+}
+
+// summaryStats are the timeStats of a sim run's summary.
+func summaryStats(s sim.Summary) timeStats {
+	return timeStats{Jobs: s.Jobs, Mean: s.Mean, P50: s.P50, P90: s.P90, P99: s.P99}
+}
+
+// statsOf returns the timeStats of times, which it sorts.
+func statsOf(times []float64) timeStats {
+	mean := stat.Mean(times, nil)
+	slices.Sort(times)
+	return timeStats{
+		Jobs: len(times), Mean: mean,
+		P50: stat.Quantile(0.5, stat.Empirical, times, nil), P90: stat.Quantile(0.9, stat.Empirical, times, nil),
+		P99: stat.Quantile(0.99, stat.Empirical, times, nil),
+	}
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"text/tabwriter"
-
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/specsched/specsched/overlap"
 )
@@ -23,12 +18,8 @@ and 50/90/99th percentile response time and its mean relative to the §5.1
 lower bound (the paper's relative E[T]).`
 
 type overlapRow struct {
-	Policy   string  `json:"policy"`
-	Jobs     int     `json:"jobs"`
-	Mean     float64 `json:"mean"`
-	P50      float64 `json:"p50"`
-	P90      float64 `json:"p90"`
-	P99      float64 `json:"p99"`
+	Policy string `json:"policy"`
+	timeStats
 	Relative float64 `json:"relative_to_lower_bound"`
 }
 
@@ -43,13 +34,9 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	var kinds []overlap.Kind
-	for _, name := range strings.Split(*policies, ",") {
-		kind, err := overlap.ParseKind(strings.TrimSpace(name))
-		if err != nil {
-			return usageError(fs, "-policies: %v", err)
-		}
-		kinds = append(kinds, kind)
+	kinds, err := parseList(*policies, overlap.ParseKind)
+	if err != nil {
+		return usageError(fs, "-policies: %v", err)
 	}
 	if *jobs < 1 {
 		return usageError(fs, "-jobs %d: must be ≥ 1", *jobs)
@@ -77,18 +64,11 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		mean := stat.Mean(times, nil)
-		slices.Sort(times)
-		rows = append(rows, overlapRow{
-			Policy: kind.String(), Jobs: len(times), Mean: mean,
-			P50: stat.Quantile(0.5, stat.Empirical, times, nil), P90: stat.Quantile(0.9, stat.Empirical, times, nil),
-			P99: stat.Quantile(0.99, stat.Empirical, times, nil), Relative: mean / lbMean,
-		})
+		s := statsOf(times)
+		rows = append(rows, overlapRow{Policy: kind.String(), timeStats: s, Relative: s.Mean / lbMean})
 	}
 	if *jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(stdout, rows)
 	}
 	fmt.Fprintf(stdout, "%d jobs at load %g (seed %d); lower bound on the mean response time: %.3f\n\n", *jobs, *load, *seed, lbMean)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)

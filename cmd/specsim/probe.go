@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strings"
 	"text/tabwriter"
 
 	"gonum.org/v1/gonum/stat"
@@ -26,12 +24,8 @@ line, "submit_time n_tasks mean_duration d1 … dn"). Prints each policy's
 jobs, and the utilisation. Times are in seconds.`
 
 type probeRow struct {
-	Policy      string   `json:"policy"`
-	Jobs        int      `json:"jobs"`
-	Mean        float64  `json:"mean"`
-	P50         float64  `json:"p50"`
-	P90         float64  `json:"p90"`
-	P99         float64  `json:"p99"`
+	Policy string `json:"policy"`
+	timeStats
 	ShortP50    *float64 `json:"short_p50"` // null: no short job
 	ShortP90    *float64 `json:"short_p90"`
 	ShortP99    *float64 `json:"short_p99"`
@@ -54,13 +48,9 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	var ps []probe.Policy
-	for _, name := range strings.Split(*policies, ",") {
-		p, err := probe.ParsePolicy(strings.TrimSpace(name))
-		if err != nil {
-			return usageError(fs, "-policies: %v", err)
-		}
-		ps = append(ps, p)
+	ps, err := parseList(*policies, probe.ParsePolicy)
+	if err != nil {
+		return usageError(fs, "-policies: %v", err)
 	}
 	if *nodes < 1 {
 		return usageError(fs, "-nodes %d: must be ≥ 1", *nodes)
@@ -110,23 +100,16 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%v: %w", p, err)
 		}
-		c := slices.Clone(r.Completion)
-		mean := stat.Mean(c, nil)
-		slices.Sort(c)
 		s := r.Summarize()
 		rows = append(rows, probeRow{
-			Policy: p.String(), Jobs: len(c), Mean: mean,
-			P50: stat.Quantile(0.5, stat.Empirical, c, nil), P90: stat.Quantile(0.9, stat.Empirical, c, nil),
-			P99:      stat.Quantile(0.99, stat.Empirical, c, nil),
+			Policy: p.String(), timeStats: statsOf(slices.Clone(r.Completion)),
 			ShortP50: num(s.Short.P50), ShortP90: num(s.Short.P90), ShortP99: num(s.Short.P99),
 			LongP50: num(s.Long.P50), LongP90: num(s.Long.P90), LongP99: num(s.Long.P99),
 			Utilisation: r.Stats.Utilisation,
 		})
 	}
 	if *jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(stdout, rows)
 	}
 	src := fmt.Sprintf("Google-like workload at load %g", *load)
 	if *trace != "" {
