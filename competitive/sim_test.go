@@ -504,6 +504,19 @@ func TestConservationChecks(t *testing.T) {
 			t.Errorf("%s: err = %v, want a conservation violation", c.name, err)
 		}
 	}
+	// A reduce launch for a job still mapping is refused by its own check,
+	// not by a later one: with two jobs, job 0's reduce ordinal 1 would
+	// address the list of unscheduled tasks past job 0's one map task — at
+	// job 1's first unscheduled reduce task, of the right phase.
+	two := newSim([]SimJob{
+		{MapTasks: 1, ReduceTasks: 3, MapWork: 1, ReduceWork: 1},
+		{MapTasks: 0, ReduceTasks: 2, MapWork: 1, ReduceWork: 1},
+	}, Config{Machines: 2, Policy: SREWCPolicy, Speed: 1, Peak: 1}, 6, nil)
+	two.active = []int{0, 1}
+	two.snapshot()
+	if err := two.apply(Action{0, ReduceStage, Launch, 1, 1}); !isInputError(err, "competitive.Simulate") || !strings.Contains(err.Error(), "before the maps finished") {
+		t.Errorf("reduce launch of a mapping job beside a reducing one: err = %v, want the reduce-before-maps violation", err)
+	}
 	// A task cannot finish twice, nor without a copy.
 	s := fresh(SREWCPolicy)
 	if err := s.apply(Action{0, MapStage, Launch, 0, 1}); err != nil {
