@@ -242,7 +242,6 @@ type jobState struct {
 	// re-placement).
 	rejected [2]int
 	freshest [2]*StateVector
-	running  int // executions of the job running now
 }
 
 type simulator struct {
@@ -835,7 +834,6 @@ func (s *simulator) start(t float64, i, j, k int, long bool, queued float64) {
 	n := &s.nodes[i]
 	n.busy, n.runLong, n.start, n.job, n.task, n.queued = true, long, t, j, k, queued
 	n.version++
-	s.js[j].running++
 	duration := s.jobs[j].Durations[k]
 	if s.cfg.Policy == Hopper {
 		duration = s.startCopy(t, i, j, k, n.copy)
@@ -897,7 +895,6 @@ func (s *simulator) endExecution(t float64, i int, killed bool) {
 			Copy: n.copy, Killed: killed,
 		})
 	}
-	s.js[n.job].running--
 	if s.cfg.Policy == Hopper {
 		s.hRunning[s.activePos[n.job]]--
 	}
