@@ -698,9 +698,10 @@ func (s *simulator) longArrives(t float64, i, j, k, snap int) {
 
 // done reports whether job j's scheduler has nothing left to hand out: no
 // unscheduled task, or for Hopper with speculation, the job finished (its
-// requests may still launch copies until then).
+// requests may still launch copies until then). maxCopies > 1 only for
+// Hopper with speculation (initHopper).
 func (s *simulator) done(j int) bool {
-	if s.cfg.Policy == Hopper && !s.cfg.NoSpeculation && s.maxCopies > 1 {
+	if s.maxCopies > 1 {
 		return s.js[j].finished
 	}
 	return s.js[j].next == len(s.jobs[j].Durations)
