@@ -1,6 +1,10 @@
 package probe
 
-import "math"
+import (
+	"math"
+
+	"github.com/specsched/specsched/alloc"
+)
 
 // Decentralized Hopper in the simulator: the schedulers' state of every
 // active job (the view HopperPick needs) and speculative copies.
@@ -84,11 +88,8 @@ func (s *simulator) hopperPick(n *nodeState) int {
 		s.hTargets, _ = s.ws.hopperTargets(s.hRemaining, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps)
 		s.targetsVersion = s.viewVersion
 	}
-	level := 1.0 // V = level·T (Hopper eq. 3.5; alloc.VirtualSize)
-	if s.cfg.Beta < 2 {
-		level = 2 / s.cfg.Beta
-	}
-	constrained := level*s.totalRemaining >= float64(s.cfg.Nodes)
+	totalV, _ := alloc.VirtualSize(s.totalRemaining, s.cfg.Beta) // validated
+	constrained := totalV >= float64(s.cfg.Nodes)
 	c := hopperChoose(s.queuedPos, s.hRemaining, s.hRunning, s.hTargets, constrained, s.cfg.Beta)
 	if s.verifyPicks {
 		if want, err := HopperPick(s.queuedPos, s.hRemaining, s.hRunning, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps, nil); err != nil || want != c {
