@@ -73,8 +73,8 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 	if !(beta > 1) || math.IsInf(beta, 1) {
 		return -1, check.Err(fn, -1, "beta", beta, "must be finite and > 1")
 	}
-	if !(eps >= 0 && eps <= 1) {
-		return -1, check.Err(fn, -1, "eps", eps, "must lie in [0, 1]")
+	if err := check.Unit(fn, -1, "eps", eps); err != nil {
+		return -1, err
 	}
 	ws = orNew(ws)
 	ws.nextGen(len(remaining))

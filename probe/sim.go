@@ -195,8 +195,8 @@ func ShortPartition(nodes int, fraction float64) (int, error) {
 	if nodes < 0 || nodes > MaxProbes {
 		return 0, check.Err(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
 	}
-	if !(fraction >= 0 && fraction <= 1) {
-		return 0, check.Err(fn, -1, "fraction", fraction, "must lie in [0, 1]")
+	if err := check.Unit(fn, -1, "fraction", fraction); err != nil {
+		return 0, err
 	}
 	short := fraction * float64(nodes)
 	parts, err := alloc.Apportion(make([]int, 0, 2), []float64{short, float64(nodes) - short}, nodes, nil, nil)
@@ -417,8 +417,8 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 		if !(cfg.Beta > 1) || math.IsInf(cfg.Beta, 1) {
 			return check.Err(fn, -1, "Beta", cfg.Beta, "must be finite and > 1")
 		}
-		if !(cfg.Eps >= 0 && cfg.Eps <= 1) {
-			return check.Err(fn, -1, "Eps", cfg.Eps, "must lie in [0, 1]")
+		if err := check.Unit(fn, -1, "Eps", cfg.Eps); err != nil {
+			return err
 		}
 	}
 	for _, f := range [...]struct {
