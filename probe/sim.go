@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -510,15 +511,7 @@ func (s *simulator) init() error {
 	for j := range s.order {
 		s.order[j] = j
 	}
-	slices.SortStableFunc(s.order, func(a, b int) int {
-		switch ta, tb := s.jobs[a].Submit, s.jobs[b].Submit; {
-		case ta < tb:
-			return -1
-		case ta > tb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(s.order, func(a, b int) int { return cmp.Compare(s.jobs[a].Submit, s.jobs[b].Submit) })
 	if len(s.order) > 0 {
 		s.first = s.jobs[s.order[0]].Submit
 		s.last = s.first
