@@ -282,8 +282,6 @@ type simulator struct {
 	hRunning   []float64 // per active index: executions running
 	queuedPos  []int     // scratch: active indices of the queued jobs
 	firstEntry []int     // scratch: queue position of each queued job's first entry
-	seen       []int     // job → tryStart stamp
-	stamp      int
 	// totalRemaining is Σ hRemaining; hTargets are the ε-fair targets of
 	// the view at viewVersion targetsVersion.
 	totalRemaining              float64

@@ -35,7 +35,6 @@ func (s *simulator) initHopper() {
 	for j := range s.activePos {
 		s.activePos[j] = -1
 	}
-	s.seen = make([]int, len(s.jobs))
 }
 
 // activate adds the arriving job j to the active view.
@@ -71,14 +70,14 @@ func (s *simulator) taskFinished(j int) {
 // first request of the job HopperPick's rules choose among the jobs queued
 // at n, with the exact state of every active job and S = Nodes.
 func (s *simulator) hopperPick(n *nodeState) int {
-	s.stamp++
+	s.ws.nextGen(len(s.jobs)) // marks the jobs already listed
 	s.queuedPos, s.firstEntry = s.queuedPos[:0], s.firstEntry[:0]
 	for k := range n.queue {
 		j := n.queue[k].job
-		if s.seen[j] == s.stamp {
+		if s.ws.stamp[j] == s.ws.gen {
 			continue
 		}
-		s.seen[j] = s.stamp
+		s.ws.stamp[j] = s.ws.gen
 		s.queuedPos = append(s.queuedPos, s.activePos[j])
 		s.firstEntry = append(s.firstEntry, k)
 	}
