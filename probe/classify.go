@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/internal/check"
 )
 
@@ -53,7 +52,7 @@ func Classify(estTask, threshold float64) (Class, error) {
 		return Short, err
 	}
 	if math.IsNaN(threshold) || threshold < 0 {
-		return Short, &specsched.InputError{Func: fn, Index: -1, Field: "threshold", Value: threshold, Reason: "must be ≥ 0 (+Inf allowed)"}
+		return Short, check.Err(fn, -1, "threshold", threshold, "must be ≥ 0 (+Inf allowed)")
 	}
 	if estTask > threshold {
 		return Long, nil

@@ -16,8 +16,8 @@ const (
 	evReject                    // rejections of a round reach the scheduler: a = job, b = round
 	evLong                      // a long task reaches a node: a = node, b = job, c = task, d = snapshot
 	evRequest                   // a node's getTask reaches the scheduler: a = node, b = job, c = entry id, d = blocked
-	evReply                     // the scheduler's reply reaches the node: a = node, b = job, c = task or −1, d = entry id<<1 | blocked
-	evFinish                    // a task execution ends: a = node, b = execution, c = node version
+	evReply                     // the scheduler's reply reaches the node: a = node, b = job, c = task or −1, d = entry id<<2 | copy<<1 | blocked
+	evFinish                    // a task execution ends: a = node, c = node version
 	evLongDone                  // a long task's completion reaches the central scheduler: a = node, b = job
 	evStolen                    // stolen probes reach the thief: a = node, b = batch
 )

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"testing"
 
 	"github.com/specsched/specsched"
 	"pgregory.net/rapid"
@@ -44,13 +43,6 @@ func drawRNG(t *rapid.T, label string) *rand.Rand {
 // "estimate > cap − counter" exactly.
 func quarters(t *rapid.T, hi int, label string) float64 {
 	return float64(rapid.IntRange(0, 4*hi).Draw(t, label)) / 4
-}
-
-func mustNoErr(tb testing.TB, err error) {
-	tb.Helper()
-	if err != nil {
-		tb.Fatal(err)
-	}
 }
 
 // rngFrom returns a PCG generator seeded with seed.

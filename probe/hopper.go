@@ -59,6 +59,7 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 	if len(running) != len(remaining) {
 		return -1, check.Err(fn, -1, "len(running)", float64(len(running)), "must equal len(remaining)")
 	}
+	totalT := 0.0 // ΣT for the case split below
 	for i := range remaining {
 		if err := check.NonNegative(fn, i, "remaining", remaining[i]); err != nil {
 			return -1, err
@@ -66,6 +67,7 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 		if err := check.NonNegative(fn, i, "running", running[i]); err != nil {
 			return -1, err
 		}
+		totalT += remaining[i]
 	}
 	if err := check.NonNegative(fn, -1, "slots", slots); err != nil {
 		return -1, err
@@ -73,8 +75,8 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 	if !(beta > 1) || math.IsInf(beta, 1) {
 		return -1, check.Err(fn, -1, "beta", beta, "must be finite and > 1")
 	}
-	if !(eps >= 0 && eps <= 1) {
-		return -1, check.Err(fn, -1, "eps", eps, "must lie in [0, 1]")
+	if err := check.Unit(fn, -1, "eps", eps); err != nil {
+		return -1, err
 	}
 	ws = orNew(ws)
 	ws.nextGen(len(remaining))
@@ -93,10 +95,6 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 	}
 	// Algorithm 1's case split, computed as alloc computes it: (2/β)·ΣT,
 	// not Σ(2/β)·T_i, which can differ by an ulp exactly at ΣV = S.
-	totalT := 0.0
-	for _, t := range remaining {
-		totalT += t
-	}
 	totalV, _ := alloc.VirtualSize(totalT, beta) // finite: validated above
 	constrained := totalV >= slots
 	return hopperChoose(queued, remaining, running, targets, constrained, beta), nil

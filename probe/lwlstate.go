@@ -10,16 +10,18 @@ package probe
 // operation is O(log n) amortised.
 type lwlState struct {
 	freeAt []float64
-	pos    []int // index in busy (≥ 0) or idle (−2 − index), per node
-	busy   []int // heap of nodes by (freeAt, node)
-	idle   []int // heap of nodes by node
+	busy   nodeHeap // by (freeAt, node): its keys are freeAt
+	idle   nodeHeap // by node: its keys are all 0
 }
 
 func newLWLState(n int) *lwlState {
-	s := &lwlState{freeAt: make([]float64, n), pos: make([]int, n), idle: make([]int, n)}
-	for i := range s.idle {
-		s.idle[i] = i
-		s.pos[i] = -2 - i
+	s := &lwlState{freeAt: make([]float64, n)}
+	s.busy = nodeHeap{pos: make([]int, n), key: s.freeAt}
+	s.idle = nodeHeap{nodes: make([]int, n), pos: make([]int, n), key: make([]float64, n)}
+	for i := range s.idle.nodes {
+		s.idle.nodes[i] = i // sorted: a heap by node
+		s.idle.pos[i] = i
+		s.busy.pos[i] = -1
 	}
 	return s
 }
@@ -27,16 +29,16 @@ func newLWLState(n int) *lwlState {
 // place returns the node for a long task of estimated duration est at time
 // now and books it.
 func (s *lwlState) place(now, est float64) int {
-	for len(s.busy) > 0 && s.freeAt[s.busy[0]] <= now {
-		i := s.busy[0]
-		s.remove(i)
-		s.insertIdle(i)
+	for len(s.busy.nodes) > 0 && s.freeAt[s.busy.nodes[0]] <= now {
+		i := s.busy.nodes[0]
+		s.busy.remove(i)
+		s.idle.push(i)
 	}
 	var i int
-	if len(s.idle) > 0 {
-		i = s.idle[0]
+	if len(s.idle.nodes) > 0 {
+		i = s.idle.nodes[0]
 	} else {
-		i = s.busy[0]
+		i = s.busy.nodes[0]
 	}
 	s.set(i, max(s.freeAt[i], now)+est, now)
 	return i
@@ -44,122 +46,82 @@ func (s *lwlState) place(now, est float64) int {
 
 // set records that node i is expected free of long work at freeAt.
 func (s *lwlState) set(i int, freeAt, now float64) {
-	s.remove(i)
+	s.busy.remove(i) // whichever heap holds it
+	s.idle.remove(i)
 	s.freeAt[i] = freeAt
 	if freeAt > now {
-		s.insertBusy(i)
+		s.busy.push(i)
 	} else {
-		s.insertIdle(i)
+		s.idle.push(i)
 	}
 }
 
-func (s *lwlState) busyLess(x, y int) bool {
-	fx, fy := s.freeAt[x], s.freeAt[y]
-	return fx < fy || (fx == fy && x < y)
+// nodeHeap is a binary min-heap of nodes by (key[node], node) that knows
+// each node's position, so that any node can be removed in O(log n).
+type nodeHeap struct {
+	nodes []int
+	pos   []int // pos[i]: index of node i in nodes, −1 when absent
+	key   []float64
 }
 
-func (s *lwlState) insertBusy(i int) {
-	s.busy = append(s.busy, i)
-	s.pos[i] = len(s.busy) - 1
-	s.upBusy(len(s.busy) - 1)
+func (h *nodeHeap) less(x, y int) bool {
+	kx, ky := h.key[x], h.key[y]
+	return kx < ky || (kx == ky && x < y)
 }
 
-func (s *lwlState) insertIdle(i int) {
-	s.idle = append(s.idle, i)
-	s.pos[i] = -2 - (len(s.idle) - 1)
-	s.upIdle(len(s.idle) - 1)
+func (h *nodeHeap) push(i int) {
+	h.nodes = append(h.nodes, i)
+	h.pos[i] = len(h.nodes) - 1
+	h.up(len(h.nodes) - 1)
 }
 
-// remove takes node i out of whichever heap holds it.
-func (s *lwlState) remove(i int) {
-	p := s.pos[i]
-	if p >= 0 {
-		last := len(s.busy) - 1
-		s.swapBusy(p, last)
-		s.busy = s.busy[:last]
-		if p < last {
-			s.downBusy(p)
-			s.upBusy(p)
-		}
-	} else if p <= -2 {
-		p = -2 - p
-		last := len(s.idle) - 1
-		s.swapIdle(p, last)
-		s.idle = s.idle[:last]
-		if p < last {
-			s.downIdle(p)
-			s.upIdle(p)
-		}
+// remove takes node i out of the heap; nothing happens if it is not in.
+func (h *nodeHeap) remove(i int) {
+	p := h.pos[i]
+	if p < 0 {
+		return
 	}
-	s.pos[i] = -1
+	last := len(h.nodes) - 1
+	h.swap(p, last)
+	h.nodes = h.nodes[:last]
+	h.pos[i] = -1
+	if p < last {
+		h.down(p)
+		h.up(p)
+	}
 }
 
-func (s *lwlState) swapBusy(a, b int) {
-	s.busy[a], s.busy[b] = s.busy[b], s.busy[a]
-	s.pos[s.busy[a]], s.pos[s.busy[b]] = a, b
+func (h *nodeHeap) swap(a, b int) {
+	h.nodes[a], h.nodes[b] = h.nodes[b], h.nodes[a]
+	h.pos[h.nodes[a]], h.pos[h.nodes[b]] = a, b
 }
 
-func (s *lwlState) swapIdle(a, b int) {
-	s.idle[a], s.idle[b] = s.idle[b], s.idle[a]
-	s.pos[s.idle[a]], s.pos[s.idle[b]] = -2-a, -2-b
-}
-
-func (s *lwlState) upBusy(i int) {
+func (h *nodeHeap) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !s.busyLess(s.busy[i], s.busy[p]) {
+		if !h.less(h.nodes[i], h.nodes[p]) {
 			return
 		}
-		s.swapBusy(i, p)
+		h.swap(i, p)
 		i = p
 	}
 }
 
-func (s *lwlState) downBusy(i int) {
-	n := len(s.busy)
+func (h *nodeHeap) down(i int) {
+	n := len(h.nodes)
 	for {
 		l := 2*i + 1
 		if l >= n {
 			return
 		}
 		m := l
-		if r := l + 1; r < n && s.busyLess(s.busy[r], s.busy[l]) {
+		if r := l + 1; r < n && h.less(h.nodes[r], h.nodes[l]) {
 			m = r
 		}
-		if !s.busyLess(s.busy[m], s.busy[i]) {
+		if !h.less(h.nodes[m], h.nodes[i]) {
 			return
 		}
-		s.swapBusy(i, m)
-		i = m
-	}
-}
-
-func (s *lwlState) upIdle(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if s.idle[i] >= s.idle[p] {
-			return
-		}
-		s.swapIdle(i, p)
-		i = p
-	}
-}
-
-func (s *lwlState) downIdle(i int) {
-	n := len(s.idle)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && s.idle[r] < s.idle[l] {
-			m = r
-		}
-		if s.idle[m] >= s.idle[i] {
-			return
-		}
-		s.swapIdle(i, m)
+		h.swap(i, m)
 		i = m
 	}
 }

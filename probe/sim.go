@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -195,8 +196,8 @@ func ShortPartition(nodes int, fraction float64) (int, error) {
 	if nodes < 0 || nodes > MaxProbes {
 		return 0, check.Err(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
 	}
-	if !(fraction >= 0 && fraction <= 1) {
-		return 0, check.Err(fn, -1, "fraction", fraction, "must lie in [0, 1]")
+	if err := check.Unit(fn, -1, "fraction", fraction); err != nil {
+		return 0, err
 	}
 	short := fraction * float64(nodes)
 	parts, err := alloc.Apportion(make([]int, 0, 2), []float64{short, float64(nodes) - short}, nodes, nil, nil)
@@ -242,7 +243,6 @@ type jobState struct {
 	// re-placement).
 	rejected [2]int
 	freshest [2]*StateVector
-	running  int // executions of the job running now
 }
 
 type simulator struct {
@@ -282,8 +282,6 @@ type simulator struct {
 	hRunning   []float64 // per active index: executions running
 	queuedPos  []int     // scratch: active indices of the queued jobs
 	firstEntry []int     // scratch: queue position of each queued job's first entry
-	seen       []int     // job → tryStart stamp
-	stamp      int
 	// totalRemaining is Σ hRemaining; hTargets are the ε-fair targets of
 	// the view at viewVersion targetsVersion.
 	totalRemaining              float64
@@ -418,8 +416,8 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 		if !(cfg.Beta > 1) || math.IsInf(cfg.Beta, 1) {
 			return check.Err(fn, -1, "Beta", cfg.Beta, "must be finite and > 1")
 		}
-		if !(cfg.Eps >= 0 && cfg.Eps <= 1) {
-			return check.Err(fn, -1, "Eps", cfg.Eps, "must lie in [0, 1]")
+		if err := check.Unit(fn, -1, "Eps", cfg.Eps); err != nil {
+			return err
 		}
 	}
 	for _, f := range [...]struct {
@@ -511,15 +509,7 @@ func (s *simulator) init() error {
 	for j := range s.order {
 		s.order[j] = j
 	}
-	slices.SortStableFunc(s.order, func(a, b int) int {
-		switch ta, tb := s.jobs[a].Submit, s.jobs[b].Submit; {
-		case ta < tb:
-			return -1
-		case ta > tb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(s.order, func(a, b int) int { return cmp.Compare(s.jobs[a].Submit, s.jobs[b].Submit) })
 	if len(s.order) > 0 {
 		s.first = s.jobs[s.order[0]].Submit
 		s.last = s.first
@@ -699,9 +689,10 @@ func (s *simulator) longArrives(t float64, i, j, k, snap int) {
 
 // done reports whether job j's scheduler has nothing left to hand out: no
 // unscheduled task, or for Hopper with speculation, the job finished (its
-// requests may still launch copies until then).
+// requests may still launch copies until then). maxCopies > 1 only for
+// Hopper with speculation (initHopper).
 func (s *simulator) done(j int) bool {
-	if s.cfg.Policy == Hopper && !s.cfg.NoSpeculation && s.maxCopies > 1 {
+	if s.maxCopies > 1 {
 		return s.js[j].finished
 	}
 	return s.js[j].next == len(s.jobs[j].Durations)
@@ -835,7 +826,6 @@ func (s *simulator) start(t float64, i, j, k int, long bool, queued float64) {
 	n := &s.nodes[i]
 	n.busy, n.runLong, n.start, n.job, n.task, n.queued = true, long, t, j, k, queued
 	n.version++
-	s.js[j].running++
 	duration := s.jobs[j].Durations[k]
 	if s.cfg.Policy == Hopper {
 		duration = s.startCopy(t, i, j, k, n.copy)
@@ -897,7 +887,6 @@ func (s *simulator) endExecution(t float64, i int, killed bool) {
 			Copy: n.copy, Killed: killed,
 		})
 	}
-	s.js[n.job].running--
 	if s.cfg.Policy == Hopper {
 		s.hRunning[s.activePos[n.job]]--
 	}

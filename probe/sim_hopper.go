@@ -1,6 +1,10 @@
 package probe
 
-import "math"
+import (
+	"math"
+
+	"github.com/specsched/specsched/alloc"
+)
 
 // Decentralized Hopper in the simulator: the schedulers' state of every
 // active job (the view HopperPick needs) and speculative copies.
@@ -31,7 +35,6 @@ func (s *simulator) initHopper() {
 	for j := range s.activePos {
 		s.activePos[j] = -1
 	}
-	s.seen = make([]int, len(s.jobs))
 }
 
 // activate adds the arriving job j to the active view.
@@ -67,14 +70,14 @@ func (s *simulator) taskFinished(j int) {
 // first request of the job HopperPick's rules choose among the jobs queued
 // at n, with the exact state of every active job and S = Nodes.
 func (s *simulator) hopperPick(n *nodeState) int {
-	s.stamp++
+	s.ws.nextGen(len(s.jobs)) // marks the jobs already listed
 	s.queuedPos, s.firstEntry = s.queuedPos[:0], s.firstEntry[:0]
 	for k := range n.queue {
 		j := n.queue[k].job
-		if s.seen[j] == s.stamp {
+		if s.ws.stamp[j] == s.ws.gen {
 			continue
 		}
-		s.seen[j] = s.stamp
+		s.ws.stamp[j] = s.ws.gen
 		s.queuedPos = append(s.queuedPos, s.activePos[j])
 		s.firstEntry = append(s.firstEntry, k)
 	}
@@ -84,11 +87,8 @@ func (s *simulator) hopperPick(n *nodeState) int {
 		s.hTargets, _ = s.ws.hopperTargets(s.hRemaining, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps)
 		s.targetsVersion = s.viewVersion
 	}
-	level := 1.0 // V = level·T (Hopper eq. 3.5; alloc.VirtualSize)
-	if s.cfg.Beta < 2 {
-		level = 2 / s.cfg.Beta
-	}
-	constrained := level*s.totalRemaining >= float64(s.cfg.Nodes)
+	totalV, _ := alloc.VirtualSize(s.totalRemaining, s.cfg.Beta) // validated
+	constrained := totalV >= float64(s.cfg.Nodes)
 	c := hopperChoose(s.queuedPos, s.hRemaining, s.hRunning, s.hTargets, constrained, s.cfg.Beta)
 	if s.verifyPicks {
 		if want, err := HopperPick(s.queuedPos, s.hRemaining, s.hRunning, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps, nil); err != nil || want != c {
