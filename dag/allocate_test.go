@@ -15,6 +15,7 @@ import (
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // tol is the relative tolerance for comparing real-valued allocations
@@ -842,30 +843,9 @@ func badFloat(t *rapid.T, label string) float64 {
 func testAllocateNoPanic(t *rapid.T) {
 	jobs := hostileJobs(t)
 	beta := hostileBeta(t)
-	slots := rapid.OneOf(rapid.Float64Range(0, 1e3), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), -1, math.MaxFloat64})).Draw(t, "slots")
-
-	sentinel := []float64{42, 43}
-	got, err := Allocate(sentinel[:0:2], jobs, slots, beta, nil)
-	if err != nil {
-		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Func != "dag.Allocate" {
-			t.Fatalf("error %v is not a dag.Allocate *InputError", err)
-		}
-		if got != nil || sentinel[0] != 42 || sentinel[1] != 43 {
-			t.Fatalf("on error: got %v, dst %v", got, sentinel)
-		}
-	} else {
-		var sum float64
-		for i, s := range got {
-			if !(s >= 0) || math.IsInf(s, 0) {
-				t.Fatalf("job %d: %v", i, s)
-			}
-			sum += s
-		}
-		if sum > slots*(1+tol)+tol {
-			t.Fatalf("ΣS_i = %v > S = %v", sum, slots)
-		}
-	}
+	testutil.RealNoPanic(t, "dag.Allocate", tol, func(dst []float64, slots float64) ([]float64, error) {
+		return Allocate(dst, jobs, slots, beta, nil)
+	})
 }
 
 func TestAllocateNoPanic(t *testing.T) {
@@ -898,29 +878,9 @@ func hostileBeta(t *rapid.T) float64 {
 func testAllocateSlotsNoPanic(t *rapid.T) {
 	jobs := hostileJobs(t)
 	beta := hostileBeta(t)
-	islots := rapid.OneOf(rapid.IntRange(0, 1000), rapid.SampledFrom([]int{-1, math.MaxInt, alloc.MaxTotal + 1})).Draw(t, "slots")
-	isentinel := []int{42}
-	gotSlots, err := AllocateSlots(isentinel[:0:1], jobs, islots, beta, nil)
-	if err != nil {
-		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Func != "dag.AllocateSlots" {
-			t.Fatalf("error %v is not a dag.AllocateSlots *InputError", err)
-		}
-		if gotSlots != nil || isentinel[0] != 42 {
-			t.Fatalf("on error: got %v, dst %v", gotSlots, isentinel)
-		}
-	} else {
-		sum := 0
-		for i, s := range gotSlots {
-			if s < 0 {
-				t.Fatalf("job %d: %d", i, s)
-			}
-			sum += s
-		}
-		if sum > islots {
-			t.Fatalf("Σ = %d > %d", sum, islots)
-		}
-	}
+	testutil.IntNoPanic(t, "dag.AllocateSlots", func(dst []int, slots int) ([]int, error) {
+		return AllocateSlots(dst, jobs, slots, beta, nil)
+	})
 }
 
 func TestAllocateSlotsNoPanic(t *testing.T) {
