@@ -218,48 +218,38 @@ func sameAllocation(got, want []float64, scale float64) bool {
 	return true
 }
 
-func testAllocateMatchesReference(t *rapid.T) {
-	jobs := jobsGen(60).Draw(t, "jobs")
-	beta := betaGen().Draw(t, "beta")
-	slots := slotsFor(t, jobs)
-	orig := slices.Clone(jobs)
-	got, err := Allocate(nil, jobs, slots, beta, nil)
-	if err != nil {
-		t.Fatalf("Allocate: %v", err)
-	}
-	if d := gocmp.Diff(orig, jobs); d != "" {
-		t.Fatalf("input modified (-before +after):\n%s", d)
-	}
-	want, thresholds := reference(jobs, slots, beta)
-	if !sameAllocation(got, want, slots) && !nearThreshold(slots, thresholds) {
-		t.Fatalf("S = %v, β = %v:\ngot  %v\nwant %v", slots, beta, got, want)
+// matchesReference is the property that Allocate, on snapshots drawn by
+// gen, agrees with the sorting reference and leaves its input alone.
+func matchesReference(gen *rapid.Generator[[]Job]) func(*rapid.T) {
+	return func(t *rapid.T) {
+		jobs := gen.Draw(t, "jobs")
+		beta := betaGen().Draw(t, "beta")
+		slots := slotsFor(t, jobs)
+		orig := slices.Clone(jobs)
+		got, err := Allocate(nil, jobs, slots, beta, nil)
+		if err != nil {
+			t.Fatalf("Allocate: %v", err)
+		}
+		if d := gocmp.Diff(orig, jobs); d != "" {
+			t.Fatalf("input modified (-before +after):\n%s", d)
+		}
+		want, thresholds := reference(jobs, slots, beta)
+		if !sameAllocation(got, want, slots) && !nearThreshold(slots, thresholds) {
+			t.Fatalf("S = %v, β = %v:\ngot  %v\nwant %v", slots, beta, got, want)
+		}
 	}
 }
 
 func TestAllocateMatchesReference(t *testing.T) {
 	t.Parallel()
-	rapid.Check(t, testAllocateMatchesReference)
+	rapid.Check(t, matchesReference(jobsGen(60)))
 }
 
-// testAllocateMatchesReferenceLarge: snapshots past the search's small-sort
+// TestAllocateMatchesReferenceLarge: snapshots past the search's small-sort
 // size, so that the radix levels decide the case.
-func testAllocateMatchesReferenceLarge(t *rapid.T) {
-	jobs := jobsGenN(smallSort+1, 300).Draw(t, "jobs")
-	beta := betaGen().Draw(t, "beta")
-	slots := slotsFor(t, jobs)
-	got, err := Allocate(nil, jobs, slots, beta, nil)
-	if err != nil {
-		t.Fatalf("Allocate: %v", err)
-	}
-	want, thresholds := reference(jobs, slots, beta)
-	if !sameAllocation(got, want, slots) && !nearThreshold(slots, thresholds) {
-		t.Fatalf("S = %v, β = %v:\ngot  %v\nwant %v", slots, beta, got, want)
-	}
-}
-
 func TestAllocateMatchesReferenceLarge(t *testing.T) {
 	t.Parallel()
-	rapid.Check(t, testAllocateMatchesReferenceLarge)
+	rapid.Check(t, matchesReference(jobsGenN(smallSort+1, 300)))
 }
 
 // testAllocateAtThresholds puts S exactly on every case boundary and a hair
