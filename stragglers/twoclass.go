@@ -99,6 +99,7 @@ func TwoClassesSlots(dst []int, remaining, beta []float64, slots int, ws *Worksp
 type classes struct {
 	beta  [2]float64 // β₁ < β₂ (β₂ = β₁ with one class; both 0 with no job)
 	total [2]float64 // ΣT per class
+	count [2]int     // jobs per class
 }
 
 // twoClasses validates the arguments of Algorithm 4 and finds the classes
@@ -134,6 +135,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 			return c, check.Err(fn, i, "beta", b, "Algorithm 4 takes two classes: a third distinct β")
 		}
 		c.total[k] += t
+		c.count[k]++
 		// T/√(β−1) ≥ (2/β)·T for every β: the class weight bounds the
 		// virtual size and θ. Reported once every job is known valid.
 		if overflow < 0 && c.total[k]/math.Sqrt(b-1) > math.MaxFloat64 {
@@ -149,6 +151,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 	case distinct == 2 && c.beta[1] < c.beta[0]:
 		c.beta[0], c.beta[1] = c.beta[1], c.beta[0]
 		c.total[0], c.total[1] = c.total[1], c.total[0]
+		c.count[0], c.count[1] = c.count[1], c.count[0]
 	}
 	return c, nil
 }
@@ -196,13 +199,7 @@ func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c clas
 // scatterClasses writes the slots algorithm4 left in ws.subDst back in
 // input order.
 func (ws *Workspace) scatterClasses(dst, beta []float64, c classes) {
-	posII := 0 // type II follows type I in ws.subDst
-	for i := range beta {
-		if beta[i] == c.beta[0] {
-			posII++
-		}
-	}
-	posI := 0
+	posI, posII := 0, c.count[0] // type II follows type I in ws.subDst
 	for i := range beta {
 		if beta[i] == c.beta[0] {
 			dst[i] = ws.subDst[posI]
