@@ -154,12 +154,10 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 	return dst, nil
 }
 
-// prepared describes a validated snapshot: the speculation factor, and the
-// range of the active jobs' keys.
+// prepared describes a validated snapshot: the range of the active jobs'
+// keys, which the search starts from.
 type prepared struct {
-	n      int     // number of jobs
-	c      float64 // 2/β, or 1 for β ≥ 2
-	lo, hi uint64  // smallest and largest key of an active job
+	lo, hi uint64 // smallest and largest key of an active job
 }
 
 // prepare validates the arguments of Algorithm 3 and, in the same pass,
@@ -172,7 +170,7 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return prepared{}, err
 	}
-	p := prepared{n: len(jobs), c: c, lo: math.MaxUint64}
+	p := prepared{lo: math.MaxUint64}
 	var total float64
 	minAlpha, maxAlpha := math.Inf(1), 0.0
 	ws.recs = slices.Grow(ws.recs[:0], len(jobs))
@@ -227,8 +225,8 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 	return p, nil
 }
 
-// allocate is Algorithm 3 on a prepared snapshot; dst has p.n elements. It
-// reports whether any job has work.
+// allocate is Algorithm 3 on a prepared snapshot; dst has one element per
+// job. It reports whether any job has work.
 func (ws *Workspace) allocate(dst []float64, slots float64, p prepared) bool {
 	clear(dst)
 	if len(ws.recs) == 0 || slots == 0 {

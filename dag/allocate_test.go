@@ -15,6 +15,7 @@ import (
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // tol is the relative tolerance for comparing real-valued allocations
@@ -217,48 +218,38 @@ func sameAllocation(got, want []float64, scale float64) bool {
 	return true
 }
 
-func testAllocateMatchesReference(t *rapid.T) {
-	jobs := jobsGen(60).Draw(t, "jobs")
-	beta := betaGen().Draw(t, "beta")
-	slots := slotsFor(t, jobs)
-	orig := slices.Clone(jobs)
-	got, err := Allocate(nil, jobs, slots, beta, nil)
-	if err != nil {
-		t.Fatalf("Allocate: %v", err)
-	}
-	if d := gocmp.Diff(orig, jobs); d != "" {
-		t.Fatalf("input modified (-before +after):\n%s", d)
-	}
-	want, thresholds := reference(jobs, slots, beta)
-	if !sameAllocation(got, want, slots) && !nearThreshold(slots, thresholds) {
-		t.Fatalf("S = %v, β = %v:\ngot  %v\nwant %v", slots, beta, got, want)
+// matchesReference is the property that Allocate, on snapshots drawn by
+// gen, agrees with the sorting reference and leaves its input alone.
+func matchesReference(gen *rapid.Generator[[]Job]) func(*rapid.T) {
+	return func(t *rapid.T) {
+		jobs := gen.Draw(t, "jobs")
+		beta := betaGen().Draw(t, "beta")
+		slots := slotsFor(t, jobs)
+		orig := slices.Clone(jobs)
+		got, err := Allocate(nil, jobs, slots, beta, nil)
+		if err != nil {
+			t.Fatalf("Allocate: %v", err)
+		}
+		if d := gocmp.Diff(orig, jobs); d != "" {
+			t.Fatalf("input modified (-before +after):\n%s", d)
+		}
+		want, thresholds := reference(jobs, slots, beta)
+		if !sameAllocation(got, want, slots) && !nearThreshold(slots, thresholds) {
+			t.Fatalf("S = %v, β = %v:\ngot  %v\nwant %v", slots, beta, got, want)
+		}
 	}
 }
 
 func TestAllocateMatchesReference(t *testing.T) {
 	t.Parallel()
-	rapid.Check(t, testAllocateMatchesReference)
+	rapid.Check(t, matchesReference(jobsGen(60)))
 }
 
-// testAllocateMatchesReferenceLarge: snapshots past the search's small-sort
+// TestAllocateMatchesReferenceLarge: snapshots past the search's small-sort
 // size, so that the radix levels decide the case.
-func testAllocateMatchesReferenceLarge(t *rapid.T) {
-	jobs := jobsGenN(smallSort+1, 300).Draw(t, "jobs")
-	beta := betaGen().Draw(t, "beta")
-	slots := slotsFor(t, jobs)
-	got, err := Allocate(nil, jobs, slots, beta, nil)
-	if err != nil {
-		t.Fatalf("Allocate: %v", err)
-	}
-	want, thresholds := reference(jobs, slots, beta)
-	if !sameAllocation(got, want, slots) && !nearThreshold(slots, thresholds) {
-		t.Fatalf("S = %v, β = %v:\ngot  %v\nwant %v", slots, beta, got, want)
-	}
-}
-
 func TestAllocateMatchesReferenceLarge(t *testing.T) {
 	t.Parallel()
-	rapid.Check(t, testAllocateMatchesReferenceLarge)
+	rapid.Check(t, matchesReference(jobsGenN(smallSort+1, 300)))
 }
 
 // testAllocateAtThresholds puts S exactly on every case boundary and a hair
@@ -842,30 +833,9 @@ func badFloat(t *rapid.T, label string) float64 {
 func testAllocateNoPanic(t *rapid.T) {
 	jobs := hostileJobs(t)
 	beta := hostileBeta(t)
-	slots := rapid.OneOf(rapid.Float64Range(0, 1e3), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), -1, math.MaxFloat64})).Draw(t, "slots")
-
-	sentinel := []float64{42, 43}
-	got, err := Allocate(sentinel[:0:2], jobs, slots, beta, nil)
-	if err != nil {
-		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Func != "dag.Allocate" {
-			t.Fatalf("error %v is not a dag.Allocate *InputError", err)
-		}
-		if got != nil || sentinel[0] != 42 || sentinel[1] != 43 {
-			t.Fatalf("on error: got %v, dst %v", got, sentinel)
-		}
-	} else {
-		var sum float64
-		for i, s := range got {
-			if !(s >= 0) || math.IsInf(s, 0) {
-				t.Fatalf("job %d: %v", i, s)
-			}
-			sum += s
-		}
-		if sum > slots*(1+tol)+tol {
-			t.Fatalf("ΣS_i = %v > S = %v", sum, slots)
-		}
-	}
+	testutil.RealNoPanic(t, "dag.Allocate", tol, func(dst []float64, slots float64) ([]float64, error) {
+		return Allocate(dst, jobs, slots, beta, nil)
+	})
 }
 
 func TestAllocateNoPanic(t *testing.T) {
@@ -898,29 +868,9 @@ func hostileBeta(t *rapid.T) float64 {
 func testAllocateSlotsNoPanic(t *rapid.T) {
 	jobs := hostileJobs(t)
 	beta := hostileBeta(t)
-	islots := rapid.OneOf(rapid.IntRange(0, 1000), rapid.SampledFrom([]int{-1, math.MaxInt, alloc.MaxTotal + 1})).Draw(t, "slots")
-	isentinel := []int{42}
-	gotSlots, err := AllocateSlots(isentinel[:0:1], jobs, islots, beta, nil)
-	if err != nil {
-		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Func != "dag.AllocateSlots" {
-			t.Fatalf("error %v is not a dag.AllocateSlots *InputError", err)
-		}
-		if gotSlots != nil || isentinel[0] != 42 {
-			t.Fatalf("on error: got %v, dst %v", gotSlots, isentinel)
-		}
-	} else {
-		sum := 0
-		for i, s := range gotSlots {
-			if s < 0 {
-				t.Fatalf("job %d: %d", i, s)
-			}
-			sum += s
-		}
-		if sum > islots {
-			t.Fatalf("Σ = %d > %d", sum, islots)
-		}
-	}
+	testutil.IntNoPanic(t, "dag.AllocateSlots", func(dst []int, slots int) ([]int, error) {
+		return AllocateSlots(dst, jobs, slots, beta, nil)
+	})
 }
 
 func TestAllocateSlotsNoPanic(t *testing.T) {

@@ -99,9 +99,11 @@ func TwoClassesSlots(dst []int, remaining, beta []float64, slots int, ws *Worksp
 type classes struct {
 	beta  [2]float64 // β₁ < β₂ (β₂ = β₁ with one class; both 0 with no job)
 	total [2]float64 // ΣT per class
+	count [2]int     // jobs per class
 }
 
-// twoClasses validates the arguments of Algorithm 4 and finds the classes.
+// twoClasses validates the arguments of Algorithm 4 and finds the classes
+// and their totals, in one pass.
 func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, error) {
 	var c classes
 	if err := check.Len(fn, "beta", len(beta), len(remaining)); err != nil {
@@ -111,6 +113,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		return c, err
 	}
 	distinct := 0
+	overflow := -1 // the first job at which its class's weight overflows
 	for i, t := range remaining {
 		if !(t >= 0 && t <= math.MaxFloat64) {
 			return c, check.NonNegative(fn, i, "remaining", t)
@@ -119,33 +122,36 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		if !(b > 1 && b < 2) {
 			return c, check.Err(fn, i, "beta", b, "must lie in (1, 2) for Algorithm 4; use Allocate for β ≥ 2")
 		}
+		k := 0 // the class, in order of first appearance
 		switch {
 		case distinct > 0 && b == c.beta[0]:
 		case distinct > 1 && b == c.beta[1]:
+			k = 1
 		case distinct < 2:
-			c.beta[distinct] = b
+			k = distinct
+			c.beta[k] = b
 			distinct++
 		default:
 			return c, check.Err(fn, i, "beta", b, "Algorithm 4 takes two classes: a third distinct β")
 		}
+		c.total[k] += t
+		c.count[k]++
+		// T/√(β−1) ≥ (2/β)·T for every β: the class weight bounds the
+		// virtual size and θ. Reported once every job is known valid.
+		if overflow < 0 && c.total[k]/math.Sqrt(b-1) > math.MaxFloat64 {
+			overflow = i
+		}
+	}
+	if overflow >= 0 {
+		return c, check.Err(fn, overflow, "remaining", remaining[overflow], "the sum over jobs overflows float64")
 	}
 	switch {
 	case distinct == 1:
 		c.beta[1] = c.beta[0]
 	case distinct == 2 && c.beta[1] < c.beta[0]:
 		c.beta[0], c.beta[1] = c.beta[1], c.beta[0]
-	}
-	for i, t := range remaining {
-		k := 0
-		if beta[i] != c.beta[0] {
-			k = 1
-		}
-		c.total[k] += t
-		// T/√(β−1) ≥ (2/β)·T for every β: the class weight bounds the
-		// virtual size and θ.
-		if c.total[k]/math.Sqrt(c.beta[k]-1) > math.MaxFloat64 {
-			return c, check.Err(fn, i, "remaining", t, "the sum over jobs overflows float64")
-		}
+		c.total[0], c.total[1] = c.total[1], c.total[0]
+		c.count[0], c.count[1] = c.count[1], c.count[0]
 	}
 	return c, nil
 }
@@ -193,13 +199,7 @@ func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c clas
 // scatterClasses writes the slots algorithm4 left in ws.subDst back in
 // input order.
 func (ws *Workspace) scatterClasses(dst, beta []float64, c classes) {
-	posII := 0 // type II follows type I in ws.subDst
-	for i := range beta {
-		if beta[i] == c.beta[0] {
-			posII++
-		}
-	}
-	posI := 0
+	posI, posII := 0, c.count[0] // type II follows type I in ws.subDst
 	for i := range beta {
 		if beta[i] == c.beta[0] {
 			dst[i] = ws.subDst[posI]

@@ -11,7 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
-	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // TestTwoClassesWorkedExample computes Algorithm 4 by hand. Type I
@@ -135,10 +135,9 @@ func TestTwoClassesSlots(t *testing.T) {
 
 func testTwoClassesNoPanic(t *rapid.T) {
 	s := hostileSnapshot(t)
-	slots := rapid.OneOf(rapid.Float64Range(0, 1e3), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), -1, math.MaxFloat64})).Draw(t, "slots")
-	sentinel := []float64{42, 43}
-	got, err := TwoClasses(sentinel[:0:2], s.remaining, s.beta, slots, nil)
-	checkRealResult(t, "stragglers.TwoClasses", got, err, sentinel, slots)
+	testutil.RealNoPanic(t, "stragglers.TwoClasses", tol, func(dst []float64, slots float64) ([]float64, error) {
+		return TwoClasses(dst, s.remaining, s.beta, slots, nil)
+	})
 }
 
 func TestTwoClassesNoPanic(t *testing.T) {
@@ -148,10 +147,9 @@ func TestTwoClassesNoPanic(t *testing.T) {
 
 func testTwoClassesSlotsNoPanic(t *rapid.T) {
 	s := hostileSnapshot(t)
-	slots := rapid.OneOf(rapid.IntRange(0, 1000), rapid.SampledFrom([]int{-1, math.MaxInt, alloc.MaxTotal + 1})).Draw(t, "slots")
-	sentinel := []int{42}
-	got, err := TwoClassesSlots(sentinel[:0:1], s.remaining, s.beta, slots, nil)
-	checkIntResult(t, "stragglers.TwoClassesSlots", got, err, sentinel, slots)
+	testutil.IntNoPanic(t, "stragglers.TwoClassesSlots", func(dst []int, slots int) ([]int, error) {
+		return TwoClassesSlots(dst, s.remaining, s.beta, slots, nil)
+	})
 }
 
 func TestTwoClassesSlotsNoPanic(t *testing.T) {

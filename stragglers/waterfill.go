@@ -178,7 +178,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 			share = slots - atLevel
 		}
 		ws.classShare(remaining, g, share)
-		next := 0 // position in ws.subIdx of the next job of class g
+		next := 0 // position in ws.subDst of the next job of class g
 		for i := range ws.recs {
 			r := &ws.recs[i]
 			switch {
@@ -229,13 +229,12 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 
 // classShare runs Algorithm 1 (alloc.Allocate) with the given slots on the
 // jobs whose key is g, gathered in index order into ws.sub, leaving their
-// slots in ws.subDst and their indices in ws.subIdx.
+// slots in ws.subDst, in the same order.
 func (ws *Workspace) classShare(remaining []float64, g, slots float64) {
-	ws.sub, ws.subIdx = ws.sub[:0], ws.subIdx[:0]
+	ws.sub = ws.sub[:0]
 	for i := range ws.recs {
 		if ws.recs[i].key == g {
 			ws.sub = append(ws.sub, remaining[i])
-			ws.subIdx = append(ws.subIdx, i)
 		}
 	}
 	// The class's β is g itself below 2; for the β ≥ 2 class any β ≥ 2 is

@@ -13,6 +13,7 @@ import (
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // testTheorem3KKT: for any number of classes (any β per job) the
@@ -337,10 +338,9 @@ func TestAllocateWorkedExample(t *testing.T) {
 // result is an *InputError with dst untouched, or a feasible allocation.
 func testAllocateNoPanic(t *rapid.T) {
 	s := hostileSnapshot(t)
-	slots := rapid.OneOf(rapid.Float64Range(0, 1e3), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), -1, math.MaxFloat64})).Draw(t, "slots")
-	sentinel := []float64{42, 43}
-	got, err := Allocate(sentinel[:0:2], s.remaining, s.beta, slots, nil)
-	checkRealResult(t, "stragglers.Allocate", got, err, sentinel, slots)
+	testutil.RealNoPanic(t, "stragglers.Allocate", tol, func(dst []float64, slots float64) ([]float64, error) {
+		return Allocate(dst, s.remaining, s.beta, slots, nil)
+	})
 }
 
 func TestAllocateNoPanic(t *testing.T) {
@@ -351,10 +351,9 @@ func TestAllocateNoPanic(t *testing.T) {
 // testAllocateSlotsNoPanic is the integer form under hostile input.
 func testAllocateSlotsNoPanic(t *rapid.T) {
 	s := hostileSnapshot(t)
-	slots := rapid.OneOf(rapid.IntRange(0, 1000), rapid.SampledFrom([]int{-1, math.MaxInt, alloc.MaxTotal + 1})).Draw(t, "slots")
-	sentinel := []int{42}
-	got, err := AllocateSlots(sentinel[:0:1], s.remaining, s.beta, slots, nil)
-	checkIntResult(t, "stragglers.AllocateSlots", got, err, sentinel, slots)
+	testutil.IntNoPanic(t, "stragglers.AllocateSlots", func(dst []int, slots int) ([]int, error) {
+		return AllocateSlots(dst, s.remaining, s.beta, slots, nil)
+	})
 }
 
 func TestAllocateSlotsNoPanic(t *testing.T) {
@@ -386,52 +385,6 @@ func hostileSnapshot(t *rapid.T) snapshot {
 		s.beta = s.beta[1:]
 	}
 	return s
-}
-
-func checkRealResult(t *rapid.T, fn string, got []float64, err error, sentinel []float64, slots float64) {
-	if err != nil {
-		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Func != fn {
-			t.Fatalf("error %v is not a %s *InputError", err, fn)
-		}
-		if got != nil || sentinel[0] != 42 || sentinel[1] != 43 {
-			t.Fatalf("on error: got %v, dst %v", got, sentinel)
-		}
-		return
-	}
-	var sum float64
-	for i, x := range got {
-		if !(x >= 0) || math.IsInf(x, 0) {
-			t.Fatalf("job %d: %v", i, x)
-		}
-		sum += x
-	}
-	if sum > slots*(1+tol)+tol {
-		t.Fatalf("ΣS_i = %v > S = %v", sum, slots)
-	}
-}
-
-func checkIntResult(t *rapid.T, fn string, got []int, err error, sentinel []int, slots int) {
-	if err != nil {
-		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Func != fn {
-			t.Fatalf("error %v is not a %s *InputError", err, fn)
-		}
-		if got != nil || sentinel[0] != 42 {
-			t.Fatalf("on error: got %v, dst %v", got, sentinel)
-		}
-		return
-	}
-	sum := 0
-	for i, x := range got {
-		if x < 0 {
-			t.Fatalf("job %d: %d", i, x)
-		}
-		sum += x
-	}
-	if sum > slots {
-		t.Fatalf("Σ = %d > %d", sum, slots)
-	}
 }
 
 // TestAllocateErrors names the job and field of each invalid input.

@@ -14,7 +14,6 @@ type Workspace struct {
 	hist        []bucket        // radix histogram
 	sub         []float64       // remaining tasks of the jobs of one class
 	subDst      []float64       // their slots
-	subIdx      []int           // their input indices
 	keys        []float64       // speculation: minus the urgencies of the eligible tasks
 	eligible    []int           // speculation: the eligible tasks, in index order
 	unscheduled []int           // speculation: the unscheduled tasks, in index order
