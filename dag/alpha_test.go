@@ -55,6 +55,20 @@ func TestEstimateAlphaWorkedExample(t *testing.T) {
 	if got, _ := EstimateAlpha(Progress{Done: Ratio{Input: 1, Output: 1e6}, RemainingInput: 1e-3}, Ratio{}, 1); got != MaxAlpha {
 		t.Errorf("backlog: α = %v, want %v", got, MaxAlpha)
 	}
+	// The clamp is the documented [0.05, 20], and a ratio of 19 is inside
+	// it: r = 19/1, nothing produced is left unread (Read = Output), α = 19.
+	if MinAlpha != 0.05 || MaxAlpha != 20 {
+		t.Errorf("clamp [%v, %v], want [0.05, 20]", MinAlpha, MaxAlpha)
+	}
+	if got, err := EstimateAlpha(Progress{Done: Ratio{Input: 1, Output: 19}, RemainingInput: 1, Read: 19}, Ratio{}, 1); err != nil || got != 19 {
+		t.Errorf("r = 19: α = %v, %v; want 19", got, err)
+	}
+	// Read beyond the output of the completed tasks (reads of tasks still
+	// running): the unread backlog is 0, not negative. r = 5/10, α =
+	// (0 + 0.5·10)/10 = 0.5; without the floor it would be (5 − 8 + 5)/10.
+	if got, err := EstimateAlpha(Progress{Done: Ratio{Input: 10, Output: 5}, RemainingInput: 10, Read: 8}, Ratio{}, 1); err != nil || got != 0.5 {
+		t.Errorf("read past the output: α = %v, %v; want 0.5", got, err)
+	}
 }
 
 func progressGen() *rapid.Generator[Progress] {

@@ -86,6 +86,14 @@ func TestSpeculateSplit(t *testing.T) {
 			t.Errorf("β = %v, %d slots: %v, %v; want %v", tc.beta, tc.slots, got, err, want)
 		}
 	}
+	// A tie in the split: the straggler and two unscheduled tasks on 2
+	// slots at β = 1.5 give level 4/3, D = 1.5 and B = 0.5; equal
+	// remainders go to the distinct tasks (D = 2, B = 0), so the free slot
+	// launches task 1 rather than copying the straggler.
+	got, err := Speculate(nil, tasks[:3], 2, Policy{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}, nil)
+	if want := []Action{{1, Launch}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("split tie: %v, %v; want %v", got, err, want)
+	}
 }
 
 // TestSpeculateMantriThreshold checks Mantri's test by hand. β = 2,

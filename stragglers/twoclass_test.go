@@ -233,3 +233,27 @@ func TestTwoClassesTinyClass(t *testing.T) {
 		t.Errorf("KKT gap %v (λ = %v)", gap, lambda)
 	}
 }
+
+// TestSlotsRemainderTie: an equal remainder goes to the job with fewer
+// remaining tasks, the documented tie key of TwoClassesSlots and
+// AllocateSlots (before the index). T = (3, 2), β = (1.5625, 1.25), S = 9:
+// case 3 splits S by T/√(β−1) = 3/0.75 = 4 and 2/0.5 = 4, so both real
+// shares are 4.5; the ninth slot goes to job 1 (2 tasks), not job 0.
+func TestSlotsRemainderTie(t *testing.T) {
+	t.Parallel()
+	remaining, beta := []float64{3, 2}, []float64{1.5625, 1.25}
+	real, err := TwoClasses(nil, remaining, beta, 9, nil)
+	if err != nil || real[0] != 4.5 || real[1] != 4.5 {
+		t.Fatalf("real shares %v, %v; want [4.5 4.5]", real, err)
+	}
+	if real, err := Allocate(nil, remaining, beta, 9, nil); err != nil || real[0] != 4.5 || real[1] != 4.5 {
+		t.Fatalf("Allocate real shares %v, %v; want [4.5 4.5]", real, err)
+	}
+	want := []int{4, 5}
+	if got, err := TwoClassesSlots(nil, remaining, beta, 9, nil); err != nil || !slices.Equal(got, want) {
+		t.Errorf("TwoClassesSlots = %v, %v; want %v", got, err, want)
+	}
+	if got, err := AllocateSlots(nil, remaining, beta, 9, nil); err != nil || !slices.Equal(got, want) {
+		t.Errorf("AllocateSlots = %v, %v; want %v", got, err, want)
+	}
+}
