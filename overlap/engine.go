@@ -280,6 +280,10 @@ func (e *prioEngine) shuffle(c int, m int32, scap float64) (qm, qo float64, othe
 
 // run simulates until every job has left, or until time until if that is
 // earlier (then the state is advanced exactly to until).
+//
+// lpsEngine.run has the same skeleton. One loop shared through an interface
+// (admit, allocate, first event, advance) gave bit-identical results but
+// cost about 8% more CPU per simulation, so each engine keeps its own loop.
 func (e *prioEngine) run(until float64) error {
 	e.admit()
 	e.allocate()

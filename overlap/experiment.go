@@ -40,8 +40,8 @@ func RunExperiment(cfg ExperimentConfig, ws *Workspace) (ExperimentResult, error
 	if cfg.Jobs < 1 {
 		return ExperimentResult{}, check.Err(fn, -1, "jobs", float64(cfg.Jobs), "must be ≥ 1")
 	}
-	if !finite(cfg.Load) || cfg.Load <= 0 {
-		return ExperimentResult{}, check.Err(fn, -1, "load", cfg.Load, "must be finite and > 0")
+	if err := check.Positive(fn, check.Scalar, "load", cfg.Load); err != nil {
+		return ExperimentResult{}, err
 	}
 	if cfg.K < 0 {
 		return ExperimentResult{}, check.Err(fn, -1, "k", float64(cfg.K), "must be ≥ 0 (0 means DefaultK)")

@@ -43,8 +43,6 @@ func (h *indexHeap) grow(n int) {
 
 func (h *indexHeap) len() int { return len(h.items) }
 
-func (h *indexHeap) has(slot int32) bool { return h.pos[slot] >= 0 }
-
 // top returns the least entry; the heap must not be empty. O(1).
 func (h *indexHeap) top() *entry { return &h.items[0] }
 

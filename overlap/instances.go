@@ -119,24 +119,11 @@ func Theorem2Instance(n int, policy Policy, ws *Workspace) (jobs []Arrival, bran
 		batch = append(batch, Arrival{Map: kf, Shuffle: 1.5 * kf})
 	}
 	horizon := kf * kf
-	type2Left := 0.0 // type-2 map work left at t = k²
-	out := make([]float64, len(batch))
-	if policy.Kind == KLPS {
-		e := &ws.lps
-		e.reset(batch, 1, policy.k(), out)
-		err = e.run(horizon)
-		type2Left = leftFrom(&e.tab, k*k)
-		e.in, e.out = nil, nil
-	} else {
-		e := &ws.prio
-		e.reset(batch, 1, policy.Kind, out)
-		err = e.run(horizon)
-		type2Left = leftFrom(&e.tab, k*k)
-		e.in, e.out = nil, nil
-	}
+	tab, err := simulateUntil(make([]float64, len(batch)), batch, 1, policy, ws, nil, horizon)
 	if err != nil {
 		return nil, 0, err
 	}
+	type2Left := leftFrom(tab, k*k) // type-2 map work left at t = k²
 	jobs = batch
 	if kf*kf-type2Left >= kf*kf/5 {
 		for j := 0; j <= k*k*k; j++ {

@@ -111,13 +111,16 @@ func validateJobs(fn string, jobs []Job) error {
 
 // jobError says what is wrong with the invalid job j.
 func jobError(fn string, i int, j *Job) error {
-	switch {
-	case !finite(j.Arrival):
+	if !finite(j.Arrival) {
 		return check.Err(fn, i, "arrival", j.Arrival, "must be finite")
-	case !finite(j.Map) || j.Map < 0:
-		return check.Err(fn, i, "map", j.Map, "must be finite and ≥ 0")
-	case !finite(j.Shuffle) || j.Shuffle < 0:
-		return check.Err(fn, i, "shuffle", j.Shuffle, "must be finite and ≥ 0")
+	}
+	if err := check.NonNegative(fn, i, "map", j.Map); err != nil {
+		return err
+	}
+	if err := check.NonNegative(fn, i, "shuffle", j.Shuffle); err != nil {
+		return err
+	}
+	switch {
 	case !(j.RemainingMap >= 0 && j.RemainingMap <= j.Map):
 		return check.Err(fn, i, "remainingMap", j.RemainingMap, "must be in [0, map]")
 	case !(j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle):
@@ -139,10 +142,12 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 			return check.Err(fn, i, "time", a.Time, "must be finite")
 		case i > 0 && a.Time < jobs[i-1].Time:
 			return check.Err(fn, i, "time", a.Time, "must be ≥ the previous job's time (sorted arrivals)")
-		case !finite(a.Map) || a.Map < 0:
-			return check.Err(fn, i, "map", a.Map, "must be finite and ≥ 0")
-		case !finite(a.Shuffle) || a.Shuffle < 0:
-			return check.Err(fn, i, "shuffle", a.Shuffle, "must be finite and ≥ 0")
+		}
+		if err := check.NonNegative(fn, i, "map", a.Map); err != nil {
+			return err
+		}
+		if err := check.NonNegative(fn, i, "shuffle", a.Shuffle); err != nil {
+			return err
 		}
 		total += a.Map + a.Shuffle
 	}

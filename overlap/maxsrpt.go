@@ -134,19 +134,17 @@ func shuffleShare(c float64, mIn bool, mLimit float64, aIn, mFirst bool) (qm, qa
 }
 
 // orderedRates writes the rates of a one-class priority policy (MaxSRPT,
-// FIFO) with map capacity pcap and shuffle capacity scap, and returns the
-// shuffle capacity used.
-func orderedRates(dst []Rate, jobs []Job, key orderKey, pcap, scap float64, strict bool) float64 {
+// FIFO) whose stations both have speed speed.
+func orderedRates(dst []Rate, jobs []Job, key orderKey, speed float64, strict bool) {
 	h := findHeads(jobs, key)
-	qm, qo, other := orderedShuffle(jobs, h, key, pcap, scap, strict)
+	qm, qo, other := orderedShuffle(jobs, h, key, speed, speed, strict)
 	if h.m >= 0 {
-		dst[h.m].Map = pcap
+		dst[h.m].Map = speed
 		dst[h.m].Shuffle = qm
 	}
 	if other >= 0 {
 		dst[other].Shuffle = qo
 	}
-	return qm + qo
 }
 
 // orderedShuffle computes the shuffle rates of a class whose map job h.m

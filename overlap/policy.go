@@ -1,9 +1,6 @@
 package overlap
 
-import (
-	"github.com/specsched/specsched"
-	"github.com/specsched/specsched/internal/check"
-)
+import "github.com/specsched/specsched/internal/check"
 
 // A Kind names a scheduling policy of the overlapping tandem queue.
 type Kind int
@@ -92,8 +89,8 @@ func ParseKind(name string) (Kind, error) {
 			return Kind(k), nil
 		}
 	}
-	return 0, &specsched.InputError{Func: "overlap.ParseKind", Index: -1, Field: "name", Value: 0,
-		Reason: "unknown policy " + quote(name) + ": want maxsrpt, maxsrpt-strict, splitsrpt, splitsrpt-strict, klps or fifo"}
+	return 0, check.Err("overlap.ParseKind", check.Scalar, "name", 0,
+		"unknown policy "+quote(name)+": want maxsrpt, maxsrpt-strict, splitsrpt, splitsrpt-strict, klps or fifo")
 }
 
 func quote(s string) string {

@@ -68,9 +68,9 @@ func Rates(dst []Rate, jobs []Job, speed float64, policy Policy, ws *Workspace) 
 	}
 	switch policy.Kind {
 	case MaxSRPT, MaxSRPTStrict:
-		orderedRates(dst, jobs, keyMax, speed, speed, policy.Kind == MaxSRPTStrict)
+		orderedRates(dst, jobs, keyMax, speed, policy.Kind == MaxSRPTStrict)
 	case FIFO:
-		orderedRates(dst, jobs, keyArrival, speed, speed, false)
+		orderedRates(dst, jobs, keyArrival, speed, false)
 	case SplitSRPT, SplitSRPTStrict:
 		splitRates(dst, jobs, speed, policy.Kind == SplitSRPT)
 	case KLPS:

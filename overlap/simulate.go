@@ -54,18 +54,26 @@ func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *W
 	return out, nil
 }
 
-// simulate runs the engine of policy, with an optional observer (tests).
+// simulate runs the engine of policy to the end, with an optional observer
+// (tests).
 func simulate(out []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace, obs simObserver) error {
+	_, err := simulateUntil(out, jobs, speed, policy, ws, obs, inf)
+	return err
+}
+
+// simulateUntil runs the engine of policy until every job has left or until
+// time until, and returns its table of the jobs then present.
+func simulateUntil(out []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace, obs simObserver, until float64) (*jobTable, error) {
 	if policy.Kind == KLPS {
 		e := &ws.lps
 		e.reset(jobs, speed, policy.k(), out)
 		e.obs = obs
 		defer func() { e.obs, e.in, e.out = nil, nil, nil }()
-		return e.run(inf)
+		return &e.tab, e.run(until)
 	}
 	e := &ws.prio
 	e.reset(jobs, speed, policy.Kind, out)
 	e.obs = obs
 	defer func() { e.obs, e.in, e.out = nil, nil, nil }()
-	return e.run(inf)
+	return &e.tab, e.run(until)
 }

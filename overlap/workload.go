@@ -26,11 +26,11 @@ import (
 // and > 0, sd finite and ≥ 0.
 func LogNormalParams(mean, sd float64) (mu, sigma float64, err error) {
 	const fn = "overlap.LogNormalParams"
-	if !finite(mean) || mean <= 0 {
-		return 0, 0, check.Err(fn, -1, "mean", mean, "must be finite and > 0")
+	if err := check.Positive(fn, check.Scalar, "mean", mean); err != nil {
+		return 0, 0, err
 	}
-	if !finite(sd) || sd < 0 {
-		return 0, 0, check.Err(fn, -1, "sd", sd, "must be finite and ≥ 0")
+	if err := check.NonNegative(fn, check.Scalar, "sd", sd); err != nil {
+		return 0, 0, err
 	}
 	cv := sd / mean
 	s2 := math.Log1p(cv * cv)
@@ -79,8 +79,8 @@ func PaperWorkload(load float64) Workload {
 // each standard deviation at most 10⁶ times its mean; rng must be non-nil.
 func (w Workload) Generate(dst []Arrival, n int, rng *rand.Rand) ([]Arrival, error) {
 	const fn = "overlap.Workload.Generate"
-	if n < 0 {
-		return nil, check.Err(fn, -1, "n", float64(n), "must be ≥ 0")
+	if err := check.Count(fn, check.Scalar, "n", n); err != nil {
+		return nil, err
 	}
 	if !(w.Load >= 1e-9 && w.Load <= 1e9) {
 		return nil, check.Err(fn, -1, "load", w.Load, "must be in [1e-9, 1e9]")
