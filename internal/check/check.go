@@ -50,6 +50,14 @@ func Unit(fn string, index int, field string, v float64) error {
 	return nil
 }
 
+// Count reports an error unless the integer n is ≥ 0.
+func Count(fn string, index int, field string, n int) error {
+	if n < 0 {
+		return Err(fn, index, field, float64(n), "must be ≥ 0")
+	}
+	return nil
+}
+
 // NonNegatives validates every element of xs with NonNegative and returns
 // their sum, or an error naming the first bad element. A sum that overflows
 // to +Inf is reported at the element where it did.
