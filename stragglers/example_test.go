@@ -2,9 +2,7 @@ package stragglers_test
 
 import (
 	"fmt"
-	"math/rand/v2"
-
-	"gonum.org/v1/gonum/stat/distuv"
+	"math"
 
 	"github.com/specsched/specsched/stragglers"
 )
@@ -59,46 +57,43 @@ func ExampleAllocateSlots() {
 	// [8 4 0 0 0]
 }
 
-// Fitting the tail of completed task durations: 2000 durations drawn from
-// Pareto(x_m = 3 s, β = 1.5); the MLE's relative error is about
-// 1/√2000 ≈ 2% (here 2.7%).
+// Fitting the tail of completed task durations. The maximum-likelihood fit
+// is x̂_m = min x_i and β̂ = n / Σ ln(x_i/x̂_m); for the durations 1, e, e²
+// and 1 that is x̂_m = 1 and β̂ = 4/(0 + 1 + 2 + 0) = 4/3. (How fast the fit
+// converges on Pareto samples is what TestFitParetoConverges checks.)
 func ExampleFitPareto() {
-	d := distuv.Pareto{Xm: 3, Alpha: 1.5, Src: rand.NewPCG(1, 2)}
-	durations := make([]float64, 2000)
-	for i := range durations {
-		durations[i] = d.Rand()
-	}
-	xm, beta, err := stragglers.FitPareto(durations)
+	xm, beta, err := stragglers.FitPareto([]float64{1, math.E, math.E * math.E, 1})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("x_m = %.3f, β = %.2f\n", xm, beta)
+	fmt.Printf("x_m = %.3f, β = %.4f\n", xm, beta)
 	// Output:
-	// x_m = 3.001, β = 1.54
+	// x_m = 1.000, β = 1.3333
 }
 
-// Refitting as tasks complete, in O(1) per task: durations from
-// Pareto(1, β = 1.3); ten tasks say little, a hundred pin β within a few
-// per cent (the relative error is about 1/√n).
+// Refitting as tasks complete, in O(1) per task, with the same fit as
+// FitPareto on everything added so far. Durations e, 1, e², 1 arrive in
+// that order: after two, x̂_m = 1 (the new minimum rescales the first) and
+// β̂ = 2/(1 + 0) = 2; after three, 3/(1 + 0 + 2) = 1; after four, 4/3.
 func ExampleParetoFit() {
-	d := distuv.Pareto{Xm: 1, Alpha: 1.3, Src: rand.NewPCG(3, 4)}
 	var fit stragglers.ParetoFit
-	for n := 1; n <= 1000; n++ {
-		if err := fit.Add(d.Rand()); err != nil {
+	for n, d := range []float64{math.E, 1, math.E * math.E, 1} {
+		if err := fit.Add(d); err != nil {
 			panic(err)
 		}
-		if n == 10 || n == 100 || n == 1000 {
-			_, beta, err := fit.Fit()
-			if err != nil {
-				panic(err)
-			}
-			fmt.Printf("after %4d tasks: β = %.2f\n", n, beta)
+		if n == 0 {
+			continue // one duration: no fit yet
 		}
+		xm, beta, err := fit.Fit()
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("after %d tasks: x_m = %.3f, β = %.4f\n", n+1, xm, beta)
 	}
 	// Output:
-	// after   10 tasks: β = 2.42
-	// after  100 tasks: β = 1.29
-	// after 1000 tasks: β = 1.29
+	// after 2 tasks: x_m = 1.000, β = 2.0000
+	// after 3 tasks: x_m = 1.000, β = 1.0000
+	// after 4 tasks: x_m = 1.000, β = 1.3333
 }
 
 // Job A of the thesis's worked example (Table 2.1, Figure 2.3): four tasks,
