@@ -112,15 +112,7 @@ func SEWBound(dst []float64, jobs []Job, machines int, lambda float64, ws *Works
 	if math.IsInf(4*total, 0) {
 		return nil, check.Err(fn, check.Scalar, "effective workload", total, "the bounds overflow float64")
 	}
-	slices.SortFunc(ws.order, func(a, b int) int {
-		switch {
-		case load[a] < load[b]:
-			return -1
-		case load[a] > load[b]:
-			return 1
-		}
-		return a - b
-	})
+	sortByLoad(ws.order, load)
 	dst = slices.Grow(dst[:0], n)[:n]
 	m := float64(machines)
 	prefix := 0.0

@@ -149,12 +149,8 @@ func checkPhase(fn string, j int, s Stage, p *Phase, deep bool) error {
 		return check.Err(fn, j, name[fRunning], float64(len(p.Running)), "running plus unscheduled tasks must not exceed tasks")
 	}
 	if deep {
-		sum := 0
-		for _, c := range p.Running {
-			if c < 1 || c > maxCount-sum {
-				return check.Err(fn, j, name[fRunning], float64(c), "copies of a running task must be ≥ 1, and the job's copies ≤ 2^53")
-			}
-			sum += c
+		if i := p.badCopies(); i >= 0 {
+			return check.Err(fn, j, name[fRunning], float64(p.Running[i]), "copies of a running task must be ≥ 1, and the job's copies ≤ 2^53")
 		}
 	}
 	return nil
@@ -202,7 +198,8 @@ func (p *Phase) valid() bool {
 // load is scratch: it may be partly written when an error is returned. The
 // pass is the hot loop of Shares and Machines: the checks are one
 // branch-light expression that mirrors checkJob, which builds the detailed
-// error only on failure.
+// error only on failure. (It is Job.valid's check, written out so that
+// its products serve the load too: the call would not inline.)
 func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, loadRange, error) {
 	active := 0
 	// The IEEE bits of the loads, which order non-negative floats: the
@@ -245,11 +242,38 @@ func checkJobs(fn string, jobs []Job, lambda float64, deep bool) error {
 		return err
 	}
 	for j := range jobs {
+		if jobs[j].valid(lambda, deep) {
+			continue
+		}
 		if err := checkJob(fn, j, &jobs[j], lambda, deep); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// valid is checkJobs' fast check of job: true implies checkJob accepts
+// it; false sends the caller to checkJob, which builds the error (or
+// accepts a mean or SD of −0 after all, see Phase.valid).
+func (job *Job) valid(lambda float64, deep bool) bool {
+	mp, rp := &job.Map, &job.Reduce
+	return mp.valid() && rp.valid() &&
+		(mp.unfinished() == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
+		job.total(lambda) <= math.MaxFloat64 && // false for +Inf and NaN
+		(!deep || mp.badCopies() < 0 && rp.badCopies() < 0)
+}
+
+// badCopies returns the index of the first entry of Running that is < 1 or
+// takes the entries' sum above 2⁵³, or −1 if there is none: the deep check.
+func (p *Phase) badCopies() int {
+	sum := 0
+	for i, c := range p.Running {
+		if c < 1 || c > maxCount-sum {
+			return i
+		}
+		sum += c
+	}
+	return -1
 }
 
 // EffectiveWorkload returns the total effective workload of a job,

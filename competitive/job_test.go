@@ -160,6 +160,29 @@ func testScanMirrorsCheck(t *rapid.T) {
 
 func TestScanMirrorsCheck(t *testing.T) { t.Parallel(); rapid.Check(t, testScanMirrorsCheck) }
 
+// testFastCheck: checkJobs, which asks checkJob only about the jobs its
+// fast check (Job.valid) fails, returns what checkJob returns for the
+// first job it rejects, shallow and deep.
+func testFastCheck(t *rapid.T) {
+	jobs := genJobs(t, 1, 5, 5, 2)
+	corrupt(t, jobs)
+	lambda := rapid.SampledFrom([]float64{0, 1, 1e300}).Draw(t, "lambda")
+	for _, deep := range []bool{false, true} {
+		var want error
+		for j := range jobs {
+			if want = checkJob("f", j, &jobs[j], lambda, deep); want != nil {
+				break
+			}
+		}
+		err := checkJobs("f", jobs, lambda, deep)
+		if (err == nil) != (want == nil) || (err != nil && err.Error() != want.Error()) {
+			t.Fatalf("deep %v: checkJobs error %v, checkJob error %v", deep, err, want)
+		}
+	}
+}
+
+func TestFastCheck(t *testing.T) { t.Parallel(); rapid.Check(t, testFastCheck) }
+
 // TestValidGrid checks the scan's fast phase test on every combination of
 // boundary values: it accepts exactly what checkPhase accepts, except a
 // mean or SD of −0, which it leaves to checkPhase (the scan then asks it).

@@ -205,32 +205,31 @@ func (ws *Workspace) plan(dst []Action, jobs []Job, allot []int, cluster int, la
 		o := jobs[j].copies()
 		idle -= o
 		ws.grant[j] = 0
-		if jobs[j].active() && allot[j] > o {
+		if jobs[j].active() {
 			ws.grant[j] = allot[j] - o
-			need += ws.grant[j]
+			need += max(0, ws.grant[j])
 		}
 	}
 	if mode == NonPreemptive && need > idle {
 		ws.rationIdle(jobs, idle, lambda)
 	}
 	for j := range jobs {
-		job := &jobs[j]
-		if !job.active() {
+		k := ws.grant[j]
+		if k == 0 || (k < 0 && mode == NonPreemptive) {
 			continue
 		}
+		job := &jobs[j]
 		z := job.stage()
 		p := job.phase(z)
-		if o := job.copies(); o > allot[j] && mode == Preemptive {
-			dst = ws.preempt(dst, j, z, p, o-allot[j], rng)
+		if k < 0 {
+			dst = ws.preempt(dst, j, z, p, -k, rng)
 			continue
 		}
-		if k := ws.grant[j]; k > 0 {
-			kind, targets := Launch, p.Unscheduled
-			if targets == 0 {
-				kind, targets = Clone, len(p.Running)
-			}
-			dst = ws.spread(dst, j, z, kind, targets, k, rng)
+		kind, targets := Launch, p.Unscheduled
+		if targets == 0 {
+			kind, targets = Clone, len(p.Running)
 		}
+		dst = ws.spread(dst, j, z, kind, targets, k, rng)
 	}
 	return dst
 }

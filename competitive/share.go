@@ -156,8 +156,11 @@ func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, be
 	}
 	for _, j := range cutPass(ws, &rule, dst, r, n-active, units-partUnit, whole) {
 		g := 0
-		if v := ws.load[j]; v > 0 {
-			g = rule.machinesAtCut(v, whole, part+partUnit)
+		switch v := ws.load[j]; rule.next(v) {
+		case servedWhole:
+			g = whole + b2i(rule.unit(v))
+		case servedPartial:
+			g = part + partUnit // its unit decided above, not by rank
 		}
 		dst[j] = g
 	}
@@ -266,12 +269,11 @@ func classify[T int | float64](dst []T, pending []int, load []float64, h selecti
 func (ws *Workspace) realShares(dst []float64, r *betaRule, lr loadRange, inactive int) {
 	for _, j := range cutPass(ws, r, dst, lr, inactive, 0, r.whole) {
 		x := 0.0
-		switch v := ws.load[j]; {
-		case v == 0 || v > r.cut:
-		case v < r.cut:
+		switch r.next(ws.load[j]) {
+		case servedWhole:
 			x = r.whole
-		default:
-			x = r.shareAtCut()
+		case servedPartial:
+			x = r.partial
 		}
 		dst[j] = x
 	}
@@ -286,46 +288,46 @@ func (ws *Workspace) apportioned(dst []int, rule betaRule, r loadRange, inactive
 	return dst
 }
 
-// shareAtCut is the real share of the next job of the cut group.
-func (r *betaRule) shareAtCut() float64 {
+// served is what a job's rank gives it: nothing, a whole share M/(βN),
+// or the partial share.
+type served uint8
+
+const (
+	unserved served = iota
+	servedWhole
+	servedPartial
+)
+
+// next settles the next listed job, in index order, with Υ_j(t) = v:
+// jobs without work and after the cut get nothing, jobs before it a whole
+// share, and the cut group its atCut whole shares, then the partial one.
+func (r *betaRule) next(v float64) served {
 	switch {
+	case v == 0 || v > r.cut:
+		return unserved
+	case v < r.cut:
+		return servedWhole
 	case r.atCut > 0:
 		r.atCut--
-		return r.whole
+		return servedWhole
 	case r.hasPartial:
 		r.hasPartial = false
-		return r.partial
+		return servedPartial
 	}
-	return 0
+	return unserved
 }
 
-// machinesAtCut is the integer share of the next job of either cut group
-// (Υ_j(t) = v > 0): whole and a unit as its rank says, part the partial
-// job's machines.
-func (r *betaRule) machinesAtCut(v float64, whole, part int) int {
-	g := 0
-	switch {
-	case v < r.cut:
-		g = whole
-	case v > r.cut:
-		return 0
-	case r.atCut > 0:
-		r.atCut--
-		g = whole
-	case r.hasPartial:
-		r.hasPartial = false
-		return part // ranked after every unit
-	default:
-		return 0
-	}
+// unit reports whether the next listed job served whole, with Υ_j(t) = v,
+// is among the first units ranked jobs, which get a machine more.
+func (r *betaRule) unit(v float64) bool {
 	switch {
 	case v < r.unitCut:
-		g++
+		return true
 	case v == r.unitCut && r.unitTied > 0:
 		r.unitTied--
-		g++
+		return true
 	}
-	return g
+	return false
 }
 
 // b2i is 1 for true and 0 for false, without a branch.

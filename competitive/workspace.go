@@ -20,7 +20,7 @@ type Workspace struct {
 	pending []int           // jobs in the buckets of the cuts (Shares, Machines)
 	cutVals [2][]float64    // their loads, by cut
 	allot   []int           // integer g_j(t), for SREWC
-	grant   []int           // copies a job launches this slot (Plan)
+	grant   []int           // copies a job launches this slot (Plan: < 0, copies above its share)
 	order   []int           // job indices in (Υ, index) order
 	first   []int           // SEW: offset in dst of a job's Launch actions
 	targets []int           // SEW: clone picks
