@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -486,6 +487,29 @@ func TestAllocationFree(t *testing.T) {
 		}
 		if a := testing.AllocsPerRun(10, func() { _ = call() }); a != 0 {
 			t.Errorf("%s: %v allocs/op with a reused dst and workspace", name, a)
+		}
+	}
+}
+
+// TestDeepCheckErrors: Plan and SEW read the copies of each running task,
+// so they reject an entry outside [1, 2^53] — 0 included — or copies
+// summing past 2^53, naming the phase's running field.
+func TestDeepCheckErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		running []int
+	}{
+		{"no copy", []int{1, 0}},
+		{"negative", []int{-1}},
+		{"too many", []int{maxCount, 1}},
+	} {
+		jobs := []Job{{Map: Phase{Tasks: 4, Mean: 1, Running: tc.running}}}
+		if _, err := Plan(nil, jobs, []int{4}, 4, 1, Preemptive, nil, nil); !isInputError(err, "competitive.Plan") || !strings.Contains(err.Error(), "map.running") {
+			t.Errorf("Plan, %s: err = %v, want an InputError naming map.running", tc.name, err)
+		}
+		if _, err := SEW(nil, jobs, 4, 1, nil, nil); !isInputError(err, "competitive.SEW") || !strings.Contains(err.Error(), "map.running") {
+			t.Errorf("SEW, %s: err = %v, want an InputError naming map.running", tc.name, err)
 		}
 	}
 }
