@@ -153,6 +153,9 @@ func testAllocationInputs(t *rapid.T) {
 			cj[j] = competitive.Job{Map: competitive.Phase{Tasks: 1, Mean: upsilon, Unscheduled: 1}}
 		}
 		want, err = competitive.Machines(nil, cj, slots, cfg.SREWCBeta, 0, nil)
+		if err != nil {
+			t.Fatalf("competitive.Machines: %v", err)
+		}
 		// Υ computed in another order may differ in the last bits and
 		// reorder equal jobs: compare the multiset of shares then.
 		if diff := cmp.Diff(want, e.target); diff != "" {
