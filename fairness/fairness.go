@@ -203,30 +203,11 @@ func allocate(dst, remaining []float64, slots, c, eps float64, snap check.Summar
 		}
 	}
 
-	// Ties within rounding go to case 1, as in alloc (alloc.CaseTolerance).
-	// A sum that overflows is above S ≤ MaxFloat64: case 1, rightly.
-	if slots <= (aboveV+float64(m1)*floor)*(1+alloc.CaseTolerance) {
-		// Case 1: everyone at the floor, then top-ups V_i − f smallest-first.
-		extra := slots - float64(active)*floor
-		cut := selection.SearchRange(ws, remaining, snap.Least, snap.Most, selection.Weight{A: c, B: -floor}, func(incl selection.Stats, _ float64, _ bool) bool {
-			return incl.Sum >= extra
-		})
-		left := extra - cut.Before.Sum
-		for i, t := range remaining {
-			if t == 0 {
-				dst[i] = 0
-			} else if !cut.Found || t < cut.Value {
-				dst[i] = max(floor, c*t)
-			} else if t == cut.Value {
-				// The cut's group, in index order; left < 0 (ε = 0 and
-				// N·f rounded above S) gives it nothing above the floor.
-				top := max(0, min(c*t-floor, left))
-				dst[i] = floor + top
-				left -= top
-			} else {
-				dst[i] = floor
-			}
-		}
+	// Case 1 when S ≤ Σ_{i>m₁} V_i + m₁·f. The sum is rounded: within
+	// alloc.CaseTolerance of it the fill below decides, and a tie goes to
+	// case 1, as in alloc. (A sum that overflows is above S ≤ MaxFloat64:
+	// case 1, rightly.)
+	if slots <= (aboveV+float64(m1)*floor)*(1+alloc.CaseTolerance) && fillAboveFloor(dst, remaining, slots, c, floor, active, snap, ws) {
 		return true
 	}
 
@@ -257,6 +238,38 @@ func allocate(dst, remaining []float64, slots, c, eps float64, snap check.Summar
 			dst[i] = floor
 		} else {
 			dst[i] = proportional(t, rest, share)
+		}
+	}
+	return true
+}
+
+// fillAboveFloor is case 1 of Algorithm 2: every active job gets the
+// floor, then jobs in increasing order of T_i get V_i − f more until the
+// slots run out. It reports false, writing nothing, when the top-ups
+// Σ max(0, V_i − f) do not reach S − N·f — S is past the case boundary by
+// less than the sums' rounding, and case 2 must hand out the rest.
+func fillAboveFloor(dst, remaining []float64, slots, c, floor float64, active int, snap check.Summary, ws *alloc.Workspace) bool {
+	extra := slots - float64(active)*floor
+	cut := selection.SearchRange(ws, remaining, snap.Least, snap.Most, selection.Weight{A: c, B: -floor}, func(incl selection.Stats, _ float64, _ bool) bool {
+		return incl.Sum >= extra
+	})
+	if !cut.Found {
+		return false
+	}
+	left := extra - cut.Before.Sum
+	for i, t := range remaining {
+		if t == 0 {
+			dst[i] = 0
+		} else if t < cut.Value {
+			dst[i] = max(floor, c*t)
+		} else if t == cut.Value {
+			// The cut's group, in index order; left < 0 (ε = 0 and N·f
+			// rounded above S) gives it nothing above the floor.
+			top := max(0, min(c*t-floor, left))
+			dst[i] = floor + top
+			left -= top
+		} else {
+			dst[i] = floor
 		}
 	}
 	return true
