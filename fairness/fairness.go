@@ -264,9 +264,11 @@ func fillAboveFloor(dst, remaining []float64, slots, c, floor float64, active in
 			dst[i] = max(floor, c*t)
 		} else if t == cut.Value {
 			// The cut's group, in index order; left < 0 (ε = 0 and N·f
-			// rounded above S) gives it nothing above the floor.
+			// rounded above S) gives it nothing above the floor, and a
+			// share is at most S (f + top rounds past MaxFloat64 when
+			// T = S = MaxFloat64).
 			top := max(0, min(c*t-floor, left))
-			dst[i] = floor + top
+			dst[i] = min(floor+top, slots)
 			left -= top
 		} else {
 			dst[i] = floor

@@ -274,9 +274,13 @@ func TestInputChecks(t *testing.T) {
 		!slices.Equal(got, []float64{0, 4, 4}) || math.Signbit(got[0]) {
 		t.Errorf("−0: got %v, %v; want [0 4 4]", got, err)
 	}
-	// ΣV at exactly MaxFloat64 is accepted: the one job gets S.
-	if got, err := fairness.Allocate(nil, []float64{math.MaxFloat64}, math.MaxFloat64, 2, 0.5, nil); err != nil || got[0] != math.MaxFloat64 {
-		t.Errorf("T = S = MaxFloat64: got %v, %v", got, err)
+	// ΣV at exactly MaxFloat64 is accepted: the one job gets S. (At
+	// ε = 0.625 the floor f = 0.375·S and the top-up S − f, both rounded,
+	// summed past MaxFloat64 to +Inf: found by testMagnitudes.)
+	for _, eps := range []float64{0.5, 0.625} {
+		if got, err := fairness.Allocate(nil, []float64{math.MaxFloat64}, math.MaxFloat64, 2, eps, nil); err != nil || got[0] != math.MaxFloat64 {
+			t.Errorf("T = S = MaxFloat64, ε = %g: got %v, %v", eps, got, err)
+		}
 	}
 }
 
