@@ -57,8 +57,8 @@ import (
 // (V_i = T_i). An error, with dst untouched, is returned for ε outside
 // [0, 1] or NaN; for a dst that would be reused (capacity ≥ n) and shares
 // memory with remaining — dst must not overlap remaining; for a T_i < 0,
-// NaN or ±Inf (naming the job); when ΣV_i overflows float64 (naming the
-// job at which the running sum does); and for everything else
+// NaN or ±Inf (naming the job); when ΣV_i, summed in index order,
+// overflows float64 (naming the job at which it does); and for everything else
 // alloc.Allocate rejects (β ≤ 1, NaN or ±Inf; S < 0, NaN or ±Inf).
 func Allocate(dst, remaining []float64, slots, beta, eps float64, ws *alloc.Workspace) ([]float64, error) {
 	const fn = "fairness.Allocate"
@@ -138,25 +138,26 @@ func validate(fn string, remaining []float64, slots, beta, eps float64) (float64
 		return 0, check.Summary{}, err
 	}
 	if math.IsInf(c*sum.Total, 1) {
-		return 0, check.Summary{}, virtualOverflow(fn, remaining, c)
+		if err := virtualOverflow(fn, remaining, c); err != nil {
+			return 0, check.Summary{}, err
+		}
 	}
 	return c, sum, nil
 }
 
-// virtualOverflow is the error for a ΣV_i = c·ΣT_i beyond float64: it names
-// the job at which the running sum of c·T_i overflows, or no job (Index
-// check.Scalar, the value ΣT_i) when only the validated order of summation
-// does.
+// virtualOverflow decides, when c·ΣT_i rounds past MaxFloat64, by the sum
+// the algorithm forms: the running sum of V_i = c·T_i in index order. It
+// names the job at which that sum overflows, or returns nil when it does
+// not (c·ΣT_i rounds differently; allocate never forms it).
 func virtualOverflow(fn string, remaining []float64, c float64) error {
-	const reason = "the total virtual size (2/β)·ΣT overflows float64"
 	var sum float64
 	for i, t := range remaining {
 		sum += c * t
 		if math.IsInf(sum, 1) {
-			return check.Err(fn, i, "remaining", t, reason)
+			return check.Err(fn, i, "remaining", t, "the total virtual size Σ(2/β)·T overflows float64")
 		}
 	}
-	return check.Err(fn, check.Scalar, "remaining", sum/c, reason)
+	return nil
 }
 
 // allocate is Algorithm 2 on validated input, snap being validate's

@@ -164,7 +164,7 @@ func exceedsMax(x *big.Rat) bool { return x.Cmp(rat(math.MaxFloat64)) > 0 }
 // slots, beta, eps) against exactAllocate: each share within relTol of the
 // exact one (loose case-1 jobs: within relTol·S), every active job at or
 // above the floor, finished jobs 0, ΣS_i = S.
-func checkAgainstExact(t *rapid.T, got, remaining []float64, slots, beta, eps float64) {
+func checkAgainstExact(t fataler, got, remaining []float64, slots, beta, eps float64) {
 	want := exactAllocate(remaining, slots, beta, eps)
 	floor := ratFloat(want.floor)
 	active := false
@@ -200,6 +200,11 @@ func checkAgainstExact(t *rapid.T, got, remaining []float64, slots, beta, eps fl
 	if ratFloat(diff.Abs(diff)) > relTol*wantSum+float64(len(got))*tinyTol {
 		t.Fatalf("ΣS_i = %s, want S = %g", ratSum(got).FloatString(3), wantSum)
 	}
+}
+
+// fataler is what checkAgainstExact needs of a *testing.T or *rapid.T.
+type fataler interface {
+	Fatalf(format string, args ...any)
 }
 
 // magnitudeSnapshot draws remaining from testutil.Magnitudes (0,

@@ -284,5 +284,25 @@ func TestInputChecks(t *testing.T) {
 	}
 }
 
+// TestVirtualTotalRounding: (2/β)·ΣT rounds past MaxFloat64 while the sum
+// the algorithm forms, Σ(2/β)·T_i in index order, does not (found by a
+// search over T₀ + T₁ ≈ MaxFloat64·β/2): the snapshot is accepted and
+// allocated exactly, for S on both sides of ΣV.
+func TestVirtualTotalRounding(t *testing.T) {
+	t.Parallel()
+	remaining := []float64{8.845383532956631e+307, 4.637314978510739e+307}
+	c := 2 / 1.5
+	if !math.IsInf(c*(remaining[0]+remaining[1]), 1) || math.IsInf(c*remaining[0]+c*remaining[1], 1) {
+		t.Fatalf("the instance no longer straddles the rounding")
+	}
+	for _, slots := range []float64{1e308, math.MaxFloat64} {
+		got, err := fairness.Allocate(nil, remaining, slots, 1.5, 0.5, nil)
+		if err != nil {
+			t.Fatalf("S = %g: %v", slots, err)
+		}
+		checkAgainstExact(t, got, remaining, slots, 1.5, 0.5)
+	}
+}
+
 // sameFloat compares floats bit for bit (NaN equals NaN).
 func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
