@@ -236,6 +236,7 @@ func TestInputChecks(t *testing.T) {
 		{"T NaN", []float64{1, 1, math.NaN()}, 1, 1, 1.5, 0.1, 2, "remaining"},
 		{"ΣV overflows at job 1", []float64{math.MaxFloat64, math.MaxFloat64}, 1, 1, 2, 0.1, 1, "remaining"},
 		{"V₀ = (2/β)·T₀ overflows", []float64{math.MaxFloat64}, 1, 1, 1.5, 0.1, 0, "remaining"},
+		{"ΣT fits, ΣV overflows at job 1", []float64{math.MaxFloat64 / 2, math.MaxFloat64 / 2}, 1, 1, 1.5, 0.1, 1, "remaining"},
 	}
 	realOnly := []call{
 		{"S < 0", []float64{1}, -5e-324, 0, 1.5, 0.1, -1, "slots"},
