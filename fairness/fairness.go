@@ -209,11 +209,12 @@ func allocate(dst, remaining []float64, slots, c, eps float64, snap check.Summar
 		}
 	}
 
-	// Case 1 when S ≤ Σ_{i>m₁} V_i + m₁·f. The sum is rounded: within
-	// alloc.CaseTolerance of it the fill below decides, and a tie goes to
-	// case 1, as in alloc. (A sum that overflows is above S ≤ MaxFloat64:
-	// case 1, rightly.)
-	if slots <= (aboveV+float64(m1)*floor)*(1+alloc.CaseTolerance) && fillAboveFloor(dst, remaining, slots, c, floor, active, snap, ws) {
+	// Case 1 when S ≤ Σ_{i>m₁} V_i + m₁·f, a tie included, as in alloc.
+	// The sum is rounded: within alloc.CaseTolerance of it case 1 is taken
+	// and its fill settles what is left. (A sum that overflows is above
+	// S ≤ MaxFloat64: case 1, rightly.)
+	if slots <= (aboveV+float64(m1)*floor)*(1+alloc.CaseTolerance) {
+		fillAboveFloor(dst, remaining, slots, c, floor, active, snap, ws)
 		return true
 	}
 
@@ -251,16 +252,31 @@ func allocate(dst, remaining []float64, slots, c, eps float64, snap check.Summar
 
 // fillAboveFloor is case 1 of Algorithm 2: every active job gets the
 // floor, then jobs in increasing order of T_i get V_i − f more until the
-// slots run out. It reports false, writing nothing, when the top-ups
-// Σ max(0, V_i − f) do not reach S − N·f — S is past the case boundary by
-// less than the sums' rounding, and case 2 must hand out the rest.
-func fillAboveFloor(dst, remaining []float64, slots, c, floor float64, active int, snap check.Summary, ws *alloc.Workspace) bool {
+// slots run out.
+//
+// When the top-ups Σmax{0, V_i − f} do not reach S − N·f, S lies past
+// Σmax{f, V_i} by less than alloc.CaseTolerance: every job would get
+// max{f, V_i} and up to 1e-12·S slots stay idle (9 007 at S = 2^53). Then
+// every share is scaled by S/Σmax{f, V_i} ≥ 1 instead: ΣS_i = S, no job
+// falls below its floor or its virtual size (where, for β ≥ 2, a share a
+// rounding below V_i would be a slot left unused by the throughput), and
+// each share moves by at most the tolerance — the water-fill of case 2
+// agrees with it to that order.
+func fillAboveFloor(dst, remaining []float64, slots, c, floor float64, active int, snap check.Summary, ws *alloc.Workspace) {
 	extra := slots - float64(active)*floor
 	cut := selection.SearchRange(ws, remaining, snap.Least, snap.Most, selection.Weight{A: c, B: -floor}, func(incl selection.Stats, _ float64, _ bool) bool {
 		return incl.Sum >= extra
 	})
 	if !cut.Found {
-		return false
+		// cut.Before sums the top-ups of every job; the quotient is > 1.
+		scale := slots / (float64(active)*floor + cut.Before.Sum)
+		for i, t := range remaining {
+			dst[i] = 0
+			if t > 0 {
+				dst[i] = min(max(floor, c*t)*scale, slots)
+			}
+		}
+		return
 	}
 	left := extra - cut.Before.Sum
 	for i, t := range remaining {
@@ -280,7 +296,6 @@ func fillAboveFloor(dst, remaining []float64, slots, c, floor float64, active in
 			dst[i] = floor
 		}
 	}
-	return true
 }
 
 // minNormal is the smallest positive normal float64, 2^−1022: below it a

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/fairness"
 	"github.com/specsched/specsched/internal/testutil"
 )
@@ -341,7 +342,11 @@ func testSlotsMagnitudes(t *rapid.T) {
 	want := exactAllocate(remaining, float64(slots), beta, eps)
 	floor := new(big.Int).Quo(want.floor.Num(), want.floor.Denom()) // ⌊(1−ε)S/N⌋
 	sum, active := 0, false
-	slack := 1 + 4*float64(len(remaining))*float64(slots)*0x1p-53
+	// One slot, the shares' rounding (n roundings of 2^−53 relative), and
+	// the case split's tolerance: within alloc.CaseTolerance·S of the
+	// boundary the library may take case 1 where the exact rule takes case
+	// 2; the two agree to that tolerance of S.
+	slack := 1 + (4*float64(len(remaining))*0x1p-53+alloc.CaseTolerance)*float64(slots)
 	for i, x := range got {
 		if remaining[i] == 0 {
 			if x != 0 {

@@ -96,8 +96,10 @@ func TestSubnormalQuotient(t *testing.T) {
 // TestCaseToleranceBand: S a hair (within alloc.CaseTolerance) above
 // Σmax{f, V_i} took case 1, whose fill then ran out of jobs and left
 // ΣS_i < S — 8 192 slots short at S = 2^53 (found by testSlotsMagnitudes
-// with remaining (0, 0, 1), ε = 9.09e-13). Case 2 hands the rest out: with
-// ε = 1 and β = 2 the shares are T_i/ΣT·S.
+// with remaining (0, 0, 1), ε = 9.09e-13). The shares max{f, V_i} are now
+// scaled up to sum to S: with ε = 1 and β = 2 that is T_i/ΣT·S. (Handing
+// the band to case 2 instead put shares an ulp below V_i, on the kink of
+// μ = min{S_i, T_i}: TestTheorem2's seed TestTheorem2-20261124115209-21668.)
 func TestCaseToleranceBand(t *testing.T) {
 	t.Parallel()
 	slots := 3 * (1 + 5e-13)
