@@ -299,6 +299,11 @@ func TestWorkedCases(t *testing.T) {
 		// m = 0: 1/16·60 = 3.75 < 10; m = 1: 3/15·50 = 10 ≥ max(10, 4): m₂ = 1.
 		// Job 1 gets 10; jobs 2, 3 split 50 as 3:12.
 		{"case 2", []float64{1, 3, 12}, 60, 0.5, []float64{10, 10, 40}},
+		// A job with V below the floor and S between ΣV = 21⅓ and
+		// Σmax{f, V_i} = 23⅔ (S = 22, f = 11/3): case 1 — floors take 11,
+		// job 2 tops up to V = 4, job 3 gets the 10⅔ left above its floor.
+		// (The water-fill, max{f, g·T_i}, would give 11/3, 11/3, 44/3.)
+		{"case 1 above ΣV", []float64{1, 3, 12}, 22, 0.5, []float64{11.0 / 3, 4, 43.0 / 3}},
 		// A finished job neither counts in N nor gets slots.
 		{"finished job", []float64{0, 1, 3, 12}, 60, 0.5, []float64{0, 10, 10, 40}},
 	}
