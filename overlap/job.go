@@ -143,10 +143,10 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 		case i > 0 && a.Time < jobs[i-1].Time:
 			return check.Err(fn, i, "time", a.Time, "must be ≥ the previous job's time (sorted arrivals)")
 		}
-		if err := check.NonNegative(fn, i, "map", a.Map); err != nil {
+		if err := validateSize(fn, i, "map", a.Map, speed); err != nil {
 			return err
 		}
-		if err := check.NonNegative(fn, i, "shuffle", a.Shuffle); err != nil {
+		if err := validateSize(fn, i, "shuffle", a.Shuffle, speed); err != nil {
 			return err
 		}
 		total += a.Map + a.Shuffle
@@ -156,6 +156,22 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 		if !finite(horizon) || horizon > maxHorizon {
 			return check.Err(fn, -1, "total work", total, "arrival times plus total work / speed must stay below 1e300")
 		}
+	}
+	return nil
+}
+
+// validateSize checks a simulated job's size: finite, ≥ 0, and if positive
+// at least speed·2^-1022, so that the time to serve it at full speed is a
+// normal float64. Every interval the simulators form is then positive (an
+// event's interval is a remaining amount, at least snapTol of its size,
+// over a rate of at most speed), so positive work never has a zero
+// response time.
+func validateSize(fn string, i int, field string, size, speed float64) error {
+	if err := check.NonNegative(fn, i, field, size); err != nil {
+		return err
+	}
+	if size > 0 && !(size/speed >= minNormal) {
+		return check.Err(fn, i, field, size, "must be 0 or ≥ speed·2^-1022 (its service time size/speed must be a normal float64)")
 	}
 	return nil
 }

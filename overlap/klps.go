@@ -77,9 +77,10 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 		}
 	}
 	ws.selected = sel
-	p := 0.0
+	p, pX := 0.0, xfloat{}
 	if len(sel) > 0 {
-		p = speed / float64(len(sel))
+		pX = xf(speed).div(xf(float64(len(sel))))
+		p = pX.float()
 	}
 	for _, i := range sel {
 		dst[i].Map = p
@@ -101,7 +102,7 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 			continue
 		}
 		if dst[i].Map > 0 {
-			lim = append(lim, limitEntry{limit: (j.Shuffle / j.Map) * dst[i].Map, id: i})
+			lim = append(lim, limitEntry{limit: scaledRate(j.Shuffle, j.Map, pX), id: i})
 		}
 	}
 	theta := waterFill(speed, unlimited, lim)

@@ -137,7 +137,7 @@ func shuffleShare(c float64, mIn bool, mLimit float64, aIn, mFirst bool) (qm, qa
 // FIFO) whose stations both have speed speed.
 func orderedRates(dst []Rate, jobs []Job, key orderKey, speed float64, strict bool) {
 	h := findHeads(jobs, key)
-	qm, qo, other := orderedShuffle(jobs, h, key, speed, speed, strict)
+	qm, qo, other := orderedShuffle(jobs, h, key, xf(speed), speed, strict)
 	if h.m >= 0 {
 		dst[h.m].Map = speed
 		dst[h.m].Shuffle = qm
@@ -148,8 +148,10 @@ func orderedRates(dst []Rate, jobs []Job, key orderKey, speed float64, strict bo
 }
 
 // orderedShuffle computes the shuffle rates of a class whose map job h.m
-// has map rate pm: qm for h.m, qo for the job other.
-func orderedShuffle(jobs []Job, h heads, key orderKey, pm, scap float64, strict bool) (qm, qo float64, other int) {
+// has map rate pm (exact: the limit (y/x)·pm is formed without leaving
+// float64's range and rounded once) and whose shuffle capacity is scap: qm
+// for h.m, qo for the job other.
+func orderedShuffle(jobs []Job, h heads, key orderKey, pm xfloat, scap float64, strict bool) (qm, qo float64, other int) {
 	limit := func(i int) float64 { // the most job i can take
 		j := &jobs[i]
 		if j.Available() > 0 {
@@ -158,7 +160,7 @@ func orderedShuffle(jobs []Job, h heads, key orderKey, pm, scap float64, strict 
 		if i != h.m {
 			return 0
 		}
-		return (j.Shuffle / j.Map) * pm
+		return scaledRate(j.Shuffle, j.Map, pm)
 	}
 	if strict {
 		if h.s < 0 {
