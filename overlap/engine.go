@@ -229,10 +229,10 @@ func (e *prioEngine) allocate() {
 		qm[c], qo[c], other[c] = e.shuffle(c, m[c], e.classes[c].scap)
 	}
 	if e.shared {
-		left0 := e.classes[0].scap - (qm[0] + qo[0])
-		left1 := e.classes[1].scap - (qm[1] + qo[1])
-		qm[0], qo[0], other[0] = e.shuffle(0, m[0], e.classes[0].scap+left1)
-		qm[1], qo[1], other[1] = e.shuffle(1, m[1], e.classes[1].scap+left0)
+		// As in splitRates: s − what the other class used.
+		used0, used1 := qm[0]+qo[0], qm[1]+qo[1]
+		qm[0], qo[0], other[0] = e.shuffle(0, m[0], e.speed-used1)
+		qm[1], qo[1], other[1] = e.shuffle(1, m[1], e.speed-used0)
 	}
 	for c := 0; c < e.nclass; c++ {
 		if m[c] >= 0 {

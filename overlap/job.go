@@ -28,19 +28,29 @@ type Job struct {
 // work its map phase has produced and its shuffle phase has not yet done.
 //
 // Special cases: a value of at most availTol·y_i (1e-9 of the shuffle size,
-// rounding on either side of constraint (1)) is returned as 0, and so is a
-// negative one; on an invalid Job (see Rates) the result is meaningless but
-// Available does not panic.
+// rounding on either side of constraint (1); tested on the fractions
+// y_i(t)/y_i − x_i(t)/x_i, see availFraction) is returned as 0, and so is a
+// negative one. Otherwise the result is the amount rounded to float64,
+// which for subnormal sizes can be 0 although the job has available work
+// (Rates then serves it as such). On an invalid Job (see Rates) the result
+// is meaningless but Available does not panic.
 func (j Job) Available() float64 {
 	if j.Map == 0 || j.RemainingMap == 0 {
 		return math.Max(j.RemainingShuffle, 0)
 	}
-	avail := j.RemainingShuffle - j.Shuffle*(j.RemainingMap/j.Map)
-	if avail <= availTol*j.Shuffle {
+	if !(j.Shuffle > 0) || availFraction(j.RemainingMap, j.RemainingShuffle, j.Map, j.Shuffle) <= availTol {
 		return 0
 	}
-	return avail
+	return math.Max(j.RemainingShuffle-j.Shuffle*(j.RemainingMap/j.Map), 0)
 }
+
+// availFraction is y(t)/y − x(t)/x, the available shuffle work as a
+// fraction of y (x, y > 0). Formed from the two fractions, each in [0, 1]
+// and rounded relative to itself, it keeps its precision where the amount
+// y(t) − y·x(t)/x would be a difference of subnormals: y = 5e-324,
+// y(t) = 5e-324, x(t)/x = 0.75 has a quarter of y available, although
+// 5e-324 − 5e-324·0.75 rounds to 0.
+func availFraction(xr, yr, x, y float64) float64 { return yr/y - xr/x }
 
 // A Rate is the service a job gets at one instant: map work per unit time at
 // the map station and shuffle work per unit time at the shuffle station.
@@ -101,7 +111,7 @@ func validateJobs(fn string, jobs []Job) error {
 			j.Shuffle >= 0 && j.Shuffle <= math.MaxFloat64 &&
 			j.RemainingMap >= 0 && j.RemainingMap <= j.Map &&
 			j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle &&
-			(j.RemainingMap == 0 || j.RemainingShuffle-j.Shuffle*(j.RemainingMap/j.Map) >= -availTol*j.Shuffle)
+			(j.RemainingMap == 0 || j.Shuffle == 0 || availFraction(j.RemainingMap, j.RemainingShuffle, j.Map, j.Shuffle) >= -availTol)
 		if !ok {
 			return jobError(fn, i, j)
 		}

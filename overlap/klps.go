@@ -92,11 +92,10 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 	unlimited := 0
 	for i := range jobs {
 		j := &jobs[i]
-		xr, yr := j.RemainingMap, j.RemainingShuffle
-		if yr == 0 {
+		if j.RemainingShuffle == 0 {
 			continue
 		}
-		if xr == 0 || yr-j.Shuffle*(xr/j.Map) > availTol*j.Shuffle {
+		if hasAvail(j) {
 			unlimited++
 			dst[i].Shuffle = -1
 			continue

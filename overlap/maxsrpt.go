@@ -68,7 +68,7 @@ func (f *headFinder) heads() heads {
 // (as Job.Available > 0).
 func hasAvail(j *Job) bool {
 	xr, yr := j.RemainingMap, j.RemainingShuffle
-	return yr > 0 && (xr == 0 || yr-j.Shuffle*(xr/j.Map) > availTol*j.Shuffle)
+	return yr > 0 && (xr == 0 || availFraction(xr, yr, j.Map, j.Shuffle) > availTol)
 }
 
 // findHeads finds the heads of all jobs in the order of key, in one pass.
@@ -154,7 +154,7 @@ func orderedRates(dst []Rate, jobs []Job, key orderKey, speed float64, strict bo
 func orderedShuffle(jobs []Job, h heads, key orderKey, pm xfloat, scap float64, strict bool) (qm, qo float64, other int) {
 	limit := func(i int) float64 { // the most job i can take
 		j := &jobs[i]
-		if j.Available() > 0 {
+		if hasAvail(j) {
 			return math.Inf(1)
 		}
 		if i != h.m {

@@ -1,5 +1,7 @@
 package overlap
 
+import "github.com/specsched/specsched/internal/check"
+
 // Simulate runs the overlapping tandem queue (§2.1) under policy, with both
 // stations of speed speed, on the jobs arriving as listed, and returns each
 // job's response time (departure minus arrival) in dst[i] for jobs[i].
@@ -22,14 +24,28 @@ package overlap
 // the shuffle station through one virtual clock). A run has about 2.4
 // events per job on the §5.3 workload.
 //
+// Time is kept relative to the latest arrival, with compensated sums of the
+// event intervals (and k-LPS's virtual clock is rebased before it would
+// absorb a job's work), so a job far smaller than the ulp of its arrival
+// time still gets its own response time: arrival 1e-150 and map work 1e-300
+// give 1e-300. The rates are formed as in Rates, without intermediate
+// overflow, so jobs whose sizes are 1e600 apart run exactly.
+//
 // Special cases: no jobs gives an empty result; a job with both sizes zero
 // has response time 0; a job with Map = 0 only shuffles (all of its work is
 // available at once); a job with Shuffle = 0 leaves when its map is done.
-// speed must be in (0, 1e300], and the arrival times plus the total work
-// divided by speed must stay below 1e300 (so every time the simulator forms
-// is finite).
+// speed must be in (0, 1e300]; a positive size must be at least
+// speed·2^-1022 (its service time alone is then a normal float64, and every
+// interval the simulator forms is positive); and the arrival times plus the
+// total work divided by speed must stay below 1e300 (so every time the
+// simulator forms is finite). Inputs outside these bounds are an
+// *specsched.InputError naming the job and field. dst must not overlap jobs
+// (an *specsched.InputError with Field "dst"; nothing is written).
 func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace) ([]float64, error) {
 	const fn = "overlap.Simulate"
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
+		return nil, err
+	}
 	if err := validateSpeed(fn, speed, false); err != nil {
 		return nil, err
 	}

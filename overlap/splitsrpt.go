@@ -73,10 +73,12 @@ func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 		qm[c], qo[c], other[c] = orderedShuffle(jobs, h[c], keys[c], pcapX[c], scap[c], false)
 	}
 	if shared {
-		left0 := scap[0] - (qm[0] + qo[0])
-		left1 := scap[1] - (qm[1] + qo[1])
-		qm[0], qo[0], other[0] = orderedShuffle(jobs, h[0], keys[0], pcapX[0], scap[0]+left1, false)
-		qm[1], qo[1], other[1] = orderedShuffle(jobs, h[1], keys[1], pcapX[1], scap[1]+left0, false)
+		// Each class's own capacity plus what the other left:
+		// scap[c] + (scap[1−c] − used[1−c]) = s − used[1−c] (scap[0] +
+		// scap[1] = s), formed as the latter so that it is at most s.
+		used0, used1 := qm[0]+qo[0], qm[1]+qo[1]
+		qm[0], qo[0], other[0] = orderedShuffle(jobs, h[0], keys[0], pcapX[0], speed-used1, false)
+		qm[1], qo[1], other[1] = orderedShuffle(jobs, h[1], keys[1], pcapX[1], speed-used0, false)
 	}
 	for c := range h {
 		if h[c].m >= 0 {
