@@ -67,7 +67,7 @@ type prioEngine struct {
 }
 
 func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64) {
-	e.tab.reset()
+	e.tab.reset(speed)
 	for c := range e.classes {
 		e.classes[c].mapH.reset()
 		e.classes[c].availH.reset()
@@ -75,7 +75,7 @@ func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64
 	}
 	e.beta.reset()
 	e.active = e.active[:0]
-	e.speed = speed
+	e.speed = 1 // sizes are in units of the speed (see jobTable)
 	e.strict = kind == MaxSRPTStrict
 	e.split = kind == SplitSRPT || kind == SplitSRPTStrict
 	e.shared = kind == SplitSRPT
@@ -366,8 +366,7 @@ func (e *prioEngine) snapshot(dst []simView) []simView {
 		if j.id < 0 {
 			continue
 		}
-		dst = append(dst, simView{id: j.id, avail: j.avail, rate: Rate{Map: j.p, Shuffle: j.q},
-			job: Job{Arrival: j.arrival, Map: j.x, Shuffle: j.y, RemainingMap: j.xr, RemainingShuffle: j.yr()}})
+		dst = append(dst, j.view(e.tab.unit))
 	}
 	return dst
 }

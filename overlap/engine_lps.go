@@ -42,9 +42,9 @@ type lpsEngine struct {
 }
 
 func (e *lpsEngine) reset(in []Arrival, speed float64, k int, out []float64) {
-	e.tab.reset()
+	e.tab.reset(speed)
 	e.k = k
-	e.speed = speed
+	e.speed = 1 // sizes are in units of the speed (see jobTable)
 	e.inService = e.inService[:0]
 	e.waiting.reset()
 	e.shuffleOnly = e.shuffleOnly[:0]
@@ -274,11 +274,10 @@ func (e *lpsEngine) snapshot(dst []simView) []simView {
 		if j.id < 0 {
 			continue
 		}
-		v := simView{id: j.id, avail: j.avail, rate: Rate{Map: j.p, Shuffle: j.q},
-			job: Job{Arrival: j.arrival, Map: j.x, Shuffle: j.y, RemainingMap: j.xr, RemainingShuffle: j.yr()}}
+		v := j.view(e.tab.unit)
 		if rem, ok := onHeap[int32(i)]; ok {
-			v.avail, v.job.RemainingShuffle = rem, rem
-			v.rate = Rate{Shuffle: e.theta}
+			v.avail, v.job.RemainingShuffle = rem*e.tab.unit, rem*e.tab.unit
+			v.rate = Rate{Shuffle: e.theta * e.tab.unit}
 		}
 		dst = append(dst, v)
 	}

@@ -142,7 +142,7 @@ func leftFrom(tab *jobTable, from int) float64 {
 	left := 0.0
 	for i := range tab.jobs {
 		if j := &tab.jobs[i]; j.id >= from {
-			left += j.xr
+			left += j.xr * tab.unit
 		}
 	}
 	return left

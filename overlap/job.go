@@ -159,12 +159,14 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 		if err := validateSize(fn, i, "shuffle", a.Shuffle, speed); err != nil {
 			return err
 		}
-		total += a.Map + a.Shuffle
+		// Summed as service times (size/speed, each at most MaxFloat64),
+		// so the total overflows only if the horizon does.
+		total += a.Map/speed + a.Shuffle/speed
 	}
 	if n := len(jobs); n > 0 {
-		horizon := math.Abs(jobs[0].Time) + math.Abs(jobs[n-1].Time) + 2*total/speed
+		horizon := math.Abs(jobs[0].Time) + math.Abs(jobs[n-1].Time) + 2*total
 		if !finite(horizon) || horizon > maxHorizon {
-			return check.Err(fn, -1, "total work", total, "arrival times plus total work / speed must stay below 1e300")
+			return check.Err(fn, -1, "total work", horizon, "|first arrival time| + |last arrival time| + 2·(total work)/speed (the value) must stay ≤ 1e300")
 		}
 	}
 	return nil
@@ -185,6 +187,26 @@ func validateSize(fn string, i int, field string, size, speed float64) error {
 	}
 	return nil
 }
+
+// validateImbalance checks that no job's imbalance max(x/y, y/x) (both
+// sizes positive) exceeds maxImbalance: SplitSRPT's simulated rates
+// μ₁·s = s/(1+β) are then normal floats, whose rounding is relative (a
+// subnormal rate would round by up to half its own size and move a
+// departure by as much).
+func validateImbalance(fn string, jobs []Arrival) error {
+	for i := range jobs {
+		a := &jobs[i]
+		if hi, lo := hiLo(a.Map, a.Shuffle); lo > 0 && !(hi/lo <= maxImbalance) {
+			return check.Err(fn, i, "shuffle", a.Shuffle, "max(map/shuffle, shuffle/map) must be ≤ 2^1000 under SplitSRPT (so that μ₁ = 1/(1+β) is a normal float64)")
+		}
+	}
+	return nil
+}
+
+// maxImbalance bounds a job's imbalance under the simulated SplitSRPT (see
+// validateImbalance): 2^1000 ≈ 1.07e301 leaves μ₁ ≥ 2^-1001 and every
+// rate a normal float.
+const maxImbalance = 0x1p1000
 
 // maxSpeed bounds a station speed (see validateSpeed).
 const maxSpeed = 1e300

@@ -102,7 +102,9 @@ func (q *srptQueue) run(resp []float64, jobs []Arrival, shuffle bool, speed floa
 			if size == 0 {
 				resp[next] = 0
 			} else {
-				q.heap.push(entry{key: size, arrival: a.Time, id: next})
+				// In units of the speed (service time), as the simulators
+				// keep sizes: a subnormal speed then rounds nothing.
+				q.heap.push(entry{key: size / speed, arrival: a.Time, id: next})
 			}
 			next++
 		}
@@ -110,11 +112,11 @@ func (q *srptQueue) run(resp []float64, jobs []Arrival, shuffle bool, speed floa
 			continue
 		}
 		top := &q.heap[0]
-		finish := top.key / speed
+		finish := top.key
 		if next < len(jobs) {
 			if dt := clk.until(jobs[next].Time); dt < finish {
 				// Serve the head until the next arrival; it stays the least.
-				top.key = math.Max(top.key-dt*speed, 0)
+				top.key = math.Max(top.key-dt, 0)
 				clk.anchor(jobs[next].Time)
 				continue
 			}

@@ -410,3 +410,229 @@ func TestRatesRescaled(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testRatesRescaled)
 }
+
+// aloneTime is the response time of a job served alone at speed s, derived
+// from the policies' definitions: every policy but SplitSRPTStrict gives a
+// lone job the whole map station and as much of the shuffle station as its
+// available work allows, so its larger phase sets the time, max(x, y)/s.
+// SplitSRPTStrict keeps the split with β = the job's own imbalance
+// hi/lo: its class gets μ·s = s·hi/(x+y) at its heavy phase and
+// s·lo/(x+y) at the other, which its own ratio exactly allows, so both
+// phases take (x+y)/s (β = +∞ when a size is 0: the other phase takes
+// the whole station, (x+y)/s again).
+func aloneTime(a Arrival, speed float64, kind Kind) float64 {
+	if kind == SplitSRPTStrict {
+		return (a.Map + a.Shuffle) / speed
+	}
+	return math.Max(a.Map, a.Shuffle) / speed
+}
+
+// violatesArrivalBounds reports whether a simulation input breaks one of
+// the documented bounds of Simulate and LowerBound (speed in (0, 1e300],
+// positive sizes ≥ speed·2^-1022, times plus total work / speed ≤ 1e300;
+// under the SplitSRPT kinds, imbalances ≤ 2^1000), checked here in exact
+// arithmetic. kind −1 stands for LowerBound.
+func violatesArrivalBounds(jobs []Arrival, speed float64, kind Kind) bool {
+	if !(speed > 0 && speed <= 1e300) {
+		return true
+	}
+	if kind == SplitSRPT || kind == SplitSRPTStrict {
+		for _, a := range jobs {
+			if a.Map > 0 && a.Shuffle > 0 {
+				r := bquo(bf(math.Max(a.Map, a.Shuffle)), bf(math.Min(a.Map, a.Shuffle)))
+				if r.Cmp(bf(0x1p1000)) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	totalWork := bnew()
+	for _, a := range jobs {
+		for _, v := range []float64{a.Map, a.Shuffle} {
+			if v > 0 && bquo(bf(v), bf(speed)).Cmp(bf(minNormal)) < 0 {
+				return true
+			}
+			totalWork = badd(totalWork, bf(v))
+		}
+	}
+	if len(jobs) == 0 {
+		return false
+	}
+	h := badd(badd(bf(math.Abs(jobs[0].Time)), bf(math.Abs(jobs[len(jobs)-1].Time))), bquo(bmul(bf(2), totalWork), bf(speed)))
+	// The code's horizon is a float sum: allow its rounding either side.
+	lo, hi := bf(1e300*(1-1e-12)), bf(1e300*(1+1e-12))
+	if h.Cmp(lo) > 0 && h.Cmp(hi) < 0 {
+		return true // ambiguous: within rounding of the bound
+	}
+	return h.Cmp(bf(1e300)) > 0
+}
+
+// checkAccepted fails unless err is nil or an InputError for an input that
+// breaks a documented bound; it reports whether the call succeeded.
+func checkAccepted(t *rapid.T, what string, jobs []Arrival, speed float64, kind Kind, err error) bool {
+	if err == nil {
+		return true
+	}
+	if !isInputError(err) {
+		t.Fatalf("%s: %v is not an InputError (jobs %+v, speed %v)", what, err, jobs, speed)
+	}
+	if !violatesArrivalBounds(jobs, speed, kind) {
+		t.Fatalf("%s: %v for an input within the documented bounds (jobs %+v, speed %v)", what, err, jobs, speed)
+	}
+	return false
+}
+
+// genIsolated draws jobs over float64's whole range whose busy periods do
+// not overlap: each arrives at least twice the previous one's lone
+// response time after it (at any magnitude of the arrival times, so a job
+// of work 1e-300 may arrive at 1e200).
+func genIsolated(t *rapid.T, speed float64, kind Kind) []Arrival {
+	n := rapid.IntRange(1, 6).Draw(t, "n")
+	sizes := testutil.Magnitudes(2*n, 2*n).Draw(t, "sizes")
+	gaps := testutil.Magnitudes(n, n).Draw(t, "gaps")
+	jobs := make([]Arrival, n)
+	now := gaps[0]
+	if rapid.Bool().Draw(t, "negativeStart") {
+		now = -now
+	}
+	for i := range jobs {
+		jobs[i] = Arrival{Time: now, Map: sizes[2*i], Shuffle: sizes[2*i+1]}
+		need := 2 * aloneTime(jobs[i], speed, kind)
+		next := now + math.Max(need, gaps[i])
+		for next-now < need && finite(next) {
+			next = math.Nextafter(next, math.Inf(1))
+		}
+		if !finite(next) {
+			return jobs[:i+1]
+		}
+		now = next
+	}
+	return jobs
+}
+
+// testSimulateIsolatedMagnitudes: jobs whose busy periods do not overlap
+// each get exactly their lone response time (aloneTime), at any magnitude
+// of times and sizes; positive work has a positive response time. An
+// input is refused only with an InputError for a documented bound.
+func testSimulateIsolatedMagnitudes(t *rapid.T) {
+	speed := testutil.PositiveMagnitude().Draw(t, "speed")
+	p := genPolicy(t)
+	jobs := genIsolated(t, speed, p.Kind)
+	got, err := Simulate(nil, jobs, speed, p, nil)
+	if !checkAccepted(t, "Simulate", jobs, speed, p.Kind, err) {
+		return
+	}
+	for i, a := range jobs {
+		want := aloneTime(a, speed, p.Kind)
+		if !(math.Abs(got[i]-want) <= 1e-9*want) {
+			t.Fatalf("%v speed %v: job %d %+v alone: response %v, want %v\njobs %+v\ngot %v", p, speed, i, a, got[i], want, jobs, got)
+		}
+	}
+}
+
+func TestSimulateIsolatedMagnitudes(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSimulateIsolatedMagnitudes)
+}
+
+// genMagnitudeArrivals draws sorted arrivals over float64's whole range
+// (times and sizes from testutil.Magnitudes, with exact ties).
+func genMagnitudeArrivals(t *rapid.T, maxJobs int) []Arrival {
+	n := rapid.IntRange(0, maxJobs).Draw(t, "n")
+	sizes := testutil.Magnitudes(2*n, 2*n).Draw(t, "sizes")
+	times := testutil.Magnitudes(n, n).Draw(t, "times")
+	for i := range times {
+		if rapid.IntRange(0, 3).Draw(t, "negative") == 0 {
+			times[i] = -times[i]
+		}
+	}
+	slices.Sort(times)
+	jobs := make([]Arrival, n)
+	for i := range jobs {
+		jobs[i] = Arrival{Time: times[i], Map: sizes[2*i], Shuffle: sizes[2*i+1]}
+	}
+	return jobs
+}
+
+// testSimulateMagnitudes: on overlapping jobs over float64's whole range,
+// every policy either refuses the input with an InputError for a documented
+// bound or returns finite response times with: each job at least its lone
+// time max(x, y)/s (no policy serves a phase faster than the station);
+// positive work a positive response time; and a total at least the §5.1
+// lower bound (LowerBound, run on the same input).
+func testSimulateMagnitudes(t *rapid.T) {
+	jobs := genMagnitudeArrivals(t, 8)
+	speed := testutil.PositiveMagnitude().Draw(t, "speed")
+	before := slices.Clone(jobs)
+	lb, err := LowerBound(jobs, speed, nil)
+	if !checkAccepted(t, "LowerBound", jobs, speed, -1, err) {
+		return
+	}
+	if !finite(lb) || lb < 0 {
+		t.Fatalf("LowerBound = %v", lb)
+	}
+	for _, kind := range allKinds {
+		got, err := Simulate(nil, jobs, speed, Policy{Kind: kind}, nil)
+		if !checkAccepted(t, "Simulate "+kind.String(), jobs, speed, kind, err) {
+			continue
+		}
+		for i, a := range jobs {
+			floor := math.Max(a.Map, a.Shuffle) / speed
+			if !finite(got[i]) || got[i] < floor*(1-1e-9) || (floor > 0) != (got[i] > 0) {
+				t.Fatalf("%v speed %v: job %d %+v: response %v, lone time %v\njobs %+v\ngot %v", kind, speed, i, a, got[i], floor, jobs, got)
+			}
+		}
+		if sum := total(got); lb > sum*(1+1e-9) {
+			t.Fatalf("%v: total %v below the lower bound %v\njobs %+v", kind, sum, lb, jobs)
+		}
+	}
+	if diff := cmp.Diff(before, jobs); diff != "" {
+		t.Fatalf("input modified (-before +after):\n%s", diff)
+	}
+}
+
+func TestSimulateMagnitudes(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSimulateMagnitudes)
+}
+
+// testSimulateRescaled: multiplying every time and size by an exact power
+// of two 2^k multiplies every response time by 2^k, and multiplying the
+// sizes and the speed by 2^m changes nothing (the model has no unit).
+func testSimulateRescaled(t *rapid.T) {
+	jobs := genMagnitudeArrivals(t, 8)
+	speed := testutil.PositiveMagnitude().Draw(t, "speed")
+	k := rapid.IntRange(-64, 64).Draw(t, "timeExp")
+	m := rapid.IntRange(-64, 64).Draw(t, "speedExp")
+	p := genPolicy(t)
+	scaled := slices.Clone(jobs)
+	for i := range scaled {
+		a := &scaled[i]
+		if !exactScale(math.Abs(a.Time), k) || !exactScale(a.Map, k+m) || !exactScale(a.Shuffle, k+m) {
+			return
+		}
+		a.Time, a.Map, a.Shuffle = math.Ldexp(a.Time, k), math.Ldexp(a.Map, k+m), math.Ldexp(a.Shuffle, k+m)
+	}
+	if !exactScale(speed, m) {
+		return
+	}
+	base, err := Simulate(nil, jobs, speed, p, nil)
+	if !checkAccepted(t, "Simulate", jobs, speed, p.Kind, err) {
+		return
+	}
+	got, err := Simulate(nil, scaled, math.Ldexp(speed, m), p, nil)
+	if !checkAccepted(t, "Simulate rescaled", scaled, math.Ldexp(speed, m), p.Kind, err) {
+		return
+	}
+	for i := range base {
+		want := math.Ldexp(base[i], k)
+		if !(math.Abs(got[i]-want) <= 1e-9*want) {
+			t.Fatalf("%v: times ×2^%d, sizes ×2^%d, speed ×2^%d: job %d response %v, want %v\njobs %+v speed %v", p, k, k+m, m, i, got[i], want, jobs, speed)
+		}
+	}
+}
+
+func TestSimulateRescaled(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSimulateRescaled)
+}

@@ -38,7 +38,10 @@ import "github.com/specsched/specsched/internal/check"
 // speed·2^-1022 (its service time alone is then a normal float64, and every
 // interval the simulator forms is positive); and the arrival times plus the
 // total work divided by speed must stay below 1e300 (so every time the
-// simulator forms is finite). Inputs outside these bounds are an
+// simulator forms is finite); under SplitSRPT and SplitSRPTStrict a job's
+// imbalance max(Map/Shuffle, Shuffle/Map), both positive, must be at most
+// 2^1000 ≈ 1.07e301 (so that its share μ₁ = 1/(1+β) is a normal float64;
+// field "shuffle"). Inputs outside these bounds are an
 // *specsched.InputError naming the job and field. dst must not overlap jobs
 // (an *specsched.InputError with Field "dst"; nothing is written).
 func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace) ([]float64, error) {
@@ -54,6 +57,11 @@ func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *W
 	}
 	if err := validateArrivals(fn, jobs, speed); err != nil {
 		return nil, err
+	}
+	if policy.Kind == SplitSRPT || policy.Kind == SplitSRPTStrict {
+		if err := validateImbalance(fn, jobs); err != nil {
+			return nil, err
+		}
 	}
 	if ws == nil {
 		ws = new(Workspace)

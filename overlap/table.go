@@ -107,16 +107,25 @@ func (j *simJob) done() bool { return j.xr == 0 && j.avail == 0 }
 
 // A jobTable stores the jobs present in slots that are reused after a job
 // leaves, so its size is the largest number of jobs present at once.
+//
+// Sizes are stored in units of the station speed (x/speed: the time to
+// serve them at full speed) and the engines run at speed 1, so every rate
+// is a fraction of the station in [0, 1]: a rate is then never rounded to a
+// subnormal merely because the speed is small (speed 5e-324 with sizes
+// 1.5e-323 and 2e-323 would give a shuffle limit (y/x)·p of 4/3 of the
+// smallest subnormal, rounded to 1, and a job finishing at 3 instead of 4).
 type jobTable struct {
 	jobs []simJob
 	free []int32
 	live int
+	unit float64 // the station speed: sizes are divided by it, rates multiplied
 }
 
-func (t *jobTable) reset() {
+func (t *jobTable) reset(speed float64) {
 	t.jobs = t.jobs[:0]
 	t.free = t.free[:0]
 	t.live = 0
+	t.unit = speed
 }
 
 // add stores the job id arriving with sizes a and returns its slot.
@@ -130,9 +139,10 @@ func (t *jobTable) add(id int, a *Arrival) int32 {
 		s = int32(len(t.jobs) - 1)
 	}
 	j := &t.jobs[s]
-	*j = simJob{id: id, arrival: a.Time, x: a.Map, y: a.Shuffle, xr: a.Map}
-	if a.Map == 0 {
-		j.avail = a.Shuffle
+	x, y := a.Map/t.unit, a.Shuffle/t.unit
+	*j = simJob{id: id, arrival: a.Time, x: x, y: y, xr: x}
+	if x == 0 {
+		j.avail = y
 	}
 	t.live++
 	return s
@@ -142,6 +152,13 @@ func (t *jobTable) release(s int32) {
 	t.jobs[s].id = -1
 	t.free = append(t.free, s)
 	t.live--
+}
+
+// view returns the job as tests see it, in the caller's units: sizes and
+// rates times unit.
+func (j *simJob) view(unit float64) simView {
+	return simView{id: j.id, avail: j.avail * unit, rate: Rate{Map: j.p * unit, Shuffle: j.q * unit},
+		job: Job{Arrival: j.arrival, Map: j.x * unit, Shuffle: j.y * unit, RemainingMap: j.xr * unit, RemainingShuffle: j.yr() * unit}}
 }
 
 // A simView is one job present in a running simulation, as tests see it.
