@@ -1,0 +1,332 @@
+package overlap
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/specsched/specsched"
+)
+
+// Regression tests for the reproducers of issues 11 and 17 and the tests
+// those issues require. Expected values are derived by hand from the
+// policies' definitions (paper 004, §4.1 Algorithm 1 and §4.2 Algorithm 2,
+// and the package's documented tie-break), never copied from the code.
+
+// TestRatesExtremeImbalance (issue 17): a job of sizes (1e-300, 1e300) has
+// imbalance β = 1e600, beyond float64. SplitSRPTStrict gave {0 NaN}:
+// μ₁ = 1/(1+β) underflowed to 0 and the limit (y/x)·μ₁·s was +Inf·0.
+//
+// Exactly: the job is shuffle-heavy; SplitSRPTStrict gives its class map
+// capacity μ₁·s = 1e-600 (rounds to 0) and shuffle capacity
+// μ₂·s = β/(1+β) = 1 − 1e-600 (rounds to 1), and its shuffle may run at
+// (y/x)·μ₁·s = 1e600/(1+1e600) = μ₂ (rounds to 1): {0, 1}. Every other
+// policy gives a lone job the whole map station (SplitSRPT too: the
+// map-heavy class has no map job, so its map capacity moves over) and a
+// shuffle limit (y/x)·s = 1e600·s, capped by the station: {1, 1}.
+//
+// The second snapshot ("SplitSRPT too, at mixed scales") adds a map-heavy
+// job of sizes (1e300, 1e-300): β is still 1e600 (both jobs), both classes
+// have a map job, so neither shares: map-heavy job {μ₂·s, (y/x)·μ₂·s} =
+// {1, 1e-600}, shuffle-heavy job {μ₁·s, min(μ₂·s, (y/x)·μ₁·s)} = {1e-600,
+// 1}; the shared second pass leaves them (the map-heavy job can take no
+// more, the other class's capacity is used up). Rounded: [{1 0} {0 1}].
+func TestRatesExtremeImbalance(t *testing.T) {
+	t.Parallel()
+	lone := []Job{{Map: 1e-300, Shuffle: 1e300, RemainingMap: 1e-300, RemainingShuffle: 1e300}}
+	for _, k := range allKinds {
+		want := []Rate{{Map: 1, Shuffle: 1}}
+		if k == SplitSRPTStrict {
+			want = []Rate{{Map: 0, Shuffle: 1}}
+		}
+		got, err := Rates(nil, lone, 1, Policy{Kind: k}, nil)
+		if err != nil || !cmp.Equal(got, want) {
+			t.Errorf("%v: Rates(%+v) = %v, %v; want %v", k, lone, got, err, want)
+		}
+	}
+	pair := []Job{
+		{Map: 1e300, Shuffle: 1e-300, RemainingMap: 1e300, RemainingShuffle: 1e-300},
+		{Map: 1e-300, Shuffle: 1e300, RemainingMap: 1e-300, RemainingShuffle: 1e300},
+	}
+	for _, k := range []Kind{SplitSRPT, SplitSRPTStrict} {
+		want := []Rate{{Map: 1, Shuffle: 0}, {Map: 0, Shuffle: 1}}
+		got, err := Rates(nil, pair, 1, Policy{Kind: k}, nil)
+		if err != nil || !cmp.Equal(got, want) {
+			t.Errorf("%v: Rates(%+v) = %v, %v; want %v", k, pair, got, err, want)
+		}
+	}
+}
+
+// TestSimulateMixedScales (issue 17): jobs A = (1e-300, 1e200) and
+// B = (1, 1) at time 0, speed 1, stalled every policy ("simulation stalled
+// (internal error)": A's y/x = 1e500 overflowed and its drift became NaN).
+//
+// By hand: MaxSRPT (either shuffle variant) serves B first (key 1 < 1e200):
+// B's map runs at 1 and its shuffle keeps pace ((y/x)·1 = 1, the whole
+// station), so B leaves at 1; then A's map (1e-300) and its shuffle at 1
+// (its limit 1e500 is capped), leaving at 1 + 1e200: responses [1e200, 1].
+// FIFO serves A first (index order on a tie of arrival): A takes the whole
+// shuffle station until 1e200 (+1e-300); B's map runs meanwhile but its
+// shuffle only after, so B leaves at ≈ 1e200 + 1: [1e200, 1e200]. k-LPS
+// shares the map station; A's map is done at 2e-300; then B's map runs at
+// 1 and the shuffle station is shared equally (B's limit 1 > 1/2), so B
+// has done 1/2 of its shuffle at t = 1 and the rest at 1/2 by t = 2:
+// [1e200, 2]. The SplitSRPT kinds need A's imbalance 1e500 ≤ 2^1000: A is
+// refused with an InputError on job 0's shuffle size (documented range).
+//
+// And a lone job of map work 1e-300 arriving at 1e-150 had response time 0
+// (1e-150 + 1e-300 rounds to 1e-150); it is 1e-300 under every policy.
+func TestSimulateMixedScales(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Time: 0, Map: 1e-300, Shuffle: 1e200}, {Time: 0, Map: 1, Shuffle: 1}}
+	want := map[Kind][]float64{
+		MaxSRPT:       {1e200, 1},
+		MaxSRPTStrict: {1e200, 1},
+		FIFO:          {1e200, 1e200},
+		KLPS:          {1e200, 2},
+	}
+	for _, k := range allKinds {
+		got, err := Simulate(nil, jobs, 1, Policy{Kind: k}, nil)
+		if w, ok := want[k]; ok {
+			if err != nil || len(got) != 2 || math.Abs(got[0]-w[0]) > 1e-12*w[0] || math.Abs(got[1]-w[1]) > 1e-12*w[1] {
+				t.Errorf("%v: Simulate(%+v) = %v, %v; want %v", k, jobs, got, err, w)
+			}
+			continue
+		}
+		var in *specsched.InputError
+		if !errors.As(err, &in) || in.Index != 0 || in.Field != "shuffle" {
+			t.Errorf("%v: Simulate(%+v) = %v, %v; want an InputError on job 0's shuffle (imbalance 1e500 > 2^1000)", k, jobs, got, err)
+		}
+	}
+	tiny := []Arrival{{Time: 1e-150, Map: 1e-300}}
+	for _, k := range allKinds {
+		got, err := Simulate(nil, tiny, 1, Policy{Kind: k}, nil)
+		if err != nil || len(got) != 1 || got[0] != 1e-300 {
+			t.Errorf("%v: Simulate(%+v) = %v, %v; want [1e-300]", k, tiny, got, err)
+		}
+		lb, err := LowerBound(tiny, 1, nil)
+		if err != nil || lb != 1e-300 {
+			t.Errorf("LowerBound(%+v) = %v, %v; want 1e-300", tiny, lb, err)
+		}
+	}
+}
+
+// TestMaxSRPTArrivalTieBreak (issue 11, rates.go `precedes`): two jobs tie
+// on MaxSRPT's key max(x(t), y(t)) = 5 — job P (arrival 1, sizes (5, 5),
+// nothing done) and job Q (arrival 2, no map phase, shuffle 5). §4.1's
+// Algorithm 1 serves the job of least key and SRPT breaks ties arbitrarily;
+// the package breaks them by earlier arrival (doc.go), so P comes first:
+// the map station serves P (the only job with map work) at 1; P has no
+// available shuffle work (y(t)/y = x(t)/x), so its shuffle may run at
+// (y/x)·1 = 1 — the whole station — and Q, next in order, gets nothing:
+// [{1 1} {0 0}]. Were Q first, Q (all its shuffle available) would take the
+// whole shuffle station: [{1 0} {0 1}]. The same jobs listed in the other
+// order must give the same rates (arrival, not index, decides).
+func TestMaxSRPTArrivalTieBreak(t *testing.T) {
+	t.Parallel()
+	p := Job{Arrival: 1, Map: 5, Shuffle: 5, RemainingMap: 5, RemainingShuffle: 5}
+	q := Job{Arrival: 2, Map: 0, Shuffle: 5, RemainingShuffle: 5}
+	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
+		got, err := Rates(nil, []Job{p, q}, 1, Policy{Kind: k}, nil)
+		if want := []Rate{{Map: 1, Shuffle: 1}, {}}; err != nil || !cmp.Equal(got, want) {
+			t.Errorf("%v [P Q]: got %v, %v; want %v", k, got, err, want)
+		}
+		got, err = Rates(nil, []Job{q, p}, 1, Policy{Kind: k}, nil)
+		if want := []Rate{{}, {Map: 1, Shuffle: 1}}; err != nil || !cmp.Equal(got, want) {
+			t.Errorf("%v [Q P]: got %v, %v; want %v", k, got, err, want)
+		}
+	}
+}
+
+// ratesOver returns a []Rate that shares memory with jobs, starting at job
+// from (unsafe: the only way to build the aliased dst the check guards).
+func ratesOver(jobs []Job, from, n int) []Rate {
+	return unsafe.Slice((*Rate)(unsafe.Pointer(&jobs[from])), n)
+}
+
+// TestRatesDstOverlap: a dst that shares memory with jobs is refused with an
+// InputError on "dst" (the rule of check.Disjoint), and neither dst nor the
+// jobs are written; a disjoint dst of the same capacity is used in place.
+func TestRatesDstOverlap(t *testing.T) {
+	t.Parallel()
+	backing := []Job{
+		{Arrival: 0, Map: 2, Shuffle: 1, RemainingMap: 2, RemainingShuffle: 1},
+		{Arrival: 1, Map: 1, Shuffle: 3, RemainingMap: 1, RemainingShuffle: 3},
+		{Arrival: 2, Map: 4, Shuffle: 4, RemainingMap: 4, RemainingShuffle: 4},
+		{}, // room past the jobs, for a dst that only touches their end
+	}
+	jobs := backing[:3]
+	before := slices.Clone(backing)
+	// A Job is 5 floats, a Rate 2.
+	for _, c := range []struct {
+		name    string
+		dst     []Rate
+		overlap bool
+	}{
+		{"over all jobs", ratesOver(backing, 0, 7), true},
+		{"over the last job and past it", ratesOver(backing, 2, 5), true},
+		{"just past the jobs", ratesOver(backing, 3, 2)[:2:2], false}, // cap 2 < 3: not reused
+	} {
+		for _, k := range allKinds {
+			got, err := Rates(c.dst[:0], jobs, 1, Policy{Kind: k}, nil)
+			var in *specsched.InputError
+			switch {
+			case c.overlap && (!errors.As(err, &in) || in.Field != "dst" || got != nil):
+				t.Errorf("%s %v: got %v, %v; want an InputError on dst", c.name, k, got, err)
+			case !c.overlap && err != nil:
+				t.Errorf("%s %v: %v", c.name, k, err)
+			}
+			if diff := cmp.Diff(before, backing); diff != "" {
+				t.Fatalf("%s %v: jobs or dst written (-before +after):\n%s", c.name, k, diff)
+			}
+		}
+	}
+	dst := make([]Rate, len(jobs))
+	if got, err := Rates(dst, jobs, 1, Policy{}, nil); err != nil || &got[0] != &dst[0] {
+		t.Errorf("disjoint dst: %v", err)
+	}
+}
+
+// TestSimulateDstOverlap: the same rule for Simulate's dst.
+func TestSimulateDstOverlap(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Time: 0, Map: 1, Shuffle: 2}, {Time: 1, Map: 3, Shuffle: 1}, {Time: 1, Map: 1, Shuffle: 1}}
+	before := slices.Clone(jobs)
+	// An Arrival is 3 floats: a dst over the second job's words overlaps.
+	dst := unsafe.Slice((*float64)(unsafe.Pointer(&jobs[1])), 6)
+	for _, k := range allKinds {
+		got, err := Simulate(dst[:0], jobs, 1, Policy{Kind: k}, nil)
+		var in *specsched.InputError
+		if !errors.As(err, &in) || in.Field != "dst" || got != nil {
+			t.Errorf("%v: got %v, %v; want an InputError on dst", k, got, err)
+		}
+		if diff := cmp.Diff(before, jobs); diff != "" {
+			t.Fatalf("%v: jobs modified (-before +after):\n%s", k, diff)
+		}
+	}
+	out := make([]float64, len(jobs))
+	if got, err := Simulate(out, jobs, 1, Policy{}, nil); err != nil || &got[0] != &out[0] {
+		t.Errorf("disjoint dst: %v", err)
+	}
+}
+
+// TestInputChecks: every documented input check of the package's exported
+// functions, each on a value just outside its bound (and, where the bound
+// is inclusive, the bound itself accepted).
+func TestInputChecks(t *testing.T) {
+	t.Parallel()
+	ok := []Arrival{{Time: 0, Map: 1, Shuffle: 2}}
+	type want struct {
+		index int
+		field string
+	}
+	check := func(name string, err error, w want) {
+		t.Helper()
+		var in *specsched.InputError
+		if !errors.As(err, &in) || in.Index != w.index || in.Field != w.field {
+			t.Errorf("%s: got %v; want an InputError on index %d field %q", name, err, w.index, w.field)
+		}
+	}
+	accept := func(name string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Errorf("%s: %v; want it accepted (at the bound)", name, err)
+		}
+	}
+	job := Job{Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1}
+	// Rates: speed in [0, 1e300], a Kind constant, k ≥ 0.
+	_, err := Rates(nil, []Job{job}, math.Nextafter(1e300, 2e300), Policy{}, nil)
+	check("Rates speed above 1e300", err, want{-1, "speed"})
+	_, err = Rates(nil, []Job{job}, math.Inf(1), Policy{}, nil)
+	check("Rates speed +Inf", err, want{-1, "speed"})
+	_, err = Rates(nil, []Job{job}, 1e300, Policy{}, nil)
+	accept("Rates speed 1e300", err)
+	_, err = Rates(nil, []Job{job}, 0, Policy{}, nil)
+	accept("Rates speed 0", err)
+	_, err = Rates(nil, []Job{job}, 1, Policy{Kind: numKinds}, nil)
+	check("Rates kind", err, want{-1, "kind"})
+	_, err = Rates(nil, []Job{job}, 1, Policy{Kind: -1}, nil)
+	check("Rates kind -1", err, want{-1, "kind"})
+	_, err = Rates(nil, []Job{job}, 1, Policy{Kind: KLPS, K: -1}, nil)
+	check("Rates k", err, want{-1, "k"})
+	_, err = Rates(nil, []Job{job, {Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: math.Nextafter(1, 2)}}, 1, Policy{}, nil)
+	check("Rates remainingShuffle above shuffle", err, want{1, "remainingShuffle"})
+	_, err = Rates(nil, []Job{{Arrival: math.Inf(-1), Map: 1, Shuffle: 1}}, 1, Policy{}, nil)
+	check("Rates arrival -Inf", err, want{0, "arrival"})
+	_, err = Rates(nil, []Job{{Map: math.MaxFloat64, Shuffle: math.MaxFloat64, RemainingMap: math.MaxFloat64, RemainingShuffle: math.MaxFloat64}}, 1, Policy{}, nil)
+	accept("Rates MaxFloat64 sizes", err)
+
+	// Simulate and LowerBound: speed in (0, 1e300]; positive sizes ≥
+	// speed·2^-1022; the horizon; SplitSRPT imbalance ≤ 2^1000.
+	for _, f := range []struct {
+		name string
+		run  func([]Arrival, float64, Policy) error
+	}{
+		{"Simulate", func(j []Arrival, s float64, p Policy) error { _, err := Simulate(nil, j, s, p, nil); return err }},
+		{"LowerBound", func(j []Arrival, s float64, _ Policy) error { _, err := LowerBound(j, s, nil); return err }},
+	} {
+		check(f.name+" speed 0", f.run(ok, 0, Policy{}), want{-1, "speed"})
+		check(f.name+" speed above 1e300", f.run(ok, math.Nextafter(1e300, 2e300), Policy{}), want{-1, "speed"})
+		accept(f.name+" speed 1e300", f.run([]Arrival{{Map: 1e300}}, 1e300, Policy{}))
+		check(f.name+" map below speed·2^-1022", f.run([]Arrival{{Map: math.Nextafter(0x1p-1022, 0)}}, 1, Policy{}), want{0, "map"})
+		check(f.name+" shuffle below speed·2^-1022", f.run([]Arrival{{Map: 1}, {Shuffle: 0x1p-1000}}, 0x1p23, Policy{}), want{1, "shuffle"})
+		accept(f.name+" size speed·2^-1022", f.run([]Arrival{{Map: 0x1p-1022, Shuffle: 0x1p-1022}}, 1, Policy{}))
+		check(f.name+" horizon", f.run([]Arrival{{Time: 0, Map: 1e299}, {Time: 9e299, Map: 1}}, 1, Policy{}), want{-1, "total work"})
+		accept(f.name+" horizon at 1e300", f.run([]Arrival{{Time: -5e299, Map: 0}, {Time: 5e299, Map: 0}}, 1, Policy{}))
+		check(f.name+" unsorted", f.run([]Arrival{{Time: 1}, {Time: math.Nextafter(1, 0)}}, 1, Policy{}), want{1, "time"})
+	}
+	unbalanced := []Arrival{{Map: 1}, {Map: 1, Shuffle: math.Nextafter(0x1p-1000, 0)}}
+	for _, k := range allKinds {
+		_, err := Simulate(nil, unbalanced, 1, Policy{Kind: k}, nil)
+		if k == SplitSRPT || k == SplitSRPTStrict {
+			check("Simulate imbalance above 2^1000 under "+k.String(), err, want{1, "shuffle"})
+		} else {
+			accept("Simulate imbalance above 2^1000 under "+k.String(), err)
+		}
+		_, err = Simulate(nil, []Arrival{{Map: 1, Shuffle: 0x1p-1000}}, 1, Policy{Kind: k}, nil)
+		accept("Simulate imbalance 2^1000 under "+k.String(), err)
+	}
+	_, err = Simulate(nil, ok, 1, Policy{Kind: KLPS, K: -1}, nil)
+	check("Simulate k", err, want{-1, "k"})
+
+	// The instances.
+	_, err = Corollary4Instance(4, 1e300, 1e280)
+	check("Corollary4Instance eps below alpha's ulp", err, want{-1, "eps"})
+	_, err = Corollary4Instance(4, 3, 2)
+	check("Corollary4Instance eps = alpha−1", err, want{-1, "eps"})
+	_, err = Corollary4Instance(4, 3, 0)
+	check("Corollary4Instance eps 0", err, want{-1, "eps"})
+	_, err = Corollary4Instance(4, math.Inf(1), 1)
+	check("Corollary4Instance alpha +Inf", err, want{-1, "alpha"})
+	_, err = Corollary4Instance(0, 3, 1)
+	check("Corollary4Instance n 0", err, want{-1, "n"})
+	_, err = Corollary4Instance(2, 3, 1)
+	accept("Corollary4Instance n 2", err)
+	_, err = Corollary6Instance(2, math.Nextafter(1, 2))
+	accept("Corollary6Instance beta just above 1", err)
+	_, err = Corollary6Instance(3, math.MaxFloat64)
+	check("Corollary6Instance (n−1)·beta overflows", err, want{-1, "beta"})
+	_, err = Corollary6Instance(2, math.MaxFloat64)
+	accept("Corollary6Instance n 2 beta MaxFloat64", err)
+	_, _, err = Theorem2Instance(1e9+1, Policy{}, nil)
+	check("Theorem2Instance n above 1e9", err, want{-1, "n"})
+	_, _, err = Theorem2Instance(1, Policy{Kind: KLPS, K: -1}, nil)
+	check("Theorem2Instance k", err, want{-1, "k"})
+
+	// RunExperiment.
+	_, err = RunExperiment(ExperimentConfig{Load: 0.5, Jobs: 0}, nil)
+	check("RunExperiment jobs 0", err, want{-1, "jobs"})
+	_, err = RunExperiment(ExperimentConfig{Load: 0, Jobs: 1}, nil)
+	check("RunExperiment load 0", err, want{-1, "load"})
+	_, err = RunExperiment(ExperimentConfig{Load: 0.5, Jobs: 1, K: -1}, nil)
+	check("RunExperiment k", err, want{-1, "k"})
+	_, err = RunExperiment(ExperimentConfig{Load: 0.5, Jobs: 1}, nil)
+	accept("RunExperiment one job", err)
+
+	// ParseKind.
+	_, err = ParseKind("MaxSRPT")
+	check("ParseKind wrong case", err, want{-1, "name"})
+}
