@@ -229,10 +229,12 @@ func (e *prioEngine) allocate() {
 		qm[c], qo[c], other[c] = e.shuffle(c, m[c], e.classes[c].scap)
 	}
 	if e.shared {
-		// As in splitRates: s − what the other class used.
+		// As in splitRates: own capacity plus what the other class left,
+		// at most s.
+		s0, s1 := e.classes[0].scap, e.classes[1].scap
 		used0, used1 := qm[0]+qo[0], qm[1]+qo[1]
-		qm[0], qo[0], other[0] = e.shuffle(0, m[0], e.speed-used1)
-		qm[1], qo[1], other[1] = e.shuffle(1, m[1], e.speed-used0)
+		qm[0], qo[0], other[0] = e.shuffle(0, m[0], math.Min(e.speed, s0+(s1-used1)))
+		qm[1], qo[1], other[1] = e.shuffle(1, m[1], math.Min(e.speed, s1+(s0-used0)))
 	}
 	for c := 0; c < e.nclass; c++ {
 		if m[c] >= 0 {

@@ -636,3 +636,123 @@ func TestSimulateRescaled(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testSimulateRescaled)
 }
+
+// genAbove1 draws a value > 1 from float64's whole range above 1: 1 plus a
+// Magnitude (so from 1+5e-324 = 1 up to MaxFloat64), or a Magnitude ≥ 1.
+func genAbove1(t *rapid.T, label string) float64 {
+	v := rapid.OneOf(
+		rapid.Custom(func(t *rapid.T) float64 { return 1 + testutil.Magnitude().Draw(t, "plus") }),
+		testutil.Magnitude(),
+	).Draw(t, label)
+	return v
+}
+
+// testCorollary4Magnitudes: for α and ε over float64's range, the instance
+// is refused with an InputError exactly when a documented condition fails
+// (checked here in exact arithmetic), and otherwise MaxSRPT and FIFO
+// (the paper's alternative) have the totals derived at TestCorollary4Tight,
+// or Simulate refuses the instance's horizon.
+func testCorollary4Magnitudes(t *rapid.T) {
+	m := rapid.IntRange(1, 4).Draw(t, "m")
+	alpha := genAbove1(t, "alpha")
+	eps := rapid.OneOf(testutil.Magnitude(),
+		rapid.Custom(func(t *rapid.T) float64 { return (alpha - 1) * rapid.Float64Range(0, 1).Draw(t, "frac") }),
+	).Draw(t, "eps")
+	jobs, err := Corollary4Instance(2*m, alpha, eps)
+	valid := alpha > 1 && alpha <= math.MaxFloat64 && eps > 0 && eps < alpha-1 && alpha-eps > 1 && alpha-eps < alpha
+	if !valid {
+		if !isInputError(err) {
+			t.Fatalf("Corollary4Instance(%d, %v, %v) = %v, %v; want an InputError", 2*m, alpha, eps, jobs, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Corollary4Instance(%d, %v, %v): %v", 2*m, alpha, eps, err)
+	}
+	a, e, mf := alpha, alpha-(alpha-eps), float64(m) // e: the ε the sizes carry
+	wantT := (a-e)*mf*(mf+1)/2 + mf*mf*(a-e) + a*mf*(mf+1)/2
+	wantAlt := (1+a)*mf*mf + a*mf
+	for kind, want := range map[Kind]float64{MaxSRPT: wantT, MaxSRPTStrict: wantT, FIFO: wantAlt} {
+		resp, err := Simulate(nil, jobs, 1, Policy{Kind: kind}, nil)
+		if !checkAccepted(t, "Simulate "+kind.String(), jobs, 1, kind, err) {
+			continue
+		}
+		if got := total(resp); !(math.Abs(got-want) <= 1e-9*want) {
+			t.Fatalf("α=%v ε=%v n=%d %v: total %v, want %v", a, eps, 2*m, kind, got, want)
+		}
+	}
+}
+
+func TestCorollary4Magnitudes(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testCorollary4Magnitudes)
+}
+
+// testCorollary6Magnitudes: the same for Corollary 6's family and the
+// totals derived at TestCorollary6Tight (SplitSRPT both ways, and FIFO).
+func testCorollary6Magnitudes(t *rapid.T) {
+	n := rapid.IntRange(2, 8).Draw(t, "n")
+	beta := genAbove1(t, "beta")
+	jobs, err := Corollary6Instance(n, beta)
+	nf := float64(n)
+	if !(beta > 1 && beta <= math.MaxFloat64 && (nf-1)*beta <= math.MaxFloat64) {
+		if !isInputError(err) {
+			t.Fatalf("Corollary6Instance(%d, %v) = %v, %v; want an InputError", n, beta, jobs, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Corollary6Instance(%d, %v): %v", n, beta, err)
+	}
+	b := beta
+	wantT := (1+b)*nf*(nf-1)/2 + (1+b)*(nf-1)
+	wantAlt := b*nf*(nf-1)/2 + 2*b*(nf-1)
+	for kind, want := range map[Kind]float64{SplitSRPT: wantT, SplitSRPTStrict: wantT, FIFO: wantAlt} {
+		resp, err := Simulate(nil, jobs, 1, Policy{Kind: kind}, nil)
+		if !checkAccepted(t, "Simulate "+kind.String(), jobs, 1, kind, err) {
+			continue
+		}
+		if got := total(resp); !(math.Abs(got-want) <= 1e-9*want) {
+			t.Fatalf("β=%v n=%d %v: total %v, want %v", b, n, kind, got, want)
+		}
+	}
+}
+
+func TestCorollary6Magnitudes(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testCorollary6Magnitudes)
+}
+
+// testLogNormalParamsMagnitudes: for mean and sd over float64's range,
+// LogNormalParams refuses exactly the documented cases (mean ≤ 0, sd < 0,
+// (sd/mean)² overflowing) and otherwise returns finite (μ, σ) with σ ≥ 0
+// and exp(μ + σ²/2) = mean, i.e. μ + σ²/2 = ln(mean) (big-float check of
+// σ² = ln(1 + (sd/mean)²) through its exponential).
+func testLogNormalParamsMagnitudes(t *rapid.T) {
+	mean := testutil.Magnitude().Draw(t, "mean")
+	sd := testutil.Magnitude().Draw(t, "sd")
+	mu, sigma, err := LogNormalParams(mean, sd)
+	cv := sd / mean
+	if !(mean > 0) || !finite(cv*cv) {
+		if !isInputError(err) {
+			t.Fatalf("LogNormalParams(%v, %v) = %v, %v, %v; want an InputError", mean, sd, mu, sigma, err)
+		}
+		return
+	}
+	if err != nil || !finite(mu) || !finite(sigma) || sigma < 0 {
+		t.Fatalf("LogNormalParams(%v, %v) = %v, %v, %v", mean, sd, mu, sigma, err)
+	}
+	lnMean := math.Log(mean)
+	if got := mu + sigma*sigma/2; math.Abs(got-lnMean) > 1e-12*math.Max(1, math.Abs(lnMean))+1e-12*sigma*sigma {
+		t.Fatalf("LogNormalParams(%v, %v): μ + σ²/2 = %v, want ln(mean) = %v", mean, sd, got, lnMean)
+	}
+	// Var = (e^{σ²} − 1)·mean²: e^{σ²} − 1 = cv².
+	if got := math.Expm1(sigma * sigma); math.Abs(got-cv*cv) > 1e-9*cv*cv+1e-300 {
+		t.Fatalf("LogNormalParams(%v, %v): e^{σ²} − 1 = %v, want (sd/mean)² = %v", mean, sd, got, cv*cv)
+	}
+}
+
+func TestLogNormalParamsMagnitudes(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testLogNormalParamsMagnitudes)
+}

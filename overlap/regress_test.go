@@ -330,3 +330,44 @@ func TestInputChecks(t *testing.T) {
 	_, err = ParseKind("MaxSRPT")
 	check("ParseKind wrong case", err, want{-1, "name"})
 }
+
+// TestSplitSRPTRoundedShares: a regression found by
+// TestCorollary6Magnitudes. At β = 2^53, μ₁ = 1/(1+2^53) and μ₂ round to
+// 2^-53 and 1, whose sum exceeds s = 1 by an ulp; SplitSRPT's shared
+// shuffle capacity, formed as s − (what the other class used), left the
+// map-heavy class nothing, stalling its shuffle and doubling a response
+// time. Exactly (TestCorollary6Tight's derivation): on Corollary 6's
+// instance with n = 3 the (β, 1) jobs complete at 1+β and 2(1+β), the big
+// job with the second; in a snapshot of a (β, 1) job and a (2, 2β) job,
+// the first gets {μ₂, μ₁} and the second {μ₁, μ₂}.
+func TestSplitSRPTRoundedShares(t *testing.T) {
+	t.Parallel()
+	const beta = 1 << 53
+	jobs, err := Corollary6Instance(3, beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu1, mu2 := 1/(1+float64(beta)), float64(beta)/(1+float64(beta))
+	snap := []Job{
+		{Map: beta, Shuffle: 1, RemainingMap: beta, RemainingShuffle: 1},
+		{Map: 2, Shuffle: 2 * beta, RemainingMap: 2, RemainingShuffle: 2 * beta},
+	}
+	for _, k := range []Kind{SplitSRPT, SplitSRPTStrict} {
+		got, err := Simulate(nil, jobs, 1, Policy{Kind: k}, nil)
+		want := []float64{1 + beta, 2 * (1 + beta), 2 * (1 + beta)}
+		for i := range want {
+			if err != nil || math.Abs(got[i]-want[i]) > 1e-12*want[i] {
+				t.Errorf("%v: Simulate = %v, %v; want %v", k, got, err, want)
+				break
+			}
+		}
+		rates, err := Rates(nil, snap, 1, Policy{Kind: k}, nil)
+		wantRates := []Rate{{Map: mu2, Shuffle: mu1}, {Map: mu1, Shuffle: mu2}}
+		for i := range wantRates {
+			if err != nil || math.Abs(rates[i].Map-wantRates[i].Map) > 1e-15 || math.Abs(rates[i].Shuffle-wantRates[i].Shuffle) > 1e-15*wantRates[i].Shuffle {
+				t.Errorf("%v: Rates = %v, %v; want %v", k, rates, err, wantRates)
+				break
+			}
+		}
+	}
+}

@@ -73,12 +73,14 @@ func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 		qm[c], qo[c], other[c] = orderedShuffle(jobs, h[c], keys[c], pcapX[c], scap[c], false)
 	}
 	if shared {
-		// Each class's own capacity plus what the other left:
-		// scap[c] + (scap[1−c] − used[1−c]) = s − used[1−c] (scap[0] +
-		// scap[1] = s), formed as the latter so that it is at most s.
+		// Each class's own capacity plus what the other left, at most s
+		// (μ₁·s and μ₂·s are rounded separately, so their sum may exceed
+		// s by an ulp; and the form s − used would lose a class's own
+		// capacity when it is below that ulp: β = 2^53 gives μ₁ = 2^-53
+		// and μ₂ = 1).
 		used0, used1 := qm[0]+qo[0], qm[1]+qo[1]
-		qm[0], qo[0], other[0] = orderedShuffle(jobs, h[0], keys[0], pcapX[0], speed-used1, false)
-		qm[1], qo[1], other[1] = orderedShuffle(jobs, h[1], keys[1], pcapX[1], speed-used0, false)
+		qm[0], qo[0], other[0] = orderedShuffle(jobs, h[0], keys[0], pcapX[0], math.Min(speed, scap[0]+(scap[1]-used1)), false)
+		qm[1], qo[1], other[1] = orderedShuffle(jobs, h[1], keys[1], pcapX[1], math.Min(speed, scap[1]+(scap[0]-used0)), false)
 	}
 	for c := range h {
 		if h[c].m >= 0 {
