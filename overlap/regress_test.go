@@ -313,6 +313,12 @@ func TestInputChecks(t *testing.T) {
 	accept("Corollary6Instance n 2 beta MaxFloat64", err)
 	_, _, err = Theorem2Instance(1e9+1, Policy{}, nil)
 	check("Theorem2Instance n above 1e9", err, want{-1, "n"})
+	_, _, err = Theorem2Instance(1<<53, Policy{}, nil)
+	check("Theorem2Instance n 2^53", err, want{-1, "n"})
+	_, _, err = Theorem2Instance(0, Policy{}, nil)
+	check("Theorem2Instance n 0", err, want{-1, "n"})
+	_, _, err = Theorem2Instance(1, Policy{}, nil)
+	accept("Theorem2Instance n 1", err)
 	_, _, err = Theorem2Instance(1, Policy{Kind: KLPS, K: -1}, nil)
 	check("Theorem2Instance k", err, want{-1, "k"})
 

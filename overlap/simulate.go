@@ -21,8 +21,10 @@ import "github.com/specsched/specsched/internal/check"
 // the priority policies (at most two jobs of a class are served at once;
 // heaps give the next ones), O(k log k + log n) per event for k-LPS (the
 // jobs in map service are updated one by one; jobs whose map is done share
-// the shuffle station through one virtual clock). A run has about 2.4
-// events per job on the §5.3 workload.
+// the shuffle station through one virtual clock; when a job enters that
+// set with shuffle work below 2^-20 of the clock, the clock is rebased, at
+// O(jobs in the set), so that the job's work is not rounded away). A run
+// has about 2.4 events per job on the §5.3 workload.
 //
 // Time is kept relative to the latest arrival, with compensated sums of the
 // event intervals (and k-LPS's virtual clock is rebased before it would
