@@ -51,6 +51,8 @@ type prioEngine struct {
 	classes   [2]prioClass
 	nclass    int
 	beta      indexHeap // SplitSRPT: present jobs by imbalance
+	betaID    int       // SplitSRPT: the job whose imbalance is β(t) when mu was computed (-1: none)
+	mu        [2]xfloat // SplitSRPT: μ₁ and μ₂ of that β(t)
 	active    []int32   // jobs with a nonzero rate
 	speed     float64
 	strict    bool
@@ -74,6 +76,7 @@ func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64
 		e.classes[c].shufH.reset()
 	}
 	e.beta.reset()
+	e.betaID = -1
 	e.active = e.active[:0]
 	e.speed = 1 // sizes are in units of the speed (see jobTable)
 	e.strict = kind == MaxSRPTStrict
@@ -211,9 +214,13 @@ func (e *prioEngine) allocate() {
 		c := &e.classes[0]
 		c.scap, c.pcapX = e.speed, xf(e.speed)
 	} else {
-		b := &e.tab.jobs[e.beta.top().slot]
-		hi, lo := hiLo(b.x, b.y)
-		pcapX, _, scap := splitCapacities(hi, lo, e.speed, e.shared, m[0] >= 0, m[1] >= 0)
+		if top := e.beta.top(); top.id != e.betaID {
+			// β(t) changed hands: μ depends only on that job's sizes.
+			b := &e.tab.jobs[top.slot]
+			e.betaID = top.id
+			e.mu[0], e.mu[1] = splitShares(hiLo(b.x, b.y))
+		}
+		pcapX, _, scap := splitCapacities(e.mu[0], e.mu[1], e.speed, e.shared, m[0] >= 0, m[1] >= 0)
 		for c := range e.classes {
 			e.classes[c].scap, e.classes[c].pcapX = scap[c], pcapX[c]
 		}

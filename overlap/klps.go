@@ -101,7 +101,7 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 			continue
 		}
 		if dst[i].Map > 0 {
-			lim = append(lim, limitEntry{limit: scaledRate(j.Shuffle, j.Map, pX), id: i})
+			lim = append(lim, limitEntry{limit: scaledRate(j.Shuffle, j.Map, pX, p), id: i})
 		}
 	}
 	theta := waterFill(speed, unlimited, lim)

@@ -160,7 +160,7 @@ func orderedShuffle(jobs []Job, h heads, key orderKey, pm xfloat, scap float64, 
 		if i != h.m {
 			return 0
 		}
-		return scaledRate(j.Shuffle, j.Map, pm)
+		return scaledRate(j.Shuffle, j.Map, pm, pm.float())
 	}
 	if strict {
 		if h.s < 0 {

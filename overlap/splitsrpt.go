@@ -41,8 +41,11 @@ func imbalanceKey(x, y float64) (e, m float64) {
 func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 	// One pass: β(t), and the heads of class 0 (map-heavy, ordered by
 	// x(t)) and class 1 (shuffle-heavy, ordered by y(t)).
-	// β(t) = bHi/bLo (bLo = 0: +∞), bHi > 0 once a job is present.
-	bHi, bLo := 0.0, 0.0
+	// β(t) = bHi/bLo (bLo = 0: +∞), bHi > 0 once a job is present; bQ is
+	// its rounding. A rounded quotient below bQ is an exactly smaller
+	// imbalance (rounding is monotone); only quotients that both overflow
+	// need lessImbalance's exact comparison.
+	bHi, bLo, bQ := 0.0, 0.0, math.Inf(1)
 	f := [2]headFinder{newHeadFinder(), newHeadFinder()}
 	for i := range jobs {
 		j := &jobs[i]
@@ -50,8 +53,9 @@ func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 		if xr == 0 && yr == 0 {
 			continue
 		}
-		if hi, lo := hiLo(j.Map, j.Shuffle); bHi == 0 || lessImbalance(hi, lo, bHi, bLo) {
-			bHi, bLo = hi, lo
+		hi, lo := hiLo(j.Map, j.Shuffle)
+		if q := hi / lo; bHi == 0 || q < bQ || (q > math.MaxFloat64 && lessImbalance(hi, lo, bHi, bLo)) {
+			bHi, bLo, bQ = hi, lo, q
 		}
 		c, k := 0, xr
 		if j.Map < j.Shuffle {
@@ -66,7 +70,8 @@ func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 	}
 	keys := [2]orderKey{keyMap, keyShuffle}
 	h := [2]heads{f[0].heads(), f[1].heads()}
-	pcapX, pcap, scap := splitCapacities(bHi, bLo, speed, shared, h[0].m >= 0, h[1].m >= 0)
+	mu1, mu2 := splitShares(bHi, bLo)
+	pcapX, pcap, scap := splitCapacities(mu1, mu2, speed, shared, h[0].m >= 0, h[1].m >= 0)
 	var qm, qo [2]float64
 	var other [2]int
 	for c := range h {
@@ -97,11 +102,10 @@ func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 // class 0 and the shuffle-heavy class 1, exact (pcapX, for the shuffle
 // limits (y/x)·p of constraint (1)) and rounded (pcap), and their shuffle
 // capacities: μ₂·s and μ₁·s at the map station, μ₁·s and μ₂·s at the
-// shuffle station, with β(t) = bHi/bLo (see splitShares). With shared set,
+// shuffle station, with μ₁ and μ₂ from splitShares. With shared set,
 // a class without map work (has0 or has1 false) leaves its map capacity to
 // the other, which then gets all of s.
-func splitCapacities(bHi, bLo, speed float64, shared, has0, has1 bool) (pcapX [2]xfloat, pcap, scap [2]float64) {
-	mu1, mu2 := splitShares(bHi, bLo)
+func splitCapacities(mu1, mu2 xfloat, speed float64, shared, has0, has1 bool) (pcapX [2]xfloat, pcap, scap [2]float64) {
 	s := xf(speed)
 	pcapX = [2]xfloat{mu2.mul(s), mu1.mul(s)}
 	if shared && !has0 {

@@ -83,7 +83,7 @@ func (j *simJob) setMap(pX xfloat) {
 	j.p = pX.float()
 	j.g = 0
 	if j.y > 0 && pX.m > 0 {
-		j.g = scaledRate(j.y, j.x, pX)
+		j.g = scaledRate(j.y, j.x, pX, j.p)
 	}
 }
 

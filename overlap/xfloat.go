@@ -62,12 +62,12 @@ func (a xfloat) float() float64 {
 }
 
 // scaledRate returns y·p/x rounded to float64, for y ≥ 0, x > 0 and an
-// exact rate p: the shuffle rate at which a map rate p produces shuffle
-// work for a job of sizes (x, y) (constraint (1)). Where y/x and the
-// product stay normal floats (the common case) it is one division and one
-// multiplication; otherwise it is formed in xfloat.
-func scaledRate(y, x float64, p xfloat) float64 {
-	if pf := p.float(); pf >= minNormal {
+// exact rate p whose rounding is pf: the shuffle rate at which a map rate p
+// produces shuffle work for a job of sizes (x, y) (constraint (1)). Where
+// p, y/x and the product are normal floats (the common case) it is one
+// division and one multiplication; otherwise it is formed in xfloat.
+func scaledRate(y, x float64, p xfloat, pf float64) float64 {
+	if pf >= minNormal {
 		if r := y / x; r >= minNormal && r <= maxRatio {
 			if q := r * pf; q >= minNormal && q <= math.MaxFloat64 {
 				return q

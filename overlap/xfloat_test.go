@@ -45,7 +45,7 @@ func testXfloat(t *rapid.T) {
 	if got := xf(a).float(); got != a {
 		t.Fatalf("xf(%v).float() = %v", a, got)
 	}
-	if got, want := scaledRate(a, c, xf(b)), bigRound(bquo(bmul(bf(a), bf(b)), bf(c))); !ulpsApart(got, want, 3) {
+	if got, want := scaledRate(a, c, xf(b), b), bigRound(bquo(bmul(bf(a), bf(b)), bf(c))); !ulpsApart(got, want, 3) {
 		t.Fatalf("scaledRate(%v, %v, %v) = %v, exact %v", a, c, b, got, want)
 	}
 	// less: a·b vs c·d exactly (products of two, no rounding in big).
@@ -112,7 +112,7 @@ func TestXfloatCases(t *testing.T) {
 	// lessImbalance: hi/lo vs hi'/lo', +∞ at lo = 0, beyond MaxFloat64.
 	for _, c := range []struct {
 		h1, l1, h2, l2 float64
-		want         bool
+		want           bool
 	}{
 		{2, 1, 3, 1, true},
 		{3, 1, 2, 1, false},
