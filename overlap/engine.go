@@ -5,6 +5,9 @@ import (
 	"math"
 )
 
+// unitRate is the whole station, 1 in the engines' units (see jobTable).
+var unitRate = xf(1)
+
 // errStall reports a simulation that stopped making progress; it is a bug
 // guard and never expected.
 var errStall = errors.New("overlap: simulation stalled (internal error)")
@@ -18,7 +21,7 @@ type prioClass struct {
 	key                 orderKey
 	mapH, availH, shufH indexHeap
 	pcapX               xfloat  // the class's map capacity now, exactly (for the limits y·p/x)
-	scap                float64 // the class's shuffle capacity now
+	pcap, scap          float64 // the class's map (rounded) and shuffle capacity now
 }
 
 // prioEngine simulates the priority policies (MaxSRPT, MaxSRPTStrict,
@@ -50,11 +53,11 @@ type prioEngine struct {
 	tab       jobTable
 	classes   [2]prioClass
 	nclass    int
-	beta      indexHeap // SplitSRPT: present jobs by imbalance
-	betaID    int       // SplitSRPT: the job whose imbalance is β(t) when mu was computed (-1: none)
-	mu        [2]xfloat // SplitSRPT: μ₁ and μ₂ of that β(t)
-	active    []int32   // jobs with a nonzero rate
-	speed     float64
+	beta      indexHeap  // SplitSRPT: present jobs by imbalance
+	betaID    int        // SplitSRPT: the job whose imbalance is β(t) when mu was computed (-1: none)
+	mu        [2]xfloat  // SplitSRPT: μ₁ and μ₂ of that β(t)
+	muF       [2]float64 // SplitSRPT: μ₁ and μ₂ rounded
+	active    []int32    // jobs with a nonzero rate
 	strict    bool
 	split     bool
 	shared    bool
@@ -78,7 +81,6 @@ func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64
 	e.beta.reset()
 	e.betaID = -1
 	e.active = e.active[:0]
-	e.speed = 1 // sizes are in units of the speed (see jobTable)
 	e.strict = kind == MaxSRPTStrict
 	e.split = kind == SplitSRPT || kind == SplitSRPTStrict
 	e.shared = kind == SplitSRPT
@@ -153,8 +155,11 @@ func (e *prioEngine) admit() {
 		j := &e.tab.jobs[s]
 		if e.split {
 			j.class = int8(splitClass(j.x, j.y))
+			// Keyed (exponent, mantissa) of the imbalance, the mantissa in
+			// the arrival field: equal imbalances give equal μ, so which of
+			// them is on top does not matter.
 			exp, mant := imbalanceKey(j.x, j.y)
-			e.beta.push(entry{key: exp, key2: mant, arrival: j.arrival, id: id, slot: s})
+			e.beta.push(entry{key: exp, arrival: mant, id: id, slot: s})
 		}
 		e.sync(s)
 	}
@@ -195,7 +200,7 @@ func (e *prioEngine) serve(s int32, q float64) {
 func (e *prioEngine) allocate() {
 	for _, s := range e.active {
 		if j := &e.tab.jobs[s]; j.id >= 0 {
-			j.setMap(xfloat{})
+			j.setMap(xfloat{}, 0)
 			j.q = 0
 		}
 	}
@@ -212,22 +217,29 @@ func (e *prioEngine) allocate() {
 	}
 	if !e.split {
 		c := &e.classes[0]
-		c.scap, c.pcapX = e.speed, xf(e.speed)
+		c.pcapX, c.pcap, c.scap = unitRate, 1, 1
 	} else {
+		// splitCapacities at speed 1, with μ kept while the job that
+		// sets β(t) stays: μ depends only on its sizes.
 		if top := e.beta.top(); top.id != e.betaID {
-			// β(t) changed hands: μ depends only on that job's sizes.
 			b := &e.tab.jobs[top.slot]
 			e.betaID = top.id
 			e.mu[0], e.mu[1] = splitShares(hiLo(b.x, b.y))
+			e.muF = [2]float64{e.mu[0].float(), e.mu[1].float()}
 		}
-		pcapX, _, scap := splitCapacities(e.mu[0], e.mu[1], e.speed, e.shared, m[0] >= 0, m[1] >= 0)
-		for c := range e.classes {
-			e.classes[c].scap, e.classes[c].pcapX = scap[c], pcapX[c]
+		c0, c1 := &e.classes[0], &e.classes[1]
+		c0.pcapX, c0.pcap, c0.scap = e.mu[1], e.muF[1], e.muF[0]
+		c1.pcapX, c1.pcap, c1.scap = e.mu[0], e.muF[0], e.muF[1]
+		if e.shared && m[0] < 0 {
+			c1.pcapX, c1.pcap = unitRate, 1
+		}
+		if e.shared && m[1] < 0 {
+			c0.pcapX, c0.pcap = unitRate, 1
 		}
 	}
 	for c := 0; c < e.nclass; c++ {
 		if m[c] >= 0 {
-			e.tab.jobs[m[c]].setMap(e.classes[c].pcapX)
+			e.tab.jobs[m[c]].setMap(e.classes[c].pcapX, e.classes[c].pcap)
 		}
 	}
 	var qm, qo [2]float64
@@ -240,8 +252,8 @@ func (e *prioEngine) allocate() {
 		// at most s.
 		s0, s1 := e.classes[0].scap, e.classes[1].scap
 		used0, used1 := qm[0]+qo[0], qm[1]+qo[1]
-		qm[0], qo[0], other[0] = e.shuffle(0, m[0], math.Min(e.speed, s0+(s1-used1)))
-		qm[1], qo[1], other[1] = e.shuffle(1, m[1], math.Min(e.speed, s1+(s0-used0)))
+		qm[0], qo[0], other[0] = e.shuffle(0, m[0], math.Min(1, s0+(s1-used1)))
+		qm[1], qo[1], other[1] = e.shuffle(1, m[1], math.Min(1, s1+(s0-used0)))
 	}
 	for c := 0; c < e.nclass; c++ {
 		if m[c] >= 0 {

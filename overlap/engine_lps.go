@@ -24,7 +24,6 @@ import (
 type lpsEngine struct {
 	tab         jobTable
 	k           int
-	speed       float64
 	inService   []int32
 	waiting     ringQueue
 	shuffleOnly entryHeap // key: V at which the job finishes
@@ -44,7 +43,6 @@ type lpsEngine struct {
 func (e *lpsEngine) reset(in []Arrival, speed float64, k int, out []float64) {
 	e.tab.reset(speed)
 	e.k = k
-	e.speed = 1 // sizes are in units of the speed (see jobTable)
 	e.inService = e.inService[:0]
 	e.waiting.reset()
 	e.shuffleOnly = e.shuffleOnly[:0]
@@ -72,7 +70,7 @@ func (e *lpsEngine) depart(s int32) {
 // toShuffle moves a job whose map is done to the shuffle-only heap.
 func (e *lpsEngine) toShuffle(s int32) {
 	j := &e.tab.jobs[s]
-	j.setMap(xfloat{})
+	j.setMap(xfloat{}, 0)
 	j.q = 0
 	switch v := e.virtual.value(); {
 	case e.shuffleOnly.len() == 0:
@@ -130,15 +128,16 @@ func (e *lpsEngine) admit() {
 
 // allocate sets p for the in-service jobs and the water-fill shuffle rates.
 func (e *lpsEngine) allocate() {
-	pX := xfloat{}
+	pX, p := xfloat{}, 0.0
 	if n := len(e.inService); n > 0 {
-		pX = xf(e.speed).div(xf(float64(n)))
+		pX = unitRate.div(xf(float64(n))) // speed 1 (see jobTable)
+		p = pX.float()
 	}
 	unlimited := e.shuffleOnly.len()
 	lim := e.limits[:0]
 	for _, s := range e.inService {
 		j := &e.tab.jobs[s]
-		j.setMap(pX)
+		j.setMap(pX, p)
 		j.q = 0
 		switch {
 		case j.y == 0:
@@ -148,7 +147,7 @@ func (e *lpsEngine) allocate() {
 			lim = append(lim, limitEntry{limit: j.g, id: int(s)})
 		}
 	}
-	e.theta = waterFill(e.speed, unlimited, lim)
+	e.theta = waterFill(1, unlimited, lim)
 	for _, l := range lim {
 		e.tab.jobs[l.id].q = l.limit
 	}

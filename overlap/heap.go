@@ -1,13 +1,10 @@
 package overlap
 
-// An entry orders a job in a priority heap: by key, then key2 (0 but in
-// the heap of SplitSRPT's imbalances, whose key is an exponent and key2 a
-// mantissa: see imbalanceKey), then arrival time, then input index (the
-// package's tie-break), with slot the job's place in the simulator's job
-// table.
+// An entry orders a job in a priority heap: by key, then arrival time, then
+// input index (the package's tie-break), with slot the job's place in the
+// simulator's job table.
 type entry struct {
 	key     float64
-	key2    float64
 	arrival float64
 	id      int
 	slot    int32
@@ -16,9 +13,6 @@ type entry struct {
 func (a *entry) before(b *entry) bool {
 	if a.key != b.key {
 		return a.key < b.key
-	}
-	if a.key2 != b.key2 {
-		return a.key2 < b.key2
 	}
 	if a.arrival != b.arrival {
 		return a.arrival < b.arrival

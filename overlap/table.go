@@ -13,6 +13,7 @@ type simJob struct {
 	id      int // input index; -1 for a free slot
 	arrival float64
 	x, y    float64
+	ratio   float64 // y/x where it is a normal float ≤ 2^1000, else 0 (yr's fast path)
 	xr      float64 // remaining map work
 	avail   float64 // available shuffle work
 	p, q    float64 // current map and shuffle rates
@@ -27,6 +28,9 @@ type simJob struct {
 func (j *simJob) yr() float64 {
 	if j.xr == 0 {
 		return math.Min(j.avail, j.y)
+	}
+	if j.ratio > 0 {
+		return math.Min(j.avail+j.ratio*j.xr, j.y) // y/x·x(t), a multiplication
 	}
 	return math.Min(j.avail+j.y*(j.xr/j.x), j.y)
 }
@@ -76,11 +80,11 @@ func (j *simJob) nextEvent() (tau float64, mapDone bool) {
 	return tau, mapDone
 }
 
-// setMap sets the map rate to p = pX (exact) and the rate g = y·p/x at
-// which it produces shuffle work.
-func (j *simJob) setMap(pX xfloat) {
+// setMap sets the map rate to p = pX (exact; pf is its rounding) and the
+// rate g = y·p/x at which it produces shuffle work.
+func (j *simJob) setMap(pX xfloat, pf float64) {
 	j.pX = pX
-	j.p = pX.float()
+	j.p = pf
 	j.g = 0
 	if j.y > 0 && pX.m > 0 {
 		j.g = scaledRate(j.y, j.x, pX, j.p)
@@ -143,6 +147,8 @@ func (t *jobTable) add(id int, a *Arrival) int32 {
 	*j = simJob{id: id, arrival: a.Time, x: x, y: y, xr: x}
 	if x == 0 {
 		j.avail = y
+	} else if r := y / x; r >= minNormal && r <= maxRatio {
+		j.ratio = r
 	}
 	t.live++
 	return s
