@@ -377,3 +377,35 @@ func TestSplitSRPTRoundedShares(t *testing.T) {
 		}
 	}
 }
+
+// TestAdmitAnchorsAtArrival: the clock can reach an arrival time through
+// the rounding of its elapsed sum, without an arrival event; admit must
+// then re-anchor the clock at the job's own arrival time, or a job far
+// smaller than the time since the anchor loses its work to absorption
+// ((0 − 1) + (1 + 1e-300) = 0). Here elapsed reaches 1 exactly before the
+// job arriving at 1 with map work 1e-300 is admitted; it is served first
+// (least key) and must leave 1e-300 after its arrival. Both engines.
+func TestAdmitAnchorsAtArrival(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Time: 0, Map: 0.5}, {Time: 1, Map: 1e-300}}
+	out := make([]float64, 2)
+	var e prioEngine
+	e.reset(jobs, 1, MaxSRPT, out)
+	e.admit()
+	e.clk.advance(1)
+	e.admit()
+	if e.clk.base != 1 || e.clk.elapsed.value() != 0 {
+		t.Fatalf("prio: after admitting the job of time 1 the clock is %v + %v, want 1 + 0", e.clk.base, e.clk.elapsed.value())
+	}
+	if err := e.run(inf); err != nil || out[1] != 1e-300 {
+		t.Errorf("prio: response %v, %v; want 1e-300", out[1], err)
+	}
+	var l lpsEngine
+	l.reset(jobs, 1, 2, out)
+	l.admit()
+	l.clk.advance(1)
+	l.admit()
+	if l.clk.base != 1 || l.clk.elapsed.value() != 0 {
+		t.Fatalf("k-LPS: after admitting the job of time 1 the clock is %v + %v, want 1 + 0", l.clk.base, l.clk.elapsed.value())
+	}
+}
