@@ -200,8 +200,7 @@ func (e *prioEngine) serve(s int32, q float64) {
 func (e *prioEngine) allocate() {
 	for _, s := range e.active {
 		if j := &e.tab.jobs[s]; j.id >= 0 {
-			j.setMap(xfloat{}, 0)
-			j.q = 0
+			j.pX, j.p, j.g, j.q = xfloat{}, 0, 0, 0
 		}
 	}
 	e.active = e.active[:0]

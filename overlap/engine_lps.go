@@ -70,8 +70,7 @@ func (e *lpsEngine) depart(s int32) {
 // toShuffle moves a job whose map is done to the shuffle-only heap.
 func (e *lpsEngine) toShuffle(s int32) {
 	j := &e.tab.jobs[s]
-	j.setMap(xfloat{}, 0)
-	j.q = 0
+	j.pX, j.p, j.g, j.q = xfloat{}, 0, 0, 0
 	switch v := e.virtual.value(); {
 	case e.shuffleOnly.len() == 0:
 		e.virtual = compSum{} // rebase V while no job depends on it

@@ -68,8 +68,23 @@ func (f *headFinder) heads() heads {
 // (as Job.Available > 0).
 func hasAvail(j *Job) bool {
 	xr, yr := j.RemainingMap, j.RemainingShuffle
-	return yr > 0 && (xr == 0 || availFraction(xr, yr, j.Map, j.Shuffle) > availTol)
+	switch {
+	case yr == 0:
+		return false
+	case xr == 0:
+		return true
+	case j.Shuffle >= minAvailAbs:
+		// The amount y(t) − y·x(t)/x is exact to a few ulps of y, far
+		// below availTol·y: one division, as availFraction's two.
+		return yr-j.Shuffle*(xr/j.Map) > availTol*j.Shuffle
+	}
+	return availFraction(xr, yr, j.Map, j.Shuffle) > availTol
 }
+
+// minAvailAbs: from this shuffle size up, hasAvail tests the amount
+// (its rounding error, a few ulps of y plus 2^-1074, is below 2^-40 of
+// availTol·y); below it, the fractions (see availFraction).
+const minAvailAbs = 0x1p-990
 
 // findHeads finds the heads of all jobs in the order of key, in one pass.
 func findHeads(jobs []Job, key orderKey) heads {

@@ -86,8 +86,18 @@ func (j *simJob) setMap(pX xfloat, pf float64) {
 	j.pX = pX
 	j.p = pf
 	j.g = 0
-	if j.y > 0 && pX.m > 0 {
-		j.g = scaledRate(j.y, j.x, pX, j.p)
+	switch {
+	case j.y == 0 || pX.m == 0:
+	case j.ratio > 0 && pf >= minNormal:
+		// Both factors normal, ratio ≤ 2^1000 and pf ≤ 1: the product is
+		// finite, and normal unless it underflows.
+		if g := j.ratio * pf; g >= minNormal {
+			j.g = g
+			return
+		}
+		fallthrough
+	default:
+		j.g = scaledRate(j.y, j.x, pX, pf)
 	}
 }
 
