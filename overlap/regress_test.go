@@ -409,3 +409,82 @@ func TestAdmitAnchorsAtArrival(t *testing.T) {
 		t.Fatalf("k-LPS: after admitting the job of time 1 the clock is %v + %v, want 1 + 0", l.clk.base, l.clk.elapsed.value())
 	}
 }
+
+// TestSimulateUntil: simulateUntil stops mid-interval with the state
+// advanced exactly to the requested time (Theorem2Instance reads it). Job 0
+// (map 4, no shuffle) and job 1 (shuffle 4, no map) at time 0: under every
+// policy but SplitSRPTStrict both stations are busy from 0 — job 0 alone
+// at the map station (k-LPS shares it only among jobs with map work) and
+// job 1 alone at the shuffle station (the only job with shuffle work) —
+// so at t = 1 job 0 has 3 of map left and job 1 has 3 of shuffle left.
+// Stopping exactly at an event time (t = 4, both done) leaves nothing.
+func TestSimulateUntil(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Map: 4}, {Shuffle: 4}}
+	// SplitSRPTStrict included: each job has a zero size, so β = +∞,
+	// μ₁ = 0 and μ₂ = 1, and each class gets its whole station.
+	for _, k := range allKinds {
+		var ws Workspace
+		tab, err := simulateUntil(make([]float64, 2), jobs, 1, Policy{Kind: k}, &ws, nil, 1)
+		if err != nil {
+			t.Fatalf("%v: %v", k, err)
+		}
+		view := ws.prio.snapshot(nil)
+		if k == KLPS {
+			view = ws.lps.snapshot(nil)
+		}
+		left := map[int]Job{}
+		for _, v := range view {
+			left[v.id] = v.job
+		}
+		if left[0].RemainingMap != 3 || left[1].RemainingShuffle != 3 {
+			t.Errorf("%v: at t = 1 the jobs present are %+v; want job 0 with map 3 left, job 1 with shuffle 3 left", k, view)
+		}
+		if got := leftFrom(tab, 0); got != 3 {
+			t.Errorf("%v: leftFrom = %v, want 3", k, got)
+		}
+		if _, err := simulateUntil(make([]float64, 2), jobs, 1, Policy{Kind: k}, &ws, nil, 4); err != nil {
+			t.Errorf("%v: until the last departure: %v", k, err)
+		}
+	}
+}
+
+// TestEventGuard: the engines' guard against a run that stops making
+// progress (errStall, an internal error no input may reach) fires after
+// exactly maxEvents iterations: a run that needs n iterations succeeds with
+// maxEvents = n and stalls with n − 1.
+func TestEventGuard(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Time: 0, Map: 2, Shuffle: 1}, {Time: 0.5, Map: 1, Shuffle: 3}, {Time: 1, Map: 1, Shuffle: 1}}
+	out := make([]float64, len(jobs))
+	for _, k := range allKinds {
+		runWith := func(limit int) (int, error) {
+			if k == KLPS {
+				var e lpsEngine
+				e.reset(jobs, 1, 2, out)
+				if limit > 0 {
+					e.maxEvents = limit
+				}
+				err := e.run(inf)
+				return e.events, err
+			}
+			var e prioEngine
+			e.reset(jobs, 1, k, out)
+			if limit > 0 {
+				e.maxEvents = limit
+			}
+			err := e.run(inf)
+			return e.events, err
+		}
+		n, err := runWith(0)
+		if err != nil || n < 2 {
+			t.Fatalf("%v: %d iterations, %v", k, n, err)
+		}
+		if _, err := runWith(n); err != nil {
+			t.Errorf("%v: maxEvents = %d (the iterations needed): %v", k, n, err)
+		}
+		if _, err := runWith(n - 1); !errors.Is(err, errStall) {
+			t.Errorf("%v: maxEvents = %d: %v, want errStall", k, n-1, err)
+		}
+	}
+}
