@@ -488,3 +488,59 @@ func TestEventGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestKLPSRebase: k-LPS keeps the jobs whose map is done in a heap keyed by
+// work + V, V the shuffle work each has received (a virtual clock). Job A
+// (shuffle 2^30, no map) is alone from 0, so V = 2^21 when job B (shuffle
+// 2^-40, no map) arrives at 2^21: 2^21 + 2^-40 would round to 2^21 and B
+// would leave at once with its work unserved. The clock is rebased
+// instead. By hand: A and B then share the shuffle station at 1/2 each;
+// B leaves after 2^-39, and A, served at 1 but for that stretch, leaves at
+// 2^30 + 2^-40: responses [2^30 + 2^-40, 2^-39] (A's to rounding).
+func TestKLPSRebase(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Time: 0, Shuffle: 0x1p30}, {Time: 0x1p21, Shuffle: 0x1p-40}}
+	got, err := Simulate(nil, jobs, 1, Policy{Kind: KLPS}, nil)
+	if err != nil || got[1] != 0x1p-39 || math.Abs(got[0]-0x1p30) > 1e-6 {
+		t.Errorf("Simulate = %v, %v; want [2^30, 2^-39]", got, err)
+	}
+}
+
+// rateRecorder keeps the rates of the first interval of a simulation.
+type rateRecorder struct {
+	first []simView
+}
+
+func (r *rateRecorder) interval(now, tau float64, view []simView) {
+	if r.first == nil {
+		r.first = slices.Clone(view)
+	}
+}
+
+// TestKLPSLimitedRates: k-LPS's shuffle station gives a job with no
+// available work its limit (y/x)·p when that is below the common level θ.
+// Jobs X = (2, 1) and Y = (1, 4) at time 0, k = 2: both maps at 1/2; X's
+// limit is (1/2)·(1/2) = 1/4 and Y's 4·(1/2) = 2, so the water-fill gives
+// X 1/4 and Y the remaining 3/4 (by hand; the engine's first interval must
+// show exactly these rates, as Rates does on the snapshot). Then Y's map
+// ends at 2 with 1.5 of its shuffle done; X alone in map service (limit
+// 1/2) and Y at θ = 1/2 until X leaves at 3; Y alone leaves at 5.
+func TestKLPSLimitedRates(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Map: 2, Shuffle: 1}, {Map: 1, Shuffle: 4}}
+	var rec rateRecorder
+	var ws Workspace
+	out := make([]float64, 2)
+	if err := simulate(out, jobs, 1, Policy{Kind: KLPS, K: 2}, &ws, &rec); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]Rate{0: {Map: 0.5, Shuffle: 0.25}, 1: {Map: 0.5, Shuffle: 0.75}}
+	for _, v := range rec.first {
+		if v.rate != want[v.id] {
+			t.Errorf("job %d: first-interval rate %+v, want %+v", v.id, v.rate, want[v.id])
+		}
+	}
+	if out[0] != 3 || out[1] != 5 {
+		t.Errorf("responses %v, want [3 5]", out)
+	}
+}
