@@ -446,6 +446,20 @@ func TestSimulateUntil(t *testing.T) {
 		if _, err := simulateUntil(make([]float64, 2), jobs, 1, Policy{Kind: k}, &ws, nil, 4); err != nil {
 			t.Errorf("%v: until the last departure: %v", k, err)
 		}
+		// At speed 2 with sizes 8 the state at t = 1 is 6 and 6, in the
+		// caller's units (the engines keep sizes in units of the speed).
+		if _, err := simulateUntil(make([]float64, 2), []Arrival{{Map: 8}, {Shuffle: 8}}, 2, Policy{Kind: k}, &ws, nil, 1); err != nil {
+			t.Fatalf("%v: %v", k, err)
+		}
+		view = ws.prio.snapshot(nil)
+		if k == KLPS {
+			view = ws.lps.snapshot(nil)
+		}
+		for _, v := range view {
+			if v.job.RemainingMap+v.job.RemainingShuffle != 6 || v.rate.Map+v.rate.Shuffle != 2 {
+				t.Errorf("%v speed 2: job %d at t = 1: %+v, want 6 left at rate 2", k, v.id, v)
+			}
+		}
 	}
 }
 
@@ -542,5 +556,19 @@ func TestKLPSLimitedRates(t *testing.T) {
 	}
 	if out[0] != 3 || out[1] != 5 {
 		t.Errorf("responses %v, want [3 5]", out)
+	}
+}
+
+// TestKLPSSnapTolerance: after a departure from k-LPS's shuffle-only set, a
+// job is taken to have left only if its remaining work is within snapTol of
+// its own size. Jobs D (shuffle 2^-41) and C (shuffle 2^-40) at time 0
+// share the shuffle station at 1/2: D leaves at 2^-40 with C's work half
+// done; C alone then leaves 2^-41 later: responses [2^-40, 1.5·2^-40].
+func TestKLPSSnapTolerance(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Shuffle: 0x1p-41}, {Shuffle: 0x1p-40}}
+	got, err := Simulate(nil, jobs, 1, Policy{Kind: KLPS}, nil)
+	if err != nil || got[0] != 0x1p-40 || got[1] != 1.5*0x1p-40 {
+		t.Errorf("Simulate = %v, %v; want [2^-40, 1.5·2^-40]", got, err)
 	}
 }
