@@ -5,6 +5,9 @@ import (
 	"math"
 )
 
+// unitRate is the whole station, 1 in the engines' units (see jobTable).
+var unitRate = xf(1)
+
 // errStall reports a simulation that stopped making progress; it is a bug
 // guard and never expected.
 var errStall = errors.New("overlap: simulation stalled (internal error)")
@@ -17,7 +20,8 @@ var errStall = errors.New("overlap: simulation stalled (internal error)")
 type prioClass struct {
 	key                 orderKey
 	mapH, availH, shufH indexHeap
-	pcap, scap          float64 // the class's map and shuffle capacity now
+	pcapX               xfloat  // the class's map capacity now, exactly (for the limits y·p/x)
+	pcap, scap          float64 // the class's map (rounded) and shuffle capacity now
 }
 
 // prioEngine simulates the priority policies (MaxSRPT, MaxSRPTStrict,
@@ -49,13 +53,15 @@ type prioEngine struct {
 	tab       jobTable
 	classes   [2]prioClass
 	nclass    int
-	beta      indexHeap // SplitSRPT: present jobs by imbalance
-	active    []int32   // jobs with a nonzero rate
-	speed     float64
+	beta      indexHeap  // SplitSRPT: present jobs by imbalance
+	betaID    int        // SplitSRPT: the job whose imbalance is β(t) when mu was computed (-1: none)
+	mu        [2]xfloat  // SplitSRPT: μ₁ and μ₂ of that β(t)
+	muF       [2]float64 // SplitSRPT: μ₁ and μ₂ rounded
+	active    []int32    // jobs with a nonzero rate
 	strict    bool
 	split     bool
 	shared    bool
-	now       float64
+	clk       clock
 	next      int // next arrival to admit
 	in        []Arrival
 	out       []float64
@@ -66,15 +72,15 @@ type prioEngine struct {
 }
 
 func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64) {
-	e.tab.reset()
+	e.tab.reset(speed)
 	for c := range e.classes {
 		e.classes[c].mapH.reset()
 		e.classes[c].availH.reset()
 		e.classes[c].shufH.reset()
 	}
 	e.beta.reset()
+	e.betaID = -1
 	e.active = e.active[:0]
-	e.speed = speed
 	e.strict = kind == MaxSRPTStrict
 	e.split = kind == SplitSRPT || kind == SplitSRPTStrict
 	e.shared = kind == SplitSRPT
@@ -88,9 +94,9 @@ func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64
 		e.nclass = 2
 		e.classes[0].key, e.classes[1].key = keyMap, keyShuffle
 	}
-	e.now = math.Inf(-1)
+	e.clk.anchor(0)
 	if len(in) > 0 {
-		e.now = in[0].Time
+		e.clk.anchor(in[0].Time)
 	}
 	e.next = 0
 	e.in = in
@@ -126,8 +132,11 @@ func (e *prioEngine) sync(s int32) {
 }
 
 func (e *prioEngine) admit() {
-	for e.next < len(e.in) && e.in[e.next].Time <= e.now {
+	for e.next < len(e.in) && e.clk.reached(e.in[e.next].Time) {
 		a := &e.in[e.next]
+		if a.Time > e.clk.base {
+			e.clk.anchor(a.Time) // the rounding of base + elapsed
+		}
 		id := e.next
 		e.next++
 		if a.Map == 0 && a.Shuffle == 0 {
@@ -146,7 +155,11 @@ func (e *prioEngine) admit() {
 		j := &e.tab.jobs[s]
 		if e.split {
 			j.class = int8(splitClass(j.x, j.y))
-			e.beta.push(entry{key: imbalance(j.x, j.y), arrival: j.arrival, id: id, slot: s})
+			// Keyed (exponent, mantissa) of the imbalance, the mantissa in
+			// the arrival field: equal imbalances give equal μ, so which of
+			// them is on top does not matter.
+			exp, mant := imbalanceKey(j.x, j.y)
+			e.beta.push(entry{key: exp, arrival: mant, id: id, slot: s})
 		}
 		e.sync(s)
 	}
@@ -161,7 +174,7 @@ func (e *prioEngine) settle() {
 			e.sync(s)
 			continue
 		}
-		e.out[j.id] = math.Max(e.now-j.arrival, 0)
+		e.out[j.id] = e.clk.since(j.arrival)
 		c := &e.classes[j.class]
 		c.mapH.set(false, 0, 0, 0, s)
 		c.availH.set(false, 0, 0, 0, s)
@@ -173,33 +186,26 @@ func (e *prioEngine) settle() {
 	}
 }
 
-func (e *prioEngine) serve(s int32, p, q float64) {
+// serve gives slot s the shuffle rate q (its map rate is set, or zero); a
+// job is served in one role at most.
+func (e *prioEngine) serve(s int32, q float64) {
 	j := &e.tab.jobs[s]
-	if j.p == 0 && j.q == 0 && (p > 0 || q > 0) {
+	if j.pX.m > 0 || q > 0 {
 		e.active = append(e.active, s)
 	}
-	j.p += p
-	j.q += q
+	j.q = q
 }
 
 // allocate sets the rates of the jobs present (see Rates).
 func (e *prioEngine) allocate() {
 	for _, s := range e.active {
 		if j := &e.tab.jobs[s]; j.id >= 0 {
-			j.p, j.q = 0, 0
+			j.pX, j.p, j.g, j.q = xfloat{}, 0, 0, 0
 		}
 	}
 	e.active = e.active[:0]
 	if e.tab.live == 0 {
 		return
-	}
-	if !e.split {
-		c := &e.classes[0]
-		c.pcap, c.scap = e.speed, e.speed
-	} else {
-		mu1, mu2 := splitShares(e.beta.top().key)
-		e.classes[0].pcap, e.classes[0].scap = mu2*e.speed, mu1*e.speed
-		e.classes[1].pcap, e.classes[1].scap = mu1*e.speed, mu2*e.speed
 	}
 	var m [2]int32
 	for c := 0; c < e.nclass; c++ {
@@ -208,13 +214,31 @@ func (e *prioEngine) allocate() {
 			m[c] = h.top().slot
 		}
 	}
-	if e.shared {
-		p0, p1 := e.classes[0].pcap, e.classes[1].pcap
-		if m[0] < 0 {
-			e.classes[1].pcap = p0 + p1
+	if !e.split {
+		c := &e.classes[0]
+		c.pcapX, c.pcap, c.scap = unitRate, 1, 1
+	} else {
+		// splitCapacities at speed 1, with μ kept while the job that
+		// sets β(t) stays: μ depends only on its sizes.
+		if top := e.beta.top(); top.id != e.betaID {
+			b := &e.tab.jobs[top.slot]
+			e.betaID = top.id
+			e.mu[0], e.mu[1] = splitShares(hiLo(b.x, b.y))
+			e.muF = [2]float64{e.mu[0].float(), e.mu[1].float()}
 		}
-		if m[1] < 0 {
-			e.classes[0].pcap = p0 + p1
+		c0, c1 := &e.classes[0], &e.classes[1]
+		c0.pcapX, c0.pcap, c0.scap = e.mu[1], e.muF[1], e.muF[0]
+		c1.pcapX, c1.pcap, c1.scap = e.mu[0], e.muF[0], e.muF[1]
+		if e.shared && m[0] < 0 {
+			c1.pcapX, c1.pcap = unitRate, 1
+		}
+		if e.shared && m[1] < 0 {
+			c0.pcapX, c0.pcap = unitRate, 1
+		}
+	}
+	for c := 0; c < e.nclass; c++ {
+		if m[c] >= 0 {
+			e.tab.jobs[m[c]].setMap(e.classes[c].pcapX, e.classes[c].pcap)
 		}
 	}
 	var qm, qo [2]float64
@@ -223,17 +247,19 @@ func (e *prioEngine) allocate() {
 		qm[c], qo[c], other[c] = e.shuffle(c, m[c], e.classes[c].scap)
 	}
 	if e.shared {
-		left0 := e.classes[0].scap - (qm[0] + qo[0])
-		left1 := e.classes[1].scap - (qm[1] + qo[1])
-		qm[0], qo[0], other[0] = e.shuffle(0, m[0], e.classes[0].scap+left1)
-		qm[1], qo[1], other[1] = e.shuffle(1, m[1], e.classes[1].scap+left0)
+		// As in splitRates: own capacity plus what the other class left,
+		// at most s.
+		s0, s1 := e.classes[0].scap, e.classes[1].scap
+		used0, used1 := qm[0]+qo[0], qm[1]+qo[1]
+		qm[0], qo[0], other[0] = e.shuffle(0, m[0], math.Min(1, s0+(s1-used1)))
+		qm[1], qo[1], other[1] = e.shuffle(1, m[1], math.Min(1, s1+(s0-used0)))
 	}
 	for c := 0; c < e.nclass; c++ {
 		if m[c] >= 0 {
-			e.serve(m[c], e.classes[c].pcap, qm[c])
+			e.serve(m[c], qm[c])
 		}
 		if other[c] >= 0 {
-			e.serve(other[c], 0, qo[c])
+			e.serve(other[c], qo[c])
 		}
 	}
 }
@@ -250,7 +276,7 @@ func (e *prioEngine) shuffle(c int, m int32, scap float64) (qm, qo float64, othe
 		if s != m {
 			return 0
 		}
-		return j.ratio * cl.pcap
+		return j.g
 	}
 	if e.strict {
 		if cl.shufH.len() == 0 {
@@ -300,7 +326,7 @@ func (e *prioEngine) run(until float64) error {
 		}
 		arrival := false
 		if e.next < len(e.in) {
-			if t := math.Max(e.in[e.next].Time-e.now, 0); t <= tau {
+			if t := e.clk.until(e.in[e.next].Time); t <= tau {
 				if t < tau {
 					trig = -1
 				}
@@ -313,10 +339,10 @@ func (e *prioEngine) run(until float64) error {
 			}
 			return errStall
 		}
-		if e.now+tau > until {
-			if d := until - e.now; d > 0 {
+		if d := e.clk.until(until); tau > d {
+			if d > 0 {
 				e.step(d, -1, false)
-				e.now = until
+				e.clk.anchor(until)
 				e.settle()
 				e.allocate()
 			}
@@ -324,9 +350,9 @@ func (e *prioEngine) run(until float64) error {
 		}
 		e.step(tau, trig, mapDone)
 		if arrival {
-			e.now = e.in[e.next].Time
+			e.clk.anchor(e.in[e.next].Time)
 		} else {
-			e.now += tau
+			e.clk.advance(tau)
 		}
 		e.settle()
 		e.admit()
@@ -339,7 +365,7 @@ func (e *prioEngine) run(until float64) error {
 func (e *prioEngine) step(tau float64, trig int32, mapDone bool) {
 	if e.obs != nil {
 		e.view = e.snapshot(e.view[:0])
-		e.obs.interval(e.now, tau, e.view)
+		e.obs.interval(e.clk.now(), tau, e.view)
 	}
 	for _, s := range e.active {
 		e.tab.jobs[s].advance(tau)
@@ -360,8 +386,7 @@ func (e *prioEngine) snapshot(dst []simView) []simView {
 		if j.id < 0 {
 			continue
 		}
-		dst = append(dst, simView{id: j.id, avail: j.avail, rate: Rate{Map: j.p, Shuffle: j.q},
-			job: Job{Arrival: j.arrival, Map: j.x, Shuffle: j.y, RemainingMap: j.xr, RemainingShuffle: j.yr()}})
+		dst = append(dst, j.view(e.tab.unit))
 	}
 	return dst
 }

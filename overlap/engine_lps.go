@@ -16,17 +16,21 @@ import (
 // costs nothing per job. Waiting jobs have no available shuffle work and no
 // map rate, so they get nothing. Only the in-service jobs are updated one by
 // one: an event costs O(k log k + log n).
+//
+// V is a compensated sum, and the heap's keys are rebased (V subtracted
+// from each, O(jobs in the heap)) when a job enters with shuffle work below
+// rebaseRatio·V, so that no job's remaining work key − V loses more than
+// 2^-33 of itself to the rounding of key = work + V.
 type lpsEngine struct {
 	tab         jobTable
 	k           int
-	speed       float64
 	inService   []int32
 	waiting     ringQueue
 	shuffleOnly entryHeap // key: V at which the job finishes
-	virtual     float64   // V(t): shuffle work done per unlimited job since it was last 0
+	virtual     compSum   // V(t): shuffle work done per unlimited job since it was last 0
 	theta       float64   // water-fill level: rate of each unlimited job
 	limits      []limitEntry
-	now         float64
+	clk         clock
 	next        int
 	in          []Arrival
 	out         []float64
@@ -37,16 +41,15 @@ type lpsEngine struct {
 }
 
 func (e *lpsEngine) reset(in []Arrival, speed float64, k int, out []float64) {
-	e.tab.reset()
+	e.tab.reset(speed)
 	e.k = k
-	e.speed = speed
 	e.inService = e.inService[:0]
 	e.waiting.reset()
 	e.shuffleOnly = e.shuffleOnly[:0]
-	e.virtual, e.theta = 0, 0
-	e.now = math.Inf(-1)
+	e.virtual, e.theta = compSum{}, 0
+	e.clk.anchor(0)
 	if len(in) > 0 {
-		e.now = in[0].Time
+		e.clk.anchor(in[0].Time)
 	}
 	e.next = 0
 	e.in = in
@@ -60,23 +63,47 @@ func (e *lpsEngine) reset(in []Arrival, speed float64, k int, out []float64) {
 
 func (e *lpsEngine) depart(s int32) {
 	j := &e.tab.jobs[s]
-	e.out[j.id] = math.Max(e.now-j.arrival, 0)
+	e.out[j.id] = e.clk.since(j.arrival)
 	e.tab.release(s)
 }
 
 // toShuffle moves a job whose map is done to the shuffle-only heap.
 func (e *lpsEngine) toShuffle(s int32) {
 	j := &e.tab.jobs[s]
-	j.p, j.q = 0, 0
-	if e.shuffleOnly.len() == 0 {
-		e.virtual = 0 // rebase V while no job depends on it
+	j.pX, j.p, j.g, j.q = xfloat{}, 0, 0, 0
+	switch v := e.virtual.value(); {
+	case e.shuffleOnly.len() == 0:
+		e.virtual = compSum{} // rebase V while no job depends on it
+	case j.avail < rebaseRatio*v:
+		e.rebase(v)
 	}
-	e.shuffleOnly.push(entry{key: j.avail + e.virtual, arrival: j.arrival, id: j.id, slot: s})
+	e.shuffleOnly.push(entry{key: j.avail + e.virtual.value(), arrival: j.arrival, id: j.id, slot: s})
+}
+
+// rebaseRatio: a job entering the shuffle-only heap with work below
+// rebaseRatio·V triggers a rebase, so a key work + V keeps the work to
+// 2^-53/rebaseRatio = 2^-33 of itself.
+const rebaseRatio = 0x1p-20
+
+// rebase subtracts v = V from every key of the shuffle-only heap and sets V
+// to 0. Subtracting the same v keeps the keys' order (rounding is
+// monotone) but may make two keys equal, whose ties then go by arrival and
+// index, so the heap is rebuilt. O(jobs in the heap).
+func (e *lpsEngine) rebase(v float64) {
+	for i := range e.shuffleOnly {
+		k := &e.shuffleOnly[i].key
+		*k = math.Max(*k-v, 0)
+	}
+	e.virtual = compSum{}
+	e.shuffleOnly.init()
 }
 
 func (e *lpsEngine) admit() {
-	for e.next < len(e.in) && e.in[e.next].Time <= e.now {
+	for e.next < len(e.in) && e.clk.reached(e.in[e.next].Time) {
 		a := &e.in[e.next]
+		if a.Time > e.clk.base {
+			e.clk.anchor(a.Time) // the rounding of base + elapsed
+		}
 		id := e.next
 		e.next++
 		if a.Map == 0 && a.Shuffle == 0 {
@@ -100,24 +127,26 @@ func (e *lpsEngine) admit() {
 
 // allocate sets p for the in-service jobs and the water-fill shuffle rates.
 func (e *lpsEngine) allocate() {
-	p := 0.0
+	pX, p := xfloat{}, 0.0
 	if n := len(e.inService); n > 0 {
-		p = e.speed / float64(n)
+		pX = unitRate.div(xf(float64(n))) // speed 1 (see jobTable)
+		p = pX.float()
 	}
 	unlimited := e.shuffleOnly.len()
 	lim := e.limits[:0]
 	for _, s := range e.inService {
 		j := &e.tab.jobs[s]
-		j.p, j.q = p, 0
+		j.setMap(pX, p)
+		j.q = 0
 		switch {
 		case j.y == 0:
 		case j.avail > 0:
 			unlimited++
 		default:
-			lim = append(lim, limitEntry{limit: j.ratio * p, id: int(s)})
+			lim = append(lim, limitEntry{limit: j.g, id: int(s)})
 		}
 	}
-	e.theta = waterFill(e.speed, unlimited, lim)
+	e.theta = waterFill(1, unlimited, lim)
 	for _, l := range lim {
 		e.tab.jobs[l.id].q = l.limit
 	}
@@ -147,13 +176,13 @@ func (e *lpsEngine) run(until float64) error {
 		}
 		shuffleDone := false
 		if e.shuffleOnly.len() > 0 && e.theta > 0 {
-			if t := math.Max(e.shuffleOnly[0].key-e.virtual, 0) / e.theta; t < tau {
+			if t := math.Max(e.shuffleOnly[0].key-e.virtual.value(), 0) / e.theta; t < tau {
 				tau, trig, shuffleDone = t, -1, true
 			}
 		}
 		arrival := false
 		if e.next < len(e.in) {
-			if t := math.Max(e.in[e.next].Time-e.now, 0); t <= tau {
+			if t := e.clk.until(e.in[e.next].Time); t <= tau {
 				if t < tau {
 					trig, shuffleDone = -1, false
 				}
@@ -166,34 +195,31 @@ func (e *lpsEngine) run(until float64) error {
 			}
 			return errStall
 		}
-		if e.now+tau > until {
-			if d := until - e.now; d > 0 {
-				e.step(d, until, -1, false, false)
+		if d := e.clk.until(until); tau > d {
+			if d > 0 {
+				e.step(d, false, -1, false, false)
+				e.clk.anchor(until)
 				e.admit()
 				e.allocate()
 			}
 			return nil
 		}
-		at := e.now + tau
-		if arrival {
-			at = e.in[e.next].Time
-		}
-		e.step(tau, at, trig, mapDone, shuffleDone)
+		e.step(tau, arrival, trig, mapDone, shuffleDone)
 		e.admit()
 		e.allocate()
 	}
 }
 
-// step advances the state by tau, to time at: the in-service job at index
-// trig (if ≥ 0) reaches its event exactly, and so does the first
-// shuffle-only job if shuffleDone. Then departures are recorded and finished
-// maps leave service.
-func (e *lpsEngine) step(tau, at float64, trig int, mapDone, shuffleDone bool) {
+// step advances the state by tau, to the next arrival's time if arrival:
+// the in-service job at index trig (if ≥ 0) reaches its event exactly, and
+// so does the first shuffle-only job if shuffleDone. Then departures are
+// recorded and finished maps leave service.
+func (e *lpsEngine) step(tau float64, arrival bool, trig int, mapDone, shuffleDone bool) {
 	if e.obs != nil {
 		e.view = e.snapshot(e.view[:0])
-		e.obs.interval(e.now, tau, e.view)
+		e.obs.interval(e.clk.now(), tau, e.view)
 	}
-	e.virtual += e.theta * tau
+	e.virtual.add(e.theta * tau)
 	for _, s := range e.inService {
 		e.tab.jobs[s].advance(tau)
 	}
@@ -204,13 +230,17 @@ func (e *lpsEngine) step(tau, at float64, trig int, mapDone, shuffleDone bool) {
 			j.avail = 0
 		}
 	}
-	e.now = at
+	if arrival {
+		e.clk.anchor(e.in[e.next].Time)
+	} else {
+		e.clk.advance(tau)
+	}
 	if shuffleDone {
 		e.depart(e.shuffleOnly.pop().slot)
 	}
 	for e.shuffleOnly.len() > 0 {
 		top := &e.shuffleOnly[0]
-		if top.key-e.virtual > snapTol*e.tab.jobs[top.slot].y {
+		if top.key-e.virtual.value() > snapTol*e.tab.jobs[top.slot].y {
 			break
 		}
 		e.depart(e.shuffleOnly.pop().slot)
@@ -233,19 +263,19 @@ func (e *lpsEngine) step(tau, at float64, trig int, mapDone, shuffleDone bool) {
 // snapshot appends the jobs present with their rates.
 func (e *lpsEngine) snapshot(dst []simView) []simView {
 	onHeap := make(map[int32]float64, len(e.shuffleOnly))
+	v := e.virtual.value()
 	for _, en := range e.shuffleOnly {
-		onHeap[en.slot] = math.Min(math.Max(en.key-e.virtual, 0), e.tab.jobs[en.slot].y)
+		onHeap[en.slot] = math.Min(math.Max(en.key-v, 0), e.tab.jobs[en.slot].y)
 	}
 	for i := range e.tab.jobs {
 		j := &e.tab.jobs[i]
 		if j.id < 0 {
 			continue
 		}
-		v := simView{id: j.id, avail: j.avail, rate: Rate{Map: j.p, Shuffle: j.q},
-			job: Job{Arrival: j.arrival, Map: j.x, Shuffle: j.y, RemainingMap: j.xr, RemainingShuffle: j.yr()}}
+		v := j.view(e.tab.unit)
 		if rem, ok := onHeap[int32(i)]; ok {
-			v.avail, v.job.RemainingShuffle = rem, rem
-			v.rate = Rate{Shuffle: e.theta}
+			v.avail, v.job.RemainingShuffle = rem*e.tab.unit, rem*e.tab.unit
+			v.rate = Rate{Shuffle: e.theta * e.tab.unit}
 		}
 		dst = append(dst, v)
 	}

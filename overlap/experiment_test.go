@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/testutil"
 	"pgregory.net/rapid"
 )
 
@@ -55,7 +56,7 @@ func TestRunExperiment(t *testing.T) {
 
 func testRunExperimentNoPanic(t *rapid.T) {
 	cfg := ExperimentConfig{
-		Load: rapid.OneOf(rapid.Float64Range(0.1, 0.95), rapid.Float64(), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), 0})).Draw(t, "load"),
+		Load: rapid.OneOf(rapid.Float64Range(0.1, 0.95), rapid.Float64(), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), 0}), testutil.Magnitude()).Draw(t, "load"),
 		Jobs: rapid.IntRange(-2, 60).Draw(t, "jobs"),
 		Seed: rapid.Uint64().Draw(t, "seed"),
 		K:    rapid.IntRange(-1, 4).Draw(t, "k"),

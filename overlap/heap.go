@@ -165,6 +165,7 @@ func (h *entryHeap) push(e entry) {
 	}
 }
 
+// pop removes and returns the least entry. O(log n).
 func (h *entryHeap) pop() entry {
 	s := *h
 	top := s[0]
@@ -172,20 +173,33 @@ func (h *entryHeap) pop() entry {
 	s[0] = s[last]
 	s = s[:last]
 	*h = s
-	for i := 0; ; {
+	s.down(0)
+	return top
+}
+
+// init restores the heap order of all entries. O(n).
+func (h entryHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// down sifts the entry at i down to its place.
+func (h entryHeap) down(i int) {
+	n := len(h)
+	for {
 		l := 2*i + 1
-		if l >= last {
-			break
+		if l >= n {
+			return
 		}
 		best := l
-		if r := l + 1; r < last && s[r].before(&s[l]) {
+		if r := l + 1; r < n && h[r].before(&h[l]) {
 			best = r
 		}
-		if !s[best].before(&s[i]) {
-			break
+		if !h[best].before(&h[i]) {
+			return
 		}
-		s[i], s[best] = s[best], s[i]
+		h[i], h[best] = h[best], h[i]
 		i = best
 	}
-	return top
 }

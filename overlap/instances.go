@@ -19,9 +19,10 @@ import (
 // index, runs it.
 //
 // Time: O(n). Special cases: n must be even and ≥ 2, α finite and > 1, and
-// 0 < ε < α − 1 (the paper's condition, which keeps α−ε > 1). For α near
-// the float64 limit Simulate refuses the instance (its total work
-// overflows the simulator's horizon).
+// 0 < ε < α − 1 (the paper's condition, which keeps α−ε > 1) with α−ε, as
+// a float64, strictly between 1 and α (an ε below half an ulp of α is
+// refused: the two sizes would tie). For α near the float64 limit Simulate
+// refuses the instance (its total work overflows the simulator's horizon).
 func Corollary4Instance(n int, alpha, eps float64) ([]Arrival, error) {
 	const fn = "overlap.Corollary4Instance"
 	if n < 2 || n%2 != 0 {
@@ -32,6 +33,11 @@ func Corollary4Instance(n int, alpha, eps float64) ([]Arrival, error) {
 	}
 	if !(eps > 0 && eps < alpha-1) {
 		return nil, check.Err(fn, -1, "eps", eps, "must be in (0, alpha−1)")
+	}
+	if a := alpha - eps; !(a > 1 && a < alpha) {
+		// eps below half an ulp of alpha: the sizes α−ε and α would be
+		// the same float, and MaxSRPT's order of the family lost.
+		return nil, check.Err(fn, -1, "eps", eps, "too small for alpha: alpha−eps rounds to alpha (or to 1)")
 	}
 	jobs := make([]Arrival, n)
 	for i := 0; i < n; i += 2 {
@@ -142,7 +148,7 @@ func leftFrom(tab *jobTable, from int) float64 {
 	left := 0.0
 	for i := range tab.jobs {
 		if j := &tab.jobs[i]; j.id >= from {
-			left += j.xr
+			left += j.xr * tab.unit
 		}
 	}
 	return left

@@ -28,19 +28,29 @@ type Job struct {
 // work its map phase has produced and its shuffle phase has not yet done.
 //
 // Special cases: a value of at most availTol·y_i (1e-9 of the shuffle size,
-// rounding on either side of constraint (1)) is returned as 0, and so is a
-// negative one; on an invalid Job (see Rates) the result is meaningless but
-// Available does not panic.
+// rounding on either side of constraint (1); tested on the fractions
+// y_i(t)/y_i − x_i(t)/x_i, see availFraction) is returned as 0, and so is a
+// negative one. Otherwise the result is the amount rounded to float64,
+// which for subnormal sizes can be 0 although the job has available work
+// (Rates then serves it as such). On an invalid Job (see Rates) the result
+// is meaningless but Available does not panic.
 func (j Job) Available() float64 {
 	if j.Map == 0 || j.RemainingMap == 0 {
 		return math.Max(j.RemainingShuffle, 0)
 	}
-	avail := j.RemainingShuffle - j.Shuffle*(j.RemainingMap/j.Map)
-	if avail <= availTol*j.Shuffle {
+	if !(j.Shuffle > 0) || availFraction(j.RemainingMap, j.RemainingShuffle, j.Map, j.Shuffle) <= availTol {
 		return 0
 	}
-	return avail
+	return math.Max(j.RemainingShuffle-j.Shuffle*(j.RemainingMap/j.Map), 0)
 }
+
+// availFraction is y(t)/y − x(t)/x, the available shuffle work as a
+// fraction of y (x, y > 0). Formed from the two fractions, each in [0, 1]
+// and rounded relative to itself, it keeps its precision where the amount
+// y(t) − y·x(t)/x would be a difference of subnormals: y = 5e-324,
+// y(t) = 5e-324, x(t)/x = 0.75 has a quarter of y available, although
+// 5e-324 − 5e-324·0.75 rounds to 0.
+func availFraction(xr, yr, x, y float64) float64 { return yr/y - xr/x }
 
 // A Rate is the service a job gets at one instant: map work per unit time at
 // the map station and shuffle work per unit time at the shuffle station.
@@ -101,7 +111,7 @@ func validateJobs(fn string, jobs []Job) error {
 			j.Shuffle >= 0 && j.Shuffle <= math.MaxFloat64 &&
 			j.RemainingMap >= 0 && j.RemainingMap <= j.Map &&
 			j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle &&
-			(j.RemainingMap == 0 || j.RemainingShuffle-j.Shuffle*(j.RemainingMap/j.Map) >= -availTol*j.Shuffle)
+			(j.RemainingMap == 0 || j.Shuffle == 0 || availFraction(j.RemainingMap, j.RemainingShuffle, j.Map, j.Shuffle) >= -availTol)
 		if !ok {
 			return jobError(fn, i, j)
 		}
@@ -143,22 +153,60 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 		case i > 0 && a.Time < jobs[i-1].Time:
 			return check.Err(fn, i, "time", a.Time, "must be ≥ the previous job's time (sorted arrivals)")
 		}
-		if err := check.NonNegative(fn, i, "map", a.Map); err != nil {
+		if err := validateSize(fn, i, "map", a.Map, speed); err != nil {
 			return err
 		}
-		if err := check.NonNegative(fn, i, "shuffle", a.Shuffle); err != nil {
+		if err := validateSize(fn, i, "shuffle", a.Shuffle, speed); err != nil {
 			return err
 		}
-		total += a.Map + a.Shuffle
+		// Summed as service times (size/speed, each at most MaxFloat64),
+		// so the total overflows only if the horizon does.
+		total += a.Map/speed + a.Shuffle/speed
 	}
 	if n := len(jobs); n > 0 {
-		horizon := math.Abs(jobs[0].Time) + math.Abs(jobs[n-1].Time) + 2*total/speed
+		horizon := math.Abs(jobs[0].Time) + math.Abs(jobs[n-1].Time) + 2*total
 		if !finite(horizon) || horizon > maxHorizon {
-			return check.Err(fn, -1, "total work", total, "arrival times plus total work / speed must stay below 1e300")
+			return check.Err(fn, -1, "total work", horizon, "|first arrival time| + |last arrival time| + 2·(total work)/speed (the value) must stay ≤ 1e300")
 		}
 	}
 	return nil
 }
+
+// validateSize checks a simulated job's size: finite, ≥ 0, and if positive
+// at least speed·2^-1022, so that the time to serve it at full speed is a
+// normal float64. Every interval the simulators form is then positive (an
+// event's interval is a remaining amount, at least snapTol of its size,
+// over a rate of at most speed), so positive work never has a zero
+// response time.
+func validateSize(fn string, i int, field string, size, speed float64) error {
+	if err := check.NonNegative(fn, i, field, size); err != nil {
+		return err
+	}
+	if size > 0 && !(size/speed >= minNormal) {
+		return check.Err(fn, i, field, size, "must be 0 or ≥ speed·2^-1022 (its service time size/speed must be a normal float64)")
+	}
+	return nil
+}
+
+// validateImbalance checks that no job's imbalance max(x/y, y/x) (both
+// sizes positive) exceeds maxImbalance: SplitSRPT's simulated rates
+// μ₁·s = s/(1+β) are then normal floats, whose rounding is relative (a
+// subnormal rate would round by up to half its own size and move a
+// departure by as much).
+func validateImbalance(fn string, jobs []Arrival) error {
+	for i := range jobs {
+		a := &jobs[i]
+		if hi, lo := hiLo(a.Map, a.Shuffle); lo > 0 && !(hi/lo <= maxImbalance) {
+			return check.Err(fn, i, "shuffle", a.Shuffle, "max(map/shuffle, shuffle/map) must be ≤ 2^1000 under SplitSRPT (so that μ₁ = 1/(1+β) is a normal float64)")
+		}
+	}
+	return nil
+}
+
+// maxImbalance bounds a job's imbalance under the simulated SplitSRPT (see
+// validateImbalance): 2^1000 ≈ 1.07e301 leaves μ₁ ≥ 2^-1001 and every
+// rate a normal float.
+const maxImbalance = 0x1p1000
 
 // maxSpeed bounds a station speed (see validateSpeed).
 const maxSpeed = 1e300

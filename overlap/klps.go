@@ -77,9 +77,10 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 		}
 	}
 	ws.selected = sel
-	p := 0.0
+	p, pX := 0.0, xfloat{}
 	if len(sel) > 0 {
-		p = speed / float64(len(sel))
+		pX = xf(speed).div(xf(float64(len(sel))))
+		p = pX.float()
 	}
 	for _, i := range sel {
 		dst[i].Map = p
@@ -91,17 +92,16 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 	unlimited := 0
 	for i := range jobs {
 		j := &jobs[i]
-		xr, yr := j.RemainingMap, j.RemainingShuffle
-		if yr == 0 {
+		if j.RemainingShuffle == 0 {
 			continue
 		}
-		if xr == 0 || yr-j.Shuffle*(xr/j.Map) > availTol*j.Shuffle {
+		if hasAvail(j) {
 			unlimited++
 			dst[i].Shuffle = -1
 			continue
 		}
 		if dst[i].Map > 0 {
-			lim = append(lim, limitEntry{limit: (j.Shuffle / j.Map) * dst[i].Map, id: i})
+			lim = append(lim, limitEntry{limit: scaledRate(j.Shuffle, j.Map, pX, p), id: i})
 		}
 	}
 	theta := waterFill(speed, unlimited, lim)

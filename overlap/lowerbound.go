@@ -21,7 +21,11 @@ var inf = math.Inf(1)
 // Time: O(n log n). jobs must be sorted by arrival time, as for Simulate.
 //
 // Special cases: no jobs gives 0; jobs with both sizes zero add 0; a job
-// with one size zero counts only in the other queue.
+// with one size zero counts only in the other queue. The input bounds are
+// Simulate's (speed in (0, 1e300], positive sizes ≥ speed·2^-1022, times
+// plus total work / speed below 1e300), and time is kept relative to the
+// latest arrival as there, so a job far smaller than the ulp of its arrival
+// time still counts.
 func LowerBound(jobs []Arrival, speed float64, ws *Workspace) (float64, error) {
 	const fn = "overlap.LowerBound"
 	if err := validateSpeed(fn, speed, false); err != nil {
@@ -44,16 +48,21 @@ func LowerBound(jobs []Arrival, speed float64, ws *Workspace) (float64, error) {
 	ws.srpt.run(respA, jobs, false, speed)
 	ws.srpt.run(respB, jobs, true, speed)
 	total, sumA, sumB := 0.0, 0.0, 0.0
-	end := math.Inf(-1) // when both queues are next empty
+	// Both queues are next empty at endR + endD (kept apart, and compared
+	// through differences, so that a response time below the ulp of the
+	// arrival times still keeps the jobs of its period together).
+	endR, endD := 0.0, math.Inf(-1)
 	for i := range jobs {
 		r := jobs[i].Time
-		if r >= end {
+		if r-endR >= endD {
 			total += math.Max(sumA, sumB)
 			sumA, sumB = 0, 0
 		}
 		sumA += respA[i]
 		sumB += respB[i]
-		end = math.Max(end, r+math.Max(respA[i], respB[i]))
+		if d := math.Max(respA[i], respB[i]); (r-endR)+d > endD {
+			endR, endD = r, d
+		}
 	}
 	return total + math.Max(sumA, sumB), nil
 }
@@ -66,16 +75,26 @@ type srptQueue struct {
 // run writes the SRPT response time of each job, with sizes the jobs'
 // shuffle sizes if shuffle, else their map sizes. Ties in remaining work go
 // to the earlier arrival, then the lower index. O(n log n).
+//
+// The clock is kept relative to the last arrival (see clock), so a job far
+// smaller than the ulp of its arrival time still has a positive response
+// time.
 func (q *srptQueue) run(resp []float64, jobs []Arrival, shuffle bool, speed float64) {
 	q.heap = q.heap[:0]
-	now := math.Inf(-1)
+	var clk clock
+	if len(jobs) > 0 {
+		clk.anchor(jobs[0].Time)
+	}
 	next := 0
 	for next < len(jobs) || q.heap.len() > 0 {
-		if q.heap.len() == 0 {
-			now = math.Max(now, jobs[next].Time)
+		if q.heap.len() == 0 && !clk.reached(jobs[next].Time) {
+			clk.anchor(jobs[next].Time)
 		}
-		for next < len(jobs) && jobs[next].Time <= now {
+		for next < len(jobs) && clk.reached(jobs[next].Time) {
 			a := &jobs[next]
+			if a.Time > clk.base {
+				clk.anchor(a.Time) // the rounding of base + elapsed
+			}
 			size := a.Map
 			if shuffle {
 				size = a.Shuffle
@@ -83,7 +102,9 @@ func (q *srptQueue) run(resp []float64, jobs []Arrival, shuffle bool, speed floa
 			if size == 0 {
 				resp[next] = 0
 			} else {
-				q.heap.push(entry{key: size, arrival: a.Time, id: next})
+				// In units of the speed (service time), as the simulators
+				// keep sizes: a subnormal speed then rounds nothing.
+				q.heap.push(entry{key: size / speed, arrival: a.Time, id: next})
 			}
 			next++
 		}
@@ -91,16 +112,17 @@ func (q *srptQueue) run(resp []float64, jobs []Arrival, shuffle bool, speed floa
 			continue
 		}
 		top := &q.heap[0]
-		finish := top.key / speed
-		if next < len(jobs) && jobs[next].Time-now < finish {
-			// Serve the head until the next arrival; it stays the least.
-			dt := jobs[next].Time - now
-			top.key = math.Max(top.key-dt*speed, 0)
-			now = jobs[next].Time
-			continue
+		finish := top.key
+		if next < len(jobs) {
+			if dt := clk.until(jobs[next].Time); dt < finish {
+				// Serve the head until the next arrival; it stays the least.
+				top.key = math.Max(top.key-dt, 0)
+				clk.anchor(jobs[next].Time)
+				continue
+			}
 		}
-		now += finish
+		clk.advance(finish)
 		done := q.heap.pop()
-		resp[done.id] = math.Max(now-done.arrival, 0)
+		resp[done.id] = clk.since(done.arrival)
 	}
 }

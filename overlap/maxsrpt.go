@@ -68,8 +68,23 @@ func (f *headFinder) heads() heads {
 // (as Job.Available > 0).
 func hasAvail(j *Job) bool {
 	xr, yr := j.RemainingMap, j.RemainingShuffle
-	return yr > 0 && (xr == 0 || yr-j.Shuffle*(xr/j.Map) > availTol*j.Shuffle)
+	switch {
+	case yr == 0:
+		return false
+	case xr == 0:
+		return true
+	case j.Shuffle >= minAvailAbs:
+		// The amount y(t) − y·x(t)/x is exact to a few ulps of y, far
+		// below availTol·y: one division, as availFraction's two.
+		return yr-j.Shuffle*(xr/j.Map) > availTol*j.Shuffle
+	}
+	return availFraction(xr, yr, j.Map, j.Shuffle) > availTol
 }
+
+// minAvailAbs: from this shuffle size up, hasAvail tests the amount
+// (its rounding error, a few ulps of y plus 2^-1074, is below 2^-40 of
+// availTol·y); below it, the fractions (see availFraction).
+const minAvailAbs = 0x1p-990
 
 // findHeads finds the heads of all jobs in the order of key, in one pass.
 func findHeads(jobs []Job, key orderKey) heads {
@@ -137,7 +152,7 @@ func shuffleShare(c float64, mIn bool, mLimit float64, aIn, mFirst bool) (qm, qa
 // FIFO) whose stations both have speed speed.
 func orderedRates(dst []Rate, jobs []Job, key orderKey, speed float64, strict bool) {
 	h := findHeads(jobs, key)
-	qm, qo, other := orderedShuffle(jobs, h, key, speed, speed, strict)
+	qm, qo, other := orderedShuffle(jobs, h, key, xf(speed), speed, strict)
 	if h.m >= 0 {
 		dst[h.m].Map = speed
 		dst[h.m].Shuffle = qm
@@ -148,17 +163,19 @@ func orderedRates(dst []Rate, jobs []Job, key orderKey, speed float64, strict bo
 }
 
 // orderedShuffle computes the shuffle rates of a class whose map job h.m
-// has map rate pm: qm for h.m, qo for the job other.
-func orderedShuffle(jobs []Job, h heads, key orderKey, pm, scap float64, strict bool) (qm, qo float64, other int) {
+// has map rate pm (exact: the limit (y/x)·pm is formed without leaving
+// float64's range and rounded once) and whose shuffle capacity is scap: qm
+// for h.m, qo for the job other.
+func orderedShuffle(jobs []Job, h heads, key orderKey, pm xfloat, scap float64, strict bool) (qm, qo float64, other int) {
 	limit := func(i int) float64 { // the most job i can take
 		j := &jobs[i]
-		if j.Available() > 0 {
+		if hasAvail(j) {
 			return math.Inf(1)
 		}
 		if i != h.m {
 			return 0
 		}
-		return (j.Shuffle / j.Map) * pm
+		return scaledRate(j.Shuffle, j.Map, pm, pm.float())
 	}
 	if strict {
 		if h.s < 0 {

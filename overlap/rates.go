@@ -2,6 +2,8 @@ package overlap
 
 import (
 	"math"
+
+	"github.com/specsched/specsched/internal/check"
 )
 
 // A Workspace holds the scratch memory of Rates, Simulate, LowerBound and
@@ -31,6 +33,22 @@ type Workspace struct {
 // and a job with no available shuffle work gets a shuffle rate of at most
 // (Shuffle/Map)·(its map rate), so its available work never goes negative.
 //
+// Every rate is the policy's exact rate rounded once to float64, for every
+// accepted input: the products and quotients it is made of — the limit
+// (y/x)·p, SplitSRPT's μ₁ = 1/(1+β) with β = max(x/y, y/x) — are formed
+// with an unbounded exponent (x = 1e-300, y = 1e300 give β = 1e600 and
+// μ₁·s = 1e-600·s, yet the job's shuffle rate (y/x)·μ₁·s is s), so no rate
+// is NaN or ±Inf and none is lost to an intermediate overflow. The relations
+// above hold for the exact rates; for the returned ones up to that final
+// rounding (relative 2^-53, or 2^-1074 absolute for a subnormal rate: two
+// rates of 1.5·2^-1074 at speed 3·2^-1074 are each returned as 2·2^-1074;
+// a map rate below 2^-1074 is returned as 0 even though the shuffle rate it
+// allows is not).
+//
+// dst must not overlap jobs (its memory is written while jobs is read): an
+// overlapping dst of sufficient capacity is an *specsched.InputError with
+// Field "dst", and nothing is written.
+//
 // Time: O(n) for MaxSRPT, MaxSRPTStrict, SplitSRPT, SplitSRPTStrict and
 // FIFO (one pass; no sort); O(n log k + k log k) for KLPS with limit k.
 // With a reused dst and Workspace it allocates nothing.
@@ -45,6 +63,9 @@ type Workspace struct {
 // have no map work, the whole shuffle station).
 func Rates(dst []Rate, jobs []Job, speed float64, policy Policy, ws *Workspace) ([]Rate, error) {
 	const fn = "overlap.Rates"
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
+		return nil, err
+	}
 	if err := validateSpeed(fn, speed, true); err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package overlap
 
+import "github.com/specsched/specsched/internal/check"
+
 // Simulate runs the overlapping tandem queue (§2.1) under policy, with both
 // stations of speed speed, on the jobs arriving as listed, and returns each
 // job's response time (departure minus arrival) in dst[i] for jobs[i].
@@ -19,17 +21,36 @@ package overlap
 // the priority policies (at most two jobs of a class are served at once;
 // heaps give the next ones), O(k log k + log n) per event for k-LPS (the
 // jobs in map service are updated one by one; jobs whose map is done share
-// the shuffle station through one virtual clock). A run has about 2.4
-// events per job on the §5.3 workload.
+// the shuffle station through one virtual clock; when a job enters that
+// set with shuffle work below 2^-20 of the clock, the clock is rebased, at
+// O(jobs in the set), so that the job's work is not rounded away). A run
+// has about 2.4 events per job on the §5.3 workload.
+//
+// Time is kept relative to the latest arrival, with compensated sums of the
+// event intervals (and k-LPS's virtual clock is rebased before it would
+// absorb a job's work), so a job far smaller than the ulp of its arrival
+// time still gets its own response time: arrival 1e-150 and map work 1e-300
+// give 1e-300. The rates are formed as in Rates, without intermediate
+// overflow, so jobs whose sizes are 1e600 apart run exactly.
 //
 // Special cases: no jobs gives an empty result; a job with both sizes zero
 // has response time 0; a job with Map = 0 only shuffles (all of its work is
 // available at once); a job with Shuffle = 0 leaves when its map is done.
-// speed must be in (0, 1e300], and the arrival times plus the total work
-// divided by speed must stay below 1e300 (so every time the simulator forms
-// is finite).
+// speed must be in (0, 1e300]; a positive size must be at least
+// speed·2^-1022 (its service time alone is then a normal float64, and every
+// interval the simulator forms is positive); and the arrival times plus the
+// total work divided by speed must stay below 1e300 (so every time the
+// simulator forms is finite); under SplitSRPT and SplitSRPTStrict a job's
+// imbalance max(Map/Shuffle, Shuffle/Map), both positive, must be at most
+// 2^1000 ≈ 1.07e301 (so that its share μ₁ = 1/(1+β) is a normal float64;
+// field "shuffle"). Inputs outside these bounds are an
+// *specsched.InputError naming the job and field. dst must not overlap jobs
+// (an *specsched.InputError with Field "dst"; nothing is written).
 func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace) ([]float64, error) {
 	const fn = "overlap.Simulate"
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
+		return nil, err
+	}
 	if err := validateSpeed(fn, speed, false); err != nil {
 		return nil, err
 	}
@@ -38,6 +59,11 @@ func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *W
 	}
 	if err := validateArrivals(fn, jobs, speed); err != nil {
 		return nil, err
+	}
+	if policy.Kind == SplitSRPT || policy.Kind == SplitSRPTStrict {
+		if err := validateImbalance(fn, jobs); err != nil {
+			return nil, err
+		}
 	}
 	if ws == nil {
 		ws = new(Workspace)

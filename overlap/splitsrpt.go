@@ -11,21 +11,25 @@ func splitClass(x, y float64) int {
 	return 1
 }
 
-// imbalance is max(x/y, y/x), +Inf when a size is zero.
-func imbalance(x, y float64) float64 {
-	if x == 0 || y == 0 {
-		return math.Inf(1)
+// hiLo returns max(x, y) and min(x, y): the job's imbalance
+// max(x/y, y/x) is hi/lo (+∞ when lo = 0).
+func hiLo(x, y float64) (hi, lo float64) {
+	if x >= y {
+		return x, y
 	}
-	return math.Max(x/y, y/x)
+	return y, x
 }
 
-// splitShares returns SplitSRPT's μ₁ = 1/(1+β) and μ₂ = β/(1+β), with the
-// limits μ₁ = 0, μ₂ = 1 at β = +∞.
-func splitShares(beta float64) (mu1, mu2 float64) {
-	if math.IsInf(beta, 1) {
-		return 0, 1
+// imbalanceKey returns a job's imbalance hi/lo as a pair that orders
+// exactly like it even where hi/lo exceeds MaxFloat64: (e, m) with
+// hi/lo = m·2^e, 0.5 ≤ m < 1, and (+∞, 0) when lo = 0.
+func imbalanceKey(x, y float64) (e, m float64) {
+	hi, lo := hiLo(x, y)
+	if lo == 0 {
+		return math.Inf(1), 0
 	}
-	return 1 / (1 + beta), beta / (1 + beta)
+	q := xf(hi).div(xf(lo))
+	return float64(q.e), q.m
 }
 
 // splitRates writes SplitSRPT's rates (Algorithm 2; see the SplitSRPT and
@@ -37,8 +41,11 @@ func splitShares(beta float64) (mu1, mu2 float64) {
 func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 	// One pass: β(t), and the heads of class 0 (map-heavy, ordered by
 	// x(t)) and class 1 (shuffle-heavy, ordered by y(t)).
-	beta := math.Inf(1)
-	present := false
+	// β(t) = bHi/bLo (bLo = 0: +∞), bHi > 0 once a job is present; bQ is
+	// its rounding. A rounded quotient below bQ is an exactly smaller
+	// imbalance (rounding is monotone); only quotients that both overflow
+	// need lessImbalance's exact comparison.
+	bHi, bLo, bQ := 0.0, 0.0, math.Inf(1)
 	f := [2]headFinder{newHeadFinder(), newHeadFinder()}
 	for i := range jobs {
 		j := &jobs[i]
@@ -46,9 +53,9 @@ func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 		if xr == 0 && yr == 0 {
 			continue
 		}
-		present = true
-		if b := imbalance(j.Map, j.Shuffle); b < beta {
-			beta = b
+		hi, lo := hiLo(j.Map, j.Shuffle)
+		if q := hi / lo; bHi == 0 || q < bQ || (q > math.MaxFloat64 && lessImbalance(hi, lo, bHi, bLo)) {
+			bHi, bLo, bQ = hi, lo, q
 		}
 		c, k := 0, xr
 		if j.Map < j.Shuffle {
@@ -58,33 +65,27 @@ func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 			f[c].offer(i, k, j.Arrival, xr > 0, yr > 0, hasAvail(j))
 		}
 	}
-	if !present {
-		return
+	if bHi == 0 {
+		return // no job present
 	}
-	mu1, mu2 := splitShares(beta)
 	keys := [2]orderKey{keyMap, keyShuffle}
-	pcap := [2]float64{mu2 * speed, mu1 * speed}
-	scap := [2]float64{mu1 * speed, mu2 * speed}
 	h := [2]heads{f[0].heads(), f[1].heads()}
-	if shared {
-		p0, p1 := pcap[0], pcap[1]
-		if h[0].m < 0 {
-			pcap[1] = p0 + p1
-		}
-		if h[1].m < 0 {
-			pcap[0] = p0 + p1
-		}
-	}
+	mu1, mu2 := splitShares(bHi, bLo)
+	pcapX, pcap, scap := splitCapacities(mu1, mu2, speed, shared, h[0].m >= 0, h[1].m >= 0)
 	var qm, qo [2]float64
 	var other [2]int
 	for c := range h {
-		qm[c], qo[c], other[c] = orderedShuffle(jobs, h[c], keys[c], pcap[c], scap[c], false)
+		qm[c], qo[c], other[c] = orderedShuffle(jobs, h[c], keys[c], pcapX[c], scap[c], false)
 	}
 	if shared {
-		left0 := scap[0] - (qm[0] + qo[0])
-		left1 := scap[1] - (qm[1] + qo[1])
-		qm[0], qo[0], other[0] = orderedShuffle(jobs, h[0], keys[0], pcap[0], scap[0]+left1, false)
-		qm[1], qo[1], other[1] = orderedShuffle(jobs, h[1], keys[1], pcap[1], scap[1]+left0, false)
+		// Each class's own capacity plus what the other left, at most s
+		// (μ₁·s and μ₂·s are rounded separately, so their sum may exceed
+		// s by an ulp; and the form s − used would lose a class's own
+		// capacity when it is below that ulp: β = 2^53 gives μ₁ = 2^-53
+		// and μ₂ = 1).
+		used0, used1 := qm[0]+qo[0], qm[1]+qo[1]
+		qm[0], qo[0], other[0] = orderedShuffle(jobs, h[0], keys[0], pcapX[0], math.Min(speed, scap[0]+(scap[1]-used1)), false)
+		qm[1], qo[1], other[1] = orderedShuffle(jobs, h[1], keys[1], pcapX[1], math.Min(speed, scap[1]+(scap[0]-used0)), false)
 	}
 	for c := range h {
 		if h[c].m >= 0 {
@@ -95,4 +96,25 @@ func splitRates(dst []Rate, jobs []Job, speed float64, shared bool) {
 			dst[other[c]].Shuffle = qo[c]
 		}
 	}
+}
+
+// splitCapacities returns SplitSRPT's map capacities of the map-heavy
+// class 0 and the shuffle-heavy class 1, exact (pcapX, for the shuffle
+// limits (y/x)·p of constraint (1)) and rounded (pcap), and their shuffle
+// capacities: μ₂·s and μ₁·s at the map station, μ₁·s and μ₂·s at the
+// shuffle station, with μ₁ and μ₂ from splitShares. With shared set,
+// a class without map work (has0 or has1 false) leaves its map capacity to
+// the other, which then gets all of s.
+func splitCapacities(mu1, mu2 xfloat, speed float64, shared, has0, has1 bool) (pcapX [2]xfloat, pcap, scap [2]float64) {
+	s := xf(speed)
+	pcapX = [2]xfloat{mu2.mul(s), mu1.mul(s)}
+	if shared && !has0 {
+		pcapX[1] = s
+	}
+	if shared && !has1 {
+		pcapX[0] = s
+	}
+	pcap = [2]float64{pcapX[0].float(), pcapX[1].float()}
+	scap = [2]float64{mu1.mul(s).float(), mu2.mul(s).float()}
+	return pcapX, pcap, scap
 }

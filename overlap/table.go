@@ -4,17 +4,21 @@ import "math"
 
 // A simJob is a job present in a simulation. Its state is the remaining map
 // work xr and the available shuffle work avail; the remaining shuffle work
-// is avail + ratio·xr, so constraint (1), y(t) ≥ (y/x)·x(t), holds by
-// construction while avail ≥ 0, and a rate-limited job (avail = 0 served at
-// exactly ratio·p) keeps avail exactly zero in floating point.
+// is avail + y·(xr/x), so constraint (1), y(t) ≥ (y/x)·x(t), holds by
+// construction while avail ≥ 0. g is the rate at which its map rate p
+// produces shuffle work, y·p/x (scaledRate: formed without leaving float64's
+// range however far apart x and y are), so a rate-limited job (avail = 0
+// served at exactly q = g) keeps avail exactly zero in floating point.
 type simJob struct {
 	id      int // input index; -1 for a free slot
 	arrival float64
 	x, y    float64
-	ratio   float64 // y/x, or 0 when x = 0
+	ratio   float64 // y/x where it is a normal float ≤ 2^1000, else 0 (yr's fast path)
 	xr      float64 // remaining map work
 	avail   float64 // available shuffle work
 	p, q    float64 // current map and shuffle rates
+	pX      xfloat  // p exactly (a SplitSRPT map rate μ₁·s may be below 2^-1074)
+	g       float64 // y·p/x: shuffle work produced per unit time (+Inf if above MaxFloat64)
 	class   int8
 }
 
@@ -25,26 +29,38 @@ func (j *simJob) yr() float64 {
 	if j.xr == 0 {
 		return math.Min(j.avail, j.y)
 	}
-	return math.Min(j.avail+j.ratio*j.xr, j.y)
+	if j.ratio > 0 {
+		return math.Min(j.avail+j.ratio*j.xr, j.y) // y/x·x(t), a multiplication
+	}
+	return math.Min(j.avail+j.y*(j.xr/j.x), j.y)
 }
 
-// drift is d(avail)/dt at the current rates.
-func (j *simJob) drift() float64 { return j.ratio*j.p - j.q }
+// drift is d(avail)/dt at the current rates (+Inf when g is).
+func (j *simJob) drift() float64 { return j.g - j.q }
 
 // advance moves the job's state forward by tau at its current rates,
 // setting to zero a decreasing quantity within snapTol of zero.
 func (j *simJob) advance(tau float64) {
-	if j.p > 0 {
-		j.xr -= j.p * tau
+	xr := j.xr
+	if j.pX.m > 0 {
+		j.xr -= j.mapWork(tau)
 		if j.xr <= snapTol*j.x {
 			j.xr = 0
 		}
 	}
-	if d := j.drift(); d != 0 {
+	switch d := j.drift(); {
+	case d == 0:
+	case d <= math.MaxFloat64:
+		// |d|·tau is at most the shuffle work produced or done in tau
+		// (tau ≤ xr/p when p > 0), so it is finite.
 		j.avail += d * tau
 		if d < 0 && j.avail <= snapTol*j.y {
 			j.avail = 0
 		}
+	default:
+		// g overflowed: y·(map work done)/x, with (xr − x(t))/x ≤ 1,
+		// is the shuffle work produced.
+		j.avail += j.y*((xr-j.xr)/j.x) - j.q*tau
 	}
 }
 
@@ -53,8 +69,8 @@ func (j *simJob) advance(tau float64) {
 // shuffle work running out, which is its departure when xr = 0).
 func (j *simJob) nextEvent() (tau float64, mapDone bool) {
 	tau = math.Inf(1)
-	if j.p > 0 {
-		tau, mapDone = j.xr/j.p, true
+	if j.pX.m > 0 {
+		tau, mapDone = j.mapTime(), true
 	}
 	if d := j.drift(); d < 0 && j.avail > 0 {
 		if t := j.avail / -d; t < tau {
@@ -64,20 +80,66 @@ func (j *simJob) nextEvent() (tau float64, mapDone bool) {
 	return tau, mapDone
 }
 
+// setMap sets the map rate to p = pX (exact; pf is its rounding) and the
+// rate g = y·p/x at which it produces shuffle work.
+func (j *simJob) setMap(pX xfloat, pf float64) {
+	j.pX = pX
+	j.p = pf
+	j.g = 0
+	switch {
+	case j.y == 0 || pX.m == 0:
+	case j.ratio > 0 && pf >= minNormal:
+		// Both factors normal, ratio ≤ 2^1000 and pf ≤ 1: the product is
+		// finite, and normal unless it underflows.
+		if g := j.ratio * pf; g >= minNormal {
+			j.g = g
+			return
+		}
+		fallthrough
+	default:
+		j.g = scaledRate(j.y, j.x, pX, pf)
+	}
+}
+
+// mapWork returns the map work done in tau at the map rate.
+func (j *simJob) mapWork(tau float64) float64 {
+	if j.p >= minNormal {
+		return j.p * tau
+	}
+	return j.pX.mul(xf(tau)).float()
+}
+
+// mapTime returns the time until the map completes at the map rate.
+func (j *simJob) mapTime() float64 {
+	if j.p >= minNormal {
+		return j.xr / j.p
+	}
+	return xf(j.xr).div(j.pX).float()
+}
+
 func (j *simJob) done() bool { return j.xr == 0 && j.avail == 0 }
 
 // A jobTable stores the jobs present in slots that are reused after a job
 // leaves, so its size is the largest number of jobs present at once.
+//
+// Sizes are stored in units of the station speed (x/speed: the time to
+// serve them at full speed) and the engines run at speed 1, so every rate
+// is a fraction of the station in [0, 1]: a rate is then never rounded to a
+// subnormal merely because the speed is small (speed 5e-324 with sizes
+// 1.5e-323 and 2e-323 would give a shuffle limit (y/x)·p of 4/3 of the
+// smallest subnormal, rounded to 1, and a job finishing at 3 instead of 4).
 type jobTable struct {
 	jobs []simJob
 	free []int32
 	live int
+	unit float64 // the station speed: sizes are divided by it, rates multiplied
 }
 
-func (t *jobTable) reset() {
+func (t *jobTable) reset(speed float64) {
 	t.jobs = t.jobs[:0]
 	t.free = t.free[:0]
 	t.live = 0
+	t.unit = speed
 }
 
 // add stores the job id arriving with sizes a and returns its slot.
@@ -91,11 +153,12 @@ func (t *jobTable) add(id int, a *Arrival) int32 {
 		s = int32(len(t.jobs) - 1)
 	}
 	j := &t.jobs[s]
-	*j = simJob{id: id, arrival: a.Time, x: a.Map, y: a.Shuffle, xr: a.Map}
-	if a.Map > 0 {
-		j.ratio = a.Shuffle / a.Map
-	} else {
-		j.avail = a.Shuffle
+	x, y := a.Map/t.unit, a.Shuffle/t.unit
+	*j = simJob{id: id, arrival: a.Time, x: x, y: y, xr: x}
+	if x == 0 {
+		j.avail = y
+	} else if r := y / x; r >= minNormal && r <= maxRatio {
+		j.ratio = r
 	}
 	t.live++
 	return s
@@ -105,6 +168,13 @@ func (t *jobTable) release(s int32) {
 	t.jobs[s].id = -1
 	t.free = append(t.free, s)
 	t.live--
+}
+
+// view returns the job as tests see it, in the caller's units: sizes and
+// rates times unit.
+func (j *simJob) view(unit float64) simView {
+	return simView{id: j.id, avail: j.avail * unit, rate: Rate{Map: j.p * unit, Shuffle: j.q * unit},
+		job: Job{Arrival: j.arrival, Map: j.x * unit, Shuffle: j.y * unit, RemainingMap: j.xr * unit, RemainingShuffle: j.yr() * unit}}
 }
 
 // A simView is one job present in a running simulation, as tests see it.
@@ -120,3 +190,50 @@ type simView struct {
 type simObserver interface {
 	interval(now, tau float64, jobs []simView)
 }
+
+// A compSum is a sum of non-negative terms with Neumaier's compensation:
+// value is the exactly rounded sum up to O(n·ulp²), so a term far below the
+// ulp of the running sum is not lost.
+type compSum struct{ s, c float64 }
+
+func (k *compSum) add(v float64) {
+	t := k.s + v
+	if k.s >= v {
+		k.c += (k.s - t) + v
+	} else {
+		k.c += (v - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *compSum) value() float64 { return k.s + k.c }
+
+// A clock is a simulator's time, kept relative to an anchor so that work
+// far below the ulp of the absolute time is not absorbed: base, an arrival
+// time (exact, as given), plus the time elapsed since then, a compensated
+// sum of the event intervals. A job's response time is (base − r) +
+// elapsed: a job that arrived at base and did positive work has a positive
+// response time whatever the magnitude of base (arrival 1e-150, work
+// 1e-300 gives 1e-300, not 1e-150 + 1e-300 − 1e-150 = 0).
+type clock struct {
+	base    float64
+	elapsed compSum
+}
+
+// anchor sets the time to t.
+func (c *clock) anchor(t float64) { c.base, c.elapsed = t, compSum{} }
+
+func (c *clock) advance(tau float64) { c.elapsed.add(tau) }
+
+// now is the absolute time (rounded).
+func (c *clock) now() float64 { return c.base + c.elapsed.value() }
+
+// reached reports whether time t ≤ now.
+func (c *clock) reached(t float64) bool { return t-c.base <= c.elapsed.value() }
+
+// until returns the time from now until t (0 if t has passed; +Inf for
+// t = +Inf).
+func (c *clock) until(t float64) float64 { return math.Max((t-c.base)-c.elapsed.value(), 0) }
+
+// since returns now − r for a time r ≤ base.
+func (c *clock) since(r float64) float64 { return math.Max((c.base-r)+c.elapsed.value(), 0) }

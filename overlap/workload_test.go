@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/testutil"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 	"pgregory.net/rapid"
@@ -169,11 +170,11 @@ func TestGenerateErrors(t *testing.T) {
 
 func testGenerateNoPanic(t *rapid.T) {
 	w := Workload{
-		Load:      rapid.OneOf(rapid.Float64(), rapid.Just(math.NaN()), rapid.Float64Range(0.1, 1), rapid.SampledFrom([]float64{1e-9, 1e9})).Draw(t, "load"),
-		MapMean:   rapid.OneOf(rapid.Float64(), rapid.Just(1.0), rapid.SampledFrom([]float64{1e-100, 1e100})).Draw(t, "mapMean"),
-		MapSD:     rapid.OneOf(rapid.Float64(), rapid.Just(3.65), rapid.SampledFrom([]float64{1e106, 1e-94})).Draw(t, "mapSD"),
-		RatioMean: rapid.OneOf(rapid.Float64(), rapid.Just(1.0)).Draw(t, "ratioMean"),
-		RatioSD:   rapid.OneOf(rapid.Float64(), rapid.Just(3.28)).Draw(t, "ratioSD"),
+		Load:      rapid.OneOf(rapid.Float64(), rapid.Just(math.NaN()), rapid.Float64Range(0.1, 1), rapid.SampledFrom([]float64{1e-9, 1e9}), testutil.Magnitude()).Draw(t, "load"),
+		MapMean:   rapid.OneOf(rapid.Float64(), rapid.Just(1.0), rapid.SampledFrom([]float64{1e-100, 1e100}), testutil.Magnitude()).Draw(t, "mapMean"),
+		MapSD:     rapid.OneOf(rapid.Float64(), rapid.Just(3.65), rapid.SampledFrom([]float64{1e106, 1e-94}), testutil.Magnitude()).Draw(t, "mapSD"),
+		RatioMean: rapid.OneOf(rapid.Float64(), rapid.Just(1.0), testutil.Magnitude()).Draw(t, "ratioMean"),
+		RatioSD:   rapid.OneOf(rapid.Float64(), rapid.Just(3.28), testutil.Magnitude()).Draw(t, "ratioSD"),
 	}
 	n := rapid.IntRange(-2, 50).Draw(t, "n")
 	jobs, err := w.Generate(nil, n, rand.New(rand.NewPCG(1, 2)))
@@ -183,6 +184,10 @@ func testGenerateNoPanic(t *rapid.T) {
 			t.Fatalf("error %v is not an *InputError", err)
 		}
 		return
+	}
+	inRange := func(mean, sd float64) bool { return mean >= 1e-100 && mean <= 1e100 && sd >= 0 && sd <= 1e6*mean }
+	if !(w.Load >= 1e-9 && w.Load <= 1e9) || !inRange(w.MapMean, w.MapSD) || !inRange(w.RatioMean, w.RatioSD) || n < 0 {
+		t.Fatalf("%+v n=%d accepted outside the documented bounds", w, n)
 	}
 	for i, a := range jobs {
 		if !finite(a.Time) || !finite(a.Map) || !finite(a.Shuffle) || a.Map < 0 || a.Shuffle < 0 || (i > 0 && a.Time < jobs[i-1].Time) {
