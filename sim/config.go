@@ -114,6 +114,8 @@ type Config struct {
 type debugFlags struct {
 	noFilter bool // always ask stragglers.Speculate, even when no task can be a straggler
 	fullView bool // hand Speculate and Plan every unscheduled task, not only as many as the job can start
+
+	everyInstant bool // decide at the would-be end of every killed copy too
 }
 
 // DefaultConfig returns the configuration of policy p on a cluster of

@@ -113,6 +113,15 @@ type Result struct {
 // tasks, Start outside [0, 1], durations or Scale ≤ 0 or above 1e12,
 // mismatched lengths, more than 2^28 tasks in all); errors name the job.
 func Simulate(jobs []Job, cfg Config) (*Result, error) {
+	e, err := simulate(jobs, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return e.res, nil
+}
+
+// simulate is Simulate, returning the engine (its counters) to the tests.
+func simulate(jobs []Job, cfg Config) (*engine, error) {
 	const fn = "sim.Simulate"
 	if err := cfg.validate(fn); err != nil {
 		return nil, err
@@ -129,7 +138,7 @@ func Simulate(jobs []Job, cfg Config) (*Result, error) {
 	if span := st.End - st.Start; span > 0 {
 		st.Utilisation = st.BusySlotTime / (float64(cfg.Slots) * span)
 	}
-	return e.res, nil
+	return e, nil
 }
 
 // grow returns s resliced to n elements, reallocated if its capacity is short;
