@@ -96,11 +96,16 @@ type Result struct {
 // jobs and cfg, and two policies run on the same jobs and seed see the same
 // durations for the same copy of the same task.
 //
-// Complexity: O(E·(n log n + R)) for E events, n active jobs and R the
-// running tasks of the jobs that receive slots at an event (Speculate's view;
-// jobs without a possible straggler are served without one), plus the
-// allocation's O(n) per event at which a slot is free. Memory O(jobs + tasks
-// + copies).
+// Copies: a task runs at most MaxCopies copies at once (see MaxCopies); the
+// slots its job is granted beyond them go to the other jobs or idle.
+//
+// Complexity: O(E·(n log n + R·c) + C log C) for E events, n active jobs, R
+// the running tasks of the jobs that receive slots at an event (Speculate's
+// view; jobs without a possible straggler are served without one), c ≤
+// MaxCopies their copies and C ≤ MaxCopies × tasks the copies started, plus
+// the allocation's O(n) per event at which a slot is free. Nothing grows with
+// the slots the jobs cannot use: a cluster of 2^24 slots costs what one of a
+// few hundred does for the same jobs. Memory O(jobs + tasks + copies).
 //
 // Special cases: no jobs gives an empty result. An error is returned, before
 // anything runs, for an invalid cfg (Slots outside [1, 2^24], an unknown
@@ -110,8 +115,11 @@ type Result struct {
 // EstimateError outside [0, 10], Detect outside [0, 1e6], a ServiceCV outside
 // (0, 100] under MachineService, any NaN) and an invalid job (see Job and
 // Phase: arrival outside [0, 1e12], Beta ≤ 1, no phases, a phase of no
-// tasks, Start outside [0, 1], durations or Scale ≤ 0 or above 1e12,
-// mismatched lengths, more than 2^28 tasks in all); errors name the job.
+// tasks, Start outside [0, 1], durations or Scale ≤ 0 or above 1e12, or
+// below MinTimeRatio × the job's arrival, mismatched lengths, more than 2^28
+// tasks in all); errors name the job and the field. Every job of an accepted
+// input completes in a positive time (a copy ends at least one ulp of the
+// clock after it starts).
 func Simulate(jobs []Job, cfg Config) (*Result, error) {
 	e, err := simulate(jobs, cfg)
 	if err != nil {

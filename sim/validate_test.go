@@ -52,6 +52,13 @@ func TestSimulateErrors(t *testing.T) {
 		{"duration", func(j *Job) { j.Phases[1].Durations = []float64{math.Inf(1)} }, nil, "durations"},
 		{"copy durations alone", func(j *Job) { j.Phases[0].CopyDurations = []float64{1, 1} }, nil, "copy durations"},
 		{"copy duration", func(j *Job) { j.Phases[1].CopyDurations = []float64{-1} }, nil, "copy durations"},
+		// Issue 17: durations the clock cannot resolve at the job's arrival.
+		{"scale below the arrival's resolution", func(j *Job) { j.Arrival = 1e12; j.Phases[0].Scale = 1e-12 }, nil, "scale"},
+		{"duration below the arrival's resolution", func(j *Job) { j.Arrival = 1e12; j.Phases[1].Durations = []float64{1e-12} }, nil, "durations"},
+		{"copy duration below the arrival's resolution", func(j *Job) {
+			j.Arrival = 0x1p39 // the bound is 0.5: just below it
+			j.Phases[1].CopyDurations = []float64{math.Nextafter(0.5, 0)}
+		}, nil, "copy durations"},
 	} {
 		jobs := good()
 		cfg := DefaultConfig(Hopper, 4)
