@@ -44,6 +44,7 @@ type taskState struct {
 	tail   int32
 	win    int32   // the copy whose run ended first
 	runPos int32   // position in its job's running list
+	due    float64 // the earliest end of its copies' runs so far
 	theta  float64 // the task may be judged a straggler only while now < theta
 	start  float64 // when its first copy started
 	phi    float64 // when it becomes old enough to be judged (detectAt)
@@ -552,10 +553,19 @@ func (e *engine) startCopy(task int32, pool bool) {
 	} else {
 		e.res.Stats.Copies++
 	}
-	// Every copy's end is pushed, the ends of copies killed before it
-	// included: the loop in run takes a decision at every event time it
-	// pops, and the decisions of best-effort speculation depend on them.
-	e.push(event{t: end, c: c})
+	// Only the copy that ends first ends the task's run (the others are
+	// killed then), so only a copy that beats the earliest end so far needs
+	// an event (a tie goes to the older copy, as the heap's order by copy
+	// index would give it); the end of a copy killed before it changes
+	// nothing. Under everyInstant every end is pushed, since a decision is
+	// taken at each.
+	earliest := num == 0 || end < ts.due
+	if earliest {
+		ts.due = end
+	}
+	if earliest || e.everyInstant {
+		e.push(event{t: end, c: c})
+	}
 	if e.judges {
 		e.updateTheta(task, c)
 	}
