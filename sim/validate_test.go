@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 func TestSimulateErrors(t *testing.T) {
@@ -90,10 +91,13 @@ func TestSimulateErrors(t *testing.T) {
 func testSimulateNoPanic(t *rapid.T) {
 	jobs := paretoJobs(t, 4)
 	cfg := anyConfig(t)
-	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1e300, math.MaxFloat64}
+	bad := rapid.OneOf(
+		rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1e300, math.MaxFloat64}),
+		testutil.Magnitude(), // anywhere in float64's range, subnormals included
+	)
 	if rapid.Bool().Draw(t, "corruptJob") {
 		j := rapid.IntRange(0, len(jobs)-1).Draw(t, "job")
-		v := rapid.SampledFrom(bad).Draw(t, "value")
+		v := bad.Draw(t, "value")
 		switch rapid.IntRange(0, 6).Draw(t, "field") {
 		case 0:
 			jobs[j].Arrival = v
@@ -108,12 +112,15 @@ func testSimulateNoPanic(t *rapid.T) {
 		case 5:
 			jobs[j].Phases[0].Start = v
 		case 6:
+			if v > 64 && v <= MaxTasks {
+				v = MaxTasks + 1 // a valid count this large would only make the run long
+			}
 			jobs[j].Phases[0].Tasks = int(math.Max(-5, math.Min(v, 1<<40)))
 		}
 	}
 	if rapid.Bool().Draw(t, "corruptConfig") {
-		v := rapid.SampledFrom(bad).Draw(t, "cfgValue")
-		switch rapid.IntRange(0, 7).Draw(t, "cfgField") {
+		v := bad.Draw(t, "cfgValue")
+		switch rapid.IntRange(0, 9).Draw(t, "cfgField") {
 		case 0:
 			cfg.Beta = v
 		case 1:
@@ -130,6 +137,10 @@ func testSimulateNoPanic(t *rapid.T) {
 			cfg.Speculation.Threshold = v
 		case 7:
 			cfg.Slots = int(math.Max(-5, math.Min(v, 1<<40)))
+		case 8:
+			cfg.Dampening = v
+		case 9:
+			cfg.Service, cfg.ServiceCV = MachineService, v
 		}
 	}
 	before := cloneJobs(jobs)
