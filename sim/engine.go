@@ -293,9 +293,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		r := &e.res.Jobs[j]
 		r.Arrival = jobs[j].Arrival
 		r.Group = jobs[j].Group
-		for _, ph := range jobs[j].Phases {
-			r.Tasks += ph.Tasks
-		}
+		r.Tasks = jobTasks(&jobs[j])
 	}
 	return e
 }

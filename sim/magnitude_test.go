@@ -268,3 +268,35 @@ func asInputError(err error) *specsched.InputError {
 	}
 	return nil
 }
+
+// TestClusterBetaHuge: the task-weighted mean of the jobs' β, which the
+// homogeneous Hopper policies assume, overflowed to +Inf for tail indices
+// near MaxFloat64 (accepted: β is any finite number > 1), and Hopper,
+// HopperEps and HopperDAG failed with "beta = +Inf", a value no input has.
+// The mean of equal β is that β; of MaxFloat64 and 1.5 over one task each,
+// MaxFloat64/2 + 0.75.
+func TestClusterBetaHuge(t *testing.T) {
+	t.Parallel()
+	huge := func(betas ...float64) []Job {
+		var jobs []Job
+		for _, b := range betas {
+			jobs = append(jobs, Job{Beta: b, Phases: []Phase{{Tasks: 1, Scale: 1}}})
+		}
+		return jobs
+	}
+	var cfg Config
+	if got := clusterBeta(&cfg, huge(math.MaxFloat64, math.MaxFloat64)); got != math.MaxFloat64 {
+		t.Errorf("mean of two MaxFloat64 = %g", got)
+	}
+	if got, want := clusterBeta(&cfg, huge(math.MaxFloat64, 1.5)), math.MaxFloat64/2; math.Abs(got-want) > 1e-15*want {
+		t.Errorf("mean of MaxFloat64 and 1.5 = %g, want %g", got, want)
+	}
+	if got := clusterBeta(&cfg, huge(1.5, 2.5)); got != 2 {
+		t.Errorf("mean of 1.5 and 2.5 = %g, want 2", got)
+	}
+	for _, p := range []Policy{Hopper, HopperEps, HopperDAG} {
+		if _, err := Simulate(huge(math.MaxFloat64, math.MaxFloat64, 1e300), DefaultConfig(p, 4)); err != nil {
+			t.Errorf("%v with β near MaxFloat64: %v", p, err)
+		}
+	}
+}
