@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/specsched/specsched"
 	"math"
@@ -299,4 +300,54 @@ func TestClusterBetaHuge(t *testing.T) {
 			t.Errorf("%v with β near MaxFloat64: %v", p, err)
 		}
 	}
+}
+
+// TestTimeRatioBound: a duration or Scale exactly at MinTimeRatio × the
+// arrival is accepted, by Simulate and by ParseTrace; the next float below
+// is rejected (validate_test.go and trace_test.go hold those cases).
+func TestTimeRatioBound(t *testing.T) {
+	t.Parallel()
+	const arrival, bound = 0x1p39, 0.5 // 2^39 · 2^-40
+	jobs := []Job{
+		{Arrival: arrival, Beta: 1.5, Phases: []Phase{{Tasks: 1, Scale: bound}}},
+		{Arrival: arrival, Beta: 1.5, Phases: []Phase{{Tasks: 1, Durations: []float64{bound}, CopyDurations: []float64{bound}}}},
+	}
+	if _, err := Simulate(jobs, DefaultConfig(Hopper, 2)); err != nil {
+		t.Errorf("durations at the bound: %v", err)
+	}
+	trace := "job,arrival,phase,duration,beta\na,549755813888,0,0.5,1.5\n"
+	if _, err := ParseTrace(strings.NewReader(trace)); err != nil {
+		t.Errorf("trace duration at the bound: %v", err)
+	}
+	below := strings.Replace(trace, "0.5,1.5", "0.49999999999999994,1.5", 1)
+	if _, err := ParseTrace(strings.NewReader(below)); err == nil {
+		t.Errorf("trace duration just below the bound accepted")
+	}
+}
+
+// TestClusterBetaMean: below overflow, the cluster β is the task-weighted
+// mean Σ n_j·β_j / Σ n_j, formed as written (bit for bit: the runs of
+// earlier versions are unchanged).
+func TestClusterBetaMean(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 6).Draw(t, "jobs")
+		jobs := make([]Job, n)
+		var sum, weight float64
+		for j := range jobs {
+			tasks := rapid.IntRange(1, 50).Draw(t, "tasks")
+			beta := rapid.Float64Range(1.01, 3).Draw(t, "beta")
+			jobs[j] = Job{Beta: beta, Phases: []Phase{{Tasks: tasks, Scale: 1}}}
+			sum += float64(tasks) * beta
+			weight += float64(tasks)
+		}
+		var cfg Config
+		if got, want := clusterBeta(&cfg, jobs), sum/weight; got != want {
+			t.Fatalf("cluster β %v, want %v", got, want)
+		}
+		cfg.Beta = 1.7
+		if got := clusterBeta(&cfg, jobs); got != 1.7 {
+			t.Fatalf("Config.Beta 1.7 gives %v", got)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -486,4 +487,39 @@ func TestSREWCPlan(t *testing.T) {
 	if err != nil || used != 3 || e.ts[0].copies+e.ts[1].copies != before+3 {
 		t.Fatalf("clones: plan(3) = %d, %v; copies %d → %d", used, err, before, e.ts[0].copies+e.ts[1].copies)
 	}
+}
+
+// TestEventHeapOrder: the event heap pops events in increasing time, ties
+// by copy index (creation order), whatever the order they were pushed in,
+// as a sorted list would (container/heap's verify, by comparison).
+func TestEventHeapOrder(t *testing.T) {
+	t.Parallel()
+	byTime := func(a, b event) int {
+		if c := cmpFloat(a.t, b.t); c != 0 {
+			return c
+		}
+		return int(a.c - b.c)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var h eventHeap
+		var all []event
+		for range rapid.IntRange(1, 60).Draw(t, "events") {
+			ev := event{t: float64(rapid.IntRange(0, 8).Draw(t, "t")), c: int32(rapid.IntRange(-5, 40).Draw(t, "c"))}
+			h.push(ev)
+			all = append(all, ev)
+			if rapid.IntRange(0, 3).Draw(t, "popNow") == 0 {
+				slices.SortFunc(all, byTime)
+				if got := h.pop(); got != all[0] {
+					t.Fatalf("popped %v, want %v", got, all[0])
+				}
+				all = all[1:]
+			}
+		}
+		slices.SortFunc(all, byTime)
+		for _, want := range all {
+			if got := h.pop(); got != want {
+				t.Fatalf("popped %v, want %v", got, want)
+			}
+		}
+	})
 }
