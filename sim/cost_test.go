@@ -2,7 +2,9 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -145,5 +147,92 @@ func TestCappedCount(t *testing.T) {
 	}
 	if used, _ := e.plan(0, 10); used != 0 {
 		t.Fatalf("plan of a job at MaxCopies started %d copies", used)
+	}
+	// The grant passes over a job that cannot use a slot: no Plan at all.
+	e.active = []int32{0}
+	steps := e.steps
+	if free, err := e.grant(10); err != nil || free != 10 || e.steps != steps {
+		t.Fatalf("grant to a job at MaxCopies: %d free, %v, %d steps; want 10 free and none", free, err, e.steps-steps)
+	}
+}
+
+// TestThetaExact checks the eligibility bound θ the engine keeps for a
+// task against its definition, min over the task's copies of end − level/η
+// (level t_new for the thesis's rule, c+1/c times Mantri's cut-off for c
+// copies), after each of several copies, and −∞ at MaxCopies; and that the
+// filter then rules the job out.
+func TestThetaExact(t *testing.T) {
+	t.Parallel()
+	for _, mantri := range []bool{false, true} {
+		jobs := []Job{{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 1, Scale: 2}}}}
+		cfg := DefaultConfig(Hopper, 1000)
+		cfg.Speculation.Mantri = mantri
+		cfg.Speculation.Detect = 0
+		e := newEngine("test", jobs, cfg, 1)
+		e.arrive(0)
+		for k := 0; k < MaxCopies; k++ {
+			e.now = float64(k) / 8
+			if k == 0 {
+				e.launch(0)
+			} else {
+				e.startCopy(0, false)
+			}
+			c := float64(k + 1)
+			level := 1.0
+			if mantri {
+				level = mantriCutoff(1, 1.5, cfg.Speculation.Threshold) * (c + 1) / c
+			}
+			want := math.Inf(1)
+			for i := range e.cs {
+				want = math.Min(want, e.cs[i].end-level/e.cs[i].eta)
+			}
+			if k+1 == MaxCopies {
+				want = math.Inf(-1)
+			}
+			if got := e.ts[0].theta; got != want {
+				t.Fatalf("mantri %v, %d copies: θ = %v, want %v", mantri, k+1, got, want)
+			}
+		}
+		if e.mayHaveStraggler(0) {
+			t.Errorf("mantri %v: a task at MaxCopies may still be judged a straggler", mantri)
+		}
+	}
+}
+
+// TestBestEffortKilledCopyInstant: under best-effort speculation, which
+// gives a straggler one copy per decision, a decision is also taken at the
+// instant a killed copy would have ended (see everyInstant). Derived by hand
+// on 10 slots, t_new = 1, judged at once on exact t_rem: job A's tasks a0
+// (every copy 100) and a1 (5, copies 1) start at 0; B (1) arrives at 1 and
+// starts, and A's two stragglers get a copy each (a1's ends at 2). At 2 B
+// and a1 complete, a1's first copy is killed (it would have ended at 5) and
+// a0 gets its second copy; at 5 its third. A completes at 100 with four
+// copies started in all.
+func TestBestEffortKilledCopyInstant(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{
+		{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 2, Durations: []float64{100, 5}, CopyDurations: []float64{100, 1}}}},
+		{Arrival: 1, Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 1, Durations: []float64{1}, CopyDurations: []float64{1}}}},
+	}
+	cfg := DefaultConfig(SRPTBestEffort, 10)
+	cfg.Speculation.Detect = 0
+	cfg.Speculation.Estimator = Oracle
+	cfg.Record = true
+	r, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts []float64
+	for _, c := range r.Copies {
+		if c.Job == 0 && c.Task == 0 {
+			starts = append(starts, c.Start)
+		}
+	}
+	slices.Sort(starts)
+	if want := []float64{0, 1, 2, 5}; !slices.Equal(starts, want) || r.Stats.Copies != 4 {
+		t.Errorf("a0's copies start at %v (%d copies in all), want %v (4)", starts, r.Stats.Copies, want)
+	}
+	if r.Jobs[0].Completion != 100 || r.Jobs[1].Completion != 1 {
+		t.Errorf("completions %g, %g; want 100, 1", r.Jobs[0].Completion, r.Jobs[1].Completion)
 	}
 }

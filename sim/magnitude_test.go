@@ -292,6 +292,10 @@ func TestClusterBetaHuge(t *testing.T) {
 	if got, want := clusterBeta(&cfg, huge(math.MaxFloat64, 1.5)), math.MaxFloat64/2; math.Abs(got-want) > 1e-15*want {
 		t.Errorf("mean of MaxFloat64 and 1.5 = %g, want %g", got, want)
 	}
+	// Σ n·β overflows: the mean (2·MaxFloat64 + 1.5)/3.
+	if got, want := clusterBeta(&cfg, huge(math.MaxFloat64, math.MaxFloat64, 1.5)), math.MaxFloat64/3*2; math.Abs(got-want) > 1e-15*want {
+		t.Errorf("mean of MaxFloat64, MaxFloat64 and 1.5 = %g, want %g", got, want)
+	}
 	if got := clusterBeta(&cfg, huge(1.5, 2.5)); got != 2 {
 		t.Errorf("mean of 1.5 and 2.5 = %g, want 2", got)
 	}

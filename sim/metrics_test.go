@@ -188,8 +188,17 @@ func TestBinGainsAliasedDst(t *testing.T) {
 			t.Fatalf("dst over %s: inputs modified", name)
 		}
 	}
+	// A dst whose last bin alone overlaps edges is rejected too.
+	buf := make([]int, 32)
+	dst := bins(unsafe.Pointer(&buf[0]), len(buf)*int(unsafe.Sizeof(buf[0])))
+	lastBin := size * 2 / int(unsafe.Sizeof(buf[0])) // buf index where dst[2] starts
+	in := buf[lastBin : lastBin+2]
+	in[0], in[1] = 5, 20
+	if got, err := BinGains(dst[:3], a, b, in); err == nil || got != nil || in[0] != 5 || in[1] != 20 {
+		t.Errorf("dst[2] over edges: %v, %v; edges %v", got, err, in)
+	}
 	// A separate dst works, and one of the right size is reused.
-	dst := make([]BinGain, 3)
+	dst = make([]BinGain, 3)
 	got, err := BinGains(dst, a, b, edges[:2])
 	if err != nil || &got[0] != &dst[0] {
 		t.Errorf("separate dst: %v, reused %v", err, err == nil && &got[0] == &dst[0])
