@@ -65,6 +65,10 @@ type Result struct {
 //     free are offered to every job in priority order (work conservation;
 //     §3.3, "it should not leave slots unused"). No copy is ever preempted:
 //     a job above its allocation keeps its copies and gets no new ones.
+//     Under best-effort and budgeted speculation, which give a straggler one
+//     copy per decision, a decision is also taken at the instant a killed
+//     copy would have ended (as every version of this simulator has done;
+//     under the other policies such a decision would change nothing).
 //
 // Allocations (T_j: a job's tasks whose run is not over, over all phases):
 // SRPT fills each job's demand — the slots it holds plus one per
