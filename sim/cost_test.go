@@ -236,3 +236,21 @@ func TestBestEffortKilledCopyInstant(t *testing.T) {
 		t.Errorf("completions %g, %g; want 100, 1", r.Jobs[0].Completion, r.Jobs[1].Completion)
 	}
 }
+
+// TestEveryInstantPolicies: only best-effort and budgeted speculation, with
+// copies on, decide at the instants killed copies would have ended (the
+// other policies would change nothing there, and skip them).
+func TestEveryInstantPolicies(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Beta: 1.5, Phases: []Phase{{Tasks: 1, Scale: 1}}}}
+	for _, p := range Policies() {
+		for _, off := range []bool{false, true} {
+			cfg := DefaultConfig(p, 4)
+			cfg.Speculation.Off = off
+			want := (p == SRPTBestEffort || p == FairBestEffort || p == SRPTBudgeted || p == FairBudgeted) && !off
+			if got := newEngine("test", jobs, cfg, 1).everyInstant; got != want {
+				t.Errorf("%v, speculation off %v: everyInstant %v, want %v", p, off, got, want)
+			}
+		}
+	}
+}
