@@ -114,6 +114,8 @@ type Config struct {
 type debugFlags struct {
 	noFilter bool // always ask stragglers.Speculate, even when no task can be a straggler
 	fullView bool // hand Speculate and Plan every unscheduled task, not only as many as the job can start
+
+	everyInstant bool // decide at the would-be end of every killed copy too
 }
 
 // DefaultConfig returns the configuration of policy p on a cluster of
@@ -175,22 +177,41 @@ func (cfg *Config) validate(fn string) error {
 	return cfg.Speculation.validate(fn)
 }
 
-// clusterBeta returns the β the homogeneous Hopper policies assume.
+// clusterBeta returns the β the homogeneous Hopper policies assume: Beta,
+// or the jobs' β weighted by their tasks. The weighted sum overflows for
+// tail indices near MaxFloat64; the mean is then taken as Σ (n_j/N)·β_j,
+// whose terms cannot overflow, and kept within the jobs' least and largest β
+// (where the exact mean lies) against the rounding of the sum.
 func clusterBeta(cfg *Config, jobs []Job) float64 {
 	if cfg.Beta != 0 {
 		return cfg.Beta
 	}
 	var sum, weight float64
+	least, most := math.Inf(1), math.Inf(-1)
 	for j := range jobs {
-		n := 0
-		for _, ph := range jobs[j].Phases {
-			n += ph.Tasks
-		}
-		sum += float64(n) * jobs[j].Beta
-		weight += float64(n)
+		n := float64(jobTasks(&jobs[j]))
+		sum += n * jobs[j].Beta
+		weight += n
+		least, most = math.Min(least, jobs[j].Beta), math.Max(most, jobs[j].Beta)
 	}
 	if weight == 0 {
 		return alloc.NoSpeculationBeta
 	}
-	return sum / weight
+	if !math.IsInf(sum, 1) {
+		return sum / weight
+	}
+	var mean float64
+	for j := range jobs {
+		mean += float64(jobTasks(&jobs[j])) / weight * jobs[j].Beta
+	}
+	return math.Min(math.Max(mean, least), most)
+}
+
+// jobTasks is the number of tasks of a job, over its phases.
+func jobTasks(job *Job) int {
+	n := 0
+	for _, ph := range job.Phases {
+		n += ph.Tasks
+	}
+	return n
 }

@@ -37,7 +37,8 @@
 // fairness (Algorithm 2), dag (Algorithm 3, α from dag.EstimateAlpha),
 // stragglers (the K-class Algorithm 4) and competitive (g_j(t) of
 // SREW+C(β)); every integer share comes from alloc.Apportion inside them. No
-// copy is preempted. See Simulate for the rules in full and Policy for the
+// copy is preempted, and a task runs at most MaxCopies copies at once, so
+// that a run costs what its jobs need however many slots idle. See Simulate for the rules in full and Policy for the
 // list.
 //
 // t_rem is known exactly (Oracle) or estimated from progress with a

@@ -44,6 +44,7 @@ type taskState struct {
 	tail   int32
 	win    int32   // the copy whose run ended first
 	runPos int32   // position in its job's running list
+	due    float64 // the earliest end of its copies' runs so far
 	theta  float64 // the task may be judged a straggler only while now < theta
 	start  float64 // when its first copy started
 	phi    float64 // when it becomes old enough to be judged (detectAt)
@@ -67,6 +68,7 @@ type jobState struct {
 	unfinished int32   // tasks whose run is not over: T_j
 	unsched    int32   // unscheduled tasks of runnable phases
 	held       int32   // slots held by live copies (waiting ones included)
+	capped     int32   // running tasks with MaxCopies live copies
 	waiting    int32   // of which by waiting tasks
 	poolHeld   int32   // of which in the budget pool
 	running    []int32 // running tasks, in an order fixed by the run
@@ -95,6 +97,17 @@ type engine struct {
 	// checks: a decision is taken when a task becomes old enough to be
 	// judged a straggler (Speculation.Detect > 0 and copies are on).
 	checks bool
+	// judges: the policy judges stragglers (stragglers.Speculate), so the
+	// eligibility bounds θ must be kept.
+	judges bool
+	// everyInstant: a decision is taken at every instant the event loop
+	// stops at, the would-be ends of killed copies included. Best-effort
+	// and budgeted speculation give a straggler at most one copy per
+	// decision, so how many decisions are taken changes their runs; every
+	// other policy does at a decision all that the state allows, and the
+	// state and the rules' eligibility (which only shrinks as time passes,
+	// but at the check events) are unchanged at such an instant.
+	everyInstant bool
 
 	js []jobState
 	ps []phaseState
@@ -110,6 +123,12 @@ type engine struct {
 	regBusy int     // slots held outside the pool
 
 	res *Result
+
+	// steps counts the engine's unit operations — copies started, heap
+	// operations, visits of a task's copies and of view entries — for the
+	// tests that check a run costs what its jobs need, whatever the idle
+	// slots.
+	steps int
 
 	// scratch, reused at every decision
 	ws       alloc.Workspace
@@ -204,9 +223,11 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	}
 	switch cfg.Policy.injob() {
 	case injobSpeculate, injobBestEffort:
-		e.checks = true
+		e.judges = true
 	}
-	e.checks = (e.checks || cfg.Policy.budgeted()) && !cfg.Speculation.Off && cfg.Speculation.Detect > 0
+	e.judges = (e.judges || cfg.Policy.budgeted()) && !cfg.Speculation.Off
+	e.everyInstant = (cfg.Policy.injob() == injobBestEffort || cfg.Policy.budgeted()) && !cfg.Speculation.Off || cfg.debug.everyInstant
+	e.checks = e.judges && cfg.Speculation.Detect > 0
 	nPhases := 0
 	for j := range jobs {
 		nPhases += len(jobs[j].Phases)
@@ -272,9 +293,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		r := &e.res.Jobs[j]
 		r.Arrival = jobs[j].Arrival
 		r.Group = jobs[j].Group
-		for _, ph := range jobs[j].Phases {
-			r.Tasks += ph.Tasks
-		}
+		r.Tasks = jobTasks(&jobs[j])
 	}
 	return e
 }
@@ -377,28 +396,40 @@ func (e *engine) run() error {
 			first = false
 		}
 		e.now = t
+		// decide: something happened at t. The end of a copy killed before
+		// it changes nothing, and the decision it would call for is
+		// skipped unless the policy hands out one copy per straggler per
+		// decision (see everyInstant).
+		decide := e.everyInstant
 		for len(e.events) > 0 && e.events[0].t == t {
 			ev := e.events.pop()
+			e.steps++
 			if ev.c < 0 {
 				e.res.Stats.Events++
+				decide = true
 				continue
 			}
 			if !e.cs[ev.c].alive {
 				continue
 			}
 			e.res.Stats.Events++
+			decide = true
 			if err := e.copyRunOver(ev.c); err != nil {
 				return err
 			}
 		}
 		for next < len(order) && e.jobs[order[next]].Arrival == t {
 			e.res.Stats.Events++
+			decide = true
 			e.arrive(order[next])
 			next++
 		}
 		if e.pruned {
 			e.active = slices.DeleteFunc(e.active, func(j int32) bool { return e.js[j].done })
 			e.pruned = false
+		}
+		if !decide {
+			continue
 		}
 		if err := e.schedule(); err != nil {
 			return err
@@ -449,7 +480,27 @@ func (e *engine) makeRunnable(p int32) {
 	e.unsched += int(ph.n - ph.next)
 }
 
-// startCopy starts a new copy of task, in the budget pool or not.
+// MaxCopies is the most copies of one task that run at once: a task with
+// MaxCopies live copies is not copied again (stragglers.Speculate is shown it
+// with t_rem = 0, so it is never eligible; SREW+C's even spread is clipped
+// to it), and the slots it would have taken stay free for other jobs or
+// idle. Neither paper bounds the copies of a task — SREW+C clones a job's
+// tasks into every machine it is allotted (Xu et al. Algorithm 2, line 14)
+// and eq. 3.4 speculates "aggressively" in the last tasks — so on a cluster
+// far larger than its work a job would hold S/T copies of each of its T
+// tasks, and a run would cost O(S) per decision rather than what the jobs
+// need. The bound is this library's choice: copies of a task past the
+// MaxCopies-th shorten its expected run by less than 1/(MaxCopies·β − 1) <
+// 0.4% of x_m (the minimum of k Pareto(x_m, β) copies is Pareto(x_m, kβ),
+// of mean x_m·kβ/(kβ − 1)), while each holds a slot. The evaluations of the
+// papers and specsim's default workload (200 slots) never reach it.
+const MaxCopies = 256
+
+// startCopy starts a new copy of task, in the budget pool or not. The
+// caller keeps the task's copies ≤ MaxCopies. A copy ends strictly after
+// it starts: a duration below half the clock's ulp would otherwise be lost
+// (validateJobs bounds how far below the arrival's scale a duration may
+// lie; Config.Service = MachineService can still draw one).
 func (e *engine) startCopy(task int32, pool bool) {
 	ts := &e.ts[task]
 	pst := &e.ps[ts.phase]
@@ -461,8 +512,13 @@ func (e *engine) startCopy(task int32, pool bool) {
 	if e.cfg.Speculation.Estimator == Progress {
 		eta = logNormalMedianOne(e.seed, drawEstimate, int(task), int(num), e.cfg.Speculation.EstimateError)
 	}
+	end := e.now + d
+	if !(end > e.now) {
+		end = math.Nextafter(e.now, math.Inf(1))
+	}
 	c := int32(len(e.cs))
-	e.cs = append(e.cs, copyState{task: task, next: none, num: num, start: e.now, end: e.now + d, eta: eta, alive: true, pool: pool})
+	e.cs = append(e.cs, copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool})
+	e.steps++
 	if ts.tail == none {
 		ts.head = c
 		ts.start = e.now
@@ -472,6 +528,9 @@ func (e *engine) startCopy(task int32, pool bool) {
 	}
 	ts.tail = c
 	ts.copies++
+	if ts.copies == MaxCopies {
+		js.capped++
+	}
 	if ts.status == taskUnscheduled {
 		ts.status = taskRunning
 		ts.runPos = int32(len(js.running))
@@ -487,13 +546,33 @@ func (e *engine) startCopy(task int32, pool bool) {
 	if num == 0 {
 		e.res.Stats.Launched++
 		if e.checks {
-			e.events.push(event{t: ts.phi, c: -task - 1})
+			e.push(event{t: ts.phi, c: -task - 1})
 		}
 	} else {
 		e.res.Stats.Copies++
 	}
-	e.events.push(event{t: e.now + d, c: c})
-	e.updateTheta(task)
+	// Only the copy that ends first ends the task's run (the others are
+	// killed then), so only a copy that beats the earliest end so far needs
+	// an event (a tie goes to the older copy, as the heap's order by copy
+	// index would give it); the end of a copy killed before it changes
+	// nothing. Under everyInstant every end is pushed, since a decision is
+	// taken at each.
+	earliest := num == 0 || end < ts.due
+	if earliest {
+		ts.due = end
+	}
+	if earliest || e.everyInstant {
+		e.push(event{t: end, c: c})
+	}
+	if e.judges {
+		e.updateTheta(task, c)
+	}
+}
+
+// push adds an event to the heap.
+func (e *engine) push(ev event) {
+	e.steps++
+	e.events.push(ev)
 }
 
 // launch starts the first copy of the next unscheduled task of phase p.
@@ -544,15 +623,19 @@ func (e *engine) copyRunOver(c int32) error {
 	if ts.status != taskRunning {
 		return fmt.Errorf("%s: internal error: copy %d of a task that is not running", e.fn, c)
 	}
+	p := ts.phase
+	pst := &e.ps[p]
+	js := &e.js[pst.job]
+	if ts.copies >= MaxCopies {
+		js.capped--
+	}
 	for s := ts.head; s != none; s = e.cs[s].next {
+		e.steps++
 		if s != c && e.cs[s].alive {
 			e.release(s, true)
 		}
 	}
 	ts.win = c
-	p := ts.phase
-	pst := &e.ps[p]
-	js := &e.js[pst.job]
 	// Remove the task from its job's running list (swap with the last).
 	last := js.running[len(js.running)-1]
 	js.running[ts.runPos] = last

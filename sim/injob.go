@@ -48,7 +48,9 @@ func (e *engine) canUse(j int32) bool {
 	}
 	switch e.cfg.Policy.injob() {
 	case injobPlan:
-		return true // SREW+C clones running tasks into any machine it is given
+		// SREW+C clones running tasks into any machine it is given, up to
+		// MaxCopies each.
+		return len(js.running) > int(js.capped)
 	case injobSpeculate, injobBestEffort:
 		return e.mayHaveStraggler(j)
 	}
@@ -125,15 +127,20 @@ func (e *engine) buildView(j int32, unsched int) {
 	thetaMax := math.Inf(-1)
 	quiet := math.Inf(1)
 	for _, t := range js.running {
+		e.steps++
 		ts := &e.ts[t]
 		if at := math.Max(ts.phi, e.now); beyond(ts.theta, at) {
 			quiet = math.Min(quiet, at)
+		}
+		rem := 0.0 // at MaxCopies: never eligible
+		if ts.copies < MaxCopies {
+			rem = e.remaining(t)
 		}
 		e.view = append(e.view, stragglers.Task{
 			State:     stragglers.Running,
 			Copies:    int(ts.copies),
 			Elapsed:   e.now - ts.start,
-			Remaining: e.remaining(t),
+			Remaining: rem,
 		})
 		e.viewIdx = append(e.viewIdx, t)
 		thetaMax = math.Max(thetaMax, ts.theta)
@@ -146,6 +153,7 @@ func (e *engine) buildView(j int32, unsched int) {
 			break
 		}
 		for i := ph.next; i < ph.n && unsched > 0; i++ {
+			e.steps++
 			e.view = append(e.view, stragglers.Task{State: stragglers.Unscheduled})
 			e.viewIdx = append(e.viewIdx, ph.lo+i)
 			unsched--
@@ -167,6 +175,7 @@ func (e *engine) viewLimit(j int32, limit int) int {
 func (e *engine) remaining(task int32) float64 {
 	best := math.Inf(1)
 	for c := e.ts[task].head; c != none; c = e.cs[c].next {
+		e.steps++
 		cp := &e.cs[c]
 		if cp.alive {
 			best = math.Min(best, cp.eta*(cp.end-e.now))
@@ -178,24 +187,37 @@ func (e *engine) remaining(task int32) float64 {
 	return best
 }
 
-// updateTheta recomputes after a change of a task's copies the time θ up to
+// updateTheta updates, after copy c of a task has started, the time θ up to
 // which the task can be judged a straggler: with level the rule's threshold
 // on t_rem (t_new for the thesis's rule, (c+1)/c times Mantri's cut-off for c
 // copies), t_rem = min_c η_c·(end_c − now) > level ⇔ now < min_c (end_c −
-// level/η_c) = θ.
-func (e *engine) updateTheta(task int32) {
+// level/η_c) = θ. The thesis's level does not depend on the copies, so θ
+// takes the new copy's term in O(1); Mantri's changes with them and θ is
+// recomputed over the task's copies, O(MaxCopies). A task at MaxCopies is
+// never judged (θ = −∞).
+func (e *engine) updateTheta(task, c int32) {
 	ts := &e.ts[task]
 	js := &e.js[e.ps[ts.phase].job]
-	level := js.tau
-	if e.cfg.Speculation.Mantri {
-		c := float64(ts.copies)
-		level = js.mantriCut * (c + 1) / c
-	}
-	theta := math.Inf(1)
-	for c := ts.head; c != none; c = e.cs[c].next {
+	var theta float64
+	switch {
+	case ts.copies >= MaxCopies:
+		theta = math.Inf(-1)
+	case !e.cfg.Speculation.Mantri:
 		cp := &e.cs[c]
-		if cp.alive {
-			theta = math.Min(theta, cp.end-level/cp.eta)
+		theta = cp.end - js.tau/cp.eta
+		if ts.copies > 1 {
+			theta = math.Min(ts.theta, theta)
+		}
+	default:
+		n := float64(ts.copies)
+		level := js.mantriCut * (n + 1) / n
+		theta = math.Inf(1)
+		for c := ts.head; c != none; c = e.cs[c].next {
+			e.steps++
+			cp := &e.cs[c]
+			if cp.alive {
+				theta = math.Min(theta, cp.end-level/cp.eta)
+			}
 		}
 	}
 	if math.IsNaN(theta) {
@@ -402,6 +424,7 @@ func (e *engine) plan(j int32, g int) (int, error) {
 	})
 	used := 0
 	for _, a := range e.plan1 {
+		e.steps++
 		switch a.Kind {
 		case competitive.Launch:
 			p := e.firstRunnableUnscheduled(j)
@@ -409,19 +432,22 @@ func (e *engine) plan(j int32, g int) (int, error) {
 				return used, fmt.Errorf("%s: internal error: SREW+C launched more tasks than job %d has", e.fn, j)
 			}
 			task := e.ps[p].lo + e.ps[p].next
+			n := min(a.Copies, MaxCopies)
 			e.launch(p)
-			for c := 1; c < a.Copies; c++ {
+			for c := 1; c < n; c++ {
 				e.startCopy(task, false)
 			}
+			used += n
 		case competitive.Clone:
 			task := js.running[a.Task]
-			for c := 0; c < a.Copies; c++ {
+			n := min(a.Copies, MaxCopies-int(e.ts[task].copies))
+			for c := 0; c < n; c++ {
 				e.startCopy(task, false)
 			}
+			used += n
 		default:
 			return used, fmt.Errorf("%s: internal error: SREW+C preempted without preemption", e.fn)
 		}
-		used += a.Copies
 	}
 	return used, nil
 }

@@ -15,6 +15,21 @@ const MaxTasks = 1 << 28
 // and can never overflow.
 const MaxTime = 1e12
 
+// MinTimeRatio bounds the dynamic range of one job's times: every duration
+// a copy of its tasks can take — Phase.Scale (the least Pareto duration),
+// every entry of Durations and CopyDurations — must be at least
+// MinTimeRatio × Arrival. The simulator's clock is one float64, whose ulp at
+// time a is at most 2^-52·a: a job served on its arrival then runs every
+// copy with a relative error of at most 2^-12 (exact for durations that are
+// multiples of the ulp, such as whole microseconds of a trace in
+// microseconds), where a duration far below the arrival's scale — 1e-12
+// at 1e12 — would be lost in the clock's last bits and the job complete in
+// no time. A job that waits is resolved to the same ulps of the later
+// clock, small beside its wait. No copy ever takes zero time: one whose
+// duration the clock cannot resolve (MachineService can draw one) ends one
+// ulp after it starts.
+const MinTimeRatio = 0x1p-40
+
 // A Job is one job of a workload: when it arrives, the straggler group it
 // belongs to, the Pareto tail index of its task durations and its phases.
 //
@@ -129,6 +144,7 @@ func validateJobs(fn string, jobs []Job) (int, error) {
 		if len(job.Phases) == 0 {
 			return 0, check.Err(fn, j, "phases", 0, "a job has at least one phase")
 		}
+		floor := job.Arrival * MinTimeRatio
 		for p := range job.Phases {
 			ph := &job.Phases[p]
 			if ph.Tasks < 1 || ph.Tasks > MaxTasks {
@@ -144,15 +160,18 @@ func validateJobs(fn string, jobs []Job) (int, error) {
 				if !(ph.Scale > 0 && ph.Scale <= MaxTime) {
 					return 0, check.Err(fn, j, "scale", ph.Scale, "must lie in (0, 1e12] when Durations is nil")
 				}
+				if ph.Scale < floor {
+					return 0, check.Err(fn, j, "scale", ph.Scale, tooShort)
+				}
 				if ph.Cap != 0 && !(ph.Cap >= ph.Scale && ph.Cap <= MaxTime) {
 					return 0, check.Err(fn, j, "cap", ph.Cap, "must be 0 or lie in [Scale, 1e12]")
 				}
 			} else {
-				if err := checkDurations(fn, j, "durations", ph.Durations, ph.Tasks); err != nil {
+				if err := checkDurations(fn, j, "durations", ph.Durations, ph.Tasks, floor); err != nil {
 					return 0, err
 				}
 				if ph.CopyDurations != nil {
-					if err := checkDurations(fn, j, "copy durations", ph.CopyDurations, ph.Tasks); err != nil {
+					if err := checkDurations(fn, j, "copy durations", ph.CopyDurations, ph.Tasks, floor); err != nil {
 						return 0, err
 					}
 				}
@@ -166,13 +185,21 @@ func validateJobs(fn string, jobs []Job) (int, error) {
 	return total, nil
 }
 
-func checkDurations(fn string, j int, field string, d []float64, tasks int) error {
+// tooShort is the reason of a duration below MinTimeRatio × the job's arrival.
+const tooShort = "must be at least 2^-40 × the job's arrival (MinTimeRatio: the clock's resolution there)"
+
+// checkDurations checks one phase's Durations or CopyDurations: tasks
+// entries in (0, MaxTime], none below floor (MinTimeRatio × the arrival).
+func checkDurations(fn string, j int, field string, d []float64, tasks int, floor float64) error {
 	if len(d) != tasks {
 		return check.Err(fn, j, "len("+field+")", float64(len(d)), "must equal the phase's Tasks")
 	}
 	for _, x := range d {
 		if !(x > 0 && x <= MaxTime) {
 			return check.Err(fn, j, field, x, "every duration must lie in (0, 1e12]")
+		}
+		if x < floor {
+			return check.Err(fn, j, field, x, tooShort)
 		}
 	}
 	return nil

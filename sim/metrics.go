@@ -54,7 +54,9 @@ func Summarize(r *Result) Summary {
 }
 
 // Completions writes the jobs' completion times to dst, in input order, and
-// returns it. O(n).
+// returns it. O(n). dst, a []float64, cannot share memory with r.Jobs, a
+// []JobResult, without unsafe code, and each entry is read before the one
+// it would overlap is written, so Completions needs no check.Disjoint.
 func Completions(dst []float64, r *Result) []float64 {
 	dst = grow(dst, len(r.Jobs))
 	for i := range r.Jobs {
@@ -165,12 +167,26 @@ type BinGain struct {
 // (tasks over all phases): edges e_0 < e_1 < … give the bins [1, e_0],
 // [e_0+1, e_1], …, [e_last+1, ∞). O(n·len(edges)), two passes.
 //
+// dst must not overlap edges, base.Jobs or r.Jobs (only unsafe code can make
+// slices of different types share memory; the library's rule for every dst,
+// check.Disjoint, is applied all the same).
+//
 // An error is returned for runs of different numbers of jobs, a completion
 // time that is negative, NaN or ±Inf, edges that are not increasing or start
-// below 1, and a gain that overflows float64 (naming the bin); dst is then
-// untouched.
+// below 1, a gain that overflows float64 (naming the bin), and a dst that
+// overlaps an input (Field "dst"); dst is then untouched.
 func BinGains(dst []BinGain, base, r *Result, edges []int) ([]BinGain, error) {
 	const fn = "sim.BinGains"
+	n := len(edges) + 1
+	if err := check.Disjoint(fn, dst, n, "edges", edges); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, n, "base.Jobs", base.Jobs); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, n, "r.Jobs", r.Jobs); err != nil {
+		return nil, err
+	}
 	if err := sameJobs(fn, base, r); err != nil {
 		return nil, err
 	}

@@ -1,11 +1,15 @@
 package sim
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched"
 )
 
 // resultOf builds a Result with the given completions and task counts.
@@ -143,5 +147,60 @@ func TestMetricsErrors(t *testing.T) {
 	sd, _ := Slowdowns(resultOf([]float64{2, 2}, []int{1, 1}), resultOf([]float64{4, 2}, []int{1, 1}))
 	if g != -0.5 || sd != (Slowdown{Fraction: 0.5, Mean: 1, Worst: 1}) {
 		t.Errorf("worked case: gain %g slowdown %+v", g, sd)
+	}
+}
+
+// TestBinGainsAliasedDst: a dst that shares memory with an input (made here
+// with unsafe, the only way for slices of different types) is rejected with
+// Field "dst", and dst and the inputs are untouched.
+func TestBinGainsAliasedDst(t *testing.T) {
+	t.Parallel()
+	a := resultOf([]float64{1, 2, 3, 4}, []int{1, 1, 8, 30})
+	b := resultOf([]float64{2, 2, 2, 2}, []int{1, 1, 8, 30})
+	edges := make([]int, 64)
+	for i := range edges {
+		edges[i] = i + 1
+	}
+	size := int(unsafe.Sizeof(BinGain{}))
+	bins := func(p unsafe.Pointer, bytes int) []BinGain {
+		return unsafe.Slice((*BinGain)(p), bytes/size)
+	}
+	wantEdges := slices.Clone(edges)
+	wantA, wantB := slices.Clone(a.Jobs), slices.Clone(b.Jobs)
+	for name, dst := range map[string][]BinGain{
+		"edges":     bins(unsafe.Pointer(&edges[0]), len(edges)*int(unsafe.Sizeof(edges[0]))),
+		"base.Jobs": bins(unsafe.Pointer(&a.Jobs[0]), len(a.Jobs)*int(unsafe.Sizeof(a.Jobs[0]))),
+		"r.Jobs":    bins(unsafe.Pointer(&b.Jobs[0]), len(b.Jobs)*int(unsafe.Sizeof(b.Jobs[0]))),
+	} {
+		in := edges[:2] // 3 bins: they fit in every dst above
+		if name == "edges" {
+			in = edges[:8] // 9 bins, over the first 8 edges
+		}
+		if len(dst) < len(in)+1 {
+			t.Fatalf("%s: test dst of %d bins is too small", name, len(dst))
+		}
+		got, err := BinGains(dst, a, b, in)
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Field != "dst" || got != nil {
+			t.Errorf("dst over %s: %v, %v; want an InputError for dst", name, got, err)
+		}
+		if !slices.Equal(edges, wantEdges) || !slices.Equal(a.Jobs, wantA) || !slices.Equal(b.Jobs, wantB) {
+			t.Fatalf("dst over %s: inputs modified", name)
+		}
+	}
+	// A dst whose last bin alone overlaps edges is rejected too.
+	buf := make([]int, 32)
+	dst := bins(unsafe.Pointer(&buf[0]), len(buf)*int(unsafe.Sizeof(buf[0])))
+	lastBin := size * 2 / int(unsafe.Sizeof(buf[0])) // buf index where dst[2] starts
+	in := buf[lastBin : lastBin+2]
+	in[0], in[1] = 5, 20
+	if got, err := BinGains(dst[:3], a, b, in); err == nil || got != nil || in[0] != 5 || in[1] != 20 {
+		t.Errorf("dst[2] over edges: %v, %v; edges %v", got, err, in)
+	}
+	// A separate dst works, and one of the right size is reused.
+	dst = make([]BinGain, 3)
+	got, err := BinGains(dst, a, b, edges[:2])
+	if err != nil || &got[0] != &dst[0] {
+		t.Errorf("separate dst: %v, reused %v", err, err == nil && &got[0] == &dst[0])
 	}
 }

@@ -119,7 +119,7 @@ func (e *engine) grant(free int) (int, error) {
 			break
 		}
 		j := e.active[k]
-		if e.target[k] <= e.held(j) {
+		if e.target[k] <= e.held(j) || !e.canUse(j) {
 			continue
 		}
 		g := min(e.target[k]-e.held(j), free)

@@ -65,6 +65,10 @@ type Result struct {
 //     free are offered to every job in priority order (work conservation;
 //     §3.3, "it should not leave slots unused"). No copy is ever preempted:
 //     a job above its allocation keeps its copies and gets no new ones.
+//     Under best-effort and budgeted speculation, which give a straggler one
+//     copy per decision, a decision is also taken at the instant a killed
+//     copy would have ended (as every version of this simulator has done;
+//     under the other policies such a decision would change nothing).
 //
 // Allocations (T_j: a job's tasks whose run is not over, over all phases):
 // SRPT fills each job's demand — the slots it holds plus one per
@@ -96,11 +100,16 @@ type Result struct {
 // jobs and cfg, and two policies run on the same jobs and seed see the same
 // durations for the same copy of the same task.
 //
-// Complexity: O(E·(n log n + R)) for E events, n active jobs and R the
-// running tasks of the jobs that receive slots at an event (Speculate's view;
-// jobs without a possible straggler are served without one), plus the
-// allocation's O(n) per event at which a slot is free. Memory O(jobs + tasks
-// + copies).
+// Copies: a task runs at most MaxCopies copies at once (see MaxCopies); the
+// slots its job is granted beyond them go to the other jobs or idle.
+//
+// Complexity: O(E·(n log n + R·c) + C log C) for E events, n active jobs, R
+// the running tasks of the jobs that receive slots at an event (Speculate's
+// view; jobs without a possible straggler are served without one), c ≤
+// MaxCopies their copies and C ≤ MaxCopies × tasks the copies started, plus
+// the allocation's O(n) per event at which a slot is free. Nothing grows with
+// the slots the jobs cannot use: a cluster of 2^24 slots costs what one of a
+// few hundred does for the same jobs. Memory O(jobs + tasks + copies).
 //
 // Special cases: no jobs gives an empty result. An error is returned, before
 // anything runs, for an invalid cfg (Slots outside [1, 2^24], an unknown
@@ -110,9 +119,21 @@ type Result struct {
 // EstimateError outside [0, 10], Detect outside [0, 1e6], a ServiceCV outside
 // (0, 100] under MachineService, any NaN) and an invalid job (see Job and
 // Phase: arrival outside [0, 1e12], Beta ≤ 1, no phases, a phase of no
-// tasks, Start outside [0, 1], durations or Scale ≤ 0 or above 1e12,
-// mismatched lengths, more than 2^28 tasks in all); errors name the job.
+// tasks, Start outside [0, 1], durations or Scale ≤ 0 or above 1e12, or
+// below MinTimeRatio × the job's arrival, mismatched lengths, more than 2^28
+// tasks in all); errors name the job and the field. Every job of an accepted
+// input completes in a positive time (a copy ends at least one ulp of the
+// clock after it starts).
 func Simulate(jobs []Job, cfg Config) (*Result, error) {
+	e, err := simulate(jobs, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return e.res, nil
+}
+
+// simulate is Simulate, returning the engine (its counters) to the tests.
+func simulate(jobs []Job, cfg Config) (*engine, error) {
 	const fn = "sim.Simulate"
 	if err := cfg.validate(fn); err != nil {
 		return nil, err
@@ -129,7 +150,7 @@ func Simulate(jobs []Job, cfg Config) (*Result, error) {
 	if span := st.End - st.Start; span > 0 {
 		st.Utilisation = st.BusySlotTime / (float64(cfg.Slots) * span)
 	}
-	return e.res, nil
+	return e, nil
 }
 
 // grow returns s resliced to n elements, reallocated if its capacity is short;

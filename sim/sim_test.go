@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -60,11 +61,12 @@ func testConservationPareto(t *rapid.T) {
 
 func TestConservationPareto(t *testing.T) { t.Parallel(); rapid.Check(t, testConservationPareto) }
 
-// testShortcutsChangeNothing: the engine's two shortcuts — serving a job
+// testShortcutsChangeNothing: the engine's three shortcuts — serving a job
 // without asking stragglers.Speculate when none of its tasks can be judged a
-// straggler, and showing Speculate and Plan only as many unscheduled tasks
-// as the job can start — give the same run as asking every time with every
-// task.
+// straggler, showing Speculate and Plan only as many unscheduled tasks as
+// the job can start, and taking no decision at the would-be end of a killed
+// copy (but under best-effort and budgeted speculation) — give the same run
+// as asking every time with every task at every instant.
 func testShortcutsChangeNothing(t *rapid.T) {
 	var jobs []Job
 	if rapid.Bool().Draw(t, "pareto") {
@@ -80,7 +82,7 @@ func testShortcutsChangeNothing(t *rapid.T) {
 		t.Fatalf("Simulate: %v", err)
 	}
 	slow := cfg
-	slow.debug = debugFlags{noFilter: true, fullView: true}
+	slow.debug = debugFlags{noFilter: true, fullView: true, everyInstant: true}
 	want, err := Simulate(jobs, slow)
 	if err != nil {
 		t.Fatalf("Simulate without shortcuts: %v", err)
@@ -485,4 +487,39 @@ func TestSREWCPlan(t *testing.T) {
 	if err != nil || used != 3 || e.ts[0].copies+e.ts[1].copies != before+3 {
 		t.Fatalf("clones: plan(3) = %d, %v; copies %d → %d", used, err, before, e.ts[0].copies+e.ts[1].copies)
 	}
+}
+
+// TestEventHeapOrder: the event heap pops events in increasing time, ties
+// by copy index (creation order), whatever the order they were pushed in,
+// as a sorted list would (container/heap's verify, by comparison).
+func TestEventHeapOrder(t *testing.T) {
+	t.Parallel()
+	byTime := func(a, b event) int {
+		if c := cmpFloat(a.t, b.t); c != 0 {
+			return c
+		}
+		return int(a.c - b.c)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var h eventHeap
+		var all []event
+		for range rapid.IntRange(1, 60).Draw(t, "events") {
+			ev := event{t: float64(rapid.IntRange(0, 8).Draw(t, "t")), c: int32(rapid.IntRange(-5, 40).Draw(t, "c"))}
+			h.push(ev)
+			all = append(all, ev)
+			if rapid.IntRange(0, 3).Draw(t, "popNow") == 0 {
+				slices.SortFunc(all, byTime)
+				if got := h.pop(); got != all[0] {
+					t.Fatalf("popped %v, want %v", got, all[0])
+				}
+				all = all[1:]
+			}
+		}
+		slices.SortFunc(all, byTime)
+		for _, want := range all {
+			if got := h.pop(); got != want {
+				t.Fatalf("popped %v, want %v", got, want)
+			}
+		}
+	})
 }

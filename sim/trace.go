@@ -69,7 +69,8 @@ const (
 // file order.
 //
 // Errors: a missing or unknown header column, a row with the wrong number
-// of fields, a number that does not parse or is out of range, a job whose
+// of fields, a number that does not parse or is out of range (a duration
+// below MinTimeRatio × the arrival included, see Simulate), a job whose
 // rows are not contiguous or disagree on arrival, group or beta, phases out
 // of order, rows of a phase that disagree on start, and a group whose β
 // cannot be fitted (fewer than two distinct durations) or is fitted ≤ 1 (no
@@ -126,6 +127,9 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 		duration, err := traceFloat(line, colDuration, field(colDuration), 0, MaxTime, false)
 		if err != nil {
 			return nil, err
+		}
+		if duration < arrival*MinTimeRatio {
+			return nil, &TraceError{Line: line, Column: colDuration, Text: field(colDuration), Reason: tooShort}
 		}
 		group := 0
 		if _, ok := cols[colGroup]; ok {

@@ -143,6 +143,7 @@ func TestTraceErrors(t *testing.T) {
 		{"NaN duration", "# comment\n" + head + "a,0,0,NaN,1.5\n", 3, "duration"},
 		{"zero duration", head + "a,0,0,0,1.5\n", 2, "duration"},
 		{"infinite duration", head + "a,0,0,+Inf,1.5\n", 2, "duration"},
+		{"duration below the arrival's resolution", head + "a,1e12,0,1e-12,1.5\n", 2, "duration"},
 		{"bad phase", head + "a,0,0,1,1.5\na,0,x,1,1.5\n", 3, "phase"},
 		{"phase gap", head + "a,0,0,1,1.5\na,0,2,1,1.5\n", 3, "phase"},
 		{"phase back", head + "a,0,0,1,1.5\na,0,1,1,1.5\na,0,0,1,1.5\n", 4, "phase"},

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 func TestSimulateErrors(t *testing.T) {
@@ -52,6 +53,13 @@ func TestSimulateErrors(t *testing.T) {
 		{"duration", func(j *Job) { j.Phases[1].Durations = []float64{math.Inf(1)} }, nil, "durations"},
 		{"copy durations alone", func(j *Job) { j.Phases[0].CopyDurations = []float64{1, 1} }, nil, "copy durations"},
 		{"copy duration", func(j *Job) { j.Phases[1].CopyDurations = []float64{-1} }, nil, "copy durations"},
+		// Issue 17: durations the clock cannot resolve at the job's arrival.
+		{"scale below the arrival's resolution", func(j *Job) { j.Arrival = 1e12; j.Phases[0].Scale = 1e-12 }, nil, "scale"},
+		{"duration below the arrival's resolution", func(j *Job) { j.Arrival = 1e12; j.Phases[1].Durations = []float64{1e-12} }, nil, "durations"},
+		{"copy duration below the arrival's resolution", func(j *Job) {
+			j.Arrival = 0x1p39 // the bound is 0.5: just below it
+			j.Phases[1].CopyDurations = []float64{math.Nextafter(0.5, 0)}
+		}, nil, "copy durations"},
 	} {
 		jobs := good()
 		cfg := DefaultConfig(Hopper, 4)
@@ -83,10 +91,13 @@ func TestSimulateErrors(t *testing.T) {
 func testSimulateNoPanic(t *rapid.T) {
 	jobs := paretoJobs(t, 4)
 	cfg := anyConfig(t)
-	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1e300, math.MaxFloat64}
+	bad := rapid.OneOf(
+		rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1e300, math.MaxFloat64}),
+		testutil.Magnitude(), // anywhere in float64's range, subnormals included
+	)
 	if rapid.Bool().Draw(t, "corruptJob") {
 		j := rapid.IntRange(0, len(jobs)-1).Draw(t, "job")
-		v := rapid.SampledFrom(bad).Draw(t, "value")
+		v := bad.Draw(t, "value")
 		switch rapid.IntRange(0, 6).Draw(t, "field") {
 		case 0:
 			jobs[j].Arrival = v
@@ -101,12 +112,15 @@ func testSimulateNoPanic(t *rapid.T) {
 		case 5:
 			jobs[j].Phases[0].Start = v
 		case 6:
+			if v > 64 && v <= MaxTasks {
+				v = MaxTasks + 1 // a valid count this large would only make the run long
+			}
 			jobs[j].Phases[0].Tasks = int(math.Max(-5, math.Min(v, 1<<40)))
 		}
 	}
 	if rapid.Bool().Draw(t, "corruptConfig") {
-		v := rapid.SampledFrom(bad).Draw(t, "cfgValue")
-		switch rapid.IntRange(0, 7).Draw(t, "cfgField") {
+		v := bad.Draw(t, "cfgValue")
+		switch rapid.IntRange(0, 9).Draw(t, "cfgField") {
 		case 0:
 			cfg.Beta = v
 		case 1:
@@ -123,6 +137,10 @@ func testSimulateNoPanic(t *rapid.T) {
 			cfg.Speculation.Threshold = v
 		case 7:
 			cfg.Slots = int(math.Max(-5, math.Min(v, 1<<40)))
+		case 8:
+			cfg.Dampening = v
+		case 9:
+			cfg.Service, cfg.ServiceCV = MachineService, v
 		}
 	}
 	before := cloneJobs(jobs)

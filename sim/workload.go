@@ -108,7 +108,10 @@ const MaxSynthJobs = 1 << 24
 // group, a group with β ≤ 1 or a weight ≤ 0
 // (or NaN, ±Inf), TaskShape outside (0, 100], MaxTasks outside [1, 2^20],
 // PhaseWeights with a negative, NaN or infinite entry, none positive or more
-// than 16 entries, MinRatio or SlowStart outside (0, 1], and a nil rng.
+// than 16 entries, MinRatio or SlowStart outside (0, 1], and a nil rng; and,
+// naming the job, for a drawn workload Simulate would reject (see Job:
+// arrivals beyond MaxTime, or a Scale below MinTimeRatio × an arrival, as a
+// tiny Load or MeanTask gives).
 func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	const fn = "sim.Synthesize"
 	if err := c.validate(fn); err != nil {
@@ -170,6 +173,13 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	scale := span / t
 	for j := range jobs {
 		jobs[j].Arrival *= scale
+	}
+	// A Load or MeanTask far from the jobs' scale can put arrivals beyond
+	// MaxTime (or +Inf) or a Scale below MinTimeRatio × an arrival: such a
+	// workload is one Simulate would reject, and is rejected here, naming
+	// the job.
+	if _, err := validateJobs(fn, jobs); err != nil {
+		return nil, err
 	}
 	return jobs, nil
 }

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/stat/distuv"
 	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // TestParetoScale checks the truncated Pareto mean of ParetoScale against
@@ -235,8 +237,11 @@ func TestSynthesizeLaws(t *testing.T) {
 func testSynthesizeNoPanic(t *rapid.T) {
 	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1e300}
 	pick := func(label string, good float64) float64 {
-		if rapid.IntRange(0, 4).Draw(t, label+"Bad") == 0 {
+		switch rapid.IntRange(0, 5).Draw(t, label+"Bad") {
+		case 0:
 			return rapid.SampledFrom(bad).Draw(t, label)
+		case 1:
+			return testutil.Magnitude().Draw(t, label) // any magnitude: 1e-300 loads, subnormal means
 		}
 		return good
 	}
@@ -268,3 +273,26 @@ func testSynthesizeNoPanic(t *rapid.T) {
 
 func TestSynthesizeNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testSynthesizeNoPanic) }
 func FuzzSynthesize(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testSynthesizeNoPanic)) }
+
+// TestSynthesizeOutOfRange: a Load far below the jobs' scale gave arrivals
+// of +Inf (Load = 5e-324) or Pareto scales below the clock's resolution at
+// the late arrivals (Load = 1e-8 over 5 000 jobs on 1 slot: the first job
+// past about 4e11 whose x_m, 0.36 for the β = 1.8 group, is below 2^-40 ×
+// its arrival): Synthesize returned jobs that Simulate rejects. It now rejects them, naming the job and field.
+func TestSynthesizeOutOfRange(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		jobs  int
+		load  float64
+		field string
+	}{
+		{1, 5e-324, "arrival"},
+		{5000, 1e-8, "scale"},
+	} {
+		jobs, err := Synthesize(DefaultWorkload(tc.jobs, 1, tc.load), rand.New(rand.NewPCG(1, 1)))
+		ie := asInputError(err)
+		if ie == nil || ie.Field != tc.field || ie.Index < 0 || jobs != nil {
+			t.Errorf("load %g: %d jobs, error %v; want an InputError naming a job's %s", tc.load, len(jobs), err, tc.field)
+		}
+	}
+}

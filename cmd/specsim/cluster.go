@@ -80,7 +80,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	serviceFlag := fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
 	cv := fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, for -service machine")
 	eps := fs.Float64("eps", sim.DefaultEps, "ε of hopper-eps, a fraction of the fair share")
-	budget := fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies")
+	budget := fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies (at least 1 if > 0, at most all but 1)")
 	jsonOut := fs.Bool("json", false, "write the results as JSON, one object per policy")
 	plotFile := fs.String("plot", "", "draw the CDFs of job completion time to this .svg or .png file")
 	quiet := fs.Bool("q", false, "no progress bar")
@@ -94,6 +94,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError(fs, "-policies: %v", err)
 	}
+	named := strings.TrimSpace(*policies) != "all"
 	if *jobs < 1 || *jobs > sim.MaxSynthJobs {
 		return usageError(fs, "-jobs %d: must lie in [1, %d]", *jobs, sim.MaxSynthJobs)
 	}
@@ -163,6 +164,9 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	if !named {
+		ps = runnable(ps, *slots, stderr)
+	}
 	// SRPT and Fair are the baselines of the gains: run them even if not asked.
 	shown := ps
 	ps = withBaselines(ps)
@@ -173,14 +177,9 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		cfg.Eps = *eps
 		cfg.Speculation = spec
 		cfg.Service, cfg.ServiceCV = svc, *cv
-		cfg.Budget = int(math.Round(*budget * float64(*slots)))
-		if cfg.Budget < 1 && *budget > 0 && *slots >= 2 {
-			cfg.Budget = 1
-		}
-		if p == sim.SRPTBudgeted || p == sim.FairBudgeted {
-			if *slots < 2 {
-				return usageError(fs, "-policies: %v needs at least 2 slots", p)
-			}
+		cfg.Budget = budgetSlots(*budget, *slots)
+		if !canRun(p, *slots) {
+			return usageError(fs, "-policies: %v needs at least 2 slots", p)
 		}
 		cfgs[i] = cfg
 	}
@@ -212,6 +211,44 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		*rule, spec.Estimator, spec.Detect, service)
 	writeTable(stdout, rows)
 	return nil
+}
+
+// canRun reports whether policy p can run on a cluster of slots slots:
+// budgeted speculation reserves at least one slot for copies and runs tasks
+// on the others, so it needs two.
+func canRun(p sim.Policy, slots int) bool {
+	return slots >= 2 || (p != sim.SRPTBudgeted && p != sim.FairBudgeted)
+}
+
+// runnable returns the policies of the default set that can run on slots
+// slots, and notes on stderr those it leaves out: the default run works on
+// any valid cluster, while a policy named by -policies that cannot run is an
+// error.
+func runnable(ps []sim.Policy, slots int, stderr io.Writer) []sim.Policy {
+	var out []sim.Policy
+	var left []string
+	for _, p := range ps {
+		if canRun(p, slots) {
+			out = append(out, p)
+		} else {
+			left = append(left, p.String())
+		}
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(stderr, "specsim: note: %s left out: %d slot(s), budgeted speculation needs at least 2\n", strings.Join(left, ", "), slots)
+	}
+	return out
+}
+
+// budgetSlots is the budget pool of a cluster of slots slots for a share
+// fraction ∈ [0, 1) of them: the nearest integer, at least 1 for a positive
+// share, and at most slots − 1 (the pool never takes every slot).
+func budgetSlots(fraction float64, slots int) int {
+	b := int(math.Round(fraction * float64(slots)))
+	if b < 1 && fraction > 0 {
+		b = 1
+	}
+	return max(0, min(b, slots-1))
 }
 
 func policyList() string {

@@ -284,3 +284,60 @@ func TestProbe(t *testing.T) {
 		t.Errorf("probe -trace: exit %d %s\n%s", code, errOut, out)
 	}
 }
+
+// TestDefaultPoliciesAnyCluster is issue 17's reproducer: `specsim -jobs 3
+// -slots 1` failed with "srpt-budgeted needs at least 2 slots" although no
+// policy was named. The default set runs on any valid cluster, leaving out,
+// with a note, the budgeted policies (a reserved pool and a task slot need
+// two); a policy named by -policies that cannot run is still an error.
+func TestDefaultPoliciesAnyCluster(t *testing.T) {
+	t.Parallel()
+	for _, policies := range [][]string{nil, {"-policies", "all"}} {
+		args := append([]string{"-jobs", "3", "-slots", "1", "-q"}, policies...)
+		code, out, errOut := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("specsim %v: exit %d: %s", args, code, errOut)
+		}
+		if !strings.Contains(errOut, "note: srpt-budgeted, fair-budgeted left out") {
+			t.Errorf("specsim %v: stderr %q lacks the note", args, errOut)
+		}
+		for _, p := range sim.Policies() {
+			shown := strings.Contains(out, " "+p.String()+" ")
+			if want := p != sim.SRPTBudgeted && p != sim.FairBudgeted; shown != want {
+				t.Errorf("specsim %v: %v shown %v, want %v:\n%s", args, p, shown, want, out)
+			}
+		}
+	}
+	for _, p := range []string{"srpt-budgeted", "fair-budgeted", "hopper,fair-budgeted"} {
+		code, _, errOut := runCmd(t, "-jobs", "3", "-slots", "1", "-q", "-policies", p)
+		if code != 2 || !strings.Contains(errOut, "needs at least 2 slots") {
+			t.Errorf("-policies %s on 1 slot: exit %d, stderr %q; want 2 and the reason", p, code, errOut)
+		}
+	}
+	// Two slots run every policy, with no note.
+	code, _, errOut := runCmd(t, "-jobs", "3", "-slots", "2", "-q")
+	if code != 0 || errOut != "" {
+		t.Errorf("2 slots: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestBudgetSlots: the pool is the nearest integer to the share of the
+// slots, at least 1 for a positive share and never every slot (-budget 0.99
+// on 2 slots asked Simulate for a pool of 2 and failed).
+func TestBudgetSlots(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		fraction    float64
+		slots, want int
+	}{
+		{0.1, 200, 20}, {0.1, 6, 1}, {0.1, 4, 1}, {0.001, 5, 1}, {0, 5, 0},
+		{0.99, 2, 1}, {0.99, 100, 99}, {0.5, 1, 0}, {0.25, 10, 3},
+	} {
+		if got := budgetSlots(tc.fraction, tc.slots); got != tc.want {
+			t.Errorf("budgetSlots(%g, %d) = %d, want %d", tc.fraction, tc.slots, got, tc.want)
+		}
+	}
+	if code, _, errOut := runCmd(t, "-jobs", "3", "-slots", "2", "-budget", "0.99", "-q", "-policies", "srpt-budgeted"); code != 0 {
+		t.Errorf("-budget 0.99 on 2 slots: exit %d: %s", code, errOut)
+	}
+}
