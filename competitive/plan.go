@@ -107,19 +107,25 @@ func (m Mode) String() string {
 // the first running tasks.
 //
 // Complexity: O(n + Σ_j len(Running_j) + A + r log r) for n jobs, A
-// actions and r ≤ M randomly chosen tasks or copies (a random r-subset of
-// k items costs O(r log r) time and O(r) memory however large k is), plus
-// O(c log c) to order the c jobs below their share in NonPreemptive mode
-// when idle machines run short. Allocation-free with a dst of sufficient
-// capacity and a reused ws.
+// actions and r ≤ A + P randomly chosen tasks or copies, P the copies
+// preempted at random (a random r-subset of k items costs O(r log r) time
+// and O(r) memory however large k is; with a nil rng, or when a job loses
+// all its copies, preemption draws nothing), plus O(c log c) to order the
+// c jobs below their share in NonPreemptive mode when idle machines run
+// short. Memory follows the same terms, never the cluster size: the
+// launches and preemptions a call may make are bounded by MaxActions.
+// Allocation-free with a dst of sufficient capacity and a reused ws.
 //
 // Special cases: no jobs gives no actions. An inactive job's allotment is
 // ignored. A job with g = o gets no action. An error, with dst untouched,
 // is returned for len(machines) ≠ len(jobs), a negative allotment, Σ
 // machines > cluster, running copies Σ o_j > cluster, cluster < 0 or > 2⁵³,
 // an unknown mode, λ < 0, NaN or ±Inf (λ orders jobs in NonPreemptive
-// mode), and an invalid job (see EffectiveWorkload; here also every entry
-// of Running must be ≥ 1).
+// mode), an invalid job (see EffectiveWorkload; here also every entry
+// of Running must be ≥ 1), and a slot that would launch more than
+// MaxActions tasks (Σ_j min(g_j − o_j, u_j)) or preempt more than
+// MaxActions copies (Σ_j (o_j − g_j) in Preemptive mode); that error names
+// the job at which the sum passes the bound.
 func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64, mode Mode, rng *rand.Rand, ws *Workspace) ([]Action, error) {
 	const fn = "competitive.Plan"
 	if err := checkPlanArgs(fn, jobs, cluster, lambda, mode); err != nil {
@@ -138,7 +144,7 @@ func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64,
 	if err := checkRunning(fn, jobs, cluster); err != nil {
 		return nil, err
 	}
-	return orNew(ws).plan(dst[:0], jobs, machines, cluster, lambda, mode, rng), nil
+	return orNew(ws).plan(fn, dst, jobs, machines, cluster, lambda, mode, rng)
 }
 
 // SREWC is one slot of SREW+C(β), Xu et al. Algorithm 2: the integer
@@ -149,7 +155,8 @@ func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64,
 // sufficient capacity and a reused ws.
 //
 // Special cases and errors: those of Machines and Plan (machines here is
-// the cluster size M).
+// the cluster size M; the MaxActions error names the job whose share
+// g_j(t) passes the bound).
 func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mode, rng *rand.Rand, ws *Workspace) ([]Action, error) {
 	const fn = "competitive.SREWC"
 	if !(beta > 0 && beta <= 1) {
@@ -167,7 +174,7 @@ func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mo
 		return nil, err
 	}
 	ws.allot = allot
-	return ws.plan(dst[:0], jobs, ws.allot, machines, lambda, mode, rng), nil
+	return ws.plan(fn, dst, jobs, ws.allot, machines, lambda, mode, rng)
 }
 
 // checkPlanArgs validates the scalars and the snapshot (deeply).
@@ -195,8 +202,23 @@ func checkRunning(fn string, jobs []Job, cluster int) error {
 	return nil
 }
 
-// plan is Plan on validated input; dst has length 0.
-func (ws *Workspace) plan(dst []Action, jobs []Job, allot []int, cluster int, lambda float64, mode Mode, rng *rand.Rand) []Action {
+// MaxActions bounds the work of one call of Plan, SREWC and SEW, whose
+// cost would otherwise follow the machine count, not the snapshot: the
+// tasks a call launches (its Launch actions, one per task, at most
+// min(g−o, u) per job), and the copies it picks one at a time at random —
+// those Plan and SREWC preempt, and those SEW's idle machines clone once
+// no task is left to launch (Algorithm 1, lines 9–10 and 17–18). Each
+// bound is checked before anything is written: beyond it a call returns
+// an InputError. Its other actions (Clone and Preempt, one per running
+// task at most) are bounded by the snapshot's Running entries. At the
+// bound the actions alone take 32 GiB; the simulators of this module
+// (2^24 machines at most) stay far below it.
+const MaxActions = 1 << 30
+
+// plan is Plan on validated input: it resets dst to length 0, appends the
+// actions and returns them, or returns an error naming the job at which
+// the slot's launches or preemptions pass MaxActions, with dst untouched.
+func (ws *Workspace) plan(fn string, dst []Action, jobs []Job, allot []int, cluster int, lambda float64, mode Mode, rng *rand.Rand) ([]Action, error) {
 	n := len(jobs)
 	ws.grant = ints(ws.grant, n)
 	idle := cluster
@@ -213,6 +235,20 @@ func (ws *Workspace) plan(dst []Action, jobs []Job, allot []int, cluster int, la
 	if mode == NonPreemptive && need > idle {
 		ws.rationIdle(jobs, idle, lambda)
 	}
+	launched, preempted := 0, 0
+	for j := range jobs {
+		k := ws.grant[j]
+		if k < 0 && mode == Preemptive {
+			preempted += -k
+		} else if k > 0 {
+			launched += min(k, jobs[j].phase(jobs[j].stage()).Unscheduled)
+		}
+		if launched > MaxActions || preempted > MaxActions {
+			return nil, check.Err(fn, j, "machines", float64(allot[j]),
+				"the slot would launch more than MaxActions tasks or preempt more than MaxActions copies")
+		}
+	}
+	dst = dst[:0]
 	for j := range jobs {
 		k := ws.grant[j]
 		if k == 0 || (k < 0 && mode == NonPreemptive) {
@@ -231,7 +267,7 @@ func (ws *Workspace) plan(dst []Action, jobs []Job, allot []int, cluster int, la
 		}
 		dst = ws.spread(dst, j, z, kind, targets, k, rng)
 	}
-	return dst
+	return dst, nil
 }
 
 // rationIdle cuts ws.grant down to the idle machines, serving the jobs
@@ -282,6 +318,18 @@ func (ws *Workspace) preempt(dst []Action, j int, z Stage, p *Phase, k int, rng 
 	o := 0
 	for _, c := range p.Running {
 		o += c
+	}
+	if rng == nil || k == o {
+		// The first k copies, task by task: no subset to draw.
+		for t, c := range p.Running {
+			if k == 0 {
+				break
+			}
+			n := min(c, k)
+			dst = append(dst, Action{Job: j, Stage: z, Kind: Preempt, Task: t, Copies: n})
+			k -= n
+		}
+		return dst
 	}
 	chosen := ws.subset(o, k, rng)
 	end := 0

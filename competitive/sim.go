@@ -445,7 +445,10 @@ func (s *sim) slot() error {
 			return err
 		}
 		s.ws.allot = allot
-		s.actions = s.ws.plan(s.actions[:0], s.snap, allot, m, s.cfg.Lambda, s.cfg.Mode, s.rng)
+		s.actions, err = s.ws.plan("competitive.Simulate", s.actions, s.snap, allot, m, s.cfg.Lambda, s.cfg.Mode, s.rng)
+		if err != nil {
+			return err // unreachable: M ≤ MaxSimMachines < MaxActions
+		}
 	}
 	for _, a := range s.actions {
 		if err := s.apply(a); err != nil {
