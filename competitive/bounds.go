@@ -87,14 +87,17 @@ func LowerBound(jobs []Job, machines int, peak float64, ws *Workspace) (float64,
 //
 // Special cases: no jobs gives an empty result; a job without tasks gets
 // 0. An error, with dst untouched, is returned for machines < 1 or > 2⁵³,
-// λ < 0, NaN or ±Inf, an invalid job (see EffectiveWorkload) and a bound
-// that overflows float64.
+// λ < 0, NaN or ±Inf, an invalid job (see EffectiveWorkload), a bound
+// that overflows float64, and a dst that overlaps jobs or a job's Running.
 func SEWBound(dst []float64, jobs []Job, machines int, lambda float64, ws *Workspace) ([]float64, error) {
 	const fn = "competitive.SEWBound"
 	if machines < 1 || machines > maxCount {
 		return nil, check.Err(fn, check.Scalar, "machines", float64(machines), "must lie in [1, 2^53]")
 	}
 	if err := checkJobs(fn, jobs, lambda, false); err != nil {
+		return nil, err
+	}
+	if err := disjointJobs(fn, dst, len(jobs), jobs); err != nil {
 		return nil, err
 	}
 	ws = orNew(ws)

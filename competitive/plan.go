@@ -125,13 +125,21 @@ func (m Mode) String() string {
 // of Running must be ≥ 1), and a slot that would launch more than
 // MaxActions tasks (Σ_j min(g_j − o_j, u_j)) or preempt more than
 // MaxActions copies (Σ_j (o_j − g_j) in Preemptive mode); that error names
-// the job at which the sum passes the bound.
+// the job at which the sum passes the bound. dst, which the actions may
+// fill up to its capacity, must not overlap jobs, machines or any job's
+// Running (an error otherwise).
 func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64, mode Mode, rng *rand.Rand, ws *Workspace) ([]Action, error) {
 	const fn = "competitive.Plan"
 	if err := checkPlanArgs(fn, jobs, cluster, lambda, mode); err != nil {
 		return nil, err
 	}
 	if err := check.Len(fn, "machines", len(machines), len(jobs)); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, cap(dst), "machines", machines); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, cap(dst), "jobs", jobs); err != nil {
 		return nil, err
 	}
 	sum := 0
@@ -141,7 +149,7 @@ func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64,
 		}
 		sum += g
 	}
-	if err := checkRunning(fn, jobs, cluster); err != nil {
+	if err := checkRunning(fn, jobs, cluster, spanOf(dst, cap(dst))); err != nil {
 		return nil, err
 	}
 	return orNew(ws).plan(fn, dst, jobs, machines, cluster, lambda, mode, rng)
@@ -165,7 +173,10 @@ func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mo
 	if err := checkPlanArgs(fn, jobs, machines, lambda, mode); err != nil {
 		return nil, err
 	}
-	if err := checkRunning(fn, jobs, machines); err != nil {
+	if err := check.Disjoint(fn, dst, cap(dst), "jobs", jobs); err != nil {
+		return nil, err
+	}
+	if err := checkRunning(fn, jobs, machines, spanOf(dst, cap(dst))); err != nil {
 		return nil, err
 	}
 	ws = orNew(ws)
@@ -188,11 +199,33 @@ func checkPlanArgs(fn string, jobs []Job, cluster int, lambda float64, mode Mode
 	return checkJobs(fn, jobs, lambda, true)
 }
 
+// disjointJobs reports an error when writing the first n elements of dst
+// would touch the memory of jobs or of a job's Running: the rule of
+// check.Disjoint, for the snapshot and the slices it holds. O(n) for n
+// jobs, and nothing when dst is too small to be reused.
+func disjointJobs[D any](fn string, dst []D, n int, jobs []Job) error {
+	if err := check.Disjoint(fn, dst, n, "jobs", jobs); err != nil {
+		return err
+	}
+	if out := spanOf(dst, n); out.n > 0 {
+		for j := range jobs {
+			if err := out.check(fn, &jobs[j]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // checkRunning reports an error if the snapshot runs more copies than the
-// cluster has machines.
-func checkRunning(fn string, jobs []Job, cluster int) error {
+// cluster has machines, or if a job's Running overlaps out, the memory of
+// the caller's dst (see span).
+func checkRunning(fn string, jobs []Job, cluster int, out span) error {
 	used := 0
 	for j := range jobs {
+		if err := out.check(fn, &jobs[j]); err != nil {
+			return err
+		}
 		o := jobs[j].copies()
 		if o > cluster-used {
 			return check.Err(fn, j, "running", float64(o), "running copies must not exceed the cluster's machines")

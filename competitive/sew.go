@@ -67,13 +67,17 @@ import (
 // EffectiveWorkload; here also every entry of Running must be ≥ 1), and a
 // machine group that would launch more than MaxActions tasks or clone
 // more than MaxActions copies in this slot (the error names the job of
-// the last launch, or a job with a task to clone).
+// the last launch, or a job with a task to clone), and a dst that overlaps
+// jobs or a job's Running (dst may be filled up to its capacity).
 func SEW(dst []Action, jobs []Job, machines int, lambda float64, rng *rand.Rand, ws *Workspace) ([]Action, error) {
 	const fn = "competitive.SEW"
 	if machines < 0 || machines > maxCount || machines == 1 {
 		return nil, check.Err(fn, check.Scalar, "machines", float64(machines), "must be 0 or lie in [2, 2^53]")
 	}
 	if err := checkJobs(fn, jobs, lambda, true); err != nil {
+		return nil, err
+	}
+	if err := disjointJobs(fn, dst, cap(dst), jobs); err != nil {
 		return nil, err
 	}
 	mapGroup, reduceGroup := (machines+1)/2, machines/2

@@ -138,11 +138,14 @@ const workTol = 1e-9
 // with σ² ≥ Δ − 1, σ > 0 with a nil rng, MaxSlots < 0, any NaN or ±Inf), for
 // a job with a negative or too large arrival or task count, more than
 // MaxSimTasks tasks in all, a work ≤ 0, NaN or ±Inf for a phase with tasks,
-// and when the run exceeds MaxSlots.
+// a dst that overlaps jobs, and when the run exceeds MaxSlots.
 func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stats, error) {
 	const fn = "competitive.Simulate"
 	cfg, err := checkConfig(fn, cfg, rng)
 	if err != nil {
+		return nil, Stats{}, err
+	}
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
 		return nil, Stats{}, err
 	}
 	totalTasks, defaultCap := 0, 64.0
