@@ -86,14 +86,43 @@ func (j *Job) phase(s Stage) *Phase {
 // active reports whether the job has an unfinished task.
 func (j *Job) active() bool { return j.Map.unfinished()+j.Reduce.unfinished() > 0 }
 
+// times returns n·(E + λσ), n tasks' effective workload. A per-task value
+// below 2⁻¹⁰⁰⁰ may have lost digits to underflow (λσ subnormal) that n ≤
+// 2⁵³ tasks would bring back into the normal range: it is then computed
+// scaled by 2¹⁰⁰ (λ or σ, whichever is ≤ 1 after the product, takes the
+// scale, so nothing overflows), which keeps n·(E + λσ) correctly rounded to
+// a few ulps wherever it is normal.
+func (p *Phase) times(n int, lambda float64) float64 {
+	x := p.perTask(lambda)
+	if !tiny(x) {
+		return float64(n) * x
+	}
+	return float64(n) * p.perTaskScaled(lambda) / tinyScale
+}
+
+// tinyScale is the scale of Phase.perTaskScaled.
+const tinyScale = 0x1p100
+
+// tiny reports whether a per-task value x is positive and below 2⁻¹⁰⁰⁰,
+// where it may have lost digits to underflow.
+func tiny(x float64) bool { return x > 0 && x < 0x1p-1000 }
+
+// perTaskScaled returns (E + λσ)·2¹⁰⁰ for a tiny E + λσ.
+func (p *Phase) perTaskScaled(lambda float64) float64 {
+	if lambda >= 1 { // σ ≤ λσ < 2⁻¹⁰⁰⁰
+		return p.Mean*tinyScale + lambda*(p.SD*tinyScale)
+	}
+	return p.Mean*tinyScale + (lambda*tinyScale)*p.SD
+}
+
 // total returns Υ_j of eq. 19 on validated input.
 func (j *Job) total(lambda float64) float64 {
-	return float64(j.Map.Tasks)*j.Map.perTask(lambda) + float64(j.Reduce.Tasks)*j.Reduce.perTask(lambda)
+	return j.Map.times(j.Map.Tasks, lambda) + j.Reduce.times(j.Reduce.Tasks, lambda)
 }
 
 // remaining returns Υ_j(t) of eq. 25 on validated input.
 func (j *Job) remaining(lambda float64) float64 {
-	return float64(j.Map.unfinished())*j.Map.perTask(lambda) + float64(j.Reduce.unfinished())*j.Reduce.perTask(lambda)
+	return j.Map.times(j.Map.unfinished(), lambda) + j.Reduce.times(j.Reduce.unfinished(), lambda)
 }
 
 // copies returns o_j(t), the machines running the job's tasks, on validated
@@ -173,6 +202,11 @@ func checkJob(fn string, j int, job *Job, lambda float64, deep bool) error {
 	}
 	// With the precedence checked only one phase has running copies, so a
 	// deep check also bounds the job's copies o_j(t) by 2⁵³.
+	for s, p := range [2]*Phase{&job.Map, &job.Reduce} {
+		if math.IsInf(p.perTask(lambda), 0) { // even without tasks: 0·Inf would be NaN
+			return check.Err(fn, j, fieldNames[s][fSD], p.SD, "mean + λ·sd overflows float64")
+		}
+	}
 	if y := job.total(lambda); math.IsInf(y, 0) || math.IsNaN(y) {
 		return check.Err(fn, j, "effective workload", y, "overflows float64")
 	}
@@ -227,6 +261,9 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out span) (
 			}
 		}
 		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
+		if tiny(perMap) || tiny(perReduce) { // rare: digits lost to underflow
+			v = job.remaining(lambda)
+		}
 		load[j] = v
 		b := math.Float64bits(v)
 		least, most = min(least, b-1), max(most, b)
@@ -301,8 +338,8 @@ func (p *Phase) badCopies() int {
 // for an invalid job (see Phase and Job: negative counts, counts above 2⁵³,
 // more running plus unscheduled tasks than tasks, a zero Mean for a phase
 // with tasks, reduce tasks started before the maps finished, NaN or ±Inf
-// means or SDs), and when Υ_j overflows float64. The entries of Running
-// are not read.
+// means or SDs), and when Υ_j or a phase's E + λσ (even one without
+// tasks) overflows float64. The entries of Running are not read.
 func EffectiveWorkload(job Job, lambda float64) (float64, error) {
 	const fn = "competitive.EffectiveWorkload"
 	if err := checkLambda(fn, lambda); err != nil {

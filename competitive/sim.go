@@ -138,7 +138,9 @@ const workTol = 1e-9
 // with σ² ≥ Δ − 1, σ > 0 with a nil rng, MaxSlots < 0, any NaN or ±Inf), for
 // a job with a negative or too large arrival or task count, more than
 // MaxSimTasks tasks in all, a work ≤ 0, NaN or ±Inf for a phase with tasks,
-// a dst that overlaps jobs, and when the run exceeds MaxSlots.
+// a dst that overlaps jobs, and when the run exceeds MaxSlots — up front,
+// without simulating, when a task's work alone needs more slots than
+// MaxSlots (or the default cap, at most 2^50) at δΔ per slot.
 func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stats, error) {
 	const fn = "competitive.Simulate"
 	cfg, err := checkConfig(fn, cfg, rng)
@@ -179,6 +181,19 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 	maxSlots := cfg.MaxSlots
 	if maxSlots == 0 {
 		maxSlots = int(min(float64(maxArrival)+defaultCap, 1<<50))
+	}
+	// A task of work p runs at most δΔ per slot: a job that cannot finish
+	// within maxSlots is rejected now rather than after maxSlots slots
+	// (2^50 of them by default: years).
+	for j, job := range jobs {
+		for s, work := range [2]float64{job.MapWork, job.ReduceWork} {
+			if [2]int{job.MapTasks, job.ReduceTasks}[s] == 0 {
+				continue
+			}
+			if slots := work / (cfg.Speed * cfg.Peak) * (1 - 2*workTol); float64(job.Arrival)+slots > float64(maxSlots) {
+				return nil, Stats{}, check.Err(fn, j, [2]string{"map.work", "reduce.work"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
+			}
+		}
 	}
 	s := newSim(jobs, cfg, totalTasks, rng)
 	flow, stats, err := s.run(maxSlots)
