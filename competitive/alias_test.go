@@ -124,4 +124,19 @@ func TestDstAliasing(t *testing.T) {
 	if _, err := Plan(make([]Action, 0, 4), jobs, allot, 8, 0, Preemptive, nil, nil); err != nil {
 		t.Errorf("Plan with a separate dst: %v", err)
 	}
+	// Adjacent is not overlapping: a dst that ends where Running begins,
+	// or begins where it ends, in one backing array.
+	mem := make([]int, 8)
+	adjacent := []Job{{Map: Phase{Tasks: 2, Mean: 1, Unscheduled: 1, Running: mem[2:3]}}, {Reduce: Phase{Tasks: 1, Mean: 1, Running: mem[5:6]}}}
+	mem[2], mem[5] = 1, 1
+	for _, d := range [][]int{mem[0:0:2], mem[3:3:5], mem[6:6:8]} {
+		if _, err := Machines(d, adjacent, 4, 1, 0, nil); err != nil {
+			t.Errorf("Machines, dst adjacent to Running: %v", err)
+		}
+	}
+	for _, d := range [][]int{mem[1:1:3], mem[4:4:6]} {
+		if _, err := Machines(d, adjacent, 4, 1, 0, nil); err == nil {
+			t.Errorf("Machines, dst overlapping Running by one element: accepted")
+		}
+	}
 }
