@@ -226,3 +226,36 @@ func TestCostFollowsWork(t *testing.T) {
 		}
 	}
 }
+
+// TestOverMax: Plan's count of the slot's work, at the bound and one past
+// it, summed over jobs: launches are min(k, u) per job granted k copies,
+// preemptions −k in Preemptive mode only; the first job past the bound is
+// named. (The plans themselves would hold 2^30 actions: the count is
+// checked on its own.)
+func TestOverMax(t *testing.T) {
+	t.Parallel()
+	unscheduled := func(u int) Job { return Job{Map: Phase{Tasks: u, Mean: 1, Unscheduled: u}} }
+	running := func(c int) Job { return Job{Map: Phase{Tasks: 1, Mean: 1, Running: []int{c}}} }
+	for _, tc := range []struct {
+		name  string
+		jobs  []Job
+		grant []int
+		mode  Mode
+		want  int
+	}{
+		{"launch = MaxActions", []Job{unscheduled(MaxActions - 3), unscheduled(5)}, []int{MaxActions, 3}, Preemptive, -1},
+		{"launch = MaxActions+1", []Job{unscheduled(MaxActions - 3), unscheduled(5)}, []int{MaxActions, 4}, Preemptive, 1},
+		{"launch counts min(k, u)", []Job{unscheduled(2), unscheduled(MaxActions - 2)}, []int{1 << 53, MaxActions}, Preemptive, -1},
+		{"launch past the bound in job 0", []Job{unscheduled(MaxActions + 1), unscheduled(1)}, []int{MaxActions + 1, 1}, NonPreemptive, 0},
+		{"preempt = MaxActions", []Job{running(1 << 29), running(1 << 29)}, []int{-(1 << 29), -(1 << 29)}, Preemptive, -1},
+		{"preempt = MaxActions+1", []Job{running(1 << 29), running(1<<29 + 1)}, []int{-(1 << 29), -(1<<29 + 1)}, Preemptive, 1},
+		{"no preemption when non-preemptive", []Job{running(1 << 53)}, []int{-(1 << 53)}, NonPreemptive, -1},
+		{"launches and preemptions apart", []Job{unscheduled(MaxActions), running(MaxActions)}, []int{MaxActions, -MaxActions}, Preemptive, -1},
+		{"clones are not launches", []Job{running(1)}, []int{1 << 53}, Preemptive, -1},
+	} {
+		ws := Workspace{grant: tc.grant}
+		if got := ws.overMax(tc.jobs, tc.mode); got != tc.want {
+			t.Errorf("%s: overMax = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -268,18 +268,9 @@ func (ws *Workspace) plan(fn string, dst []Action, jobs []Job, allot []int, clus
 	if mode == NonPreemptive && need > idle {
 		ws.rationIdle(jobs, idle, lambda)
 	}
-	launched, preempted := 0, 0
-	for j := range jobs {
-		k := ws.grant[j]
-		if k < 0 && mode == Preemptive {
-			preempted += -k
-		} else if k > 0 {
-			launched += min(k, jobs[j].phase(jobs[j].stage()).Unscheduled)
-		}
-		if launched > MaxActions || preempted > MaxActions {
-			return nil, check.Err(fn, j, "machines", float64(allot[j]),
-				"the slot would launch more than MaxActions tasks or preempt more than MaxActions copies")
-		}
+	if j := ws.overMax(jobs, mode); j >= 0 {
+		return nil, check.Err(fn, j, "machines", float64(allot[j]),
+			"the slot would launch more than MaxActions tasks or preempt more than MaxActions copies")
 	}
 	dst = dst[:0]
 	for j := range jobs {
@@ -301,6 +292,26 @@ func (ws *Workspace) plan(fn string, dst []Action, jobs []Job, allot []int, clus
 		dst = ws.spread(dst, j, z, kind, targets, k, rng)
 	}
 	return dst, nil
+}
+
+// overMax returns the job at which the plan of ws.grant launches more
+// than MaxActions tasks (min(k, u) per job granted k > 0 copies, u its
+// unscheduled tasks) or preempts more than MaxActions copies (Preemptive
+// mode, −k per job with k < 0), or −1 if it does neither.
+func (ws *Workspace) overMax(jobs []Job, mode Mode) int {
+	launched, preempted := 0, 0
+	for j := range jobs {
+		k := ws.grant[j]
+		if k < 0 && mode == Preemptive {
+			preempted += -k
+		} else if k > 0 {
+			launched += min(k, jobs[j].phase(jobs[j].stage()).Unscheduled)
+		}
+		if launched > MaxActions || preempted > MaxActions {
+			return j
+		}
+	}
+	return -1
 }
 
 // rationIdle cuts ws.grant down to the idle machines, serving the jobs

@@ -95,7 +95,7 @@ func SEW(dst []Action, jobs []Job, machines int, lambda float64, rng *rand.Rand,
 		used[z] += o
 	}
 	for z, idle := range [2]int{mapGroup - used[MapStage], reduceGroup - used[ReduceStage]} {
-		if launches, clones, j := sewWork(jobs, Stage(z), idle, lambda); launches > MaxActions || clones > MaxActions {
+		if launches, clones, j := sewWork(jobs, Stage(z), idle, lambda); max(launches, clones) > MaxActions {
 			return nil, check.Err(fn, j, fieldNames[z][fUnscheduled], float64(jobs[j].phase(Stage(z)).Unscheduled),
 				"the slot would launch more than MaxActions tasks or clone more than MaxActions copies")
 		}
