@@ -118,8 +118,9 @@ const workTol = 1e-9
 // Conservation is checked throughout: a task finishes exactly once and
 // only when its service reaches its work, no task is launched twice, lost
 // or started before its job's maps finish, no action names a task that is
-// not in the state it requires, and no more than M machines (⌈M/2⌉ and
-// ⌊M/2⌋ per group under SEW) run copies in any slot. A violation returns an
+// not in the state it requires, no more than M machines (⌈M/2⌉ and
+// ⌊M/2⌋ per group under SEW) run copies in any slot, and at least one does
+// while a job is active. A violation returns an
 // error naming the job and slot; it would be a bug, and the tests check that
 // none occurs.
 //
@@ -498,6 +499,13 @@ func (s *sim) checkCapacity() error {
 	m := s.cfg.Machines
 	if s.busy[MapStage]+s.busy[ReduceStage] > m {
 		return s.violation(-1, "more copies running than machines")
+	}
+	// Every policy keeps a machine busy while a job is active (SREW+C and
+	// Fair hand out Σ g_j(t) = M ≥ 1; SEW's first job in Υ order can always
+	// launch or clone in its phase's group): an idle cluster would stall
+	// the run until MaxSlots.
+	if s.busy[MapStage]+s.busy[ReduceStage] == 0 {
+		return s.violation(-1, "no machine busy while a job is active")
 	}
 	if s.cfg.Policy == SEWPolicy && (s.busy[MapStage] > (m+1)/2 || s.busy[ReduceStage] > m/2) {
 		return s.violation(-1, "a SEW machine group over-used")
