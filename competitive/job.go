@@ -107,6 +107,10 @@ const tinyScale = 0x1p100
 // where it may have lost digits to underflow.
 func tiny(x float64) bool { return x > 0 && x < 0x1p-1000 }
 
+// tinyBits is the IEEE bits of 2⁻¹⁰⁰⁰: for x ≥ 0, tiny(x) is bits(x) − 1 <
+// tinyBits − 1 in unsigned arithmetic (0 wraps to the largest).
+const tinyBits = (1023 - 1000) << 52
+
 // perTaskScaled returns (E + λσ)·2¹⁰⁰ for a tiny E + λσ.
 func (p *Phase) perTaskScaled(lambda float64) float64 {
 	if lambda >= 1 { // σ ≤ λσ < 2⁻¹⁰⁰⁰
@@ -261,7 +265,7 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out span) (
 			}
 		}
 		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
-		if tiny(perMap) || tiny(perReduce) { // rare: digits lost to underflow
+		if min(math.Float64bits(perMap)-1, math.Float64bits(perReduce)-1) < tinyBits-1 { // rare: tiny(perMap) || tiny(perReduce)
 			v = job.remaining(lambda)
 		}
 		load[j] = v

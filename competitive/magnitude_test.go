@@ -566,3 +566,25 @@ func TestMagnitudeRegressions(t *testing.T) {
 		t.Errorf("Simulate, reduce work 10.5 in MaxSlots 10: %v; want an InputError on reduce.work", err)
 	}
 }
+
+// TestTinyBits: scanJobs' bit test for tiny per-task values is tiny.
+func TestTinyBits(t *testing.T) {
+	t.Parallel()
+	for _, x := range []float64{0, 5e-324, 0x1p-1022, math.Nextafter(0x1p-1000, 0), 0x1p-1000, 1, math.MaxFloat64} {
+		for _, y := range []float64{0, 1e-310, 1} {
+			got := min(math.Float64bits(x)-1, math.Float64bits(y)-1) < tinyBits-1
+			if want := tiny(x) || tiny(y); got != want {
+				t.Errorf("x = %v, y = %v: bit test %v, tiny %v", x, y, got, want)
+			}
+		}
+	}
+	// And a job with a tiny per-task value keeps Υ_j(t)'s digits in
+	// Machines' loads: exactly 1.11200034299948757…e-301 (λσ subnormal),
+	// it ranks after a job of 1.11200034299948e-301 (without the digits it
+	// was 1.1120002414e-301 and ranked first).
+	jobs := []Job{{Map: Phase{Tasks: 1 << 53, Mean: 5e-324, SD: 1.2345678901234567e-307, Unscheduled: 1 << 53}}, {Map: Phase{Tasks: 1, Mean: 1.11200034299948e-301, Unscheduled: 1}}}
+	g, err := Machines(nil, jobs, 3, 1, 1e-10, nil)
+	if want := []int{1, 2}; err != nil || !slices.Equal(g, want) {
+		t.Errorf("Machines = %v, %v; want %v", g, err, want)
+	}
+}
