@@ -290,11 +290,19 @@ func (ws *Workspace) realShares(dst []float64, r *betaRule, lr loadRange, inacti
 // apportioned is machines by the general routine: the real shares, then
 // alloc's apportionment with priority Υ_j(t).
 func (ws *Workspace) apportioned(dst []int, rule betaRule, r loadRange, inactive, machines int) []int {
+	if testHookApportioned != nil {
+		testHookApportioned()
+	}
 	ws.shares = floats(ws.shares, len(dst))
 	ws.realShares(ws.shares, &rule, r, inactive)
 	selection.Apportion(&ws.sel, dst, ws.shares, machines, ws.load)
 	return dst
 }
+
+// testHookApportioned, nil outside tests, is called when Machines takes
+// the general routine: the tests check that the structural rounding, not
+// the guard, settles ordinary snapshots.
+var testHookApportioned func()
 
 // served is what a job's rank gives it: nothing, a whole share M/(βN),
 // or the partial share.

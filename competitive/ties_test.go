@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -41,6 +42,39 @@ func apportionOf(jobs []Job, machines int, beta float64) (want []int, ok bool) {
 	return want, err == nil
 }
 
+// tiePatterns are the load patterns of the tie grid.
+var tiePatterns = map[string]func(n int) []float64{
+	"distinct": func(n int) []float64 {
+		out := make([]float64, n)
+		for j := range out {
+			out[j] = float64(j + 1)
+		}
+		return out
+	},
+	"equal": func(n int) []float64 { return slices.Repeat([]float64{1}, n) },
+	"below 1": func(n int) []float64 {
+		out := make([]float64, n)
+		for j := range out {
+			out[j] = []float64{0.25, 0.5, 0.75, 0.5}[j%4]
+		}
+		return out
+	},
+	"inactive": func(n int) []float64 {
+		out := make([]float64, n)
+		for j := range out {
+			out[j] = float64((j * 5) % 4) // 0, 1, 2, 3, 0, …
+		}
+		return out
+	},
+	"reversed": func(n int) []float64 {
+		out := make([]float64, n)
+		for j := range out {
+			out[j] = float64(2 * (n - j))
+		}
+		return out
+	},
+}
+
 // TestMachinesTieRegressions: the two instances of issue 11 that a
 // one-character change of Machines' fast path got wrong unnoticed.
 func TestMachinesTieRegressions(t *testing.T) {
@@ -79,62 +113,65 @@ func TestMachinesTieRegressions(t *testing.T) {
 // unit to give and requires many: the class the fast path must get right.
 func TestMachinesTiesExhaustive(t *testing.T) {
 	t.Parallel()
-	patterns := map[string]func(n int) []float64{
-		"distinct": func(n int) []float64 {
-			out := make([]float64, n)
-			for j := range out {
-				out[j] = float64(j + 1)
-			}
-			return out
-		},
-		"equal": func(n int) []float64 { return slices.Repeat([]float64{1}, n) },
-		"below 1": func(n int) []float64 {
-			out := make([]float64, n)
-			for j := range out {
-				out[j] = []float64{0.25, 0.5, 0.75, 0.5}[j%4]
-			}
-			return out
-		},
-		"inactive": func(n int) []float64 {
-			out := make([]float64, n)
-			for j := range out {
-				out[j] = float64((j * 5) % 4) // 0, 1, 2, 3, 0, …
-			}
-			return out
-		},
-		"reversed": func(n int) []float64 {
-			out := make([]float64, n)
-			for j := range out {
-				out[j] = float64(2 * (n - j))
-			}
-			return out
-		},
-	}
 	tied, checked := 0, 0
+	tieGrid(func(name string, jobs []Job, m, p, q int) {
+		beta := float64(p) / float64(q)
+		want, ok := apportionOf(jobs, m, beta)
+		got, err := Machines(nil, jobs, m, beta, 0, nil)
+		if !ok || err != nil {
+			t.Fatalf("β = %d/%d, %s, N = %d, M = %d: error %v", p, q, name, len(jobs), m, err)
+		}
+		checked++
+		if !slices.Equal(got, want) {
+			t.Fatalf("β = %d/%d, %s loads, N = %d, M = %d: Machines = %v, alloc.Apportion = %v", p, q, name, len(jobs), m, got, want)
+		}
+		tied += b2i(remaindersTie(jobs, m, beta))
+	})
+	if tied < 50 {
+		t.Fatalf("only %d of %d instances tie the whole and partial remainders with a unit to give", tied, checked)
+	}
+}
+
+// tieGrid calls f on every instance of the tie grid: β = p/q for q ≤ 9,
+// N ≤ 12 jobs of each load pattern, M ≤ 3N + 2.
+func tieGrid(f func(pattern string, jobs []Job, m, p, q int)) {
 	for q := 1; q <= 9; q++ {
 		for p := 1; p <= q; p++ {
-			beta := float64(p) / float64(q)
 			for n := 1; n <= 12; n++ {
-				for name, loads := range patterns {
-					jobs := loadJobs(loads(n))
+				for _, name := range slices.Sorted(maps.Keys(tiePatterns)) {
+					jobs := loadJobs(tiePatterns[name](n))
 					for m := 0; m <= 3*n+2; m++ {
-						want, ok := apportionOf(jobs, m, beta)
-						got, err := Machines(nil, jobs, m, beta, 0, nil)
-						if !ok || err != nil {
-							t.Fatalf("β = %d/%d, %s, N = %d, M = %d: error %v", p, q, name, n, m, err)
-						}
-						checked++
-						if !slices.Equal(got, want) {
-							t.Fatalf("β = %d/%d, %s loads, N = %d, M = %d: Machines = %v, alloc.Apportion = %v", p, q, name, n, m, got, want)
-						}
-						tied += b2i(remaindersTie(jobs, m, beta))
+						f(name, jobs, m, p, q)
 					}
 				}
 			}
 		}
 	}
-	if tied < 50 {
-		t.Fatalf("only %d of %d instances tie the whole and partial remainders with a unit to give", tied, checked)
+}
+
+// TestMachinesFastPath: Machines settles the rounding from the shares'
+// structure on every instance of the tie grid and on the benchmark's
+// snapshots; its guard's general routine (alloc's apportionment, the same
+// answer) is for shares that lose that structure to rounding near 2^53.
+// (Not parallel: it counts calls through a package hook.)
+func TestMachinesFastPath(t *testing.T) {
+	calls := 0
+	testHookApportioned = func() { calls++ }
+	defer func() { testHookApportioned = nil }()
+	tieGrid(func(_ string, jobs []Job, m, p, q int) {
+		if _, err := Machines(nil, jobs, m, float64(p)/float64(q), 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, n := range []int{10, 1000} {
+		for _, beta := range []float64{0.1, 0.5, 0.7, 1} {
+			if _, err := Machines(nil, benchSnapshot(n), benchMachines, beta, 1, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if calls != 0 {
+		t.Fatalf("Machines took the general routine %d times", calls)
 	}
 }
 
