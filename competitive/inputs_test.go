@@ -81,9 +81,9 @@ func TestScalarBoundaries(t *testing.T) {
 	three := []Job{one[0], one[0], one[0]}
 	add("Plan Σ allot of three = cluster", "", func() error { _, err := Plan(nil, three, []int{1, 2, 1}, 4, 0, Preemptive, nil, nil); return err })
 	add("Plan Σ allot of three > cluster", "machines", func() error { _, err := Plan(nil, three, []int{1, 2, 2}, 4, 0, Preemptive, nil, nil); return err })
-	busy := []Job{{Map: Phase{Tasks: 1, Mean: 1, Running: []int{2}}}, {Map: Phase{Tasks: 1, Mean: 1, Running: []int{3}}}}
-	add("Plan Σ running = cluster", "", func() error { _, err := Plan(nil, busy, []int{2, 3}, 5, 0, Preemptive, nil, nil); return err })
-	add("Plan Σ running > cluster", "running", func() error { _, err := Plan(nil, busy, []int{0, 0}, 4, 0, Preemptive, nil, nil); return err })
+	busy := []Job{{Map: Phase{Tasks: 1, Mean: 1, Running: []int{1}}}, {Map: Phase{Tasks: 1, Mean: 1, Running: []int{2}}}, {Map: Phase{Tasks: 1, Mean: 1, Running: []int{2}}}}
+	add("Plan Σ running = cluster", "", func() error { _, err := Plan(nil, busy, []int{1, 2, 2}, 5, 0, Preemptive, nil, nil); return err })
+	add("Plan Σ running > cluster", "running", func() error { _, err := Plan(nil, busy, []int{0, 0, 0}, 4, 0, Preemptive, nil, nil); return err })
 	add("SREWC Σ running > cluster", "running", func() error { _, err := SREWC(nil, busy, 4, 1, 0, Preemptive, nil, nil); return err })
 	add("Plan running = cluster", "", func() error { _, err := Plan(nil, full, []int{0}, 1<<52, 0, NonPreemptive, nil, nil); return err })
 	add("Plan running > cluster", "running", func() error { _, err := Plan(nil, full, []int{0}, 1<<52-1, 0, Preemptive, nil, nil); return err })
