@@ -308,7 +308,7 @@ func (job *Job) valid(lambda float64, deep bool) bool {
 	mp, rp := &job.Map, &job.Reduce
 	return mp.valid() && rp.valid() &&
 		(mp.unfinished() == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
-		job.total(lambda) <= math.MaxFloat64 && // false for +Inf and NaN
+		float64(mp.Tasks)*mp.perTask(lambda)+float64(rp.Tasks)*rp.perTask(lambda) <= math.MaxFloat64 && // Υ_j finite (false for +Inf and NaN); its digits do not matter here
 		(!deep || mp.badCopies() < 0 && rp.badCopies() < 0)
 }
 

@@ -223,8 +223,8 @@ func disjointJobs[D any](fn string, dst []D, n int, jobs []Job) error {
 func checkRunning(fn string, jobs []Job, cluster int, out span) error {
 	used := 0
 	for j := range jobs {
-		if err := out.check(fn, &jobs[j]); err != nil {
-			return err
+		if job := &jobs[j]; out.hits(job.Map.Running) || out.hits(job.Reduce.Running) {
+			return out.check(fn, job)
 		}
 		o := jobs[j].copies()
 		if o > cluster-used {
