@@ -45,24 +45,23 @@ func LowerBound(jobs []Job, machines int, peak float64, ws *Workspace) (float64,
 	ws = orNew(ws)
 	works := floats(ws.load, len(jobs))
 	ws.load = works
-	chain := 0.0
+	var chain, srpt hugeSum
 	for j := range jobs {
 		job := &jobs[j]
 		works[j] = job.total(0)
 		if job.Map.Tasks > 0 {
-			chain += job.Map.Mean
+			chain.add(1, job.Map.Mean)
 		}
 		if job.Reduce.Tasks > 0 {
-			chain += job.Reduce.Mean
+			chain.add(1, job.Reduce.Mean)
 		}
 	}
 	slices.Sort(works)
-	srpt := 0.0
 	n := len(works)
 	for j, w := range works {
-		srpt += float64(n-j) * w // (N+1−j)·w_(j) with 1-based j
+		srpt.add(float64(n-j), w) // (N+1−j)·w_(j) with 1-based j
 	}
-	bound := max(chain/peak, srpt/float64(machines))
+	bound := max(chain.over(peak), srpt.over(float64(machines)))
 	if math.IsInf(bound, 0) {
 		return 0, check.Err(fn, check.Scalar, "lower bound", bound, "overflows float64")
 	}
@@ -87,8 +86,8 @@ func LowerBound(jobs []Job, machines int, peak float64, ws *Workspace) (float64,
 //
 // Special cases: no jobs gives an empty result; a job without tasks gets
 // 0. An error, with dst untouched, is returned for machines < 1 or > 2⁵³,
-// λ < 0, NaN or ±Inf, an invalid job (see EffectiveWorkload) and a bound
-// that overflows float64.
+// λ < 0, NaN or ±Inf, an invalid job (see EffectiveWorkload), a bound
+// that overflows float64, and a dst that overlaps jobs or a job's Running.
 func SEWBound(dst []float64, jobs []Job, machines int, lambda float64, ws *Workspace) ([]float64, error) {
 	const fn = "competitive.SEWBound"
 	if machines < 1 || machines > maxCount {
@@ -97,47 +96,87 @@ func SEWBound(dst []float64, jobs []Job, machines int, lambda float64, ws *Works
 	if err := checkJobs(fn, jobs, lambda, false); err != nil {
 		return nil, err
 	}
+	if err := disjointJobs(fn, dst, len(jobs), jobs); err != nil {
+		return nil, err
+	}
 	ws = orNew(ws)
 	n := len(jobs)
 	load := floats(ws.load, n)
 	ws.load = load
 	ws.order = ints(ws.order, n)
-	total := 0.0
 	for j := range jobs {
 		load[j] = jobs[j].total(lambda)
 		ws.order[j] = j
-		total += load[j]
-	}
-	// Every bound is at most Υ_j + 2·Σ_i Υ_i/M ≤ 4·Σ_i Υ_i (M ≥ 1).
-	if math.IsInf(4*total, 0) {
-		return nil, check.Err(fn, check.Scalar, "effective workload", total, "the bounds overflow float64")
 	}
 	sortByLoad(ws.order, load)
-	dst = slices.Grow(dst[:0], n)[:n]
+	// The bounds go to ws.shares first: dst stays untouched if one
+	// overflows. A_j may pass MaxFloat64 while 2·A_j/M does not.
+	bounds := floats(ws.shares, n)
+	ws.shares = bounds
 	m := float64(machines)
-	prefix := 0.0
+	var prefix hugeSum
 	for k := 0; k < n; {
 		// A tie group shares A_j: the sum through its last member.
 		e := k
 		for e < n && load[ws.order[e]] == load[ws.order[k]] {
-			prefix += load[ws.order[e]]
+			prefix.add(1, load[ws.order[e]])
 			e++
 		}
 		for _, j := range ws.order[k:e] {
-			dst[j] = 0
+			b := 0.0
 			if job := &jobs[j]; job.Map.Tasks+job.Reduce.Tasks > 0 {
 				if job.Map.Tasks > 0 {
-					dst[j] += job.Map.perTask(lambda)
+					b += job.Map.perTask(lambda)
 				}
 				if job.Reduce.Tasks > 0 {
-					dst[j] += job.Reduce.perTask(lambda)
+					b += job.Reduce.perTask(lambda)
 				}
-				dst[j] += 2 * prefix / m
+				b += 2 * prefix.over(m)
 			}
+			if math.IsInf(b, 0) {
+				return nil, check.Err(fn, j, "effective workload", load[j], "its bound overflows float64")
+			}
+			bounds[j] = b
 		}
 		k = e
 	}
+	dst = slices.Grow(dst[:0], n)[:n]
+	copy(dst, bounds)
 	return dst, nil
+}
+
+// hugeSum accumulates non-negative finite terms k·x whose sum may pass
+// MaxFloat64 although the quotient the bounds need does not: plain
+// float64 sums, rounded as a loop of += would, until a term or the sum
+// would overflow; from then on the sum is kept scaled by 2⁻⁶⁴, where the
+// terms lost to underflow are below 2⁻¹⁰⁷⁴ against a sum above 2⁹⁶⁰.
+type hugeSum struct {
+	v      float64
+	scaled bool
+}
+
+// hugeScale is the scale of a hugeSum past MaxFloat64.
+const hugeScale = 0x1p-64
+
+// add adds k·x (k ≥ 1 an exact count, x ≥ 0 finite).
+func (s *hugeSum) add(k, x float64) {
+	if !s.scaled {
+		if t := s.v + k*x; t <= math.MaxFloat64 {
+			s.v = t
+			return
+		}
+		s.v, s.scaled = s.v*hugeScale, true
+	}
+	s.v += k * (x * hugeScale)
+}
+
+// over returns the sum divided by d ≥ 1: +Inf only when the quotient
+// overflows.
+func (s *hugeSum) over(d float64) float64 {
+	if s.scaled {
+		return s.v / d / hugeScale
+	}
+	return s.v / d
 }
 
 // SEWConfidence returns the probability λ⁸/(1+λ²)⁴ with which Theorem 2
@@ -228,7 +267,14 @@ func SREWCRatio(machines int, beta, eps, peak float64) (float64, error) {
 	delta := 1 + 2*beta + eps
 	c := 2 * (m + delta + m*peak) / (beta * eps)
 	if math.IsInf(c, 0) {
-		return 0, check.Err(fn, check.Scalar, "beta*eps", beta*eps, "is too small: the constant overflows float64")
+		// The numerator or β·ε may have left float64's range on its own:
+		// the same constant as (2/β)·((M + 1 + 2β)/ε + 1 + M·(Δ/ε)), whose
+		// terms are ≥ 1 and each at most c/4 (β ≤ 1/2), so it overflows
+		// only when c does.
+		c = 2 / beta * ((m+1+2*beta)/eps + 1 + m*(peak/eps))
+	}
+	if math.IsInf(c, 0) {
+		return 0, check.Err(fn, check.Scalar, "ratio", c, "overflows float64 (β·ε too small for M and peak)")
 	}
 	return c, nil
 }

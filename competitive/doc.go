@@ -27,6 +27,9 @@
 //   - Plan and SREWC: Algorithm 2's per-slot actions — preempt, launch,
 //     clone — with preemption (§4) or without (the variant of §5).
 //   - SEW: Algorithm 1 for a batch of jobs (§3.2).
+//   - MaxActions: the documented bound on the work of one slot's plan
+//     (tasks launched, copies preempted or cloned at random), so that its
+//     cost follows the snapshot and never the machine count alone.
 //   - LowerBound (eq. 18), SEWBound and SEWConfidence (Theorem 2), SEWRatio
 //     (Theorem 3), SREWCSpeed and SREWCRatio (Theorem 4).
 //   - Simulate: the time-slotted model running SEW, SREW+C(β) or Fair, with
@@ -38,7 +41,9 @@
 // arguments; inputs are never modified; per-job results go to a dst slice
 // that is reused when large enough, and action lists are appended to dst
 // reset to length 0; scratch memory comes from a *Workspace (nil allowed)
-// that makes the per-slot decisions allocation-free in steady state;
+// that makes the per-slot decisions allocation-free in steady state; a
+// dst that would be reused must not overlap an input (the snapshot, a
+// job's Running, Plan's allotments), which is checked;
 // randomised choices (which task gets a copy, which copies are preempted)
 // and the simulator's service come from an injected *rand.Rand (nil: a
 // documented deterministic choice); invalid input returns a

@@ -3,6 +3,7 @@ package competitive
 import (
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
@@ -85,14 +86,47 @@ func (j *Job) phase(s Stage) *Phase {
 // active reports whether the job has an unfinished task.
 func (j *Job) active() bool { return j.Map.unfinished()+j.Reduce.unfinished() > 0 }
 
+// times returns n·(E + λσ), n tasks' effective workload. A per-task value
+// below 2⁻¹⁰⁰⁰ may have lost digits to underflow (λσ subnormal) that n ≤
+// 2⁵³ tasks would bring back into the normal range: it is then computed
+// scaled by 2¹⁰⁰ (λ or σ, whichever is ≤ 1 after the product, takes the
+// scale, so nothing overflows), which keeps n·(E + λσ) correctly rounded to
+// a few ulps wherever it is normal.
+func (p *Phase) times(n int, lambda float64) float64 {
+	x := p.perTask(lambda)
+	if !tiny(x) {
+		return float64(n) * x
+	}
+	return float64(n) * p.perTaskScaled(lambda) / tinyScale
+}
+
+// tinyScale is the scale of Phase.perTaskScaled.
+const tinyScale = 0x1p100
+
+// tiny reports whether a per-task value x is positive and below 2⁻¹⁰⁰⁰,
+// where it may have lost digits to underflow.
+func tiny(x float64) bool { return x > 0 && x < 0x1p-1000 }
+
+// tinyBits is the IEEE bits of 2⁻¹⁰⁰⁰: for x ≥ 0, tiny(x) is bits(x) − 1 <
+// tinyBits − 1 in unsigned arithmetic (0 wraps to the largest).
+const tinyBits = (1023 - 1000) << 52
+
+// perTaskScaled returns (E + λσ)·2¹⁰⁰ for a tiny E + λσ.
+func (p *Phase) perTaskScaled(lambda float64) float64 {
+	if lambda >= 1 { // σ ≤ λσ < 2⁻¹⁰⁰⁰
+		return p.Mean*tinyScale + lambda*(p.SD*tinyScale)
+	}
+	return p.Mean*tinyScale + (lambda*tinyScale)*p.SD
+}
+
 // total returns Υ_j of eq. 19 on validated input.
 func (j *Job) total(lambda float64) float64 {
-	return float64(j.Map.Tasks)*j.Map.perTask(lambda) + float64(j.Reduce.Tasks)*j.Reduce.perTask(lambda)
+	return j.Map.times(j.Map.Tasks, lambda) + j.Reduce.times(j.Reduce.Tasks, lambda)
 }
 
 // remaining returns Υ_j(t) of eq. 25 on validated input.
 func (j *Job) remaining(lambda float64) float64 {
-	return float64(j.Map.unfinished())*j.Map.perTask(lambda) + float64(j.Reduce.unfinished())*j.Reduce.perTask(lambda)
+	return j.Map.times(j.Map.unfinished(), lambda) + j.Reduce.times(j.Reduce.unfinished(), lambda)
 }
 
 // copies returns o_j(t), the machines running the job's tasks, on validated
@@ -172,6 +206,11 @@ func checkJob(fn string, j int, job *Job, lambda float64, deep bool) error {
 	}
 	// With the precedence checked only one phase has running copies, so a
 	// deep check also bounds the job's copies o_j(t) by 2⁵³.
+	for s, p := range [2]*Phase{&job.Map, &job.Reduce} {
+		if math.IsInf(p.perTask(lambda), 0) { // even without tasks: 0·Inf would be NaN
+			return check.Err(fn, j, fieldNames[s][fSD], p.SD, "mean + λ·sd overflows float64")
+		}
+	}
 	if y := job.total(lambda); math.IsInf(y, 0) || math.IsNaN(y) {
 		return check.Err(fn, j, "effective workload", y, "overflows float64")
 	}
@@ -200,7 +239,10 @@ func (p *Phase) valid() bool {
 // branch-light expression that mirrors checkJob, which builds the detailed
 // error only on failure. (It is Job.valid's check, written out so that
 // its products serve the load too: the call would not inline.)
-func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, loadRange, error) {
+//
+// out is the memory the caller's dst would be written in: a job whose
+// Running shares it is an error too (see span), found in the same pass.
+func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out span) (int, loadRange, error) {
 	active := 0
 	// The IEEE bits of the loads, which order non-negative floats: the
 	// smallest positive one (bits − 1 makes 0 the largest) and the largest.
@@ -213,12 +255,19 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64) (int, loadR
 		total := float64(mp.Tasks)*perMap + float64(rp.Tasks)*perReduce
 		if !(mp.valid() && rp.valid() &&
 			(mapLeft == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
-			total <= math.MaxFloat64) { // false for +Inf and NaN
+			total <= math.MaxFloat64 && // false for +Inf and NaN
+			!out.hits(mp.Running) && !out.hits(rp.Running)) {
 			if err := checkJob(fn, j, job, lambda, false); err != nil {
 				return 0, loadRange{}, err
 			} // else valid after all: a mean or SD of −0
+			if err := out.check(fn, job); err != nil {
+				return 0, loadRange{}, err
+			}
 		}
 		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
+		if min(math.Float64bits(perMap)-1, math.Float64bits(perReduce)-1) < tinyBits-1 { // rare: tiny(perMap) || tiny(perReduce)
+			v = job.remaining(lambda)
+		}
 		load[j] = v
 		b := math.Float64bits(v)
 		least, most = min(least, b-1), max(most, b)
@@ -259,7 +308,7 @@ func (job *Job) valid(lambda float64, deep bool) bool {
 	mp, rp := &job.Map, &job.Reduce
 	return mp.valid() && rp.valid() &&
 		(mp.unfinished() == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
-		job.total(lambda) <= math.MaxFloat64 && // false for +Inf and NaN
+		float64(mp.Tasks)*mp.perTask(lambda)+float64(rp.Tasks)*rp.perTask(lambda) <= math.MaxFloat64 && // Υ_j finite (false for +Inf and NaN); its digits do not matter here
 		(!deep || mp.badCopies() < 0 && rp.badCopies() < 0)
 }
 
@@ -293,8 +342,8 @@ func (p *Phase) badCopies() int {
 // for an invalid job (see Phase and Job: negative counts, counts above 2⁵³,
 // more running plus unscheduled tasks than tasks, a zero Mean for a phase
 // with tasks, reduce tasks started before the maps finished, NaN or ±Inf
-// means or SDs), and when Υ_j overflows float64. The entries of Running
-// are not read.
+// means or SDs), and when Υ_j or a phase's E + λσ (even one without
+// tasks) overflows float64. The entries of Running are not read.
 func EffectiveWorkload(job Job, lambda float64) (float64, error) {
 	const fn = "competitive.EffectiveWorkload"
 	if err := checkLambda(fn, lambda); err != nil {
@@ -329,4 +378,42 @@ func RemainingEffectiveWorkload(job Job, lambda float64) (float64, error) {
 		return 0, err
 	}
 	return job.remaining(lambda), nil
+}
+
+// span is the memory [lo, hi) that writing the first n elements of a dst
+// would touch, empty when the dst is too small to be reused (it is then
+// never written): the rule of check.Disjoint, applied to the Running
+// slices of a snapshot inside the passes that read them anyway, so that
+// the check costs no pass of its own.
+type span struct {
+	lo, hi uintptr
+	n      int
+}
+
+// spanOf returns the span of dst for a result of n elements.
+func spanOf[D any](dst []D, n int) span {
+	if n <= 0 || cap(dst) < n {
+		return span{}
+	}
+	var d D
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	return span{lo, lo + uintptr(n)*unsafe.Sizeof(d), n}
+}
+
+// hits reports whether s overlaps the entries of running.
+func (s span) hits(running []int) bool {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(running)))
+	return s.lo < lo+uintptr(len(running))*unsafe.Sizeof(0) && lo < s.hi
+}
+
+// check returns the error for a job whose Running s overlaps, naming the
+// field as check.Disjoint does, or nil.
+func (s span) check(fn string, job *Job) error {
+	for z, running := range [2][]int{job.Map.Running, job.Reduce.Running} {
+		if s.hits(running) {
+			field := fieldNames[z][fRunning]
+			return check.Err(fn, check.Scalar, "dst", float64(s.n), "must not share memory with "+field+" (the result is written while "+field+" is read)")
+		}
+	}
+	return nil
 }

@@ -151,7 +151,7 @@ func testScanMirrorsCheck(t *rapid.T) {
 	corrupt(t, jobs)
 	lambda := rapid.SampledFrom([]float64{0, 1, 1e300}).Draw(t, "lambda")
 	load := make([]float64, len(jobs))
-	_, _, err := scanJobs("f", load, jobs, lambda)
+	_, _, err := scanJobs("f", load, jobs, lambda, span{})
 	want := checkJobs("f", jobs, lambda, false)
 	if (err == nil) != (want == nil) || (err != nil && err.Error() != want.Error()) {
 		t.Fatalf("scanJobs error %v, checkJobs error %v", err, want)

@@ -107,25 +107,39 @@ func (m Mode) String() string {
 // the first running tasks.
 //
 // Complexity: O(n + Σ_j len(Running_j) + A + r log r) for n jobs, A
-// actions and r ≤ M randomly chosen tasks or copies (a random r-subset of
-// k items costs O(r log r) time and O(r) memory however large k is), plus
-// O(c log c) to order the c jobs below their share in NonPreemptive mode
-// when idle machines run short. Allocation-free with a dst of sufficient
-// capacity and a reused ws.
+// actions and r ≤ A + P randomly chosen tasks or copies, P the copies
+// preempted at random (a random r-subset of k items costs O(r log r) time
+// and O(r) memory however large k is; with a nil rng, or when a job loses
+// all its copies, preemption draws nothing), plus O(c log c) to order the
+// c jobs below their share in NonPreemptive mode when idle machines run
+// short. Memory follows the same terms, never the cluster size: the
+// launches and preemptions a call may make are bounded by MaxActions.
+// Allocation-free with a dst of sufficient capacity and a reused ws.
 //
 // Special cases: no jobs gives no actions. An inactive job's allotment is
 // ignored. A job with g = o gets no action. An error, with dst untouched,
 // is returned for len(machines) ≠ len(jobs), a negative allotment, Σ
 // machines > cluster, running copies Σ o_j > cluster, cluster < 0 or > 2⁵³,
 // an unknown mode, λ < 0, NaN or ±Inf (λ orders jobs in NonPreemptive
-// mode), and an invalid job (see EffectiveWorkload; here also every entry
-// of Running must be ≥ 1).
+// mode), an invalid job (see EffectiveWorkload; here also every entry
+// of Running must be ≥ 1), and a slot that would launch more than
+// MaxActions tasks (Σ_j min(g_j − o_j, u_j)) or preempt more than
+// MaxActions copies (Σ_j (o_j − g_j) in Preemptive mode); that error names
+// the job at which the sum passes the bound. dst, which the actions may
+// fill up to its capacity, must not overlap jobs, machines or any job's
+// Running (an error otherwise).
 func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64, mode Mode, rng *rand.Rand, ws *Workspace) ([]Action, error) {
 	const fn = "competitive.Plan"
 	if err := checkPlanArgs(fn, jobs, cluster, lambda, mode); err != nil {
 		return nil, err
 	}
 	if err := check.Len(fn, "machines", len(machines), len(jobs)); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, cap(dst), "machines", machines); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, cap(dst), "jobs", jobs); err != nil {
 		return nil, err
 	}
 	sum := 0
@@ -135,10 +149,10 @@ func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64,
 		}
 		sum += g
 	}
-	if err := checkRunning(fn, jobs, cluster); err != nil {
+	if err := checkRunning(fn, jobs, cluster, spanOf(dst, cap(dst))); err != nil {
 		return nil, err
 	}
-	return orNew(ws).plan(dst[:0], jobs, machines, cluster, lambda, mode, rng), nil
+	return orNew(ws).plan(fn, dst, jobs, machines, cluster, lambda, mode, rng)
 }
 
 // SREWC is one slot of SREW+C(β), Xu et al. Algorithm 2: the integer
@@ -149,7 +163,8 @@ func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64,
 // sufficient capacity and a reused ws.
 //
 // Special cases and errors: those of Machines and Plan (machines here is
-// the cluster size M).
+// the cluster size M; the MaxActions error names the job whose share
+// g_j(t) passes the bound).
 func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mode, rng *rand.Rand, ws *Workspace) ([]Action, error) {
 	const fn = "competitive.SREWC"
 	if !(beta > 0 && beta <= 1) {
@@ -158,7 +173,10 @@ func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mo
 	if err := checkPlanArgs(fn, jobs, machines, lambda, mode); err != nil {
 		return nil, err
 	}
-	if err := checkRunning(fn, jobs, machines); err != nil {
+	if err := check.Disjoint(fn, dst, cap(dst), "jobs", jobs); err != nil {
+		return nil, err
+	}
+	if err := checkRunning(fn, jobs, machines, spanOf(dst, cap(dst))); err != nil {
 		return nil, err
 	}
 	ws = orNew(ws)
@@ -167,7 +185,7 @@ func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mo
 		return nil, err
 	}
 	ws.allot = allot
-	return ws.plan(dst[:0], jobs, ws.allot, machines, lambda, mode, rng), nil
+	return ws.plan(fn, dst, jobs, ws.allot, machines, lambda, mode, rng)
 }
 
 // checkPlanArgs validates the scalars and the snapshot (deeply).
@@ -181,11 +199,33 @@ func checkPlanArgs(fn string, jobs []Job, cluster int, lambda float64, mode Mode
 	return checkJobs(fn, jobs, lambda, true)
 }
 
+// disjointJobs reports an error when writing the first n elements of dst
+// would touch the memory of jobs or of a job's Running: the rule of
+// check.Disjoint, for the snapshot and the slices it holds. O(n) for n
+// jobs, and nothing when dst is too small to be reused.
+func disjointJobs[D any](fn string, dst []D, n int, jobs []Job) error {
+	if err := check.Disjoint(fn, dst, n, "jobs", jobs); err != nil {
+		return err
+	}
+	if out := spanOf(dst, n); out.n > 0 {
+		for j := range jobs {
+			if err := out.check(fn, &jobs[j]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // checkRunning reports an error if the snapshot runs more copies than the
-// cluster has machines.
-func checkRunning(fn string, jobs []Job, cluster int) error {
+// cluster has machines, or if a job's Running overlaps out, the memory of
+// the caller's dst (see span).
+func checkRunning(fn string, jobs []Job, cluster int, out span) error {
 	used := 0
 	for j := range jobs {
+		if job := &jobs[j]; out.hits(job.Map.Running) || out.hits(job.Reduce.Running) {
+			return out.check(fn, job)
+		}
 		o := jobs[j].copies()
 		if o > cluster-used {
 			return check.Err(fn, j, "running", float64(o), "running copies must not exceed the cluster's machines")
@@ -195,8 +235,23 @@ func checkRunning(fn string, jobs []Job, cluster int) error {
 	return nil
 }
 
-// plan is Plan on validated input; dst has length 0.
-func (ws *Workspace) plan(dst []Action, jobs []Job, allot []int, cluster int, lambda float64, mode Mode, rng *rand.Rand) []Action {
+// MaxActions bounds the work of one call of Plan, SREWC and SEW, whose
+// cost would otherwise follow the machine count, not the snapshot: the
+// tasks a call launches (its Launch actions, one per task, at most
+// min(g−o, u) per job), and the copies it picks one at a time at random —
+// those Plan and SREWC preempt, and those SEW's idle machines clone once
+// no task is left to launch (Algorithm 1, lines 9–10 and 17–18). Each
+// bound is checked before anything is written: beyond it a call returns
+// an InputError. Its other actions (Clone and Preempt, one per running
+// task at most) are bounded by the snapshot's Running entries. At the
+// bound the actions alone take 32 GiB; the simulators of this module
+// (2^24 machines at most) stay far below it.
+const MaxActions = 1 << 30
+
+// plan is Plan on validated input: it resets dst to length 0, appends the
+// actions and returns them, or returns an error naming the job at which
+// the slot's launches or preemptions pass MaxActions, with dst untouched.
+func (ws *Workspace) plan(fn string, dst []Action, jobs []Job, allot []int, cluster int, lambda float64, mode Mode, rng *rand.Rand) ([]Action, error) {
 	n := len(jobs)
 	ws.grant = ints(ws.grant, n)
 	idle := cluster
@@ -213,6 +268,11 @@ func (ws *Workspace) plan(dst []Action, jobs []Job, allot []int, cluster int, la
 	if mode == NonPreemptive && need > idle {
 		ws.rationIdle(jobs, idle, lambda)
 	}
+	if j := ws.overMax(jobs, mode); j >= 0 {
+		return nil, check.Err(fn, j, "machines", float64(allot[j]),
+			"the slot would launch more than MaxActions tasks or preempt more than MaxActions copies")
+	}
+	dst = dst[:0]
 	for j := range jobs {
 		k := ws.grant[j]
 		if k == 0 || (k < 0 && mode == NonPreemptive) {
@@ -231,7 +291,27 @@ func (ws *Workspace) plan(dst []Action, jobs []Job, allot []int, cluster int, la
 		}
 		dst = ws.spread(dst, j, z, kind, targets, k, rng)
 	}
-	return dst
+	return dst, nil
+}
+
+// overMax returns the job at which the plan of ws.grant launches more
+// than MaxActions tasks (min(k, u) per job granted k > 0 copies, u its
+// unscheduled tasks) or preempts more than MaxActions copies (Preemptive
+// mode, −k per job with k < 0), or −1 if it does neither.
+func (ws *Workspace) overMax(jobs []Job, mode Mode) int {
+	launched, preempted := 0, 0
+	for j := range jobs {
+		k := ws.grant[j]
+		if k < 0 && mode == Preemptive {
+			preempted += -k
+		} else if k > 0 {
+			launched += min(k, jobs[j].phase(jobs[j].stage()).Unscheduled)
+		}
+		if launched > MaxActions || preempted > MaxActions {
+			return j
+		}
+	}
+	return -1
 }
 
 // rationIdle cuts ws.grant down to the idle machines, serving the jobs
@@ -282,6 +362,18 @@ func (ws *Workspace) preempt(dst []Action, j int, z Stage, p *Phase, k int, rng 
 	o := 0
 	for _, c := range p.Running {
 		o += c
+	}
+	if rng == nil || k == o {
+		// The first k copies, task by task: no subset to draw.
+		for t, c := range p.Running {
+			if k == 0 {
+				break
+			}
+			n := min(c, k)
+			dst = append(dst, Action{Job: j, Stage: z, Kind: Preempt, Task: t, Copies: n})
+			k -= n
+		}
+		return dst
 	}
 	chosen := ws.subset(o, k, rng)
 	end := 0

@@ -513,3 +513,29 @@ func TestDeepCheckErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSREWC times one slot of SREW+C(β) — Machines and the Plan —
+// with a reused dst and workspace (0 allocs/op, TestSREWCAllocationFree).
+func BenchmarkSREWC(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run("n="+itoa(n), func(b *testing.B) {
+			jobs := benchSnapshot(n)
+			dst := make([]Action, 0, benchMachines)
+			var ws Workspace
+			rng := rand.New(rand.NewPCG(1, 1))
+			var err error
+			if dst, err = SREWC(dst, jobs, benchMachines, 0.7, 1, Preemptive, rng, &ws); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				dst, _ = SREWC(dst, jobs, benchMachines, 0.7, 1, Preemptive, rng, &ws)
+			}
+			b.StopTimer()
+			if len(dst) == 0 {
+				b.Fatal("no actions")
+			}
+		})
+	}
+}

@@ -50,23 +50,34 @@ import (
 // (the lowest unscheduled ordinals, and clones spread cyclically over the
 // unfinished tasks in job order).
 //
-// Complexity: O(n + Σ_j len(Running_j) + c log c + M log M) for n jobs of
-// which c have unscheduled tasks: the candidates are sorted by Υ_j, and the
-// at most M launches and clone picks are drawn and sorted to aggregate
-// them. Allocation-free with a dst of sufficient capacity and a reused ws.
+// Complexity: O(n + Σ_j len(Running_j) + c log c + L log L + C + min(C, T) log C)
+// for n jobs of which c have unscheduled tasks: the candidates are sorted
+// by Υ_j, the L launches are drawn (a random subset, O(L) memory), and
+// the C clone picks are drawn over the T clone targets and aggregated, by
+// sorting when C < T and by counting per target otherwise, so that memory
+// is O(n + L + min(C, T)), never O(M); with a nil rng the cyclic picks
+// cost O(min(C, T)). L and C are each bounded by MaxActions per machine
+// group. Allocation-free with a dst of sufficient capacity and a reused ws.
 //
 // Special cases: no jobs, or no idle machine, gives no actions. M = 0
 // gives no actions. An error, with dst untouched, is returned for M = 1
 // (the reduce group would be empty and no reduce task could ever run), M <
 // 0 or > 2⁵³, more running map copies than the map group or reduce copies
-// than the reduce group, λ < 0, NaN or ±Inf, and an invalid job (see
-// EffectiveWorkload; here also every entry of Running must be ≥ 1).
+// than the reduce group, λ < 0, NaN or ±Inf, an invalid job (see
+// EffectiveWorkload; here also every entry of Running must be ≥ 1), and a
+// machine group that would launch more than MaxActions tasks or clone
+// more than MaxActions copies in this slot (the error names the job of
+// the last launch, or a job with a task to clone), and a dst that overlaps
+// jobs or a job's Running (dst may be filled up to its capacity).
 func SEW(dst []Action, jobs []Job, machines int, lambda float64, rng *rand.Rand, ws *Workspace) ([]Action, error) {
 	const fn = "competitive.SEW"
 	if machines < 0 || machines > maxCount || machines == 1 {
 		return nil, check.Err(fn, check.Scalar, "machines", float64(machines), "must be 0 or lie in [2, 2^53]")
 	}
 	if err := checkJobs(fn, jobs, lambda, true); err != nil {
+		return nil, err
+	}
+	if err := disjointJobs(fn, dst, cap(dst), jobs); err != nil {
 		return nil, err
 	}
 	mapGroup, reduceGroup := (machines+1)/2, machines/2
@@ -82,6 +93,12 @@ func SEW(dst []Action, jobs []Job, machines int, lambda float64, rng *rand.Rand,
 			return nil, check.Err(fn, j, fieldNames[z][fRunning], float64(o), "running copies must fit in the phase's machine group of M/2")
 		}
 		used[z] += o
+	}
+	for z, idle := range [2]int{mapGroup - used[MapStage], reduceGroup - used[ReduceStage]} {
+		if launches, clones, j := sewWork(jobs, Stage(z), idle, lambda); max(launches, clones) > MaxActions {
+			return nil, check.Err(fn, j, fieldNames[z][fUnscheduled], float64(jobs[j].phase(Stage(z)).Unscheduled),
+				"the slot would launch more than MaxActions tasks or clone more than MaxActions copies")
+		}
 	}
 	ws = orNew(ws)
 	dst = ws.sewGroup(dst[:0], jobs, MapStage, mapGroup-used[MapStage], lambda, rng)
@@ -141,6 +158,9 @@ func (ws *Workspace) sewGroup(dst []Action, jobs []Job, z Stage, idle int, lambd
 	if targets == 0 {
 		return dst
 	}
+	if idle >= targets {
+		return ws.cloneCounts(dst, jobs, z, idle, targets, rng)
+	}
 	ws.targets = ints(ws.targets, idle)
 	for m := range ws.targets {
 		if rng == nil {
@@ -176,4 +196,90 @@ func (ws *Workspace) sewGroup(dst []Action, jobs []Job, z Stage, idle int, lambd
 		base = end
 	}
 	return dst
+}
+
+// cloneCounts is the clone step of sewGroup when idle ≥ targets: the
+// same draws (one per idle machine, in machine order), counted per target
+// rather than listed and sorted, so that memory is O(targets), not
+// O(idle); a nil rng's cyclic picks give each target ⌊idle/targets⌋ clones
+// and the first idle mod targets one more, in O(targets).
+func (ws *Workspace) cloneCounts(dst []Action, jobs []Job, z Stage, idle, targets int, rng *rand.Rand) []Action {
+	counts := ints(ws.targets, targets)
+	ws.targets = counts
+	if rng == nil {
+		q, r := idle/targets, idle%targets
+		for t := range counts {
+			counts[t] = q + b2i(t < r)
+		}
+	} else {
+		clear(counts)
+		for range idle {
+			counts[rng.IntN(targets)]++
+		}
+	}
+	base := 0
+	for j := range jobs {
+		if !jobs[j].active() || jobs[j].stage() != z {
+			continue
+		}
+		running := len(jobs[j].phase(z).Running)
+		for t, c := range counts[base : base+running+ws.grant[j]] {
+			switch {
+			case c == 0:
+			case t < running:
+				dst = append(dst, Action{Job: j, Stage: z, Kind: Clone, Task: t, Copies: c})
+			default:
+				dst[ws.first[j]+t-running].Copies += c
+			}
+		}
+		base += running + ws.grant[j]
+	}
+	return dst
+}
+
+// sewWork returns the tasks SEW's machine group for phase z, with idle
+// free machines, launches and the copies it clones in this slot (lines
+// 4–10, 12–18), and the job an error about them names: the last job served
+// for launches, a job with a task to clone for clones. It is sewGroup's
+// rule without the sort, in O(n): the jobs served are those of Ξ ranked
+// before the first job of Ξ₂ still mapping (reduce group only); they
+// launch min(idle, Σ u) tasks; the rest of idle clones once they are all
+// launched, if some unfinished task of phase z exists to clone.
+func sewWork(jobs []Job, z Stage, idle int, lambda float64) (launches, clones, named int) {
+	if idle == 0 {
+		return 0, 0, 0
+	}
+	block, blockLoad := -1, 0.0 // the first job of Ξ₂ in (Υ, index) order still mapping
+	if z == ReduceStage {
+		for j := range jobs {
+			if jobs[j].Reduce.Unscheduled > 0 && jobs[j].Map.unfinished() > 0 {
+				if y := jobs[j].total(lambda); block < 0 || y < blockLoad {
+					block, blockLoad = j, y
+				}
+			}
+		}
+	}
+	waiting, last, target := 0, -1, -1 // tasks the served jobs wait to launch (saturated at idle + 1)
+	for j := range jobs {
+		job := &jobs[j]
+		if u := job.phase(z).Unscheduled; u > 0 {
+			if y := job.total(lambda); block < 0 || y < blockLoad || (y == blockLoad && j < block) {
+				waiting, last = min(waiting+u, idle+1), j
+			}
+		}
+		if target < 0 && job.active() && job.stage() == z && len(job.phase(z).Running) > 0 {
+			target = j
+		}
+	}
+	launches = min(waiting, idle)
+	if launches > MaxActions || block >= 0 || waiting >= idle {
+		return launches, 0, last // tasks wait: no clones
+	}
+	if target < 0 {
+		target = last // the tasks just launched are the clone targets
+	}
+	if target < 0 {
+		return launches, 0, 0 // nothing to clone
+	}
+	return launches, idle - waiting, target
 }

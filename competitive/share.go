@@ -51,16 +51,20 @@ import (
 // not count in N; with no active job, or M = 0, every job gets 0. The
 // entries of Running are not read, only its length. An error, with dst
 // untouched, is returned for β outside (0, 1] or NaN, for λ < 0, NaN or
-// ±Inf, for machines < 0 or > 2⁵³, and for an invalid job (see
-// EffectiveWorkload).
+// ±Inf, for machines < 0 or > 2⁵³, for an invalid job (see
+// EffectiveWorkload), and for a dst that overlaps jobs or a job's Running
+// (dst must not overlap an input).
 func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *Workspace) ([]float64, error) {
 	const fn = "competitive.Shares"
 	if err := checkShareArgs(fn, machines, beta, lambda); err != nil {
 		return nil, err
 	}
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
+		return nil, err
+	}
 	ws = orNew(ws)
 	ws.load = floats(ws.load, len(jobs))
-	active, r, err := scanJobs(fn, ws.load, jobs, lambda)
+	active, r, err := scanJobs(fn, ws.load, jobs, lambda, spanOf(dst, len(jobs)))
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +96,14 @@ func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *W
 // Complexity: O(n), the passes of Shares: the rounding is worked out from
 // the shares' structure (the R leftover machines go to the first R ranked
 // jobs), whose one extra rank the same histogram locates. Allocation-free
-// with a dst of capacity n and a reused ws. Errors are those of Shares.
+// with a dst of capacity n and a reused ws. Errors are those of Shares
+// (the same rule for dst).
 func Machines(dst []int, jobs []Job, machines int, beta, lambda float64, ws *Workspace) ([]int, error) {
 	const fn = "competitive.Machines"
 	if err := checkShareArgs(fn, machines, beta, lambda); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
 		return nil, err
 	}
 	return orNew(ws).machines(fn, dst, jobs, machines, beta, lambda)
@@ -129,7 +137,7 @@ func checkShareArgs(fn string, machines int, beta, lambda float64) error {
 func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, beta, lambda float64) ([]int, error) {
 	n := len(jobs)
 	ws.load = floats(ws.load, n)
-	active, r, err := scanJobs(fn, ws.load, jobs, lambda)
+	active, r, err := scanJobs(fn, ws.load, jobs, lambda, spanOf(dst, n))
 	if err != nil {
 		return nil, err
 	}
@@ -282,11 +290,19 @@ func (ws *Workspace) realShares(dst []float64, r *betaRule, lr loadRange, inacti
 // apportioned is machines by the general routine: the real shares, then
 // alloc's apportionment with priority Υ_j(t).
 func (ws *Workspace) apportioned(dst []int, rule betaRule, r loadRange, inactive, machines int) []int {
+	if testHookApportioned != nil {
+		testHookApportioned()
+	}
 	ws.shares = floats(ws.shares, len(dst))
 	ws.realShares(ws.shares, &rule, r, inactive)
 	selection.Apportion(&ws.sel, dst, ws.shares, machines, ws.load)
 	return dst
 }
+
+// testHookApportioned, nil outside tests, is called when Machines takes
+// the general routine: the tests check that the structural rounding, not
+// the guard, settles ordinary snapshots.
+var testHookApportioned func()
 
 // served is what a job's rank gives it: nothing, a whole share M/(βN),
 // or the partial share.

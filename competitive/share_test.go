@@ -601,7 +601,7 @@ func testApportionedGuard(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("Machines: %v", err)
 	}
-	active, r, _ := scanJobs("f", ws.load, jobs, 1)
+	active, r, _ := scanJobs("f", ws.load, jobs, 1, span{})
 	if active == 0 {
 		return
 	}

@@ -118,8 +118,9 @@ const workTol = 1e-9
 // Conservation is checked throughout: a task finishes exactly once and
 // only when its service reaches its work, no task is launched twice, lost
 // or started before its job's maps finish, no action names a task that is
-// not in the state it requires, and no more than M machines (⌈M/2⌉ and
-// ⌊M/2⌋ per group under SEW) run copies in any slot. A violation returns an
+// not in the state it requires, no more than M machines (⌈M/2⌉ and
+// ⌊M/2⌋ per group under SEW) run copies in any slot, and at least one does
+// while a job is active. A violation returns an
 // error naming the job and slot; it would be a bug, and the tests check that
 // none occurs.
 //
@@ -138,11 +139,16 @@ const workTol = 1e-9
 // with σ² ≥ Δ − 1, σ > 0 with a nil rng, MaxSlots < 0, any NaN or ±Inf), for
 // a job with a negative or too large arrival or task count, more than
 // MaxSimTasks tasks in all, a work ≤ 0, NaN or ±Inf for a phase with tasks,
-// and when the run exceeds MaxSlots.
+// a dst that overlaps jobs, and when the run exceeds MaxSlots — up front,
+// without simulating, when a task's work alone needs more slots than
+// MaxSlots (or the default cap, at most 2^50) at δΔ per slot.
 func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stats, error) {
 	const fn = "competitive.Simulate"
 	cfg, err := checkConfig(fn, cfg, rng)
 	if err != nil {
+		return nil, Stats{}, err
+	}
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
 		return nil, Stats{}, err
 	}
 	totalTasks, defaultCap := 0, 64.0
@@ -176,6 +182,19 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 	maxSlots := cfg.MaxSlots
 	if maxSlots == 0 {
 		maxSlots = int(min(float64(maxArrival)+defaultCap, 1<<50))
+	}
+	// A task of work p runs at most δΔ per slot: a job that cannot finish
+	// within maxSlots is rejected now rather than after maxSlots slots
+	// (2^50 of them by default: years).
+	for j, job := range jobs {
+		for s, work := range [2]float64{job.MapWork, job.ReduceWork} {
+			if [2]int{job.MapTasks, job.ReduceTasks}[s] == 0 {
+				continue
+			}
+			if slots := work / (cfg.Speed * cfg.Peak) * (1 - 2*workTol); float64(job.Arrival)+slots > float64(maxSlots) {
+				return nil, Stats{}, check.Err(fn, j, [2]string{"map.work", "reduce.work"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
+			}
+		}
 	}
 	s := newSim(jobs, cfg, totalTasks, rng)
 	flow, stats, err := s.run(maxSlots)
@@ -445,7 +464,10 @@ func (s *sim) slot() error {
 			return err
 		}
 		s.ws.allot = allot
-		s.actions = s.ws.plan(s.actions[:0], s.snap, allot, m, s.cfg.Lambda, s.cfg.Mode, s.rng)
+		s.actions, err = s.ws.plan("competitive.Simulate", s.actions, s.snap, allot, m, s.cfg.Lambda, s.cfg.Mode, s.rng)
+		if err != nil {
+			return err // unreachable: M ≤ MaxSimMachines < MaxActions
+		}
 	}
 	for _, a := range s.actions {
 		if err := s.apply(a); err != nil {
@@ -477,6 +499,13 @@ func (s *sim) checkCapacity() error {
 	m := s.cfg.Machines
 	if s.busy[MapStage]+s.busy[ReduceStage] > m {
 		return s.violation(-1, "more copies running than machines")
+	}
+	// Every policy keeps a machine busy while a job is active (SREW+C and
+	// Fair hand out Σ g_j(t) = M ≥ 1; SEW's first job in Υ order can always
+	// launch or clone in its phase's group): an idle cluster would stall
+	// the run until MaxSlots.
+	if s.busy[MapStage]+s.busy[ReduceStage] == 0 {
+		return s.violation(-1, "no machine busy while a job is active")
 	}
 	if s.cfg.Policy == SEWPolicy && (s.busy[MapStage] > (m+1)/2 || s.busy[ReduceStage] > m/2) {
 		return s.violation(-1, "a SEW machine group over-used")
