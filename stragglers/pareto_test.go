@@ -270,3 +270,30 @@ func TestFitParetoErrors(t *testing.T) {
 		t.Error("equal durations: no error")
 	}
 }
+
+// TestFitParetoSubnormal is a regression test: with x̂_m subnormal and a
+// duration whose ratio to it overflows, ln(x/x̂_m) was ln x − ln x̂_m, and
+// math.Log on amd64 misreads a subnormal's exponent (ln 5e-324 = −709.09,
+// not −744.44). By hand: durations 2^−1074 and MaxFloat64 =
+// (1 − 2^−53)·2^1024 give Σ ln(x_i/x̂_m) = 2098·ln 2 + ln(1 − 2^−53), so β̂
+// = 2/(2098·ln 2) to rounding; ParetoFit must agree, in either order.
+func TestFitParetoSubnormal(t *testing.T) {
+	t.Parallel()
+	want := 2 / (2098 * math.Ln2)
+	for _, xs := range [][]float64{{0x1p-1074, math.MaxFloat64}, {math.MaxFloat64, 0x1p-1074}} {
+		xm, beta, err := FitPareto(xs)
+		if err != nil || xm != 0x1p-1074 || math.Abs(beta-want) > 1e-15*want {
+			t.Errorf("FitPareto(%v) = %v, %v, %v; want 5e-324, %v", xs, xm, beta, err, want)
+		}
+		var f ParetoFit
+		for _, x := range xs {
+			if err := f.Add(x); err != nil {
+				t.Fatal(err)
+			}
+		}
+		xm, beta, err = f.Fit()
+		if err != nil || xm != 0x1p-1074 || math.Abs(beta-want) > 1e-15*want {
+			t.Errorf("ParetoFit of %v = %v, %v, %v; want 5e-324, %v", xs, xm, beta, err, want)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/selection"
@@ -447,10 +445,30 @@ func validatePolicy(fn string, p Policy) (float64, error) {
 	case ThesisRule:
 		return p.NewCopy, nil
 	case MantriRule:
-		// P(t_new < y) > δ ⇔ y > Quantile(δ): the CDF is continuous and
-		// strictly increasing above x_m, and 0 up to it (Quantile(0) = x_m).
-		newCopy := distuv.Pareto{Xm: p.NewCopy * (p.Beta - 1) / p.Beta, Alpha: p.Beta}
-		return newCopy.Quantile(p.Threshold), nil // +Inf for δ = 1: never
+		return mantriCutoff(p.NewCopy, p.Beta, p.Threshold), nil
 	}
 	return 0, check.Err(fn, check.Scalar, "rule", float64(p.Rule), "must be ThesisRule or MantriRule")
+}
+
+// mantriCutoff returns the δ-quantile of a new copy's duration, Pareto with
+// x_m = t_new·(β−1)/β and tail index β (the thesis's model): P(t_new < y)
+// > δ ⇔ y > x_m·(1−δ)^(−1/β), the CDF being continuous and strictly
+// increasing above x_m and 0 up to it. δ = 1 gives +Inf: no y qualifies.
+//
+// x_m itself is never formed: for a subnormal t_new it underflows (to 0
+// for t_new = 5e-324, β = 1.5, and the quantile 0·∞ = NaN at δ = 1). The
+// factor (β−1)/β·(1−δ)^(−1/β) lies in [2^−54, 2^53] (β−1 ≥ 2^−52 and 1−δ
+// ≥ 2^−53 for float64 β > 1 and δ < 1), so it is applied to t_new's
+// mantissa and t_new's power of two last, with one rounding (math.Ldexp):
+// the cut-off is the quantile to within rounding over float64's whole
+// range — +Inf when it exceeds MaxFloat64 (no task qualifies), 0 when it
+// lies below half the smallest subnormal (every task with t_rem > 0
+// qualifies, as it does exactly). O(1).
+func mantriCutoff(newCopy, beta, threshold float64) float64 {
+	if threshold == 1 {
+		return math.Inf(1)
+	}
+	frac, exp := math.Frexp(newCopy) // newCopy = frac·2^exp, frac ∈ [1/2, 1)
+	q := frac * ((beta - 1) / beta) / math.Pow(1-threshold, 1/beta)
+	return math.Ldexp(q, exp)
 }

@@ -1,0 +1,219 @@
+package stragglers
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/testutil"
+)
+
+// TestMantriSubnormalNewCopy is issue 17's reproducer: under MantriRule a
+// subnormal t_new made x_m = t_new·(β−1)/β underflow to 0, the δ = 1
+// quantile 0·∞ = NaN, and Speculate (comparing IEEE bits, where a NaN with
+// its sign bit set is "larger" than every time) copied a task that
+// SpeculateRunning did not. δ = 1 allows no copy at all: P(t_new < y) > 1
+// never holds.
+func TestMantriSubnormalNewCopy(t *testing.T) {
+	t.Parallel()
+	p := Policy{Rule: MantriRule, NewCopy: 5e-324, Beta: 1.5, Threshold: 1}
+	for _, copies := range []int{1, 3} {
+		got, err := Speculate(nil, []Task{{State: Running, Copies: copies, Remaining: 0.5}}, 11, p, nil)
+		if err != nil || len(got) != 0 {
+			t.Errorf("Speculate, %d copies, δ = 1: %v, %v; want no action", copies, got, err)
+		}
+		launch, copied, err := SpeculateRunning(nil, []RunningTask{{copies, 0, 0.5}}, 0, 11, p, nil)
+		if err != nil || launch != 0 || len(copied) != 0 {
+			t.Errorf("SpeculateRunning, %d copies, δ = 1: %d, %v, %v; want no action", copies, launch, copied, err)
+		}
+	}
+	// δ < 1 with a subnormal t_new, by hand: t_new = 4·2^−1074 and β = 2
+	// give x_m = t_new/2 = 2·2^−1074, and δ = 0 the quantile x_m itself. A
+	// single copy qualifies when t_rem/2 > x_m: t_rem = 5·2^−1074 does,
+	// 4·2^−1074 does not; three copies when (3/4)·t_rem > x_m: t_rem = 0.5
+	// does, and so does any normal t_rem.
+	const tiny = 0x1p-1074
+	p = Policy{Rule: MantriRule, NewCopy: 4 * tiny, Beta: 2}
+	for _, tc := range []struct {
+		copies int
+		rem    float64
+		copy   bool
+	}{
+		{1, 4 * tiny, false}, {1, 5 * tiny, true}, {1, 0.5, true}, {3, 0.5, true}, {3, 2 * tiny, false}, {3, 0, false},
+	} {
+		got, err := Speculate(nil, []Task{{State: Running, Copies: tc.copies, Remaining: tc.rem}}, tc.copies+1, p, nil)
+		if err != nil || (len(got) == 1) != tc.copy {
+			t.Errorf("Speculate, c = %d, t_rem = %v: %v, %v; want copy %v", tc.copies, tc.rem, got, err, tc.copy)
+		}
+		_, copied, err := SpeculateRunning(nil, []RunningTask{{tc.copies, 0, tc.rem}}, 0, tc.copies+1, p, nil)
+		if err != nil || (len(copied) == 1) != tc.copy {
+			t.Errorf("SpeculateRunning, c = %d, t_rem = %v: %v, %v; want copy %v", tc.copies, tc.rem, copied, err, tc.copy)
+		}
+	}
+}
+
+// logMantriMargin is MantriRule's test written in logarithms, independent
+// of the code's arithmetic and free of overflow and underflow at every
+// magnitude: ln(c/(c+1)·t_rem) − ln(quantile), with the quantile
+// x_m·(1−δ)^(−1/β), x_m = t_new·(β−1)/β; eligible iff > 0. It also returns
+// the relative resolution of the two sides (the spacing of float64 near
+// each, large for subnormals), within which the decision is rounding.
+func logMantriMargin(copies int, rem float64, p Policy) (margin, resolution float64) {
+	c := float64(copies)
+	lhs := ln(rem) + math.Log(c) - math.Log(c+1)
+	rhs := ln(p.NewCopy) + math.Log(p.Beta-1) - math.Log(p.Beta) - math.Log1p(-p.Threshold)/p.Beta
+	const tinyLog = -744.4400719213812 // ln 2^−1074
+	resolution = math.Exp(tinyLog+2-min(lhs, rhs)) + 1e-12
+	return lhs - rhs, resolution
+}
+
+// ln is the natural logarithm of a positive finite x, subnormals included
+// (math.Log on amd64 misreads a subnormal's exponent).
+func ln(x float64) float64 {
+	frac, exp := math.Frexp(x)
+	return math.Log(frac) + float64(exp)*math.Ln2
+}
+
+// policyMagnitude draws a valid policy over float64's whole range: t_new
+// from subnormal to MaxFloat64, β from 1 + 2^−52 to MaxFloat64, δ at 0, 1
+// and next to them, MinElapsed anywhere or −0.
+func policyMagnitude(t *rapid.T) Policy {
+	return Policy{
+		Rule: Rule(rapid.IntRange(0, 1).Draw(t, "rule")),
+		NewCopy: rapid.OneOf(
+			testutil.PositiveMagnitude(),
+			rapid.SampledFrom([]float64{5e-324, 0x1p-1073, 3e-323, 0x1p-1022, 1, math.MaxFloat64}),
+		).Draw(t, "new copy"),
+		Beta: rapid.OneOf(
+			rapid.SampledFrom([]float64{1 + 0x1p-52, 1 + 1e-9, 1.5, 2, 3, 1e300, math.MaxFloat64}),
+			testutil.Magnitude().Filter(func(b float64) bool { return b > 1 }),
+			rapid.Float64Range(1, 2.5).Filter(func(b float64) bool { return b > 1 }),
+		).Draw(t, "beta"),
+		Threshold: rapid.OneOf(
+			rapid.SampledFrom([]float64{0, 1, 5e-324, 1 - 0x1p-53, 0x1p-53, DefaultMantriThreshold}),
+			rapid.Float64Range(0, 1),
+		).Draw(t, "threshold"),
+		MinElapsed: rapid.OneOf(rapid.Just(math.Copysign(0, -1)), rapid.Just(0.0), testutil.Magnitude()).Draw(t, "min elapsed"),
+	}
+}
+
+// timeMagnitude draws a task time over float64's whole range, or −0.
+func timeMagnitude(t *rapid.T, label string) float64 {
+	return rapid.OneOf(testutil.Magnitude(), rapid.Just(math.Copysign(0, -1))).Draw(t, label)
+}
+
+// testSpeculateMagnitudeOneTask: one running task and one free slot, so
+// that the task is copied exactly when the rule holds. Across float64's
+// range the decision agrees with the rule in logarithms wherever that is
+// clear of rounding, and Speculate and SpeculateRunning agree always.
+func testSpeculateMagnitudeOneTask(t *rapid.T) {
+	p := policyMagnitude(t)
+	copies := rapid.SampledFrom([]int{1, 2, 3, 7, 1<<31 - 1, 1 << 31, 1<<31 + 1, alloc.MaxTotal - 1}).Draw(t, "copies")
+	task := RunningTask{Copies: copies, Elapsed: timeMagnitude(t, "elapsed"), Remaining: timeMagnitude(t, "remaining")}
+	got, err := Speculate(nil, []Task{{State: Running, Copies: task.Copies, Elapsed: task.Elapsed, Remaining: task.Remaining}}, copies+1, p, nil)
+	if err != nil {
+		t.Fatalf("Speculate: %v", err)
+	}
+	launch, copied, err := SpeculateRunning(nil, []RunningTask{task}, 0, copies+1, p, nil)
+	if err != nil {
+		t.Fatalf("SpeculateRunning: %v", err)
+	}
+	copiedS, copiedR := len(got) == 1, len(copied) == 1
+	if launch != 0 || len(got) > 1 || len(copied) > 1 || copiedS != copiedR {
+		t.Fatalf("Speculate %v, SpeculateRunning %d, %v", got, launch, copied)
+	}
+	want := task.Elapsed >= p.MinElapsed
+	switch p.Rule {
+	case ThesisRule:
+		want = want && task.Remaining > p.NewCopy // exact
+	case MantriRule:
+		if task.Remaining == 0 || p.Threshold == 1 {
+			want = false
+			break
+		}
+		margin, resolution := logMantriMargin(copies, task.Remaining, p)
+		if math.Abs(margin) <= resolution {
+			return // rounding decides
+		}
+		want = want && margin > 0
+	}
+	if copiedS != want {
+		t.Fatalf("copied %v, want %v", copiedS, want)
+	}
+}
+
+func TestSpeculateMagnitudeOneTask(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSpeculateMagnitudeOneTask)
+}
+
+// testSpeculateRunningMagnitude is the differential property of
+// SpeculateRunning and Speculate over the Magnitude class: times from
+// subnormal to MaxFloat64 and −0, t_new and MinElapsed likewise, δ at 0
+// and 1, copies up to and beyond 2^31 and at 2^53 (and, rarely, an invalid
+// count), slots near 2^53. Both make the same decision, or both reject the
+// same task's field.
+func testSpeculateRunningMagnitude(t *rapid.T) {
+	n := rapid.IntRange(0, 12).Draw(t, "n")
+	tasks := make([]Task, n)
+	for i := range tasks {
+		st := TaskState(rapid.IntRange(0, 2).Draw(t, "state"))
+		tasks[i] = Task{State: st}
+		if st == Running {
+			tasks[i].Copies = rapid.OneOf(
+				rapid.IntRange(1, 3),
+				rapid.SampledFrom([]int{1<<31 - 1, 1 << 31, 1<<31 + 1, 1<<32 + 1, alloc.MaxTotal - 1, alloc.MaxTotal}),
+				rapid.SampledFrom([]int{0, alloc.MaxTotal + 1}),
+			).Draw(t, "copies")
+			tasks[i].Elapsed = timeMagnitude(t, "elapsed")
+			tasks[i].Remaining = timeMagnitude(t, "remaining")
+		}
+	}
+	busy := 0
+	for _, task := range tasks {
+		busy = min(busy+task.Copies, alloc.MaxTotal)
+	}
+	running, from, unscheduled := runningView(tasks)
+	// Several policies per job: the rare combinations (a subnormal t_new
+	// with δ = 1 under MantriRule) come up within the default checks.
+	for range 8 {
+		p := policyMagnitude(t)
+		slots := rapid.OneOf(
+			rapid.IntRange(busy, min(busy+2*n+2, alloc.MaxTotal)),
+			testutil.NearMaxCount(),
+			rapid.IntRange(0, 30),
+		).Draw(t, "slots")
+		want, errS := Speculate(nil, tasks, slots, p, nil)
+		launch, copies, errR := SpeculateRunning(nil, running, unscheduled, slots, p, nil)
+		if errS != nil || errR != nil {
+			var is, ir *specsched.InputError
+			if !errors.As(errS, &is) || !errors.As(errR, &ir) || is.Field != ir.Field || (ir.Index >= 0) != (is.Index >= 0) || (ir.Index >= 0 && from[ir.Index] != is.Index) {
+				t.Fatalf("Speculate: %v\nSpeculateRunning: %v", errS, errR)
+			}
+			continue
+		}
+		var got []Action
+		for i, task := range tasks {
+			if task.State == Unscheduled && launch > 0 {
+				got = append(got, Action{i, Launch})
+				launch--
+			}
+		}
+		for _, k := range copies {
+			got = append(got, Action{from[k], Copy})
+		}
+		if launch != 0 || !slices.Equal(got, want) && len(got)+len(want) > 0 {
+			t.Fatalf("%+v, %d slots: SpeculateRunning gives %v (%d launches left)\nSpeculate gives        %v", p, slots, got, launch, want)
+		}
+	}
+}
+
+func TestSpeculateRunningMagnitude(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSpeculateRunningMagnitude)
+}
