@@ -217,3 +217,26 @@ func TestSpeculateRunningMagnitude(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testSpeculateRunningMagnitude)
 }
+
+// TestSlotsNearMaxCount is issue 17's overshoot near 2^53: shares ≥ 2^52
+// round to integers in float64, the floors summed past the total and the
+// apportionment returned early, Σ = slots + 1. By hand: T = (4, 1), one
+// class β = 1.5 and S = 2^53 − 3 = 9007199254740989 lies far past the
+// virtual sizes, so the shares are 4S/5 = 7205759403792791 + 1/5 and S/5 =
+// 1801439850948197 + 4/5, and the last slot goes to the larger remainder,
+// job 1. TwoClassesSlots on T = (3, 1), β = (1.5, 1.3) at 2^53 − 2 must sum
+// to S, each job within a slot of TwoClasses' share.
+func TestSlotsNearMaxCount(t *testing.T) {
+	t.Parallel()
+	got, err := AllocateSlots(nil, []float64{4, 1}, []float64{1.5, 1.5}, 1<<53-3, nil)
+	if want := []int{7205759403792791, 1801439850948198}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("AllocateSlots = %v, %v; want %v", got, err, want)
+	}
+	remaining, beta := []float64{3, 1}, []float64{1.5, 1.3}
+	const slots = 1<<53 - 2
+	got, err = TwoClassesSlots(nil, remaining, beta, slots, nil)
+	real, errReal := TwoClasses(nil, remaining, beta, slots, nil)
+	if err != nil || errReal != nil || got[0]+got[1] != slots || math.Abs(float64(got[0])-real[0]) >= 1 || math.Abs(float64(got[1])-real[1]) >= 1 {
+		t.Errorf("TwoClassesSlots = %v, %v; want Σ = %d within a slot of %v (%v)", got, err, slots, real, errReal)
+	}
+}
