@@ -3,6 +3,7 @@ package stragglers
 import (
 	"errors"
 	"math"
+	"math/big"
 	"slices"
 	"testing"
 
@@ -218,6 +219,15 @@ func TestSpeculateRunningMagnitude(t *testing.T) {
 	rapid.Check(t, testSpeculateRunningMagnitude)
 }
 
+// withinSlot reports whether an integer share x lies within one slot of
+// the real-valued share real, which float64 holds to a few of its ulps (an
+// ulp is 1 between 2^52 and 2^53: there the real shares are integers
+// themselves and may sum to S ± 1).
+func withinSlot(x int, real float64) bool {
+	ulp := math.Nextafter(real, math.Inf(1)) - real
+	return math.Abs(float64(x)-real) < 1+4*ulp
+}
+
 // TestSlotsNearMaxCount is issue 17's overshoot near 2^53: shares ≥ 2^52
 // round to integers in float64, the floors summed past the total and the
 // apportionment returned early, Σ = slots + 1. By hand: T = (4, 1), one
@@ -236,7 +246,79 @@ func TestSlotsNearMaxCount(t *testing.T) {
 	const slots = 1<<53 - 2
 	got, err = TwoClassesSlots(nil, remaining, beta, slots, nil)
 	real, errReal := TwoClasses(nil, remaining, beta, slots, nil)
-	if err != nil || errReal != nil || got[0]+got[1] != slots || math.Abs(float64(got[0])-real[0]) >= 1 || math.Abs(float64(got[1])-real[1]) >= 1 {
+	if err != nil || errReal != nil || got[0]+got[1] != slots || !withinSlot(got[0], real[0]) || !withinSlot(got[1], real[1]) {
 		t.Errorf("TwoClassesSlots = %v, %v; want Σ = %d within a slot of %v (%v)", got, err, slots, real, errReal)
+	}
+}
+
+// TestProportionalShareUnderflow: a job whose weight T/√(β−1) is 1e-600 of
+// the total got 0 of S = 1e301 slots, though its share, about 7e-300, is a
+// normal float64: w/W underflowed before the product with S. T = (1e300,
+// 1e-300), β = (1.25, 1.5): S lies past both virtual sizes, so the shares
+// are S·w_i/(w_0 + w_1) with w = T/√(β−1), computed here in math/big.
+func TestProportionalShareUnderflow(t *testing.T) {
+	t.Parallel()
+	remaining, beta := []float64{1e300, 1e-300}, []float64{1.25, 1.5}
+	const slots = 1e301
+	w := make([]*big.Float, 2)
+	sum := new(big.Float).SetPrec(200)
+	for i := range w {
+		root := new(big.Float).SetPrec(200).Sqrt(new(big.Float).SetPrec(200).Sub(big.NewFloat(beta[i]), big.NewFloat(1)))
+		w[i] = new(big.Float).SetPrec(200).Quo(big.NewFloat(remaining[i]), root)
+		sum.Add(sum, w[i])
+	}
+	want := make([]float64, 2)
+	for i := range want {
+		share := new(big.Float).SetPrec(200).Quo(w[i], sum)
+		want[i], _ = share.Mul(share, big.NewFloat(slots)).Float64()
+	}
+	for name, f := range map[string]func([]float64, []float64, []float64, float64, *Workspace) ([]float64, error){
+		"Allocate": Allocate, "TwoClasses": TwoClasses,
+	} {
+		got, err := f(nil, remaining, beta, slots, nil)
+		if err != nil || math.Abs(got[0]-want[0]) > 1e-15*want[0] || math.Abs(got[1]-want[1]) > 1e-15*want[1] {
+			t.Errorf("%s = %v, %v; want %v", name, got, err, want)
+		}
+	}
+}
+
+// TestTwoClassesWeightsOverflow: each class's ΣT/√(β−1) was checked
+// alone, so two classes of 0.6·MaxFloat64 each were accepted and case 3
+// divided by w_I + w_II = +Inf: every job got 0 slots, with a nil error.
+// The bound is now Allocate's, ΣT_i/√(β_i−1) ≤ MaxFloat64/2, and the job
+// at which the sum passes it is named.
+func TestTwoClassesWeightsOverflow(t *testing.T) {
+	t.Parallel()
+	beta := []float64{1 + 0x1p-52, 1 + 0x1p-50} // √(β−1) = 2^−26, 2^−25
+	fns := map[string]func([]float64, []float64, []float64, float64, *Workspace) ([]float64, error){
+		"Allocate": Allocate, "TwoClasses": TwoClasses,
+		"TwoClassesSlots": func(_, remaining, beta []float64, _ float64, _ *Workspace) ([]float64, error) {
+			got, err := TwoClassesSlots(nil, remaining, beta, 1<<53, nil)
+			return []float64{float64(len(got))}, err
+		},
+	}
+	for _, tc := range []struct {
+		weights float64 // of each class, relative to MaxFloat64
+		index   int
+	}{{0.6, 0}, {0.3, 1}} {
+		remaining := []float64{tc.weights * math.MaxFloat64 * 0x1p-26, tc.weights * math.MaxFloat64 * 0x1p-25}
+		for name, f := range fns {
+			got, err := f(nil, remaining, beta, 1e305, nil)
+			var ie *specsched.InputError
+			if !errors.As(err, &ie) || ie.Index != tc.index || ie.Field != "remaining" {
+				t.Errorf("%s, weights %v·MaxFloat64 each: %v, %v; want job %d's remaining rejected", name, tc.weights, got, err, tc.index)
+			}
+		}
+	}
+	// At the bound itself: accepted, finite, Σ = S.
+	remaining := []float64{math.MaxFloat64 / 4 * 0x1p-26, math.MaxFloat64 / 4 * 0x1p-25}
+	for name, f := range fns {
+		if name == "TwoClassesSlots" {
+			continue
+		}
+		got, err := f(nil, remaining, beta, 1e305, nil)
+		if err != nil || !(got[0] > 0 && got[1] > 0) || math.Abs(got[0]+got[1]-1e305) > 1e-14*1e305 {
+			t.Errorf("%s at Σw = MaxFloat64/2: %v, %v; want a finite split of 1e305", name, got, err)
+		}
 	}
 }

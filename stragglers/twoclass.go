@@ -44,7 +44,10 @@ import (
 // for mismatched lengths; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or
 // ±Inf; for a β_i outside (1, 2) — Algorithm 4 is written for tails with
 // infinite variance; Allocate takes β ≥ 2 — or a third distinct β (naming
-// the job); and when a class's ΣT_i/√(β−1) overflows float64.
+// the job); and when ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2 ≈
+// 9e307 (Allocate's bound), naming the job at which the sum in index order
+// does. Every other input, from subnormal T_i and S to 1e308, is answered,
+// no share lost to an underflowing ratio (see Allocate).
 func TwoClasses(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
 	const fn = "stragglers.TwoClasses"
 	ws = orNew(ws)
@@ -113,7 +116,8 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		return c, err
 	}
 	distinct := 0
-	overflow := -1 // the first job at which its class's weight overflows
+	overflow := -1 // the first job at which ΣT_i/√(β_i−1) exceeds maxSum
+	var sumW float64
 	for i, t := range remaining {
 		if !(t >= 0 && t <= math.MaxFloat64) {
 			return c, check.NonNegative(fn, i, "remaining", t)
@@ -136,14 +140,16 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		}
 		c.total[k] += t
 		c.count[k]++
-		// T/√(β−1) ≥ (2/β)·T for every β: the class weight bounds the
-		// virtual size and θ. Reported once every job is known valid.
-		if overflow < 0 && c.total[k]/math.Sqrt(b-1) > math.MaxFloat64 {
+		// T/√(β−1) ≥ (2/β)·T for every β: the weights bound the virtual
+		// sizes, θ and ΣT. The bound is Allocate's, in the same order.
+		// Reported once every job is known valid.
+		sumW += t / math.Sqrt(b-1)
+		if overflow < 0 && sumW > maxSum {
 			overflow = i
 		}
 	}
 	if overflow >= 0 {
-		return c, check.Err(fn, overflow, "remaining", remaining[overflow], "the sum over jobs overflows float64")
+		return c, check.Err(fn, overflow, "remaining", remaining[overflow], "ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2")
 	}
 	switch {
 	case distinct == 1:
@@ -172,8 +178,9 @@ func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c clas
 		case t1+t2 > 0: // case 3 (with no work at all, nothing to split)
 			// Both shares from their own weights: "the rest", S − s1, would
 			// lose the digits of a class much smaller than the other.
+			// portion keeps a share whose ratio w/(w1+w2) underflows.
 			w1, w2 := t1/math.Sqrt(b1-1), t2/math.Sqrt(b2-1)
-			s1, s2 = w1/(w1+w2)*slots, w2/(w1+w2)*slots
+			s1, s2 = portion(w1, w1+w2, slots), portion(w2, w1+w2, slots)
 		}
 	}
 	n := len(remaining)

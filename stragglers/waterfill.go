@@ -64,8 +64,12 @@ import (
 // every T_i is 0, or S = 0, every job gets 0; otherwise ΣS_i = S up to
 // rounding. An error, with dst untouched, is returned for mismatched
 // lengths; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or ±Inf or a β_i ≤ 1,
-// NaN or ±Inf (naming the job); and when ΣT_i or ΣT_i/√(β_i−1) overflows
-// float64.
+// NaN or ±Inf (naming the job); and when ΣT_i or ΣT_i/√(β_i−1) (β_i < 2)
+// exceeds MaxFloat64/2 ≈ 9e307, naming the job at which the sum in index
+// order does. Every other input, from subnormal T_i and S to 1e308, is
+// answered: a proportional share x/W·S is formed without letting x/W
+// underflow, so a job's share is lost only when it lies below the smallest
+// subnormal.
 func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
 	const fn = "stragglers.Allocate"
 	ws = orNew(ws)
@@ -109,6 +113,12 @@ func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspac
 	return dst, nil
 }
 
+// maxSum bounds ΣT_i and ΣT_i/√(β_i−1): summed in index order they must
+// not exceed MaxFloat64/2, so that the same sums taken in any other order
+// (the search's buckets, the classes) stay finite, and so do the proportional
+// shares' denominators.
+const maxSum = math.MaxFloat64 / 2
+
 // prepared describes a validated snapshot.
 type prepared struct {
 	total  float64 // ΣT_i
@@ -141,8 +151,8 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 		}
 		p.total += t
 		sumW += r.w
-		if p.total > math.MaxFloat64 || sumW > math.MaxFloat64 {
-			return prepared{}, check.Err(fn, i, "remaining", t, "the sum over jobs overflows float64")
+		if p.total > maxSum || sumW > maxSum {
+			return prepared{}, check.Err(fn, i, "remaining", t, "ΣT_i or ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2")
 		}
 		k := math.Float64bits(r.key)
 		if k < p.lo {
@@ -196,7 +206,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 		// lies above a_g, and the classes before g share S.
 		for i := range ws.recs {
 			if r := &ws.recs[i]; r.key < g {
-				dst[i] = r.w / cut.before.w * slots // the ratio first: no overflow
+				dst[i] = portion(r.w, cut.before.w, slots)
 			} else {
 				dst[i] = 0
 			}
@@ -207,7 +217,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 		served := cut.before.w + cut.group.w
 		for i := range ws.recs {
 			if r := &ws.recs[i]; r.key <= g {
-				dst[i] = r.w / served * slots
+				dst[i] = portion(r.w, served, slots)
 			} else {
 				dst[i] = 0
 			}
@@ -218,7 +228,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 		rest := slots - cut.group.v
 		for i := range ws.recs {
 			if r := &ws.recs[i]; r.key < 2 {
-				dst[i] = r.w / cut.before.w * rest
+				dst[i] = portion(r.w, cut.before.w, rest)
 			} else {
 				dst[i] = r.v
 			}
