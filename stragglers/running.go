@@ -48,9 +48,16 @@ type RunningTask struct {
 // Errors, with dst untouched: slots outside [0, 2^53]; unscheduled < 0 or
 // with len(running) above 2^53; the Policy errors of Speculate; and,
 // naming the first such task, Copies outside [1, 2^53], and an Elapsed or
-// Remaining that is negative, NaN or ±Inf.
+// Remaining that is negative, NaN or ±Inf. dst must not overlap running: a
+// dst whose first min(cap(dst), len(running)) elements share memory with
+// running is an error with Field "dst".
 func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, p Policy, ws *Workspace) (launch int, copies []int, err error) {
 	const fn = "stragglers.SpeculateRunning"
+	// The copies are appended to dst[:0]: its first min(cap, n) elements
+	// may be written.
+	if err := check.Disjoint(fn, dst, min(cap(dst), len(running)), "running", running); err != nil {
+		return 0, nil, err
+	}
 	if slots < 0 || slots > alloc.MaxTotal {
 		return 0, nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}

@@ -198,9 +198,16 @@ type Action struct {
 // a MinElapsed < 0, NaN or ±Inf, or an unknown Rule; and, naming the first
 // such task, for an unknown State, a running task without a copy (or with
 // more than 2^53), a task that is not running but has copies, and an
-// Elapsed or Remaining that is negative, NaN or ±Inf.
+// Elapsed or Remaining that is negative, NaN or ±Inf. dst must not overlap
+// tasks: a dst whose first min(cap(dst), len(tasks)) elements share memory
+// with tasks is an error with Field "dst".
 func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) ([]Action, error) {
 	const fn = "stragglers.Speculate"
+	// The actions are appended to dst[:0]: its first min(cap, n) elements
+	// may be written.
+	if err := check.Disjoint(fn, dst, min(cap(dst), len(tasks)), "tasks", tasks); err != nil {
+		return nil, err
+	}
 	if slots < 0 || slots > alloc.MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}

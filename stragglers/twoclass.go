@@ -47,9 +47,14 @@ import (
 // the job); and when ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2 ≈
 // 9e307 (Allocate's bound), naming the job at which the sum in index order
 // does. Every other input, from subnormal T_i and S to 1e308, is answered,
-// no share lost to an underflowing ratio (see Allocate).
+// no share lost to an underflowing ratio (see Allocate). dst must not
+// overlap remaining or beta: a dst that would be reused and overlaps one is
+// an error with Field "dst".
 func TwoClasses(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
 	const fn = "stragglers.TwoClasses"
+	if err := disjoint(fn, dst, remaining, beta); err != nil {
+		return nil, err
+	}
 	ws = orNew(ws)
 	c, err := twoClasses(fn, remaining, beta, slots)
 	if err != nil {
@@ -71,10 +76,13 @@ func TwoClasses(dst, remaining, beta []float64, slots float64, ws *Workspace) ([
 // work, and every job is within one slot of its real-valued share.
 //
 // Complexity: O(n); allocation-free with a dst of capacity n and a reused
-// ws. Errors are those of TwoClasses, with slots < 0 or > alloc.MaxTotal
-// rejected.
+// ws. Errors are those of TwoClasses (dst must not overlap remaining or
+// beta), with slots < 0 or > alloc.MaxTotal rejected.
 func TwoClassesSlots(dst []int, remaining, beta []float64, slots int, ws *Workspace) ([]int, error) {
 	const fn = "stragglers.TwoClassesSlots"
+	if err := disjoint(fn, dst, remaining, beta); err != nil {
+		return nil, err
+	}
 	if slots < 0 || slots > alloc.MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}

@@ -69,9 +69,14 @@ import (
 // order does. Every other input, from subnormal T_i and S to 1e308, is
 // answered: a proportional share x/W·S is formed without letting x/W
 // underflow, so a job's share is lost only when it lies below the smallest
-// subnormal.
+// subnormal. dst must not overlap remaining or beta (it is written while
+// they are read): a dst that would be reused and overlaps one is an error
+// with Field "dst".
 func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
 	const fn = "stragglers.Allocate"
+	if err := disjoint(fn, dst, remaining, beta); err != nil {
+		return nil, err
+	}
 	ws = orNew(ws)
 	p, err := ws.prepare(fn, remaining, beta, slots)
 	if err != nil {
@@ -90,10 +95,13 @@ func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]f
 // share.
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
-// reused ws. Errors are those of Allocate, with slots < 0 or
-// > alloc.MaxTotal rejected.
+// reused ws. Errors are those of Allocate (dst must not overlap remaining
+// or beta), with slots < 0 or > alloc.MaxTotal rejected.
 func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspace) ([]int, error) {
 	const fn = "stragglers.AllocateSlots"
+	if err := disjoint(fn, dst, remaining, beta); err != nil {
+		return nil, err
+	}
 	if slots < 0 || slots > alloc.MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
@@ -118,6 +126,16 @@ func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspac
 // (the search's buckets, the classes) stay finite, and so do the proportional
 // shares' denominators.
 const maxSum = math.MaxFloat64 / 2
+
+// disjoint applies the library's rule for a dst (check.Disjoint) to the
+// inputs of an allocation: a dst that would be reused for the n =
+// len(remaining) shares must not overlap remaining or beta.
+func disjoint[D any](fn string, dst []D, remaining, beta []float64) error {
+	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
+		return err
+	}
+	return check.Disjoint(fn, dst, len(remaining), "beta", beta)
+}
 
 // prepared describes a validated snapshot.
 type prepared struct {
