@@ -251,33 +251,50 @@ func TestSlotsNearMaxCount(t *testing.T) {
 	}
 }
 
-// TestProportionalShareUnderflow: a job whose weight T/√(β−1) is 1e-600 of
-// the total got 0 of S = 1e301 slots, though its share, about 7e-300, is a
-// normal float64: w/W underflowed before the product with S. T = (1e300,
-// 1e-300), β = (1.25, 1.5): S lies past both virtual sizes, so the shares
-// are S·w_i/(w_0 + w_1) with w = T/√(β−1), computed here in math/big.
-func TestProportionalShareUnderflow(t *testing.T) {
-	t.Parallel()
-	remaining, beta := []float64{1e300, 1e-300}, []float64{1.25, 1.5}
-	const slots = 1e301
-	w := make([]*big.Float, 2)
+// proportionalShares is S·w_i/Σw with w = T/√(β−1), in math/big: the
+// shares once S lies past every job's virtual size, every β < 2.
+func proportionalShares(remaining, beta []float64, slots float64) []float64 {
+	w := make([]*big.Float, len(remaining))
 	sum := new(big.Float).SetPrec(200)
 	for i := range w {
 		root := new(big.Float).SetPrec(200).Sqrt(new(big.Float).SetPrec(200).Sub(big.NewFloat(beta[i]), big.NewFloat(1)))
 		w[i] = new(big.Float).SetPrec(200).Quo(big.NewFloat(remaining[i]), root)
 		sum.Add(sum, w[i])
 	}
-	want := make([]float64, 2)
-	for i := range want {
+	shares := make([]float64, len(w))
+	for i := range shares {
 		share := new(big.Float).SetPrec(200).Quo(w[i], sum)
-		want[i], _ = share.Mul(share, big.NewFloat(slots)).Float64()
+		shares[i], _ = share.Mul(share, big.NewFloat(slots)).Float64()
 	}
-	for name, f := range map[string]func([]float64, []float64, []float64, float64, *Workspace) ([]float64, error){
-		"Allocate": Allocate, "TwoClasses": TwoClasses,
+	return shares
+}
+
+// TestProportionalShareUnderflow: a job whose weight T/√(β−1) is 1e-600 of
+// the total got 0 of S = 1e301 slots, though its share, about 7e-300, is a
+// normal float64: w/W underflowed before the product with S. And jobs
+// whose T are subnormal had subnormal weights, rounded to a few digits:
+// T = (2^−1073, 2^−1074), β = (1.25, 1.5) split S = 1 as 4 : 1 instead of
+// 4 : √2. In both, S lies past both virtual sizes, so the shares are
+// S·w_i/(w_0 + w_1).
+func TestProportionalShareUnderflow(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		remaining []float64
+		slots     float64
+	}{
+		{[]float64{1e300, 1e-300}, 1e301},
+		{[]float64{0x1p-1073, 0x1p-1074}, 1},
+		{[]float64{0x1p-1073, 0x1p-1074}, 0x1p-1000},
 	} {
-		got, err := f(nil, remaining, beta, slots, nil)
-		if err != nil || math.Abs(got[0]-want[0]) > 1e-15*want[0] || math.Abs(got[1]-want[1]) > 1e-15*want[1] {
-			t.Errorf("%s = %v, %v; want %v", name, got, err, want)
+		beta := []float64{1.25, 1.5}
+		want := proportionalShares(tc.remaining, beta, tc.slots)
+		for name, f := range map[string]func([]float64, []float64, []float64, float64, *Workspace) ([]float64, error){
+			"Allocate": Allocate, "TwoClasses": TwoClasses,
+		} {
+			got, err := f(nil, tc.remaining, beta, tc.slots, nil)
+			if err != nil || math.Abs(got[0]-want[0]) > 1e-15*want[0] || math.Abs(got[1]-want[1]) > 1e-15*want[1] {
+				t.Errorf("%s(%v, S = %v) = %v, %v; want %v", name, tc.remaining, tc.slots, got, err, want)
+			}
 		}
 	}
 }
@@ -321,4 +338,240 @@ func TestTwoClassesWeightsOverflow(t *testing.T) {
 			t.Errorf("%s at Σw = MaxFloat64/2: %v, %v; want a finite split of 1e305", name, got, err)
 		}
 	}
+}
+
+// magnitudeSnapshot draws remaining tasks over float64's whole range
+// (testutil.Magnitudes: subnormals, 1e±300, MaxFloat64, exact ties) with β
+// from a pool of up to classes values — 1 + 2^−52 to MaxFloat64, or in
+// (1, 2) only when twoClasses — and S = slots likewise.
+func magnitudeSnapshot(t *rapid.T, classes int, below2 bool) (snapshot, float64) {
+	remaining := testutil.Magnitudes(0, 10).Draw(t, "remaining")
+	betaGen := rapid.OneOf(
+		rapid.SampledFrom([]float64{1 + 0x1p-52, 1 + 1e-9, 1.25, 1.5, 1.99, 2, 3, 1e300, math.MaxFloat64}),
+		testutil.Magnitude().Filter(func(b float64) bool { return b > 1 }),
+	)
+	if below2 {
+		betaGen = rapid.OneOf(
+			rapid.SampledFrom([]float64{1 + 0x1p-52, 1 + 1e-9, 1.25, 1.5, 2 - 0x1p-52}),
+			rapid.Float64Range(1, 2).Filter(func(b float64) bool { return b > 1 && b < 2 }),
+		)
+	}
+	pool := make([]float64, rapid.IntRange(1, classes).Draw(t, "classes"))
+	for k := range pool {
+		pool[k] = betaGen.Draw(t, "class beta")
+	}
+	beta := make([]float64, len(remaining))
+	for i := range beta {
+		beta[i] = pool[rapid.IntRange(0, len(pool)-1).Draw(t, "class")]
+	}
+	return snapshot{remaining: remaining, beta: beta}, testutil.Magnitude().Draw(t, "slots")
+}
+
+// overBound reports whether ΣT_i or ΣT_i/√(β_i−1) (β_i < 2), summed in
+// index order, passes MaxFloat64/2 — the documented reason to reject.
+func overBound(s snapshot) bool {
+	var sumT, sumW float64
+	for i, t := range s.remaining {
+		sumT += t
+		if s.beta[i] < 2 {
+			sumW += t / math.Sqrt(s.beta[i]-1)
+		}
+		if sumT > math.MaxFloat64/2 || sumW > math.MaxFloat64/2 {
+			return true
+		}
+	}
+	return false
+}
+
+// closeShares compares allocations to S's precision: relative 1e-9 of S,
+// and a few of the smallest subnormals (unit) for shares at the bottom of
+// the range.
+func closeShares(got, want []float64, slots, unit float64) bool {
+	for i := range got {
+		if !(math.Abs(got[i]-want[i]) <= 1e-9*slots+16*unit) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRealAllocation checks a real-valued allocation's documented
+// invariants: finite and ≥ 0 (never −0), 0 for T_i = 0, all 0 for S = 0 or
+// no work, and ΣS_i = S to S's precision.
+func checkRealAllocation(t *rapid.T, name string, got, remaining []float64, slots float64) {
+	var sum, work float64 // halved: the shares of S = MaxFloat64 may sum past it by rounding
+	for i, x := range got {
+		if !(x >= 0 && x <= math.MaxFloat64) || math.Signbit(x) {
+			t.Fatalf("%s: job %d gets %v", name, i, x)
+		}
+		if remaining[i] == 0 && x != 0 {
+			t.Fatalf("%s: job %d without work gets %v", name, i, x)
+		}
+		sum += x / 2
+		work += remaining[i] / 2
+	}
+	want := slots / 2
+	if work == 0 && !slices.ContainsFunc(remaining, func(t float64) bool { return t > 0 }) {
+		want = 0
+	}
+	if !(math.Abs(sum-want) <= 1e-12*want+16*0x1p-1074*float64(len(got))) {
+		t.Fatalf("%s: Σ = %v, want %v: %v", name, sum, want, got)
+	}
+}
+
+// testAllocateMagnitude: over float64's whole range Allocate answers —
+// finite, ΣS_i = S — unless a sum passes its documented bound; it is
+// invariant under rescaling T and S by a power of two that keeps every
+// value exact; and for two classes below β = 2 it is TwoClasses.
+func testAllocateMagnitude(t *rapid.T) {
+	s, slots := magnitudeSnapshot(t, 4, false)
+	got, err := Allocate(nil, s.remaining, s.beta, slots, nil)
+	if overBound(s) {
+		wantRapidError(t, "stragglers.Allocate", err, "remaining")
+		return
+	}
+	if err != nil {
+		t.Fatalf("Allocate: %v", err)
+	}
+	checkRealAllocation(t, "Allocate", got, s.remaining, slots)
+	k := rapid.IntRange(-1100, 1100).Draw(t, "scale exponent")
+	scaled, scaledSlots, ok := rescale(s.remaining, slots, k)
+	if ok && !overBound(snapshot{scaled, s.beta}) {
+		again, err := Allocate(nil, scaled, s.beta, scaledSlots, nil)
+		if err != nil {
+			t.Fatalf("Allocate, rescaled by 2^%d: %v", k, err)
+		}
+		for i := range again {
+			again[i] = math.Ldexp(again[i], -k)
+		}
+		if !closeShares(again, got, slots, math.Ldexp(0x1p-1074, max(0, -k))) {
+			t.Fatalf("rescaled by 2^%d: %v\nunscaled: %v", k, again, got)
+		}
+	}
+}
+
+// rescale multiplies remaining and slots by 2^k and reports whether every
+// value stays exact (no bit lost to underflow, nothing past MaxFloat64).
+func rescale(remaining []float64, slots float64, k int) ([]float64, float64, bool) {
+	exact := func(x float64) (float64, bool) {
+		y := math.Ldexp(x, k)
+		return y, y <= math.MaxFloat64 && math.Ldexp(y, -k) == x
+	}
+	out := make([]float64, len(remaining))
+	for i, x := range remaining {
+		y, ok := exact(x)
+		if !ok {
+			return nil, 0, false
+		}
+		out[i] = y
+	}
+	s, ok := exact(slots)
+	return out, s, ok
+}
+
+// wantRapidError checks that err is fn's *InputError on field.
+func wantRapidError(t *rapid.T, fn string, err error, field string) {
+	var ie *specsched.InputError
+	if !errors.As(err, &ie) || ie.Func != fn || ie.Field != field || ie.Index < 0 {
+		t.Fatalf("%v; want %s's InputError on a job's %s", err, fn, field)
+	}
+}
+
+func TestAllocateMagnitude(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testAllocateMagnitude)
+}
+
+// testTwoClassesMagnitude: TwoClasses over float64's whole range answers
+// as Allocate does (its generalisation, written differently), rejects
+// what Allocate rejects, and is invariant under exact rescaling.
+func testTwoClassesMagnitude(t *rapid.T) {
+	s, slots := magnitudeSnapshot(t, 2, true)
+	got, err := TwoClasses(nil, s.remaining, s.beta, slots, nil)
+	want, errA := Allocate(nil, s.remaining, s.beta, slots, nil)
+	if errA != nil {
+		wantRapidError(t, "stragglers.TwoClasses", err, "remaining")
+		return
+	}
+	if err != nil {
+		t.Fatalf("TwoClasses: %v", err)
+	}
+	checkRealAllocation(t, "TwoClasses", got, s.remaining, slots)
+	if !closeShares(got, want, slots, 0x1p-1074) {
+		t.Fatalf("TwoClasses %v\nAllocate   %v", got, want)
+	}
+	k := rapid.IntRange(-1100, 1100).Draw(t, "scale exponent")
+	if scaled, scaledSlots, ok := rescale(s.remaining, slots, k); ok && !overBound(snapshot{scaled, s.beta}) {
+		again, err := TwoClasses(nil, scaled, s.beta, scaledSlots, nil)
+		if err != nil {
+			t.Fatalf("TwoClasses, rescaled by 2^%d: %v", k, err)
+		}
+		for i := range again {
+			again[i] = math.Ldexp(again[i], -k)
+		}
+		if !closeShares(again, got, slots, math.Ldexp(0x1p-1074, max(0, -k))) {
+			t.Fatalf("rescaled by 2^%d: %v\nunscaled: %v", k, again, got)
+		}
+	}
+}
+
+func TestTwoClassesMagnitude(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testTwoClassesMagnitude)
+}
+
+// testSlotsMagnitude: the integer forms over the Magnitude class of T_i
+// and slots up to 2^53 (NearMaxCount among them) sum to exactly slots
+// when some job has work (0 otherwise), each job within a slot of its
+// real-valued share and 0 for a share of 0; or both forms reject the
+// snapshot as the real-valued form does.
+func testSlotsMagnitude(t *rapid.T) {
+	two := rapid.Bool().Draw(t, "two classes")
+	classes := 4
+	if two {
+		classes = 2
+	}
+	s, _ := magnitudeSnapshot(t, classes, two)
+	slots := rapid.OneOf(rapid.IntRange(0, 100), testutil.NearMaxCount(), rapid.IntRange(0, alloc.MaxTotal)).Draw(t, "slots")
+	name, real, ints := "AllocateSlots", Allocate, AllocateSlots
+	if two {
+		name, real, ints = "TwoClassesSlots", TwoClasses, TwoClassesSlots
+	}
+	want, errReal := real(nil, s.remaining, s.beta, float64(slots), nil)
+	got, err := ints(nil, s.remaining, s.beta, slots, nil)
+	if errReal != nil {
+		wantRapidError(t, "stragglers."+name, err, "remaining")
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	// Near 2^53 float64 spaces integers 1 apart, so the real-valued
+	// shares carry rounding errors of a few slots, and sum to S only to
+	// within them; the apportionment hands out (or takes back) that
+	// deficit as well.
+	exact := new(big.Float).SetPrec(2200)
+	for _, x := range want {
+		exact.Add(exact, big.NewFloat(x))
+	}
+	deficit, _ := exact.Sub(exact, new(big.Float).SetInt64(int64(slots))).Float64()
+	sum, work := 0, false
+	for i, x := range got {
+		sum += x
+		work = work || s.remaining[i] > 0
+		if x < 0 || !(withinSlot(x, want[i]) || math.Abs(float64(x)-want[i]) < 1+math.Abs(deficit)) || (want[i] == 0 && x != 0) {
+			t.Fatalf("%s: job %d gets %d, real share %v (Σ real − S = %v)", name, i, x, want[i], deficit)
+		}
+	}
+	if !work {
+		slots = 0
+	}
+	if sum != slots {
+		t.Fatalf("%s: Σ = %d, want %d: %v", name, sum, slots, got)
+	}
+}
+
+func TestSlotsMagnitude(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSlotsMagnitude)
 }

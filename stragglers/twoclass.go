@@ -186,8 +186,14 @@ func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c clas
 		case t1+t2 > 0: // case 3 (with no work at all, nothing to split)
 			// Both shares from their own weights: "the rest", S − s1, would
 			// lose the digits of a class much smaller than the other.
-			// portion keeps a share whose ratio w/(w1+w2) underflows.
-			w1, w2 := t1/math.Sqrt(b1-1), t2/math.Sqrt(b2-1)
+			// portion keeps a share whose ratio w/(w1+w2) underflows; the
+			// weights of totals near the subnormals are scaled first, as
+			// Allocate's (weightScale), lest they lose digits.
+			scale := 1.0
+			if max(t1, t2) < 1/weightScale {
+				scale = weightScale
+			}
+			w1, w2 := t1*scale/math.Sqrt(b1-1), t2*scale/math.Sqrt(b2-1)
 			s1, s2 = portion(w1, w1+w2, slots), portion(w2, w1+w2, slots)
 		}
 	}

@@ -141,7 +141,23 @@ func disjoint[D any](fn string, dst []D, remaining, beta []float64) error {
 type prepared struct {
 	total  float64 // ΣT_i
 	lo, hi uint64  // the range of the keys' bits
+
+	// unscale is 1, or 1/weightScale when the weights w of ws.recs hold
+	// T_i·weightScale/√(β_i−1).
+	unscale float64
 }
+
+// weightScale = 2^900 scales the weights T_i/√(β_i−1) of a snapshot whose
+// jobs with β_i < 2 all have T_i below 2^−900: unscaled, those weights
+// lie below 2^−874, where subnormal ones keep only a few digits and the
+// shares proportional to them would be off by far more than rounding
+// (T = 2^−1074 and 2^−1073 with β = 1 + 10^−9 split S 1 : 1.99999). The
+// water-filling only compares Σw/√a with S (S·2^900 may overflow
+// to +Inf: then no breakpoint is reached, as is true) and divides weights
+// by weights, so it runs on the scaled weights and unscales what it
+// returns. Any larger T_i keeps every weight within 2^−122 of the
+// largest's precision.
+const weightScale = 0x1p900
 
 // prepare validates the arguments and records every job in ws.recs, in
 // index order, in the same pass.
@@ -152,8 +168,8 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return prepared{}, err
 	}
-	p := prepared{lo: math.MaxUint64}
-	var sumW float64
+	p := prepared{lo: math.MaxUint64, unscale: 1}
+	var sumW, maxT float64 // maxT: the largest T_i with β_i < 2
 	ws.recs = slices.Grow(ws.recs[:0], len(remaining))
 	for i, t := range remaining {
 		if !(t >= 0 && t <= math.MaxFloat64) {
@@ -166,6 +182,7 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 		r := record{key: 2, v: t}
 		if b < 2 {
 			r = record{key: b, w: t / math.Sqrt(b-1), v: 2 / b * t}
+			maxT = max(maxT, t)
 		}
 		p.total += t
 		sumW += r.w
@@ -181,6 +198,14 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 		}
 		ws.recs = append(ws.recs, r)
 	}
+	if maxT > 0 && maxT < 1/weightScale { // rare: every weight lies near the subnormals
+		p.unscale = 1 / weightScale
+		for i := range ws.recs {
+			if r := &ws.recs[i]; r.key < 2 {
+				r.w = remaining[i] * weightScale / math.Sqrt(r.key-1) // the product is exact
+			}
+		}
+	}
 	return p, nil
 }
 
@@ -191,10 +216,12 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 		clear(dst)
 		return p.total != 0
 	}
-	cut := ws.search(slots, p.lo, p.hi)
+	// The weights may be scaled by 1/p.unscale (see weightScale); S is
+	// compared with them scaled likewise, shares made from them unscaled.
+	cut := ws.search(slots/p.unscale, p.lo, p.hi)
 	g := cut.key
 	rootSlope := math.Sqrt(slope(g))
-	atLevel := cut.before.w / rootSlope // what the classes before g hold at λ = a_g
+	atLevel := cut.before.w / rootSlope * p.unscale // what the classes before g hold at λ = a_g
 
 	switch {
 	case cut.before.w == 0 || (slots > atLevel && slots <= atLevel+cut.group.v):
@@ -211,7 +238,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 			r := &ws.recs[i]
 			switch {
 			case r.key < g:
-				dst[i] = r.w / rootSlope
+				dst[i] = r.w / rootSlope * p.unscale
 			case r.key == g:
 				dst[i] = ws.subDst[next]
 				next++
