@@ -167,7 +167,11 @@ type Action struct {
 // t_new) > δ with c = Copies, taking a new copy's duration Pareto with the
 // job's β and mean t_new (x_m = t_new·(β−1)/β, the thesis's model). The
 // probability is the Pareto CDF at c/(c+1)·t_rem, increasing in it, so the
-// test is c/(c+1)·t_rem > the δ-quantile of that distribution. Eligible
+// test is c/(c+1)·t_rem > the δ-quantile of that distribution, decided to
+// within rounding for every t_new from 5e-324 to MaxFloat64 (the quantile
+// is formed from t_new's mantissa and exponent, x_m never underflowing);
+// δ = 1 lets no task be copied, and the test is exact for a task running
+// one copy, t_rem > 2·quantile. Eligible
 // tasks are copied in decreasing order of urgency — t_rem for ThesisRule,
 // c/(c+1)·t_rem (hence the probability) for MantriRule — ties to the
 // smaller index; each gets at most one new copy per call. Unscheduled tasks

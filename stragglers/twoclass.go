@@ -73,7 +73,9 @@ func TwoClasses(dst, remaining, beta []float64, slots float64, ws *Workspace) ([
 // allocation for S = slots, rounded by alloc.Apportion (largest remainder),
 // equal remainders going to the job with fewer remaining tasks, then to the
 // smaller index. The result sums to exactly slots whenever some job has
-// work, and every job is within one slot of its real-valued share.
+// work, and every job is within one slot of its real-valued share (near
+// 2^53, plus the few slots by which those shares are rounded: see
+// AllocateSlots).
 //
 // Complexity: O(n); allocation-free with a dst of capacity n and a reused
 // ws. Errors are those of TwoClasses (dst must not overlap remaining or

@@ -92,7 +92,10 @@ func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]f
 // remainders going to the job with fewer remaining tasks, then to the
 // smaller index. The result sums to exactly slots whenever some job has work
 // (to 0 otherwise), and every job is within one slot of its real-valued
-// share.
+// share. (Near 2^53, where float64 spaces integers 1 apart, the
+// real-valued shares are themselves rounded by a few slots and sum to S
+// only to within that; the rounding hands out or takes back the
+// difference too.)
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
 // reused ws. Errors are those of Allocate (dst must not overlap remaining
