@@ -200,11 +200,12 @@ func TestSpeculateInputChecks(t *testing.T) {
 		{"remaining NaN", Task{State: Unscheduled, Remaining: nan}, "remaining"},
 		{"remaining −Inf", Task{State: Running, Copies: 1, Remaining: ninf}, "remaining"},
 	} {
-		in := []Task{{Running, 2, 1, 1}, {Finished, 0, 0, 0}, tc.task}
+		// Valid tasks first, with times at both ends of the range.
+		in := []Task{{Running, 2, 1, 1}, {Finished, 0, 0, 0}, {Running, 1, math.MaxFloat64, math.MaxFloat64}, tc.task}
 		orig := slices.Clone(in)
 		dst := []Action{{42, Copy}}
 		got, err := Speculate(dst[:0], in, 9, ok, nil)
-		wantInputError(t, "Speculate, "+tc.name, "stragglers.Speculate", err, 2, tc.field)
+		wantInputError(t, "Speculate, "+tc.name, "stragglers.Speculate", err, 3, tc.field)
 		if got != nil || dst[0] != (Action{42, Copy}) {
 			t.Errorf("Speculate, %s: %v, dst %v", tc.name, got, dst)
 		}
@@ -214,10 +215,10 @@ func TestSpeculateInputChecks(t *testing.T) {
 		if tc.task.State != Running || tc.field == "state" {
 			continue
 		}
-		r := []RunningTask{{2, 1, 1}, {tc.task.Copies, tc.task.Elapsed, tc.task.Remaining}}
+		r := []RunningTask{{2, 1, 1}, {1, 0, 0}, {1, math.MaxFloat64, math.MaxFloat64}, {tc.task.Copies, tc.task.Elapsed, tc.task.Remaining}}
 		dstR := []int{42}
 		launch, copies, err := SpeculateRunning(dstR[:0], r, 0, 9, ok, nil)
-		wantInputError(t, "SpeculateRunning, "+tc.name, "stragglers.SpeculateRunning", err, 1, tc.field)
+		wantInputError(t, "SpeculateRunning, "+tc.name, "stragglers.SpeculateRunning", err, 3, tc.field)
 		if launch != 0 || copies != nil || dstR[0] != 42 {
 			t.Errorf("SpeculateRunning, %s: %d, %v, dst %v", tc.name, launch, copies, dstR)
 		}
@@ -256,4 +257,24 @@ func TestParetoFitAddInputChecks(t *testing.T) {
 	_ = g.Add(4)
 	_, _, err = g.Fit()
 	wantInputError(t, "Fit of equal", "stragglers.ParetoFit.Fit", err, check.Scalar, "durations")
+}
+
+// TestSpeculateExtremeTimes: times of 0 and MaxFloat64 are valid, also on
+// SpeculateRunning's exact pass (forced here by a task with two copies
+// under MantriRule): the task with t_rem = MaxFloat64 qualifies under
+// either rule and is copied; the one with t_rem = 0 is not.
+func TestSpeculateExtremeTimes(t *testing.T) {
+	t.Parallel()
+	for _, rule := range []Rule{ThesisRule, MantriRule} {
+		p := Policy{Rule: rule, NewCopy: 1, Beta: 1.5}
+		running := []RunningTask{{2, 0, 0}, {1, math.MaxFloat64, math.MaxFloat64}, {1, 0, 0}}
+		launch, copies, err := SpeculateRunning(nil, running, 0, 5, p, nil)
+		if err != nil || launch != 0 || !slices.Equal(copies, []int{1}) {
+			t.Errorf("%v: SpeculateRunning %d, %v, %v; want 0, [1]", rule, launch, copies, err)
+		}
+		got, err := Speculate(nil, []Task{{Running, 2, 0, 0}, {Running, 1, math.MaxFloat64, math.MaxFloat64}, {Running, 1, 0, 0}}, 5, p, nil)
+		if err != nil || !slices.Equal(got, []Action{{1, Copy}}) {
+			t.Errorf("%v: Speculate %v, %v; want a copy of 1", rule, got, err)
+		}
+	}
 }

@@ -70,13 +70,12 @@ func (f *ParetoFit) Add(duration float64) error {
 	if err := check.Positive("stragglers.ParetoFit.Add", check.Scalar, "duration", duration); err != nil {
 		return err
 	}
-	switch {
-	case f.n == 0:
+	if f.n == 0 {
 		f.xm = duration
-	case duration < f.xm:
+	} else if duration < f.xm {
 		f.sumLog += float64(f.n) * logRatio(f.xm, duration)
 		f.xm = duration
-	default:
+	} else {
 		f.sumLog += logRatio(duration, f.xm)
 	}
 	f.n++

@@ -255,7 +255,7 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 		keys = keys[:eligible]
 		least, most := uint64(math.MaxUint64), uint64(0) // bits of the urgencies
 		for k, i := range chosen {
-			u := tasks[i].Remaining + 0
+			u := tasks[i].Remaining // > the bar ≥ 0: never −0
 			if mantri {
 				u *= copyFactor(tasks[i].Copies)
 			}
@@ -392,16 +392,20 @@ func listUnscheduled(at []int, tasks []Task, want int) []int {
 func firstTaskError(fn string, tasks []Task) error {
 	for i := range tasks {
 		t := &tasks[i]
-		switch {
-		case t.State > Finished:
+		// An if chain, as in firstRunningError.
+		if t.State > Finished {
 			return check.Err(fn, i, "state", float64(t.State), "must be Unscheduled, Running or Finished")
-		case t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal):
+		}
+		if t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal) {
 			return check.Err(fn, i, "copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
-		case t.State != Running && t.Copies != 0:
+		}
+		if t.State != Running && t.Copies != 0 {
 			return check.Err(fn, i, "copies", float64(t.Copies), "only a running task has copies")
-		case !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64):
+		}
+		if !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64) {
 			return check.NonNegative(fn, i, "elapsed", t.Elapsed)
-		case !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64):
+		}
+		if !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64) {
 			return check.NonNegative(fn, i, "remaining", t.Remaining)
 		}
 	}
