@@ -268,22 +268,24 @@ func BenchmarkSpeculateRunningRatio(b *testing.B) {
 // t_rem = 10 (urgency 5), task 1 three copies with t_rem = 8 (urgency 6);
 // both qualify. With 5 slots and 4 busy, eq. 3.2 (β ≥ 2: level 1) gives
 // D = 2 distinct tasks and B = 3 copies, 2 of them running: one copy,
-// for task 1. (ThesisRule, ranking by t_rem, copies task 0.)
+// for task 1. (ThesisRule, ranking by t_rem, copies task 0.) With t_rem =
+// 20 for task 0 (urgency 10) the factor alone would still pick task 1.
 func TestSpeculateRunningMantriUrgency(t *testing.T) {
 	t.Parallel()
-	running := []RunningTask{{Copies: 1, Remaining: 10}, {Copies: 3, Remaining: 8}}
 	for _, tc := range []struct {
 		rule Rule
+		rem0 float64
 		want int
-	}{{MantriRule, 1}, {ThesisRule, 0}} {
+	}{{MantriRule, 10, 1}, {ThesisRule, 10, 0}, {MantriRule, 20, 0}} {
 		p := Policy{Rule: tc.rule, NewCopy: 2, Beta: 2}
+		running := []RunningTask{{Copies: 1, Remaining: tc.rem0}, {Copies: 3, Remaining: 8}}
 		launch, copies, err := SpeculateRunning(nil, running, 0, 5, p, nil)
 		if err != nil || launch != 0 || !slices.Equal(copies, []int{tc.want}) {
-			t.Errorf("%v: %d, %v, %v; want 0, [%d]", tc.rule, launch, copies, err, tc.want)
+			t.Errorf("%v, t_rem %v: %d, %v, %v; want 0, [%d]", tc.rule, tc.rem0, launch, copies, err, tc.want)
 		}
-		got, err := Speculate(nil, []Task{{Running, 1, 0, 10}, {Running, 3, 0, 8}}, 5, p, nil)
+		got, err := Speculate(nil, []Task{{Running, 1, 0, tc.rem0}, {Running, 3, 0, 8}}, 5, p, nil)
 		if err != nil || !slices.Equal(got, []Action{{tc.want, Copy}}) {
-			t.Errorf("Speculate, %v: %v, %v; want a copy of %d", tc.rule, got, err, tc.want)
+			t.Errorf("Speculate, %v, t_rem %v: %v, %v; want a copy of %d", tc.rule, tc.rem0, got, err, tc.want)
 		}
 	}
 }

@@ -287,13 +287,17 @@ func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Wo
 	if err != nil {
 		return 0, 0 // unreachable: the shares sum to slots
 	}
+	// Steps 1 and 2: launch up to D − R, copy up to B − (busy − R). As
+	// split[0] + split[1] = slots, whatever step 1 leaves of the free
+	// slots is exactly that copy budget (or, with more extra copies
+	// running than B, nothing), so step 2 is min(eligible, what is left).
+	// Step 3 can then only launch: copies stopped short of the budget
+	// only for want of eligible tasks.
 	free := slots - busy
-	copiesRunning := busy - running
 	launches = min(unscheduled, max(0, split[0]-running), free)
-	copies = min(eligible, max(0, split[1]-copiesRunning), free-launches)
-	left := free - launches - copies
-	more := min(unscheduled-launches, left)
-	return launches + more, copies + min(eligible-copies, left-more)
+	copies = min(eligible, free-launches)
+	more := min(unscheduled-launches, free-launches-copies)
+	return launches + more, copies
 }
 
 // mostUrgent returns the copies (< len(at)) entries of at with the smallest
