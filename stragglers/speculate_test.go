@@ -603,3 +603,27 @@ func TestCopyFactorTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeculateTiesAtTheCut: five eligible tasks (ThesisRule, t_new = 1)
+// with t_rem 5, 3, 3, 3, 2 and two free slots. Eq. 3.2: T = 5, S = 7 >
+// (2/1.5)·5, so the level is 7/5, D = 5 and B = 2: two copies, for the
+// most urgent task and the first of the three tied at 3 — exactly two.
+func TestSpeculateTiesAtTheCut(t *testing.T) {
+	t.Parallel()
+	p := Policy{NewCopy: 1, Beta: 1.5}
+	rems := []float64{5, 3, 3, 3, 2}
+	tasks := make([]Task, len(rems))
+	running := make([]RunningTask, len(rems))
+	for i, r := range rems {
+		tasks[i] = Task{Running, 1, 0, r}
+		running[i] = RunningTask{1, 0, r}
+	}
+	got, err := Speculate(nil, tasks, 7, p, nil)
+	if want := []Action{{0, Copy}, {1, Copy}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Speculate: %v, %v; want %v", got, err, want)
+	}
+	launch, copies, err := SpeculateRunning(nil, running, 0, 7, p, nil)
+	if err != nil || launch != 0 || !slices.Equal(copies, []int{0, 1}) {
+		t.Errorf("SpeculateRunning: %d, %v, %v; want 0, [0 1]", launch, copies, err)
+	}
+}
