@@ -70,13 +70,12 @@ func (f *ParetoFit) Add(duration float64) error {
 	if err := check.Positive("stragglers.ParetoFit.Add", check.Scalar, "duration", duration); err != nil {
 		return err
 	}
-	switch {
-	case f.n == 0:
+	if f.n == 0 {
 		f.xm = duration
-	case duration < f.xm:
+	} else if duration < f.xm {
 		f.sumLog += float64(f.n) * logRatio(f.xm, duration)
 		f.xm = duration
-	default:
+	} else {
 		f.sumLog += logRatio(duration, f.xm)
 	}
 	f.n++
@@ -102,11 +101,18 @@ func (f *ParetoFit) Fit() (xm, beta float64, err error) {
 	return f.xm, float64(f.n) / f.sumLog, nil
 }
 
-// logRatio returns ln(x/m) for positive finite x and m, also when x/m
-// overflows or underflows.
+// logRatio returns ln(x/m) for positive finite x ≥ m, also when x/m
+// overflows. x/m rounds once and its logarithm keeps full relative
+// precision down to ratios near 1. Past MaxFloat64 the ratio is split into
+// mantissas and powers of two: ln(f_x/f_m) + (e_x − e_m)·ln 2, exact up to
+// rounding at every magnitude. (ln x − ln m would not do: math.Log on
+// amd64 reads a subnormal's exponent field as if it were normal, giving
+// ln 5e-324 = −709.09 instead of −744.44.)
 func logRatio(x, m float64) float64 {
-	if r := x / m; r > 0 && r <= math.MaxFloat64 {
+	if r := x / m; r <= math.MaxFloat64 {
 		return math.Log(r)
 	}
-	return math.Log(x) - math.Log(m)
+	fx, ex := math.Frexp(x)
+	fm, em := math.Frexp(m)
+	return math.Log(fx/fm) + float64(ex-em)*math.Ln2
 }

@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // TestFitParetoWorkedExample: durations 1, 2, 4: x̂_m = 1, Σln(x/1) =
@@ -269,4 +270,80 @@ func TestFitParetoErrors(t *testing.T) {
 	if _, _, err := f.Fit(); err == nil {
 		t.Error("equal durations: no error")
 	}
+}
+
+// TestFitParetoSubnormal is a regression test: with x̂_m subnormal and a
+// duration whose ratio to it overflows, ln(x/x̂_m) was ln x − ln x̂_m, and
+// math.Log on amd64 misreads a subnormal's exponent (ln 5e-324 = −709.09,
+// not −744.44). By hand: durations 2^−1074 and MaxFloat64 =
+// (1 − 2^−53)·2^1024 give Σ ln(x_i/x̂_m) = 2098·ln 2 + ln(1 − 2^−53), so β̂
+// = 2/(2098·ln 2) to rounding; ParetoFit must agree, in either order.
+func TestFitParetoSubnormal(t *testing.T) {
+	t.Parallel()
+	want := 2 / (2098 * math.Ln2)
+	for _, xs := range [][]float64{{0x1p-1074, math.MaxFloat64}, {math.MaxFloat64, 0x1p-1074}} {
+		xm, beta, err := FitPareto(xs)
+		if err != nil || xm != 0x1p-1074 || math.Abs(beta-want) > 1e-15*want {
+			t.Errorf("FitPareto(%v) = %v, %v, %v; want 5e-324, %v", xs, xm, beta, err, want)
+		}
+		var f ParetoFit
+		for _, x := range xs {
+			if err := f.Add(x); err != nil {
+				t.Fatal(err)
+			}
+		}
+		xm, beta, err = f.Fit()
+		if err != nil || xm != 0x1p-1074 || math.Abs(beta-want) > 1e-15*want {
+			t.Errorf("ParetoFit of %v = %v, %v, %v; want 5e-324, %v", xs, xm, beta, err, want)
+		}
+	}
+}
+
+// testFitMagnitude: over float64's whole range (testutil.Magnitudes:
+// subnormals, 1e±300, MaxFloat64, exact ties) the fit is finite with x̂_m =
+// min and β̂ > 0, or an error for equal durations; scaling every duration
+// by a power of two that keeps them exact scales x̂_m and leaves β̂
+// unchanged, bit for bit (the ratios x_i/x̂_m are the same numbers); and
+// ParetoFit agrees with FitPareto to rounding.
+func testFitMagnitude(t *rapid.T) {
+	xs := testutil.Magnitudes(2, 30).Draw(t, "durations")
+	for i := range xs {
+		if xs[i] == 0 {
+			xs[i] = testutil.PositiveMagnitude().Draw(t, "duration")
+		}
+	}
+	xm, beta, err := FitPareto(xs)
+	if slices.Min(xs) == slices.Max(xs) {
+		if err == nil {
+			t.Fatalf("equal durations: fit (%v, %v)", xm, beta)
+		}
+		return
+	}
+	if err != nil || xm != slices.Min(xs) || !(beta > 0 && beta <= math.MaxFloat64) {
+		t.Fatalf("fit (%v, %v), %v", xm, beta, err)
+	}
+	var f ParetoFit
+	for _, x := range xs {
+		if err := f.Add(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if xm2, beta2, err := f.Fit(); err != nil || xm2 != xm || math.Abs(beta2-beta) > 1e-9*beta {
+		t.Fatalf("ParetoFit (%v, %v), %v; FitPareto (%v, %v)", xm2, beta2, err, xm, beta)
+	}
+	_, e := math.Frexp(slices.Max(xs))
+	k := rapid.IntRange(0, max(0, 1024-e)).Draw(t, "scale exponent") // scaling up: exact
+	scaled := make([]float64, len(xs))
+	for i, x := range xs {
+		scaled[i] = math.Ldexp(x, k)
+	}
+	xm3, beta3, err := FitPareto(scaled)
+	if err != nil || xm3 != math.Ldexp(xm, k) || beta3 != beta {
+		t.Fatalf("scaled by 2^%d: (%v, %v), %v; unscaled (%v, %v)", k, xm3, beta3, err, xm, beta)
+	}
+}
+
+func TestFitMagnitude(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testFitMagnitude)
 }

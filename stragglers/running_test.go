@@ -261,3 +261,136 @@ func BenchmarkSpeculateRunningRatio(b *testing.B) {
 		}
 	}
 }
+
+// TestSpeculateRunningMantriUrgency: under MantriRule the most urgent task
+// is the one with the larger c/(c+1)·t_rem, not the larger t_rem. NewCopy
+// 2, β = 2, δ = 0: the cut-off is x_m = 1. Task 0 runs one copy with
+// t_rem = 10 (urgency 5), task 1 three copies with t_rem = 8 (urgency 6);
+// both qualify. With 5 slots and 4 busy, eq. 3.2 (β ≥ 2: level 1) gives
+// D = 2 distinct tasks and B = 3 copies, 2 of them running: one copy,
+// for task 1. (ThesisRule, ranking by t_rem, copies task 0.) With t_rem =
+// 20 for task 0 (urgency 10) the factor alone would still pick task 1.
+func TestSpeculateRunningMantriUrgency(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		rule Rule
+		rem0 float64
+		want int
+	}{{MantriRule, 10, 1}, {ThesisRule, 10, 0}, {MantriRule, 20, 0}} {
+		p := Policy{Rule: tc.rule, NewCopy: 2, Beta: 2}
+		running := []RunningTask{{Copies: 1, Remaining: tc.rem0}, {Copies: 3, Remaining: 8}}
+		launch, copies, err := SpeculateRunning(nil, running, 0, 5, p, nil)
+		if err != nil || launch != 0 || !slices.Equal(copies, []int{tc.want}) {
+			t.Errorf("%v, t_rem %v: %d, %v, %v; want 0, [%d]", tc.rule, tc.rem0, launch, copies, err, tc.want)
+		}
+		got, err := Speculate(nil, []Task{{Running, 1, 0, tc.rem0}, {Running, 3, 0, 8}}, 5, p, nil)
+		if err != nil || !slices.Equal(got, []Action{{tc.want, Copy}}) {
+			t.Errorf("Speculate, %v, t_rem %v: %v, %v; want a copy of %d", tc.rule, tc.rem0, got, err, tc.want)
+		}
+	}
+}
+
+// TestSpeculateRunningEarlierCopies: the pass's check for tasks it cannot
+// judge looks at every task's copies, not only the last one's. Under
+// MantriRule (t_new 2, β = 2, δ = 0: cut-off 1) task 0 runs three copies
+// with t_rem = 1.5: (3/4)·1.5 = 1.125 > 1 qualifies it, though the
+// single-copy bar t_rem > 2 would not; task 1, last, runs one copy. And a
+// task without a copy is rejected wherever it stands.
+func TestSpeculateRunningEarlierCopies(t *testing.T) {
+	t.Parallel()
+	p := Policy{Rule: MantriRule, NewCopy: 2, Beta: 2}
+	launch, copies, err := SpeculateRunning(nil, []RunningTask{{3, 0, 1.5}, {1, 0, 0.1}}, 0, 5, p, nil)
+	if err != nil || launch != 0 || !slices.Equal(copies, []int{0}) {
+		t.Errorf("three copies first: %d, %v, %v; want 0, [0]", launch, copies, err)
+	}
+	for _, rule := range []Rule{ThesisRule, MantriRule} {
+		p.Rule = rule
+		_, _, err := SpeculateRunning(nil, []RunningTask{{0, 0, 1}, {1, 0, 1}}, 0, 5, p, nil)
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Index != 0 || ie.Field != "copies" {
+			t.Errorf("%v, no copy first: %v; want task 0's copies", rule, err)
+		}
+	}
+}
+
+// TestSpeculateRunningSubnormalSingleCopy: a task running one copy is
+// judged by t_rem > 2·cut-off, exactly, also on the exact pass that a
+// task with more copies forces, where (1/2)·t_rem would round. t_new =
+// 4·2^−1074, β = 2, δ = 0: cut-off x_m = 2·2^−1074. Task 0 (one copy,
+// t_rem = 5·2^−1074) qualifies, 5 > 4; halved it would round to 2·2^−1074
+// (ties to even) and not exceed the cut-off. Task 1 runs two copies.
+func TestSpeculateRunningSubnormalSingleCopy(t *testing.T) {
+	t.Parallel()
+	const tiny = 0x1p-1074
+	p := Policy{Rule: MantriRule, NewCopy: 4 * tiny, Beta: 2}
+	launch, copies, err := SpeculateRunning(nil, []RunningTask{{1, 0, 5 * tiny}, {2, 0, 0}}, 0, 4, p, nil)
+	if err != nil || launch != 0 || !slices.Equal(copies, []int{0}) {
+		t.Errorf("SpeculateRunning: %d, %v, %v; want 0, [0]", launch, copies, err)
+	}
+	got, err := Speculate(nil, []Task{{Running, 1, 0, 5 * tiny}, {Running, 2, 0, 0}}, 4, p, nil)
+	if err != nil || !slices.Equal(got, []Action{{0, Copy}}) {
+		t.Errorf("Speculate: %v, %v; want a copy of 0", got, err)
+	}
+}
+
+// TestSpeculateMinElapsedNegativeZero: MinElapsed = −0 is 0 (it passes
+// the check ≥ 0), so a task that has run for 0 may be copied: the pass,
+// comparing IEEE bits, must not read −0 as larger than every time.
+func TestSpeculateMinElapsedNegativeZero(t *testing.T) {
+	t.Parallel()
+	for _, rule := range []Rule{ThesisRule, MantriRule} {
+		p := Policy{Rule: rule, NewCopy: 1, Beta: 1.5, MinElapsed: math.Copysign(0, -1)}
+		launch, copies, err := SpeculateRunning(nil, []RunningTask{{1, 0, 5}}, 0, 2, p, nil)
+		if err != nil || launch != 0 || !slices.Equal(copies, []int{0}) {
+			t.Errorf("%v: SpeculateRunning %d, %v, %v; want 0, [0]", rule, launch, copies, err)
+		}
+		got, err := Speculate(nil, []Task{{Running, 1, 0, 5}}, 2, p, nil)
+		if err != nil || !slices.Equal(got, []Action{{0, Copy}}) {
+			t.Errorf("%v: Speculate %v, %v; want a copy of 0", rule, got, err)
+		}
+	}
+}
+
+// TestSpeculateRunningMaxCount: the documented bounds at 2^53, accepted at
+// the bound and rejected one past it — slots, a task's copies, and the
+// running plus queued tasks. At the bound, a job of 2^53 tasks, one
+// running, with 2^53 slots launches a queued task into every free slot.
+func TestSpeculateRunningMaxCount(t *testing.T) {
+	t.Parallel()
+	p := Policy{NewCopy: 1, Beta: 1.5}
+	one := []RunningTask{{Copies: 1}}
+	launch, copies, err := SpeculateRunning(nil, one, alloc.MaxTotal-1, alloc.MaxTotal, p, nil)
+	if err != nil || launch != alloc.MaxTotal-1 || len(copies) != 0 {
+		t.Errorf("2^53 tasks, 2^53 slots: %d, %v, %v; want 2^53 − 1 launches", launch, copies, err)
+	}
+	launch, copies, err = SpeculateRunning(nil, nil, alloc.MaxTotal, 3, p, nil)
+	if err != nil || launch != 3 || len(copies) != 0 {
+		t.Errorf("2^53 queued, 3 slots: %d, %v, %v; want 3 launches", launch, copies, err)
+	}
+	launch, copies, err = SpeculateRunning(nil, []RunningTask{{alloc.MaxTotal, 0, 5}}, 1, alloc.MaxTotal, p, nil)
+	if err != nil || launch != 0 || len(copies) != 0 {
+		t.Errorf("2^53 copies: %d, %v, %v; want nothing (no free slot)", launch, copies, err)
+	}
+	launch, copies, err = SpeculateRunning(nil, []RunningTask{{alloc.MaxTotal - 1, 0, 5}}, 1, alloc.MaxTotal, p, nil)
+	if err != nil || launch != 1 || len(copies) != 0 {
+		t.Errorf("2^53 − 1 copies: %d, %v, %v; want the queued task launched", launch, copies, err)
+	}
+	for _, tc := range []struct {
+		name               string
+		running            []RunningTask
+		unscheduled, slots int
+		index              int
+		field              string
+	}{
+		{"slots", one, 0, alloc.MaxTotal + 1, check.Scalar, "slots"},
+		{"queued", nil, alloc.MaxTotal + 1, 1, check.Scalar, "unscheduled"},
+		{"queued and running", one, alloc.MaxTotal, 1, check.Scalar, "unscheduled"},
+		{"copies", []RunningTask{{1, 0, 0}, {alloc.MaxTotal + 1, 0, 0}}, 0, 1, 1, "copies"},
+	} {
+		_, _, err := SpeculateRunning(nil, tc.running, tc.unscheduled, tc.slots, p, nil)
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Index != tc.index || ie.Field != tc.field {
+			t.Errorf("%s: got %v, want index %d field %q", tc.name, err, tc.index, tc.field)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/selection"
@@ -169,7 +167,11 @@ type Action struct {
 // t_new) > δ with c = Copies, taking a new copy's duration Pareto with the
 // job's β and mean t_new (x_m = t_new·(β−1)/β, the thesis's model). The
 // probability is the Pareto CDF at c/(c+1)·t_rem, increasing in it, so the
-// test is c/(c+1)·t_rem > the δ-quantile of that distribution. Eligible
+// test is c/(c+1)·t_rem > the δ-quantile of that distribution, decided to
+// within rounding for every t_new from 5e-324 to MaxFloat64 (the quantile
+// is formed from t_new's mantissa and exponent, x_m never underflowing);
+// δ = 1 lets no task be copied, and the test is exact for a task running
+// one copy, t_rem > 2·quantile. Eligible
 // tasks are copied in decreasing order of urgency — t_rem for ThesisRule,
 // c/(c+1)·t_rem (hence the probability) for MantriRule — ties to the
 // smaller index; each gets at most one new copy per call. Unscheduled tasks
@@ -200,9 +202,16 @@ type Action struct {
 // a MinElapsed < 0, NaN or ±Inf, or an unknown Rule; and, naming the first
 // such task, for an unknown State, a running task without a copy (or with
 // more than 2^53), a task that is not running but has copies, and an
-// Elapsed or Remaining that is negative, NaN or ±Inf.
+// Elapsed or Remaining that is negative, NaN or ±Inf. dst must not overlap
+// tasks: a dst whose first min(cap(dst), len(tasks)) elements share memory
+// with tasks is an error with Field "dst".
 func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) ([]Action, error) {
 	const fn = "stragglers.Speculate"
+	// The actions are appended to dst[:0]: its first min(cap, n) elements
+	// may be written.
+	if err := check.Disjoint(fn, dst, min(cap(dst), len(tasks)), "tasks", tasks); err != nil {
+		return nil, err
+	}
 	if slots < 0 || slots > alloc.MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
@@ -246,7 +255,7 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 		keys = keys[:eligible]
 		least, most := uint64(math.MaxUint64), uint64(0) // bits of the urgencies
 		for k, i := range chosen {
-			u := tasks[i].Remaining + 0
+			u := tasks[i].Remaining // > the bar ≥ 0: never −0
 			if mantri {
 				u *= copyFactor(tasks[i].Copies)
 			}
@@ -278,13 +287,17 @@ func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Wo
 	if err != nil {
 		return 0, 0 // unreachable: the shares sum to slots
 	}
+	// Steps 1 and 2: launch up to D − R, copy up to B − (busy − R). As
+	// split[0] + split[1] = slots, whatever step 1 leaves of the free
+	// slots is exactly that copy budget (or, with more extra copies
+	// running than B, nothing), so step 2 is min(eligible, what is left).
+	// Step 3 can then only launch: copies stopped short of the budget
+	// only for want of eligible tasks.
 	free := slots - busy
-	copiesRunning := busy - running
 	launches = min(unscheduled, max(0, split[0]-running), free)
-	copies = min(eligible, max(0, split[1]-copiesRunning), free-launches)
-	left := free - launches - copies
-	more := min(unscheduled-launches, left)
-	return launches + more, copies + min(eligible-copies, left-more)
+	copies = min(eligible, free-launches)
+	more := min(unscheduled-launches, free-launches-copies)
+	return launches + more, copies
 }
 
 // mostUrgent returns the copies (< len(at)) entries of at with the smallest
@@ -383,16 +396,20 @@ func listUnscheduled(at []int, tasks []Task, want int) []int {
 func firstTaskError(fn string, tasks []Task) error {
 	for i := range tasks {
 		t := &tasks[i]
-		switch {
-		case t.State > Finished:
+		// An if chain, as in firstRunningError.
+		if t.State > Finished {
 			return check.Err(fn, i, "state", float64(t.State), "must be Unscheduled, Running or Finished")
-		case t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal):
+		}
+		if t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal) {
 			return check.Err(fn, i, "copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
-		case t.State != Running && t.Copies != 0:
+		}
+		if t.State != Running && t.Copies != 0 {
 			return check.Err(fn, i, "copies", float64(t.Copies), "only a running task has copies")
-		case !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64):
+		}
+		if !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64) {
 			return check.NonNegative(fn, i, "elapsed", t.Elapsed)
-		case !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64):
+		}
+		if !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64) {
 			return check.NonNegative(fn, i, "remaining", t.Remaining)
 		}
 	}
@@ -447,10 +464,30 @@ func validatePolicy(fn string, p Policy) (float64, error) {
 	case ThesisRule:
 		return p.NewCopy, nil
 	case MantriRule:
-		// P(t_new < y) > δ ⇔ y > Quantile(δ): the CDF is continuous and
-		// strictly increasing above x_m, and 0 up to it (Quantile(0) = x_m).
-		newCopy := distuv.Pareto{Xm: p.NewCopy * (p.Beta - 1) / p.Beta, Alpha: p.Beta}
-		return newCopy.Quantile(p.Threshold), nil // +Inf for δ = 1: never
+		return mantriCutoff(p.NewCopy, p.Beta, p.Threshold), nil
 	}
 	return 0, check.Err(fn, check.Scalar, "rule", float64(p.Rule), "must be ThesisRule or MantriRule")
+}
+
+// mantriCutoff returns the δ-quantile of a new copy's duration, Pareto with
+// x_m = t_new·(β−1)/β and tail index β (the thesis's model): P(t_new < y)
+// > δ ⇔ y > x_m·(1−δ)^(−1/β), the CDF being continuous and strictly
+// increasing above x_m and 0 up to it. δ = 1 gives +Inf: no y qualifies.
+//
+// x_m itself is never formed: for a subnormal t_new it underflows (to 0
+// for t_new = 5e-324, β = 1.5, and the quantile 0·∞ = NaN at δ = 1). The
+// factor (β−1)/β·(1−δ)^(−1/β) lies in [2^−54, 2^53] (β−1 ≥ 2^−52 and 1−δ
+// ≥ 2^−53 for float64 β > 1 and δ < 1), so it is applied to t_new's
+// mantissa and t_new's power of two last, with one rounding (math.Ldexp):
+// the cut-off is the quantile to within rounding over float64's whole
+// range — +Inf when it exceeds MaxFloat64 (no task qualifies), 0 when it
+// lies below half the smallest subnormal (every task with t_rem > 0
+// qualifies, as it does exactly). O(1).
+func mantriCutoff(newCopy, beta, threshold float64) float64 {
+	if threshold == 1 {
+		return math.Inf(1)
+	}
+	frac, exp := math.Frexp(newCopy) // newCopy = frac·2^exp, frac ∈ [1/2, 1)
+	q := frac * ((beta - 1) / beta) / math.Pow(1-threshold, 1/beta)
+	return math.Ldexp(q, exp)
 }

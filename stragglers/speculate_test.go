@@ -603,3 +603,64 @@ func TestCopyFactorTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeculateTiesAtTheCut: five eligible tasks (ThesisRule, t_new = 1)
+// with t_rem 5, 3, 3, 3, 2 and two free slots. Eq. 3.2: T = 5, S = 7 >
+// (2/1.5)·5, so the level is 7/5, D = 5 and B = 2: two copies, for the
+// most urgent task and the first of the three tied at 3 — exactly two.
+func TestSpeculateTiesAtTheCut(t *testing.T) {
+	t.Parallel()
+	p := Policy{NewCopy: 1, Beta: 1.5}
+	rems := []float64{5, 3, 3, 3, 2}
+	tasks := make([]Task, len(rems))
+	running := make([]RunningTask, len(rems))
+	for i, r := range rems {
+		tasks[i] = Task{Running, 1, 0, r}
+		running[i] = RunningTask{1, 0, r}
+	}
+	got, err := Speculate(nil, tasks, 7, p, nil)
+	if want := []Action{{0, Copy}, {1, Copy}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Speculate: %v, %v; want %v", got, err, want)
+	}
+	launch, copies, err := SpeculateRunning(nil, running, 0, 7, p, nil)
+	if err != nil || launch != 0 || !slices.Equal(copies, []int{0, 1}) {
+		t.Errorf("SpeculateRunning: %d, %v, %v; want 0, [0 1]", launch, copies, err)
+	}
+}
+
+// TestSpeculateLaunchesInQueueOrder: three queued tasks and two free
+// slots launch exactly the first two.
+func TestSpeculateLaunchesInQueueOrder(t *testing.T) {
+	t.Parallel()
+	p := Policy{NewCopy: 1, Beta: 1.5}
+	got, err := Speculate(nil, []Task{{Finished, 0, 0, 0}, {}, {}, {}}, 2, p, nil)
+	if want := []Action{{1, Launch}, {2, Launch}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Speculate: %v, %v; want %v", got, err, want)
+	}
+}
+
+// TestSpeculateSteadyStateAllocs: with a reused Workspace and a dst of
+// enough capacity, Speculate and SpeculateRunning allocate nothing (the
+// documented contract, and the benchmarks' 0 allocs/op).
+func TestSpeculateSteadyStateAllocs(t *testing.T) {
+	for _, rule := range []Rule{ThesisRule, MantriRule} {
+		tasks, slots, p := speculateFixture(1000, rule)
+		var ws Workspace
+		actions, err := Speculate(nil, tasks, slots, p, &ws)
+		if err != nil || len(actions) == 0 {
+			t.Fatalf("Speculate: %v, %v", actions, err)
+		}
+		if n := testing.AllocsPerRun(10, func() { actions, _ = Speculate(actions, tasks, slots, p, &ws) }); n != 0 {
+			t.Errorf("%v: Speculate allocates %v per call", rule, n)
+		}
+		running, unscheduled, slots, p := runningFixture(1000, rule)
+		var wsR Workspace
+		_, copies, err := SpeculateRunning(nil, running, unscheduled, slots, p, &wsR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(10, func() { _, copies, _ = SpeculateRunning(copies, running, unscheduled, slots, p, &wsR) }); n != 0 {
+			t.Errorf("%v: SpeculateRunning allocates %v per call", rule, n)
+		}
+	}
+}

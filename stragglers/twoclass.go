@@ -44,9 +44,17 @@ import (
 // for mismatched lengths; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or
 // ±Inf; for a β_i outside (1, 2) — Algorithm 4 is written for tails with
 // infinite variance; Allocate takes β ≥ 2 — or a third distinct β (naming
-// the job); and when a class's ΣT_i/√(β−1) overflows float64.
+// the job); and when ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2 ≈
+// 9e307 (Allocate's bound), naming the job at which the sum in index order
+// does. Every other input, from subnormal T_i and S to 1e308, is answered,
+// no share lost to an underflowing ratio (see Allocate). dst must not
+// overlap remaining or beta: a dst that would be reused and overlaps one is
+// an error with Field "dst".
 func TwoClasses(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
 	const fn = "stragglers.TwoClasses"
+	if err := disjoint(fn, dst, remaining, beta); err != nil {
+		return nil, err
+	}
 	ws = orNew(ws)
 	c, err := twoClasses(fn, remaining, beta, slots)
 	if err != nil {
@@ -65,13 +73,18 @@ func TwoClasses(dst, remaining, beta []float64, slots float64, ws *Workspace) ([
 // allocation for S = slots, rounded by alloc.Apportion (largest remainder),
 // equal remainders going to the job with fewer remaining tasks, then to the
 // smaller index. The result sums to exactly slots whenever some job has
-// work, and every job is within one slot of its real-valued share.
+// work, and every job is within one slot of its real-valued share (near
+// 2^53, plus the few slots by which those shares are rounded: see
+// AllocateSlots).
 //
 // Complexity: O(n); allocation-free with a dst of capacity n and a reused
-// ws. Errors are those of TwoClasses, with slots < 0 or > alloc.MaxTotal
-// rejected.
+// ws. Errors are those of TwoClasses (dst must not overlap remaining or
+// beta), with slots < 0 or > alloc.MaxTotal rejected.
 func TwoClassesSlots(dst []int, remaining, beta []float64, slots int, ws *Workspace) ([]int, error) {
 	const fn = "stragglers.TwoClassesSlots"
+	if err := disjoint(fn, dst, remaining, beta); err != nil {
+		return nil, err
+	}
 	if slots < 0 || slots > alloc.MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
@@ -113,7 +126,8 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		return c, err
 	}
 	distinct := 0
-	overflow := -1 // the first job at which its class's weight overflows
+	overflow := -1 // the first job at which ΣT_i/√(β_i−1) exceeds maxSum
+	var sumW float64
 	for i, t := range remaining {
 		if !(t >= 0 && t <= math.MaxFloat64) {
 			return c, check.NonNegative(fn, i, "remaining", t)
@@ -136,14 +150,16 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		}
 		c.total[k] += t
 		c.count[k]++
-		// T/√(β−1) ≥ (2/β)·T for every β: the class weight bounds the
-		// virtual size and θ. Reported once every job is known valid.
-		if overflow < 0 && c.total[k]/math.Sqrt(b-1) > math.MaxFloat64 {
+		// T/√(β−1) ≥ (2/β)·T for every β: the weights bound the virtual
+		// sizes, θ and ΣT. The bound is Allocate's, in the same order.
+		// Reported once every job is known valid.
+		sumW += t / math.Sqrt(b-1)
+		if overflow < 0 && sumW > maxSum {
 			overflow = i
 		}
 	}
 	if overflow >= 0 {
-		return c, check.Err(fn, overflow, "remaining", remaining[overflow], "the sum over jobs overflows float64")
+		return c, check.Err(fn, overflow, "remaining", remaining[overflow], "ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2")
 	}
 	switch {
 	case distinct == 1:
@@ -172,8 +188,15 @@ func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c clas
 		case t1+t2 > 0: // case 3 (with no work at all, nothing to split)
 			// Both shares from their own weights: "the rest", S − s1, would
 			// lose the digits of a class much smaller than the other.
-			w1, w2 := t1/math.Sqrt(b1-1), t2/math.Sqrt(b2-1)
-			s1, s2 = w1/(w1+w2)*slots, w2/(w1+w2)*slots
+			// portion keeps a share whose ratio w/(w1+w2) underflows; the
+			// weights of totals near the subnormals are scaled first, as
+			// Allocate's (weightScale), lest they lose digits.
+			scale := 1.0
+			if max(t1, t2) < 1/weightScale {
+				scale = weightScale
+			}
+			w1, w2 := t1*scale/math.Sqrt(b1-1), t2*scale/math.Sqrt(b2-1)
+			s1, s2 = portion(w1, w1+w2, slots), portion(w2, w1+w2, slots)
 		}
 	}
 	n := len(remaining)

@@ -64,10 +64,19 @@ import (
 // every T_i is 0, or S = 0, every job gets 0; otherwise ΣS_i = S up to
 // rounding. An error, with dst untouched, is returned for mismatched
 // lengths; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or ±Inf or a β_i ≤ 1,
-// NaN or ±Inf (naming the job); and when ΣT_i or ΣT_i/√(β_i−1) overflows
-// float64.
+// NaN or ±Inf (naming the job); and when ΣT_i or ΣT_i/√(β_i−1) (β_i < 2)
+// exceeds MaxFloat64/2 ≈ 9e307, naming the job at which the sum in index
+// order does. Every other input, from subnormal T_i and S to 1e308, is
+// answered: a proportional share x/W·S is formed without letting x/W
+// underflow, so a job's share is lost only when it lies below the smallest
+// subnormal. dst must not overlap remaining or beta (it is written while
+// they are read): a dst that would be reused and overlaps one is an error
+// with Field "dst".
 func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
 	const fn = "stragglers.Allocate"
+	if err := disjoint(fn, dst, remaining, beta); err != nil {
+		return nil, err
+	}
 	ws = orNew(ws)
 	p, err := ws.prepare(fn, remaining, beta, slots)
 	if err != nil {
@@ -83,13 +92,19 @@ func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]f
 // remainders going to the job with fewer remaining tasks, then to the
 // smaller index. The result sums to exactly slots whenever some job has work
 // (to 0 otherwise), and every job is within one slot of its real-valued
-// share.
+// share. (Near 2^53, where float64 spaces integers 1 apart, the
+// real-valued shares are themselves rounded by a few slots and sum to S
+// only to within that; the rounding hands out or takes back the
+// difference too.)
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
-// reused ws. Errors are those of Allocate, with slots < 0 or
-// > alloc.MaxTotal rejected.
+// reused ws. Errors are those of Allocate (dst must not overlap remaining
+// or beta), with slots < 0 or > alloc.MaxTotal rejected.
 func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspace) ([]int, error) {
 	const fn = "stragglers.AllocateSlots"
+	if err := disjoint(fn, dst, remaining, beta); err != nil {
+		return nil, err
+	}
 	if slots < 0 || slots > alloc.MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
@@ -109,11 +124,43 @@ func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspac
 	return dst, nil
 }
 
+// maxSum bounds ΣT_i and ΣT_i/√(β_i−1): summed in index order they must
+// not exceed MaxFloat64/2, so that the same sums taken in any other order
+// (the search's buckets, the classes) stay finite, and so do the proportional
+// shares' denominators.
+const maxSum = math.MaxFloat64 / 2
+
+// disjoint applies the library's rule for a dst (check.Disjoint) to the
+// inputs of an allocation: a dst that would be reused for the n =
+// len(remaining) shares must not overlap remaining or beta.
+func disjoint[D any](fn string, dst []D, remaining, beta []float64) error {
+	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
+		return err
+	}
+	return check.Disjoint(fn, dst, len(remaining), "beta", beta)
+}
+
 // prepared describes a validated snapshot.
 type prepared struct {
 	total  float64 // ΣT_i
 	lo, hi uint64  // the range of the keys' bits
+
+	// unscale is 1, or 1/weightScale when the weights w of ws.recs hold
+	// T_i·weightScale/√(β_i−1).
+	unscale float64
 }
+
+// weightScale = 2^900 scales the weights T_i/√(β_i−1) of a snapshot whose
+// jobs with β_i < 2 all have T_i below 2^−900: unscaled, those weights
+// lie below 2^−874, where subnormal ones keep only a few digits and the
+// shares proportional to them would be off by far more than rounding
+// (T = 2^−1074 and 2^−1073 with β = 1 + 10^−9 split S 1 : 1.99999). The
+// water-filling only compares Σw/√a with S (S·2^900 may overflow
+// to +Inf: then no breakpoint is reached, as is true) and divides weights
+// by weights, so it runs on the scaled weights and unscales what it
+// returns. Any larger T_i keeps every weight within 2^−122 of the
+// largest's precision.
+const weightScale = 0x1p900
 
 // prepare validates the arguments and records every job in ws.recs, in
 // index order, in the same pass.
@@ -124,8 +171,8 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return prepared{}, err
 	}
-	p := prepared{lo: math.MaxUint64}
-	var sumW float64
+	p := prepared{lo: math.MaxUint64, unscale: 1}
+	var sumW, maxT float64 // maxT: the largest T_i with β_i < 2
 	ws.recs = slices.Grow(ws.recs[:0], len(remaining))
 	for i, t := range remaining {
 		if !(t >= 0 && t <= math.MaxFloat64) {
@@ -138,11 +185,12 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 		r := record{key: 2, v: t}
 		if b < 2 {
 			r = record{key: b, w: t / math.Sqrt(b-1), v: 2 / b * t}
+			maxT = max(maxT, t)
 		}
 		p.total += t
 		sumW += r.w
-		if p.total > math.MaxFloat64 || sumW > math.MaxFloat64 {
-			return prepared{}, check.Err(fn, i, "remaining", t, "the sum over jobs overflows float64")
+		if p.total > maxSum || sumW > maxSum {
+			return prepared{}, check.Err(fn, i, "remaining", t, "ΣT_i or ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2")
 		}
 		k := math.Float64bits(r.key)
 		if k < p.lo {
@@ -152,6 +200,14 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 			p.hi = k
 		}
 		ws.recs = append(ws.recs, r)
+	}
+	if maxT > 0 && maxT < 1/weightScale { // rare: every weight lies near the subnormals
+		p.unscale = 1 / weightScale
+		for i := range ws.recs {
+			if r := &ws.recs[i]; r.key < 2 {
+				r.w = remaining[i] * weightScale / math.Sqrt(r.key-1) // the product is exact
+			}
+		}
 	}
 	return p, nil
 }
@@ -163,10 +219,12 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 		clear(dst)
 		return p.total != 0
 	}
-	cut := ws.search(slots, p.lo, p.hi)
+	// The weights may be scaled by 1/p.unscale (see weightScale); S is
+	// compared with them scaled likewise, shares made from them unscaled.
+	cut := ws.search(slots/p.unscale, p.lo, p.hi)
 	g := cut.key
 	rootSlope := math.Sqrt(slope(g))
-	atLevel := cut.before.w / rootSlope // what the classes before g hold at λ = a_g
+	atLevel := cut.before.w / rootSlope * p.unscale // what the classes before g hold at λ = a_g
 
 	switch {
 	case cut.before.w == 0 || (slots > atLevel && slots <= atLevel+cut.group.v):
@@ -183,7 +241,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 			r := &ws.recs[i]
 			switch {
 			case r.key < g:
-				dst[i] = r.w / rootSlope
+				dst[i] = r.w / rootSlope * p.unscale
 			case r.key == g:
 				dst[i] = ws.subDst[next]
 				next++
@@ -196,7 +254,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 		// lies above a_g, and the classes before g share S.
 		for i := range ws.recs {
 			if r := &ws.recs[i]; r.key < g {
-				dst[i] = r.w / cut.before.w * slots // the ratio first: no overflow
+				dst[i] = portion(r.w, cut.before.w, slots)
 			} else {
 				dst[i] = 0
 			}
@@ -207,7 +265,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 		served := cut.before.w + cut.group.w
 		for i := range ws.recs {
 			if r := &ws.recs[i]; r.key <= g {
-				dst[i] = r.w / served * slots
+				dst[i] = portion(r.w, served, slots)
 			} else {
 				dst[i] = 0
 			}
@@ -218,7 +276,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 		rest := slots - cut.group.v
 		for i := range ws.recs {
 			if r := &ws.recs[i]; r.key < 2 {
-				dst[i] = r.w / cut.before.w * rest
+				dst[i] = portion(r.w, cut.before.w, rest)
 			} else {
 				dst[i] = r.v
 			}

@@ -402,7 +402,9 @@ func TestAllocateErrors(t *testing.T) {
 		{"remaining", []float64{1, -2}, []float64{1.5, 1.5}, 1, 1, "remaining"},
 		{"beta 1", []float64{1, 2}, []float64{1.5, 1}, 1, 1, "beta"},
 		{"beta Inf", []float64{1, 2}, []float64{math.Inf(1), 1.5}, 1, 0, "beta"},
-		{"overflow", []float64{math.MaxFloat64, math.MaxFloat64}, []float64{2.5, 2.5}, 1, 1, "remaining"},
+		{"overflow", []float64{math.MaxFloat64 / 4, math.MaxFloat64 / 4 * 1.5}, []float64{2.5, 2.5}, 1, 1, "remaining"},
+		{"past MaxFloat64/2", []float64{math.MaxFloat64 / 4, math.Nextafter(math.MaxFloat64/4, math.Inf(1))}, []float64{2.5, 2.5}, 1, 1, "remaining"},
+		{"weights past MaxFloat64/2", []float64{1, math.MaxFloat64 / 4}, []float64{1.5, 1.2}, 1, 1, "remaining"},
 		{"beta rounds to 1", []float64{1}, []float64{1 + 1e-300}, 1, 0, "beta"},
 		{"weight overflow", []float64{1e302}, []float64{1 + 1e-15}, 1, 0, "remaining"},
 	} {
