@@ -33,14 +33,23 @@ import (
 // two histogram passes, without sorting. With a dst of capacity n and a
 // reused ws, Allocate allocates nothing.
 //
-// Special cases: no jobs gives an empty result. Jobs with T_i = 0 get 0. If
-// every T_i is 0 there is no work and every job gets 0 (ΣS_i = 0 < S);
-// otherwise ΣS_i = S up to rounding. S = 0 gives every job 0. β ≥ 2 means no
-// speculation: V_i = T_i. An error, with dst untouched, is returned for
-// β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or ±Inf
-// (naming the job); and when ΣV_i overflows float64.
+// Special cases: no jobs gives an empty result. Jobs with T_i = 0 (or −0)
+// get +0. If every T_i is 0 there is no work and every job gets 0
+// (ΣS_i = 0 < S); otherwise ΣS_i = S up to rounding. S = 0 gives every job
+// 0. β ≥ 2 means no speculation: V_i = T_i. Every share is rounded from
+// its exact value, whatever the magnitudes: a positive T_i/ΣT_j below
+// float64's normal range is scaled before it is multiplied by S, so a
+// share is 0 only where the exact one rounds to 0. An error, with dst
+// untouched, is returned for β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf;
+// for a T_i < 0, NaN or ±Inf (naming the job); when ΣT_i overflows float64
+// (the running sum, naming the job where it does) or ΣV_i does; and when
+// dst would be reused (capacity ≥ n) and overlaps remaining: dst must not
+// overlap remaining.
 func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]float64, error) {
 	const fn = "alloc.Allocate"
+	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
+		return nil, err
+	}
 	snap, err := validate(fn, remaining, slots, beta)
 	if err != nil {
 		return nil, err
@@ -97,9 +106,16 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 		return total != 0
 	}
 	if snap.virtualTotal < slots*(1-CaseTolerance) {
-		// Case 2: proportional sharing, eq. 3.6.
+		// Case 2: proportional sharing, eq. 3.6. T_i/ΣT ≤ 1, so the
+		// product cannot overflow; a quotient below the normal range (0,
+		// −0, or one that lost bits to underflow) takes the scaled path.
 		for i, t := range remaining {
-			dst[i] = t / total * slots
+			q := t / total
+			if q < minNormal {
+				dst[i] = scaledShare(t, total, slots)
+				continue
+			}
+			dst[i] = q * slots
 		}
 		return true
 	}
@@ -112,7 +128,7 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 		// Rounding put ΣV_i a hair below S although c·ΣT_i ≥ S: every job
 		// gets its virtual size, which is then S up to rounding.
 		for i, t := range remaining {
-			dst[i] = c * t
+			dst[i] = c*t + 0 // −0 + 0 = +0
 		}
 		return true
 	}
@@ -147,4 +163,23 @@ func fillBelow(dst, remaining []float64, c float64, cut selection.Cut, left floa
 		dst[i] = v
 		left -= v
 	}
+}
+
+// minNormal is the smallest positive normal float64, 2^−1022.
+const minNormal = 0x1p-1022
+
+// scaledShare returns t·slots/total for 0 ≤ t ≤ total (total > 0) where
+// t/total is below the normal range: on the mantissas in [½, 1) and the
+// exponents apart, so that no intermediate underflows — the share is
+// rounded from its exact value (two roundings of the mantissa product and
+// one of the result) and is 0 only when that value rounds to 0. −0 gives
+// +0.
+func scaledShare(t, total, slots float64) float64 {
+	if t == 0 || slots == 0 {
+		return 0
+	}
+	mt, et := math.Frexp(t)
+	mTotal, eTotal := math.Frexp(total)
+	ms, es := math.Frexp(slots)
+	return math.Ldexp(mt/mTotal*ms, et-eTotal+es)
 }

@@ -63,10 +63,19 @@ const MaxTotal = 1 << 53
 // Special cases: total = 0 with all shares 0 gives all zeros; no shares and
 // total 0 gives an empty result. An error, with dst untouched, is returned
 // for total < 0 or > MaxTotal, for a share that is negative, NaN or ±Inf,
-// for a NaN or ±Inf priority, for len(priority) ∉ {0, len(shares)}, and when
-// Σshares differs from total by more than ShareSumTolerance·max(1, total).
+// for a NaN or ±Inf priority, for len(priority) ∉ {0, len(shares)}, when
+// Σshares (the running sum) overflows or differs from total by more than
+// ShareSumTolerance·max(1, total), and when dst would be reused (capacity
+// ≥ len(shares)) and overlaps shares or priority: dst must not overlap
+// shares or priority.
 func Apportion(dst []int, shares []float64, total int, priority []float64, ws *Workspace) ([]int, error) {
 	const fn = "alloc.Apportion"
+	if err := check.Disjoint(fn, dst, len(shares), "shares", shares); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, len(shares), "priority", priority); err != nil {
+		return nil, err
+	}
 	if total < 0 || total > MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "total", float64(total), "must lie in [0, 2^53]")
 	}
@@ -99,14 +108,22 @@ func Apportion(dst []int, shares []float64, total int, priority []float64, ws *W
 // Algorithm 1's order (fewer remaining tasks first, then input index). The
 // result sums to exactly slots whenever some job has work (to 0 otherwise),
 // and every job is within one slot of its real-valued share — so a job the
-// real-valued algorithm gives nothing gets nothing, and one it gives an
-// integer number of slots gets exactly that.
+// real-valued algorithm gives nothing gets nothing, and (while the shares
+// sum to slots within a unit, as they do below 2^52) one it gives an
+// integer number of slots gets exactly that. Near MaxTotal, where shares
+// ≥ 2^52 are rounded to integers and their floors can sum past slots, the
+// lowest-ranked units are taken back (see Apportion), so such a share may
+// give back one slot.
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
-// reused ws. Errors are those of Allocate, with slots < 0 or > MaxTotal
-// rejected.
+// reused ws. Errors are those of Allocate (dst must not overlap
+// remaining), with slots < 0 or > MaxTotal rejected. (remaining may be
+// ws.Shares, the workspace's scratch: it is then not reused.)
 func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *Workspace) ([]int, error) {
 	const fn = "alloc.AllocateSlots"
+	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
+		return nil, err
+	}
 	if slots < 0 || slots > MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
@@ -116,6 +133,9 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	}
 	ws = orNew(ws)
 	n := len(remaining)
+	if check.Disjoint(fn, ws.Shares, n, "remaining", remaining) != nil {
+		ws.Shares = nil // the caller's remaining is the scratch: leave it
+	}
 	ws.Shares = slices.Grow(ws.Shares[:0], n)[:n]
 	total := 0
 	if allocate(ws.Shares, remaining, float64(slots), snap, ws) {

@@ -1,11 +1,19 @@
 package alloc_test
 
 import (
+	"errors"
 	"math"
+	"math/big"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
+	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // The reproducers of issues 11 and 17 for package alloc, each checked
@@ -69,5 +77,221 @@ func TestApportionWithinTolerance(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("Apportion(%v, %d) = %v, want %v", c.shares, c.total, got, c.want)
 		}
+	}
+}
+
+// TestAllocatePairwiseSumOverflow: the running sum of {MaxFloat64, 2^969,
+// 0, 2^969} is MaxFloat64, but validation's two accumulators overflowed
+// and returned a zero summary with a nil error, and every job got 0
+// (issue 17). At S = 1, β = 2 (V = T): the smallest positive T is 2^969,
+// held by jobs 1 and 3, and the one slot goes to the first of them.
+func TestAllocatePairwiseSumOverflow(t *testing.T) {
+	t.Parallel()
+	r := []float64{math.MaxFloat64, 0x1p969, 0, 0x1p969}
+	got, err := alloc.Allocate(nil, r, 1, 2, nil)
+	if want := []float64{0, 1, 0, 0}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Allocate(%v, 1, 2) = %v, %v; want %v", r, got, err, want)
+	}
+	slots, err := alloc.AllocateSlots(nil, r, 1, 2, nil)
+	if want := []int{0, 1, 0, 0}; err != nil || !slices.Equal(slots, want) {
+		t.Errorf("AllocateSlots(%v, 1, 2) = %v, %v; want %v", r, slots, err, want)
+	}
+}
+
+// TestAllocateUnderflow: T_0/ΣT = 1e-400 underflowed to 0 before the
+// product with S = 1e300, and job 0 lost its share 1e-100 (issue 17); a
+// −0 T_i gave a −0 share. Every share is compared with math/big's exact
+// T_i·S/ΣT (the shares here are far from rounding to anything else).
+func TestAllocateUnderflow(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	cases := []struct {
+		remaining []float64
+		slots     float64
+	}{
+		{[]float64{1e-200, 1e200}, 1e300},
+		{[]float64{5e-324, 1}, math.MaxFloat64 / 4}, // 2^-1074 · 2^1021.99…: normal
+		{[]float64{0x1p-1074, 0x1p-1073, 1}, 0x1p1000},
+		{[]float64{1e-300, 1e300, 1e-300}, 1e300},
+		{[]float64{1, 1e-310}, 1e10},
+		{[]float64{negZero, 1, negZero}, 3},
+	}
+	for _, c := range cases {
+		got, err := alloc.Allocate(nil, c.remaining, c.slots, 2, nil)
+		if err != nil {
+			t.Fatalf("Allocate(%v, %g): %v", c.remaining, c.slots, err)
+		}
+		total := new(big.Float).SetPrec(200)
+		for _, x := range c.remaining {
+			total.Add(total, big.NewFloat(x))
+		}
+		for i, x := range c.remaining {
+			exact := new(big.Float).SetPrec(200).Mul(big.NewFloat(x), big.NewFloat(c.slots))
+			exact.Quo(exact, total)
+			want, _ := exact.Float64()
+			if math.Abs(got[i]-want) > 1e-15*want || math.Signbit(got[i]) {
+				t.Errorf("Allocate(%v, %g): job %d gets %v, exact %v", c.remaining, c.slots, i, got[i], want)
+			}
+		}
+	}
+}
+
+// TestModelOverflow: results beyond MaxFloat64 came back as +Inf with a
+// nil error (issue 17); they are InputErrors now. Each exact value is far
+// beyond float64's range: 1e300/1e-300, 1/2^-1074, 2^50·1e300 (slope
+// β²/(4(β−1)) with β − 1 = 2^-52), (4/3)·MaxFloat64.
+func TestModelOverflow(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		call func() (float64, error)
+	}{
+		{"SpeculationLevel(1e-300, 1e300, 1.5)", func() (float64, error) { return alloc.SpeculationLevel(1e-300, 1e300, 1.5) }},
+		{"SpeculationLevel(5e-324, 1, 1.5)", func() (float64, error) { return alloc.SpeculationLevel(5e-324, 1, 1.5) }},
+		{"Throughput(1e300, 1e300, 1+2^-52)", func() (float64, error) { return alloc.Throughput(1e300, 1e300, math.Nextafter(1, 2)) }},
+		{"VirtualSize(MaxFloat64, 1.5)", func() (float64, error) { return alloc.VirtualSize(math.MaxFloat64, 1.5) }},
+		{"TotalThroughput one job", func() (float64, error) {
+			return alloc.TotalThroughput([]float64{1, 1e300}, []float64{1, 1e300}, math.Nextafter(1, 2))
+		}},
+		{"TotalThroughput the sum", func() (float64, error) {
+			return alloc.TotalThroughput([]float64{math.MaxFloat64, math.MaxFloat64}, []float64{math.MaxFloat64, math.MaxFloat64}, 2)
+		}},
+	}
+	for _, c := range cases {
+		v, err := c.call()
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || !strings.Contains(ie.Reason, "overflows") {
+			t.Errorf("%s = %v, %v; want an InputError: the result overflows", c.name, v, err)
+		}
+	}
+	// The job is named: job 1's μ overflows, then the sum at job 1.
+	_, err := alloc.TotalThroughput([]float64{1, 1e300}, []float64{1, 1e300}, math.Nextafter(1, 2))
+	var ie *specsched.InputError
+	if !errors.As(err, &ie) || ie.Index != 1 {
+		t.Errorf("TotalThroughput: %v, want job 1 named", err)
+	}
+	_, err = alloc.TotalThroughput([]float64{math.MaxFloat64, math.MaxFloat64}, []float64{math.MaxFloat64, math.MaxFloat64}, 2)
+	if !errors.As(err, &ie) || ie.Index != 1 {
+		t.Errorf("TotalThroughput: %v, want job 1 named", err)
+	}
+	// Just inside the range: the largest results are returned.
+	if v, err := alloc.VirtualSize(math.MaxFloat64, 2); err != nil || v != math.MaxFloat64 {
+		t.Errorf("VirtualSize(MaxFloat64, 2) = %v, %v", v, err)
+	}
+	if v, err := alloc.SpeculationLevel(1, math.MaxFloat64, 1.5); err != nil || v != math.MaxFloat64 {
+		t.Errorf("SpeculationLevel(1, MaxFloat64, 1.5) = %v, %v", v, err)
+	}
+}
+
+// TestTotalThroughputSums: TotalThroughput is Σ_i μ_i — the sum of
+// Throughput calls, and eq. 3.1 job by job (testutil.Throughput, from the
+// Pareto order statistic, not eq. 3.3). For two equal jobs at β = 2 the
+// total is 2 (a `total =` in place of `total +=` gives 1).
+func TestTotalThroughputSums(t *testing.T) {
+	t.Parallel()
+	if got, err := alloc.TotalThroughput([]float64{1, 1}, []float64{1, 1}, 2); err != nil || got != 2 {
+		t.Errorf("TotalThroughput([1 1], [1 1], 2) = %v, %v; want 2", got, err)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 20).Draw(t, "n")
+		remaining := rapid.SliceOfN(rapid.OneOf(rapid.Just(0.0), rapid.Float64Range(0.01, 100)), n, n).Draw(t, "remaining")
+		slots := rapid.SliceOfN(rapid.Float64Range(0, 300), n, n).Draw(t, "slots")
+		beta := rapid.Float64Range(1.01, 3).Draw(t, "beta")
+		got, err := alloc.TotalThroughput(remaining, slots, beta)
+		if err != nil {
+			t.Fatalf("TotalThroughput: %v", err)
+		}
+		var calls float64
+		for i := range remaining {
+			mu, err := alloc.Throughput(remaining[i], slots[i], beta)
+			if err != nil {
+				t.Fatalf("Throughput: %v", err)
+			}
+			calls += mu
+		}
+		if got != calls {
+			t.Fatalf("TotalThroughput = %v, Σ Throughput = %v", got, calls)
+		}
+		if want := testutil.Total(remaining, slots, beta); !closeTo(got, want, modelTol) {
+			t.Fatalf("TotalThroughput = %v, eq. 3.1 gives %v", got, want)
+		}
+	})
+}
+
+// TestAliasedDst: a dst that would be reused and shares memory with an
+// input is rejected (the library's rule, check.Disjoint), with dst and the
+// inputs untouched. Unaliased, Allocate({3, 1, 2, 2}, S = 4, β = 2) is
+// [0 1 2 1] (smallest first: job 1 its 1, jobs 2 and 3 tie at 2 and the
+// first of them takes 2, the other the last 1); aliased it was [0 1 0 0]
+// (issue 17).
+func TestAliasedDst(t *testing.T) {
+	t.Parallel()
+	r := []float64{3, 1, 2, 2}
+	if got, err := alloc.Allocate(nil, r, 4, 2, nil); err != nil || !slices.Equal(got, []float64{0, 1, 2, 1}) {
+		t.Fatalf("unaliased: %v, %v", got, err)
+	}
+	orig := slices.Clone(r)
+	floats := []float64{3, 1, 2, 2, 7, 7}
+	origFloats := slices.Clone(floats)
+	ints := make([]int, 4)
+	// An []int dst over the same memory as a []float64 input (only
+	// possible through unsafe; detected all the same).
+	intsOver := unsafe.Slice((*int)(unsafe.Pointer(&floats[0])), len(floats))
+	cases := []struct {
+		name  string
+		call  func() error
+		input []float64
+		was   []float64
+	}{
+		{"Allocate dst = remaining", func() error { _, err := alloc.Allocate(r, r, 4, 2, nil); return err }, r, orig},
+		{"Allocate dst inside remaining", func() error { _, err := alloc.Allocate(floats[2:2], floats[:4], 4, 2, nil); return err }, floats, origFloats},
+		{"AllocateSlots", func() error { _, err := alloc.AllocateSlots(intsOver[:0], floats[:4], 4, 2, nil); return err }, floats, origFloats},
+		{"Apportion dst over shares", func() error {
+			_, err := alloc.Apportion(intsOver[:0], floats[:4], 8, nil, nil)
+			return err
+		}, floats, origFloats},
+		{"Apportion dst over priority", func() error {
+			_, err := alloc.Apportion(intsOver[:0], []float64{1, 1, 1, 1}, 4, floats[:4], nil)
+			return err
+		}, floats, origFloats},
+	}
+	for _, c := range cases {
+		err := c.call()
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Field != "dst" {
+			t.Errorf("%s: %v, want an InputError on dst", c.name, err)
+		}
+		if !slices.Equal(c.input, c.was) {
+			t.Errorf("%s: input changed to %v", c.name, c.input)
+		}
+	}
+	// Disjoint memory, even adjacent, is fine; so is a dst too small to be
+	// reused.
+	if _, err := alloc.Apportion(ints, []float64{1, 1, 1, 1}, 4, nil, nil); err != nil {
+		t.Errorf("Apportion unaliased: %v", err)
+	}
+	if got, err := alloc.Allocate(floats[4:4], floats[:4], 4, 2, nil); err != nil || !slices.Equal(got, []float64{0, 1, 2, 1}) {
+		t.Errorf("Allocate with dst right after remaining: %v, %v", got, err)
+	}
+	if got, err := alloc.Allocate(r[:0:1], r, 4, 2, nil); err != nil || !slices.Equal(got, []float64{0, 1, 2, 1}) {
+		t.Errorf("Allocate with a dst too small to reuse: %v, %v", got, err)
+	}
+}
+
+// TestAllocateSlotsSharesScratch: remaining may be the workspace's own
+// scratch ws.Shares (a caller reusing it between calls); AllocateSlots then
+// leaves it alone and answers as with a copy.
+func TestAllocateSlotsSharesScratch(t *testing.T) {
+	t.Parallel()
+	var ws alloc.Workspace
+	ws.Shares = append(ws.Shares[:0], 3, 1, 2, 2)
+	want, err := alloc.AllocateSlots(nil, slices.Clone(ws.Shares), 5, 1.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remaining := ws.Shares
+	got, err := alloc.AllocateSlots(nil, remaining, 5, 1.5, &ws)
+	if err != nil || !slices.Equal(got, want) || !slices.Equal(remaining, []float64{3, 1, 2, 2}) {
+		t.Errorf("AllocateSlots(ws.Shares) = %v, %v (remaining now %v); want %v", got, err, remaining, want)
 	}
 }
