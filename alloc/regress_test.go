@@ -236,7 +236,7 @@ func TestAliasedDst(t *testing.T) {
 	ints := make([]int, 4)
 	// An []int dst over the same memory as a []float64 input (only
 	// possible through unsafe; detected all the same).
-	intsOver := unsafe.Slice((*int)(unsafe.Pointer(&floats[0])), len(floats))
+	intsOver := intsView(floats)
 	cases := []struct {
 		name  string
 		call  func() error
@@ -294,4 +294,10 @@ func TestAllocateSlotsSharesScratch(t *testing.T) {
 	if err != nil || !slices.Equal(got, want) || !slices.Equal(remaining, []float64{3, 1, 2, 2}) {
 		t.Errorf("AllocateSlots(ws.Shares) = %v, %v (remaining now %v); want %v", got, err, remaining, want)
 	}
+}
+
+// intsView is the memory of xs seen as []int (same size on 64-bit
+// platforms): a dst that overlaps a []float64 input, for the aliasing tests.
+func intsView(xs []float64) []int {
+	return unsafe.Slice((*int)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs))
 }
