@@ -55,18 +55,8 @@ func bigAllocate(remaining []float64, slots, beta float64) []float64 {
 		}
 		return out
 	}
-	order := seq(len(remaining))
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case remaining[a] < remaining[b]:
-			return -1
-		case remaining[a] > remaining[b]:
-			return 1
-		}
-		return 0
-	})
 	left := f(slots)
-	for _, i := range order {
+	for _, i := range smallestFirst(remaining) {
 		v := new(big.Float).SetPrec(prec).Mul(c, f(remaining[i]))
 		if v.Cmp(left) > 0 {
 			v.Set(left)
@@ -203,17 +193,7 @@ func TestAllocateSlotsMagnitudes(t *testing.T) {
 func testApportionMagnitudes(t *rapid.T) {
 	weights := testutil.Magnitudes(1, 12).Draw(t, "weights")
 	total := slotsNearMax().Draw(t, "total")
-	var sum float64
-	for _, w := range weights {
-		sum += w
-	}
-	if sum == 0 || math.IsInf(sum, 0) {
-		t.Skip("no weight, or weights whose sum overflows")
-	}
-	shares := make([]float64, len(weights))
-	for i, w := range weights {
-		shares[i] = w / sum * float64(total)
-	}
+	shares := testutil.SharesOf(t, weights, total)
 	got, err := alloc.Apportion(nil, shares, total, weights, nil)
 	if err != nil {
 		t.Fatalf("Apportion(%v, %d): %v", shares, total, err)

@@ -1,7 +1,6 @@
 package selection_test
 
 import (
-	"math"
 	"testing"
 
 	"github.com/specsched/specsched/internal/selection"
@@ -19,17 +18,7 @@ import (
 func testApportionNearMaxCount(t *rapid.T) {
 	total := testutil.NearMaxCount().Draw(t, "total")
 	weights := testutil.Magnitudes(1, 8).Draw(t, "weights")
-	var sum float64
-	for _, w := range weights {
-		sum += w
-	}
-	if sum == 0 || math.IsInf(sum, 0) {
-		t.Skip("no weight, or weights that overflow")
-	}
-	shares := make([]float64, len(weights))
-	for i, w := range weights {
-		shares[i] = w / sum * float64(total)
-	}
+	shares := testutil.SharesOf(t, weights, total)
 	var ws selection.Workspace
 	got := make([]int, len(shares))
 	selection.Apportion(&ws, got, shares, total, weights)

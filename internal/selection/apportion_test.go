@@ -167,8 +167,9 @@ func checkHamilton(t *rapid.T, got []int, shares []float64, total int) {
 }
 
 // drawAnyShares draws shares of every kind — zeros, integers, quarters,
-// arbitrary — with exact ties.
-func drawAnyShares(t *rapid.T, maxN int) []float64 {
+// arbitrary — with exact ties, and a total anywhere from 0 to 3n past
+// their sum.
+func drawAnyShares(t *rapid.T, maxN int) ([]float64, int) {
 	n := rapid.IntRange(1, maxN).Draw(t, "n")
 	shares := make([]float64, n)
 	for i := range shares {
@@ -183,7 +184,11 @@ func drawAnyShares(t *rapid.T, maxN int) []float64 {
 			shares[i] = rapid.Float64Range(0, 20).Draw(t, "share")
 		}
 	}
-	return shares
+	var sum float64
+	for _, s := range shares {
+		sum += s
+	}
+	return shares, rapid.IntRange(0, int(sum)+3*n).Draw(t, "total")
 }
 
 // testApportionAnyTotal: for any total — shares summing far below or above
@@ -192,13 +197,8 @@ func drawAnyShares(t *rapid.T, maxN int) []float64 {
 // otherwise the largest-remainder rounding of the exact quotas
 // (checkApportion).
 func testApportionAnyTotal(t *rapid.T) {
-	shares := drawAnyShares(t, 60)
+	shares, total := drawAnyShares(t, 60)
 	n := len(shares)
-	var sum float64
-	for _, s := range shares {
-		sum += s
-	}
-	total := rapid.IntRange(0, int(sum)+3*n).Draw(t, "total")
 	first := make([]float64, n)
 	second := make([]float64, n)
 	for i := range first {
@@ -242,13 +242,8 @@ func TestApportionAnyTotal(t *testing.T) { t.Parallel(); rapid.Check(t, testAppo
 // out (or takes back) R units one per job a round, by rank — the rule
 // referenceUnits follows one unit at a time — from any floors.
 func testRoundsIsUnitByUnit(t *rapid.T) {
-	shares := drawAnyShares(t, 40)
+	shares, total := drawAnyShares(t, 40)
 	n := len(shares)
-	var sum float64
-	for _, s := range shares {
-		sum += s
-	}
-	total := rapid.IntRange(0, int(sum)+3*n).Draw(t, "total")
 	prio := make([]float64, n)
 	for i := range prio {
 		prio[i] = float64(rapid.IntRange(0, 2).Draw(t, "prio"))
@@ -265,8 +260,8 @@ func testRoundsIsUnitByUnit(t *rapid.T) {
 			ws.fracs[i] = excluded
 		}
 	}
-	if remaining == 0 || sum == 0 {
-		return
+	if remaining == 0 || !slices.ContainsFunc(shares, func(s float64) bool { return s > 0 }) {
+		return // rounds needs units to move and a share to move them
 	}
 	rounds(&ws, got, shares, remaining, [][]float64{prio})
 	if want := referenceUnits(shares, total, prio); !slices.Equal(got, want) {
