@@ -301,3 +301,55 @@ func TestAllocateSlotsSharesScratch(t *testing.T) {
 func intsView(xs []float64) []int {
 	return unsafe.Slice((*int)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs))
 }
+
+// TestInputBoundaries: every documented bound, on both sides — 2^53 =
+// MaxTotal accepted and 2^53 + 1 rejected (Apportion's total,
+// AllocateSlots' slots); Σshares exactly ShareSumTolerance·total from total
+// accepted, a unit more rejected; β = MaxFloat64 and the float just above 1
+// accepted, β = 1 rejected.
+func TestInputBoundaries(t *testing.T) {
+	t.Parallel()
+	if got, err := alloc.Apportion(nil, []float64{1 << 53}, alloc.MaxTotal, nil, nil); err != nil || !slices.Equal(got, []int{1 << 53}) {
+		t.Errorf("Apportion({2^53}, 2^53) = %v, %v", got, err)
+	}
+	if got, err := alloc.AllocateSlots(nil, []float64{1, 3}, alloc.MaxTotal, 2, nil); err != nil || !slices.Equal(got, []int{1 << 51, 3 << 51}) {
+		t.Errorf("AllocateSlots({1, 3}, 2^53, 2) = %v, %v; want [2^51 3·2^51]", got, err)
+	}
+	rejected := []struct {
+		name, field string
+		call        func() error
+	}{
+		{"Apportion total 2^53+1", "total", func() error {
+			_, err := alloc.Apportion(nil, []float64{1<<53 + 2}, alloc.MaxTotal+1, nil, nil)
+			return err
+		}},
+		{"AllocateSlots slots 2^53+1", "slots", func() error {
+			_, err := alloc.AllocateSlots(nil, []float64{1}, alloc.MaxTotal+1, 2, nil)
+			return err
+		}},
+		{"AllocateSlots slots -1", "slots", func() error {
+			_, err := alloc.AllocateSlots(nil, []float64{1}, -1, 2, nil)
+			return err
+		}},
+		{"Apportion Σ a unit past the tolerance", "sum(shares)", func() error {
+			_, err := alloc.Apportion(nil, []float64{1e9 + 2}, 1e9, nil, nil)
+			return err
+		}},
+		{"VirtualSize β = 1", "beta", func() error { _, err := alloc.VirtualSize(1, 1); return err }},
+	}
+	for _, c := range rejected {
+		var ie *specsched.InputError
+		if err := c.call(); !errors.As(err, &ie) || ie.Field != c.field {
+			t.Errorf("%s: %v, want an InputError on %s", c.name, err, c.field)
+		}
+	}
+	// Exactly at the tolerance: |Σ − total| = 1e-9·1e9 = 1.
+	if got, err := alloc.Apportion(nil, []float64{1e9 - 1}, 1e9, nil, nil); err != nil || !slices.Equal(got, []int{1e9}) {
+		t.Errorf("Apportion({1e9 − 1}, 1e9) = %v, %v", got, err)
+	}
+	for _, beta := range []float64{math.MaxFloat64, math.Nextafter(1, 2)} {
+		if v, err := alloc.VirtualSize(3, beta); err != nil || v != 2/beta*3 && !(beta >= 2 && v == 3) {
+			t.Errorf("VirtualSize(3, %v) = %v, %v", beta, v, err)
+		}
+	}
+}

@@ -10,11 +10,19 @@ import (
 )
 
 // values draws a slice that exercises the search: many ties (small integer
-// pools), a heavy tail, clusters inside one histogram bucket, signed zeros.
+// pools), a heavy tail, clusters inside one histogram bucket, signed zeros,
+// one value throughout.
 func values(t *rapid.T, label string) []float64 {
 	n := rapid.IntRange(0, 600).Draw(t, label+"_n")
-	kind := rapid.IntRange(0, 3).Draw(t, label+"_kind")
+	kind := rapid.IntRange(0, 4).Draw(t, label+"_kind")
 	xs := make([]float64, n)
+	if kind == 4 { // one value throughout: the search's single-group case
+		v := rapid.Float64Range(-10, 10).Draw(t, "v")
+		for i := range xs {
+			xs[i] = v
+		}
+		return xs
+	}
 	for i := range xs {
 		switch kind {
 		case 0: // few distinct values
@@ -50,7 +58,9 @@ func referenceSearch(vals []float64, w Weight, done Done) Cut {
 			next = sorted[j]
 		}
 		before := incl
-		incl = incl.add(g.Count, g.Sum)
+		// Summed here, not with Stats.add: the reference must not share
+		// the code it checks.
+		incl = Stats{Count: incl.Count + g.Count, Sum: incl.Sum + g.Sum}
 		if done(incl, next, hasNext) {
 			return Cut{Value: sorted[i] + 0, Before: before, Group: g, Found: true}
 		}
