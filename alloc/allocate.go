@@ -42,8 +42,8 @@ import (
 // share is 0 only where the exact one rounds to 0. An error, with dst
 // untouched, is returned for β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf;
 // for a T_i < 0, NaN or ±Inf (naming the job); when ΣT_i overflows float64
-// (the running sum, naming the job where it does) or ΣV_i does; and when
-// dst would be reused (capacity ≥ n) and overlaps remaining: dst must not
+// (the running sum, naming the job where it does; ΣV_i may overflow, the
+// case is then the constrained one); and when dst would be reused (capacity ≥ n) and overlaps remaining: dst must not
 // overlap remaining.
 func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]float64, error) {
 	const fn = "alloc.Allocate"
@@ -73,7 +73,7 @@ type summary struct {
 	factor       float64 // the speculation factor c = 2/β (1 for β ≥ 2)
 	total        float64 // ΣT_i
 	least, most  float64 // min and max T_i
-	virtualTotal float64 // c·ΣT_i
+	virtualTotal float64 // c·ΣT_i, possibly +Inf
 }
 
 // validate checks the arguments of Algorithm 1 in one pass over the
@@ -90,11 +90,10 @@ func validate(fn string, remaining []float64, slots, beta float64) (summary, err
 	if err != nil {
 		return summary{}, err
 	}
-	s := summary{factor: c, total: sum.Total, least: sum.Least, most: sum.Most, virtualTotal: c * sum.Total}
-	if math.IsInf(s.virtualTotal, 1) {
-		return summary{}, check.Err(fn, check.Scalar, "remaining", s.total, "the total virtual size overflows float64")
-	}
-	return s, nil
+	// c·ΣT may overflow to +Inf: the case is then certainly the
+	// constrained one (ΣV > MaxFloat64 ≥ S), whose fill only sums the
+	// virtual sizes below the cut-off, all below S.
+	return summary{factor: c, total: sum.Total, least: sum.Least, most: sum.Most, virtualTotal: c * sum.Total}, nil
 }
 
 // allocate is Algorithm 1 on a validated snapshot; dst has len(remaining)

@@ -394,7 +394,6 @@ func TestAllocateErrors(t *testing.T) {
 		{"NaN task count", []float64{1, nan, 3}, 4, 1.5, 1, "remaining"},
 		{"negative task count", []float64{1, 2, -3}, 4, 1.5, 2, "remaining"},
 		{"infinite task count", []float64{inf}, 4, 1.5, 0, "remaining"},
-		{"virtual total overflows", []float64{math.MaxFloat64}, 4, 1.5, -1, "remaining"},
 		{"sum overflows", []float64{math.MaxFloat64, math.MaxFloat64}, 4, 3, 1, "remaining"},
 		{"negative slots", []float64{1}, -1, 1.5, -1, "slots"},
 		{"NaN slots", []float64{1}, nan, 1.5, -1, "slots"},

@@ -353,3 +353,25 @@ func TestInputBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocateVirtualTotalOverflow: ΣV_i = (2/β)·ΣT_i may overflow where
+// ΣT_i does not; the snapshot was rejected, but its answer exists — the
+// constrained case, ΣV > MaxFloat64 ≥ S — and is returned: smallest T
+// first, V_1 = (4/3)·5e307 to job 1 and the rest of S to job 0; a single
+// job of T = MaxFloat64 takes all of S.
+func TestAllocateVirtualTotalOverflow(t *testing.T) {
+	t.Parallel()
+	got, err := alloc.Allocate(nil, []float64{1e308, 5e307}, 1e308, 1.5, nil)
+	v1 := 2 / 1.5 * 5e307
+	if want := []float64{1e308 - v1, v1}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Allocate({1e308, 5e307}, 1e308, 1.5) = %v, %v; want %v", got, err, want)
+	}
+	got, err = alloc.Allocate(nil, []float64{math.MaxFloat64}, 4, 1.5, nil)
+	if err != nil || !slices.Equal(got, []float64{4}) {
+		t.Errorf("Allocate({MaxFloat64}, 4, 1.5) = %v, %v; want [4]", got, err)
+	}
+	slots, err := alloc.AllocateSlots(nil, []float64{math.MaxFloat64, 1}, 4, 1.5, nil)
+	if err != nil || !slices.Equal(slots, []int{3, 1}) {
+		t.Errorf("AllocateSlots({MaxFloat64, 1}, 4, 1.5) = %v, %v; want [3 1]", slots, err)
+	}
+}
