@@ -226,7 +226,8 @@ func TestApportionMagnitudes(t *testing.T) { t.Parallel(); rapid.Check(t, testAp
 // testAliasedDst: a dst placed anywhere in a buffer that also holds the
 // input — overlapping it or not — is rejected exactly when it would be
 // reused and overlaps, leaving buffer and input unchanged; otherwise the
-// result is the unaliased call's.
+// result is the unaliased call's. For Allocate, AllocateSlots and
+// Apportion.
 func testAliasedDst(t *rapid.T) {
 	s := testutil.SnapshotGen(10).Draw(t, "s")
 	n := len(s.Remaining)
@@ -250,9 +251,20 @@ func testAliasedDst(t *rapid.T) {
 	case (err == nil) != (wantErr == nil) || !slices.Equal(got, want):
 		t.Fatalf("dst [%d, +%d), remaining [%d, +%d): %v, %v; unaliased %v, %v", dstAt, dstCap, at, n, got, err, want, wantErr)
 	}
-	// Apportion: the shares and the priority in one buffer, an int dst
-	// over either (through unsafe) or elsewhere.
-	ints, intsErr := alloc.AllocateSlots(nil, s.Remaining, int(min(s.Slots, 1e6)), s.Beta, nil)
+	// AllocateSlots: an int dst at the same place (through unsafe).
+	intSlots := int(min(s.Slots, 1e6))
+	ints, intsErr := alloc.AllocateSlots(nil, s.Remaining, intSlots, s.Beta, nil)
+	gotSlots, err := alloc.AllocateSlots(intsView(buf)[dstAt:dstAt:dstAt+dstCap], remaining, intSlots, s.Beta, nil)
+	switch {
+	case overlap:
+		if !errors.As(err, &ie) || ie.Field != "dst" || !slices.Equal(buf, before) {
+			t.Fatalf("AllocateSlots: dst [%d, +%d) over remaining [%d, +%d): %v", dstAt, dstCap, at, n, err)
+		}
+	case (err == nil) != (intsErr == nil) || !slices.Equal(gotSlots, ints):
+		t.Fatalf("AllocateSlots: dst [%d, +%d), remaining [%d, +%d): %v, %v; unaliased %v, %v", dstAt, dstCap, at, n, gotSlots, err, ints, intsErr)
+	}
+	// Apportion: the shares in the buffer, an int dst over them or
+	// elsewhere.
 	if intsErr != nil || n == 0 {
 		return
 	}
