@@ -17,7 +17,9 @@ func TestScalarChecks(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	negZero := math.Copysign(0, -1)
 	type checkFn func(fn string, index int, field string, v float64) error
-	count := func(fn string, index int, field string, v float64) error { return check.Count(fn, index, field, int(v)) }
+	count := func(fn string, index int, field string, v float64) error {
+		return check.Count(fn, index, field, int(v))
+	}
 	cases := []struct {
 		name   string
 		check  checkFn
