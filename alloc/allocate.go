@@ -97,12 +97,12 @@ func validate(fn string, remaining []float64, slots, beta float64) (summary, err
 }
 
 // allocate is Algorithm 1 on a validated snapshot; dst has len(remaining)
-// elements. It reports whether any job has work.
-func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspace) bool {
+// elements.
+func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspace) {
 	c, total := snap.factor, snap.total
 	if total == 0 || slots == 0 {
 		clear(dst)
-		return total != 0
+		return
 	}
 	if snap.virtualTotal < slots*(1-CaseTolerance) {
 		// Case 2: proportional sharing, eq. 3.6. T_i/ΣT ≤ 1, so the
@@ -116,7 +116,7 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 			}
 			dst[i] = q * slots
 		}
-		return true
+		return
 	}
 	// Case 1: fill virtual sizes smallest-first. The cut-off group is the
 	// first value of T at which the virtual sizes so far reach S.
@@ -129,10 +129,9 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 		for i, t := range remaining {
 			dst[i] = c*t + 0 // −0 + 0 = +0
 		}
-		return true
+		return
 	}
 	fillBelow(dst, remaining, c, cut, slots-cut.Before.Sum, ws)
-	return true
 }
 
 // fillBelow writes V_i = c·T_i for T_i below the cut, 0 above it, and hands

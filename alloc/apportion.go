@@ -137,11 +137,9 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 		ws.Shares = nil // the caller's remaining is the scratch: leave it
 	}
 	ws.Shares = slices.Grow(ws.Shares[:0], n)[:n]
-	total := 0
-	if allocate(ws.Shares, remaining, float64(slots), snap, ws) {
-		total = slots
-	}
+	allocate(ws.Shares, remaining, float64(slots), snap, ws)
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(ws, dst, ws.Shares, total, remaining)
+	// With no work every share is 0, and so is every apportioned slot.
+	selection.Apportion(ws, dst, ws.Shares, slots, remaining)
 	return dst, nil
 }

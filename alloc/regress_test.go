@@ -375,3 +375,33 @@ func TestAllocateVirtualTotalOverflow(t *testing.T) {
 		t.Errorf("AllocateSlots({MaxFloat64, 1}, 4, 1.5) = %v, %v; want [3 1]", slots, err)
 	}
 }
+
+// TestCaseBoundary: at ΣV = S·(1 − CaseTolerance) exactly (in float64) the
+// case is the constrained one, as documented — every job gets V_i —
+// and one ulp of S·(1 − CaseTolerance) above ΣV it is the proportional one,
+// S_i = T_i/ΣT·S. One job of T = 1 at β = 2 (V = T): S is found by
+// stepping through the floats around 1/(1 − CaseTolerance).
+func TestCaseBoundary(t *testing.T) {
+	t.Parallel()
+	slots := 1 / (1 - alloc.CaseTolerance)
+	for range 64 {
+		if slots*(1-alloc.CaseTolerance) < 1 {
+			slots = math.Nextafter(slots, 2)
+		} else if slots*(1-alloc.CaseTolerance) > 1 {
+			slots = math.Nextafter(slots, 0)
+		}
+	}
+	if slots*(1-alloc.CaseTolerance) != 1 {
+		t.Fatalf("no S with S·(1 − CaseTolerance) = 1 near %v", slots)
+	}
+	if got, err := alloc.Allocate(nil, []float64{1}, slots, 2, nil); err != nil || !slices.Equal(got, []float64{1}) {
+		t.Errorf("Allocate({1}, %v, 2) = %v, %v; want [1] (constrained: V)", slots, got, err)
+	}
+	above := slots
+	for above*(1-alloc.CaseTolerance) <= 1 {
+		above = math.Nextafter(above, 2)
+	}
+	if got, err := alloc.Allocate(nil, []float64{1}, above, 2, nil); err != nil || !slices.Equal(got, []float64{above}) {
+		t.Errorf("Allocate({1}, %v, 2) = %v, %v; want [%v] (proportional: S)", above, got, err, above)
+	}
+}
