@@ -405,3 +405,25 @@ func TestCaseBoundary(t *testing.T) {
 		t.Errorf("Allocate({1}, %v, 2) = %v, %v; want [%v] (proportional: S)", above, got, err, above)
 	}
 }
+
+// TestNegativeZeroShares: a T_i of −0 is accepted as 0 and gets +0 in
+// every path of Algorithm 1 — proportional, constrained with a cut-off, and
+// constrained where rounding leaves the fill a hair short of S (ΣV = 1
+// within CaseTolerance of S = 1 + 1e-13: every job gets V_i).
+func TestNegativeZeroShares(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	for _, slots := range []float64{3, 0.5, 1 + 1e-13} {
+		got, err := alloc.Allocate(nil, []float64{negZero, 1, negZero}, slots, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []float64{0, min(slots, 1), 0}
+		if slots > 1+alloc.CaseTolerance {
+			want[1] = slots
+		}
+		if !slices.Equal(got, want) || math.Signbit(got[0]) || math.Signbit(got[2]) {
+			t.Errorf("Allocate({−0, 1, −0}, %v, 2) = %v, want %v with +0s", slots, got, want)
+		}
+	}
+}
