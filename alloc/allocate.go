@@ -145,7 +145,7 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 // those alone settles the tie. (A -0, whose bits sort above everything, is
 // written as 0, which is its share on either side of the cut.)
 func fillBelow(dst, remaining []float64, c float64, cut selection.Cut, left float64, ws *Workspace) {
-	cutBits := int64(math.Float64bits(cut.Value)) // > 0: S > 0 is not reached by zeros
+	cutBits := int64(math.Float64bits(cut.Value))    // > 0: S > 0 is not reached by zeros
 	tied := selection.Indices(ws, cut.Group.Count+1) // one spare slot for the unconditional store
 	count := 0
 	for i, t := range remaining {
