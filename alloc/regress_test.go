@@ -427,3 +427,23 @@ func TestNegativeZeroShares(t *testing.T) {
 		}
 	}
 }
+
+// TestModelSignedZero: −0 arguments are accepted as 0 and every result is
+// +0, never −0 (VirtualSize of T = −0; Throughput with S_i = −0, on both
+// sides of β = 2; the total of such throughputs).
+func TestModelSignedZero(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	results := map[string]func() (float64, error){
+		"VirtualSize(−0, 1.5)":   func() (float64, error) { return alloc.VirtualSize(negZero, 1.5) },
+		"VirtualSize(−0, 3)":     func() (float64, error) { return alloc.VirtualSize(negZero, 3) },
+		"Throughput(1, −0, 3)":   func() (float64, error) { return alloc.Throughput(1, negZero, 3) },
+		"Throughput(1, −0, 1.5)": func() (float64, error) { return alloc.Throughput(1, negZero, 1.5) },
+		"TotalThroughput":        func() (float64, error) { return alloc.TotalThroughput([]float64{1}, []float64{negZero}, 3) },
+	}
+	for name, call := range results {
+		if v, err := call(); err != nil || v != 0 || math.Signbit(v) {
+			t.Errorf("%s = %v, %v; want +0", name, v, err)
+		}
+	}
+}
