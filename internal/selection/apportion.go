@@ -77,15 +77,11 @@ func ApportionBy(ws *Workspace, dst []int, shares []float64, total int, keys ...
 		}
 	}
 	remaining, positive := toQuotas(ws, dst, shares, total, remaining)
-	switch {
-	case positive == 0 || remaining == 0:
-		// Every share is 0 (nothing can take a unit), or the quotas'
-		// floors are the answer.
-	case remaining > 0 && remaining <= positive:
-		giveLargest(ws, dst, remaining, keys)
-	default:
+	if remaining < 0 || remaining > positive {
 		rounds(ws, dst, shares, remaining, keys)
+		return
 	}
+	giveLargest(ws, dst, remaining, keys) // none when the floors are the answer
 }
 
 // excluded is the value of ws.fracs for a job that takes no unit: larger
@@ -96,26 +92,22 @@ const excluded = 1
 // ws.fracs (remaining = total − Σdst) into those of the quotas
 // shares[i]·total/Σshares, marks the jobs with share 0 excluded, and
 // returns the units the quotas' floors leave and the number of positive
-// shares (0: every share is 0, and nothing is changed).
+// shares. With every share 0 there is nothing to give: it changes nothing
+// and returns 0, 0.
 //
-// The fractional parts are summed with compensation (TwoSum), so Σshares
-// − total is known to a few ulps whatever n; each quota is then off by a
-// few ulps of its correction s·(Σshares − total)/Σshares, and their floors
-// leave 0 ≤ R ≤ the positive shares unless that correction is near 2^52
-// (shares and total wholly apart: rounds then settles it).
+// Σshares − total is known to about n²·2⁻⁵³ (the sum of the fractional
+// parts); each quota is off by that share of it and a few ulps of its
+// correction s·(Σshares − total)/Σshares, so their floors leave 0 ≤ R ≤
+// the positive shares unless n is near 10⁸ or the correction near 2^52
+// (shares and total wholly apart): rounds then settles it.
 func toQuotas(ws *Workspace, dst []int, shares []float64, total, remaining int) (int, int) {
-	var fracSum, compensation float64
+	var fracSum float64
 	for _, f := range ws.fracs {
-		// TwoSum: the exact error of fracSum + (−f), kept apart.
-		next := fracSum - f
-		back := next - fracSum
-		compensation += (fracSum - (next - back)) + (-f - back)
-		fracSum = next
+		fracSum -= f
 	}
-	fracSum += compensation
 	sum := float64(total-remaining) + fracSum // Σshares
 	if sum == 0 {
-		return remaining, 0
+		return 0, 0
 	}
 	// (Σshares − total)/Σshares ≤ 1 for total ≥ 0: the quota
 	// ⌊s⌋ + (frac − s·ratio) ≥ 0, so no floor goes below 0.

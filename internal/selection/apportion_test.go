@@ -325,6 +325,11 @@ func TestApportionTakesBack(t *testing.T) {
 		// Quotas 3.25/7.5, 1.5/7.5, 2.75/7.5: the one unit to job 0.
 		{"rounds past a small job", []float64{3.25, 1.5, 2.75}, 1, nil, []int{1, 0, 0}},
 		{"all shares zero", []float64{0, 0}, 3, nil, []int{0, 0}},
+		// Total 0: every quota is 0, and the floors {1, 2} all go back.
+		{"total 0", []float64{1.5, 2}, 0, nil, []int{0, 0}},
+		// R = n = the number of fractions: the textbook rule, a unit each
+		// (the quotas 0.27, 0.27, 2.45 would give [0 0 3]).
+		{"a unit to every fraction", []float64{0.1, 0.1, 0.9}, 3, nil, []int{1, 1, 1}},
 	}
 	for _, c := range cases {
 		var ws Workspace
