@@ -46,10 +46,11 @@ func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority [
 //
 // The shares must be finite and ≥ 0 and total ≥ 0, with Σ⌊shares[i]⌋ and
 // total within the range of int (the callers validate); with all shares 0
-// there is nothing to give and dst is all zeros. O(n): two passes and at most two radix
-// selections, plus one search per key over the jobs still tied; shares
-// that need scaling add a pass. (Hopper's Algorithm 3 uses the keys:
-// max{T, T'} first, then the larger α.)
+// there is nothing to give and dst is all zeros. O(n): two passes and at
+// most two radix selections, plus one search per key over the jobs still
+// tied; shares that need scaling add a pass (and the rounds of the last
+// resort a binary search, O(n·log R)). (Hopper's Algorithm 3 uses the
+// keys: max{T, T'} first, then the larger α.)
 func ApportionBy(ws *Workspace, dst []int, shares []float64, total int, keys ...[]float64) {
 	n := len(shares)
 	ws.fracs = slices.Grow(ws.fracs[:0], n)[:n]
@@ -150,19 +151,14 @@ func rounds(ws *Workspace, dst []int, shares []float64, remaining int, keys [][]
 				ws.fracs[i] = excluded
 			}
 		}
-		if last > 0 {
-			giveLargest(ws, dst, last, keys)
-		}
+		giveLargest(ws, dst, last, keys) // none when last = 0
 		return
 	}
 	// Too many units: take back whole rounds (every job loses min(floor,
 	// rounds)) while at most −R units come back, then the partial round.
 	over := -remaining
-	holders, most := 0, 0
+	most := 0
 	for _, d := range dst {
-		if d > 0 {
-			holders++
-		}
 		most = max(most, d)
 	}
 	taken := func(rounds int) int {
@@ -173,8 +169,9 @@ func rounds(ws *Workspace, dst []int, shares []float64, remaining int, keys [][]
 		return sum
 	}
 	// The largest number of whole rounds whose units fit in over: taken is
-	// non-decreasing, at most rounds·holders, and taken(most) = Σ floors.
-	lo, hi := over/holders, min(over, most)
+	// non-decreasing from taken(0) = 0, and each round gives back at least
+	// one unit until taken(most) = Σ floors.
+	lo, hi := 0, min(over, most)
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
 		if taken(mid) <= over {
