@@ -49,6 +49,16 @@ func TestScalarChecks(t *testing.T) {
 	}
 }
 
+// TestScalarIndex: the index of an error about a scalar parameter is −1,
+// the value the package documentation promises callers.
+func TestScalarIndex(t *testing.T) {
+	t.Parallel()
+	var ie *specsched.InputError
+	if err := check.Err("f", check.Scalar, "x", 1, "r"); check.Scalar != -1 || !errors.As(err, &ie) || ie.Index != -1 {
+		t.Errorf("Scalar = %d, Err(…, Scalar, …) = %v; want index −1", check.Scalar, err)
+	}
+}
+
 // TestLen: equal lengths pass; any other length is an error on len(field)
 // whose value is the length found.
 func TestLen(t *testing.T) {

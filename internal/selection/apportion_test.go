@@ -340,3 +340,38 @@ func TestApportionTakesBack(t *testing.T) {
 		}
 	}
 }
+
+// TestApportionLastResort: shares far from total (found by a search over
+// random instances), whose quotas, rounded to float64, still leave R
+// outside [0, positive shares] — one unit over, 44 over, 467 short — so
+// that rounds settles them: Σ = total exactly, a zero share gets nothing,
+// and up to 2^53 every job is within two units of its exact quota (beyond
+// 2^53, where the last two totals lie, float64 is coarser than a unit).
+func TestApportionLastResort(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		shares []float64
+		total  int
+	}{
+		{[]float64{4.7896080123851945, 1.3976874914550403, 3}, 9007199254740950},
+		{[]float64{1.5, 3.6525536776859315}, 1008603626479965784},
+		{[]float64{0, 0.7621737605905075}, 4394289499243445203},
+	}
+	for _, c := range cases {
+		var ws Workspace
+		got := make([]int, len(c.shares))
+		ApportionBy(&ws, got, c.shares, c.total)
+		sum := 0
+		for i, d := range got {
+			sum += d
+			q := quotas(c.shares, c.total)[i]
+			off, _ := new(big.Rat).Sub(new(big.Rat).SetInt64(int64(d)), q).Float64()
+			if (c.total <= 1<<53 && math.Abs(off) >= 2) || (c.shares[i] == 0 && d != 0) {
+				t.Errorf("ApportionBy(%v, %d): job %d gets %d, %v from its quota", c.shares, c.total, i, d, off)
+			}
+		}
+		if sum != c.total {
+			t.Errorf("ApportionBy(%v, %d) = %v, Σ = %d", c.shares, c.total, got, sum)
+		}
+	}
+}
