@@ -77,12 +77,9 @@ func ApportionBy(ws *Workspace, dst []int, shares []float64, total int, keys ...
 			return
 		}
 	}
-	remaining, positive := toQuotas(ws, dst, shares, total, remaining)
-	if remaining < 0 || remaining > positive {
+	if remaining = toQuotas(ws, dst, shares, total, remaining); remaining != 0 {
 		rounds(ws, dst, shares, remaining, keys)
-		return
 	}
-	giveLargest(ws, dst, remaining, keys) // none when the floors are the answer
 }
 
 // excluded is the value of ws.fracs for a job that takes no unit: larger
@@ -92,49 +89,47 @@ const excluded = 1
 // toQuotas turns the floors in dst and the minus-fractional-parts in
 // ws.fracs (remaining = total − Σdst) into those of the quotas
 // shares[i]·total/Σshares, marks the jobs with share 0 excluded, and
-// returns the units the quotas' floors leave and the number of positive
-// shares. With every share 0 there is nothing to give: it changes nothing
-// and returns 0, 0.
+// returns the units R the quotas' floors leave. With every share 0 there
+// is nothing to give: it changes nothing and returns 0.
 //
 // Σshares − total is known to about n²·2⁻⁵³ (the sum of the fractional
 // parts); each quota is off by that share of it and a few ulps of its
 // correction s·(Σshares − total)/Σshares, so their floors leave 0 ≤ R ≤
-// the positive shares unless n is near 10⁸ or the correction near 2^52
-// (shares and total wholly apart): rounds then settles it.
-func toQuotas(ws *Workspace, dst []int, shares []float64, total, remaining int) (int, int) {
+// the positive shares — the R largest fractional parts get a unit —
+// unless n is near 10⁸ or the correction near 2^52 (shares and total
+// wholly apart), where rounds takes more than one round.
+func toQuotas(ws *Workspace, dst []int, shares []float64, total, remaining int) int {
 	var fracSum float64
 	for _, f := range ws.fracs {
 		fracSum -= f
 	}
 	sum := float64(total-remaining) + fracSum // Σshares
 	if sum == 0 {
-		return 0, 0
+		return 0
 	}
 	// (Σshares − total)/Σshares ≤ 1 for total ≥ 0: the quota
 	// ⌊s⌋ + (frac − s·ratio) ≥ 0, so no floor goes below 0.
 	ratio := (fracSum - float64(remaining)) / sum
-	positive := 0
 	for i, s := range shares {
 		if s == 0 {
 			ws.fracs[i] = excluded
 			continue
 		}
-		positive++
 		part := -ws.fracs[i] - s*ratio // the quota minus ⌊s⌋
 		whole := math.Floor(part)
 		dst[i] += int(whole)
 		remaining -= int(whole)
 		ws.fracs[i] = whole - part
 	}
-	return remaining, positive
+	return remaining
 }
 
-// rounds finishes ApportionBy when the quotas' floors still leave R ≠ 0
-// units outside [0, positive shares]: dst holds the floors and ws.fracs
-// minus the fractional parts (excluded for a share of 0); some share is
-// positive and total ≥ 0, so there is a job to give to or, when R < 0, one
-// holding a unit. Whole rounds first, then one partial round given out by
-// give.
+// rounds finishes ApportionBy when the quotas' floors leave R ≠ 0 units:
+// dst holds the floors and ws.fracs minus the fractional parts (excluded
+// for a share of 0); some share is positive and total ≥ 0, so there is a
+// job to give to or, when R < 0, one holding a unit. Whole rounds first
+// (rarely any: usually 0 < R ≤ the positive shares, and the R largest
+// fractional parts get a unit), then one partial round given out by give.
 func rounds(ws *Workspace, dst []int, shares []float64, remaining int, keys [][]float64) {
 	if remaining > 0 {
 		positive := 0
