@@ -28,11 +28,11 @@ func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority [
 // total − Σ⌊shares[i]⌋ units left go to the jobs with the largest
 // fractional parts, so |dst[i] − shares[i]| < 1. That is the rule whenever
 // 0 ≤ R ≤ the number of non-zero fractional parts, which |Σshares −
-// total| < 1 implies. Otherwise — shares of
-// 2^52 and more are integers, so near total = 2^53 their floors can sum
-// past total; a real-valued allocation's relative rounding of n·2⁻⁵³ is
-// several units there; or a caller's shares are a few units off — the
-// shares are taken as Hamilton's weights: each job's quota is
+// total| < 1 implies. Otherwise — shares of 2^52 and more are integers, so
+// near total = 2^53 their floors can sum past total; a real-valued
+// allocation's relative rounding of n·2⁻⁵³ is several units there; or a
+// caller's shares are a few units off — the shares are taken as Hamilton's
+// weights: each job's quota is
 // shares[i]·total/Σshares, the shares scaled to sum to total, and the
 // quotas are rounded by largest remainder. The quotas are formed as
 // ⌊shares[i]⌋ plus the fractional part minus shares[i]·(Σshares −
