@@ -162,7 +162,7 @@ func TestSummarizeEdges(t *testing.T) {
 		// The accumulators' sum (2^1022 + 2^969) + (1 − 2^-52)·2^1022 is
 		// MaxFloat64/2 exactly: from there the running sum is taken,
 		// (2^1022 + (1 − 2^-52)·2^1022) + 2^969 = 2^1023.
-		{[]float64{0x1p1022, 0x1.fffffffffffffp1021, 0x1p969}, check.Summary{Total: 0x1p1023, Least: 0x1p969, Most: 0x1p1022}},
+		{[]float64{0x1p1022, 0x1.ffffffffffffep1021, 0x1p969}, check.Summary{Total: 0x1p1023, Least: 0x1p969, Most: 0x1p1022}},
 	}
 	for _, c := range accepted {
 		got, err := check.Summarize("f", "x", c.xs)
