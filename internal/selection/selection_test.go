@@ -41,6 +41,12 @@ func values(t *rapid.T, label string) []float64 {
 	return xs
 }
 
+// weightOf is max(0, A·v + B), written plainly: the reference must not
+// share Weight.of, which it checks.
+func weightOf(w Weight, v float64) float64 {
+	return max(0, w.A*v+w.B)
+}
+
 // referenceSearch sorts a copy and scans its groups: the definition of Search.
 func referenceSearch(vals []float64, w Weight, done Done) Cut {
 	sorted := slices.Clone(vals)
@@ -51,7 +57,7 @@ func referenceSearch(vals []float64, w Weight, done Done) Cut {
 		var g Stats
 		for ; j < len(sorted) && sorted[j] == sorted[i]; j++ {
 			g.Count++
-			g.Sum += w.of(sorted[j])
+			g.Sum += weightOf(w, sorted[j])
 		}
 		next, hasNext := 0.0, j < len(sorted)
 		if hasNext {
@@ -90,7 +96,7 @@ func testSearchMatchesSort(t *rapid.T) {
 	}
 	var totalW float64
 	for _, v := range vals {
-		totalW += w.of(v)
+		totalW += weightOf(w, v)
 	}
 	target := rapid.Float64Range(0, 1.1).Draw(t, "fraction") * totalW
 	// A target within rounding of a prefix sum is a tie that summation
@@ -102,7 +108,7 @@ func testSearchMatchesSort(t *rapid.T) {
 	var prefix float64
 	tie := false
 	for _, v := range sorted {
-		prefix += w.of(v)
+		prefix += weightOf(w, v)
 		tie = tie || math.Abs(prefix-target) <= sumTol*max(1, math.Abs(target))
 	}
 	count := rapid.IntRange(0, len(vals)+1).Draw(t, "count")
