@@ -33,14 +33,23 @@ import (
 // two histogram passes, without sorting. With a dst of capacity n and a
 // reused ws, Allocate allocates nothing.
 //
-// Special cases: no jobs gives an empty result. Jobs with T_i = 0 get 0. If
-// every T_i is 0 there is no work and every job gets 0 (ΣS_i = 0 < S);
-// otherwise ΣS_i = S up to rounding. S = 0 gives every job 0. β ≥ 2 means no
-// speculation: V_i = T_i. An error, with dst untouched, is returned for
-// β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf; for a T_i < 0, NaN or ±Inf
-// (naming the job); and when ΣV_i overflows float64.
+// Special cases: no jobs gives an empty result. Jobs with T_i = 0 (or −0)
+// get +0. If every T_i is 0 there is no work and every job gets 0
+// (ΣS_i = 0 < S); otherwise ΣS_i = S up to rounding. S = 0 gives every job
+// 0. β ≥ 2 means no speculation: V_i = T_i. Every share is rounded from
+// its exact value, whatever the magnitudes: a positive T_i/ΣT_j below
+// float64's normal range is scaled before it is multiplied by S, so a
+// share is 0 only where the exact one rounds to 0. An error, with dst
+// untouched, is returned for β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf;
+// for a T_i < 0, NaN or ±Inf (naming the job); when ΣT_i overflows float64
+// (the running sum, naming the job where it does; ΣV_i may overflow, the
+// case is then the constrained one); and when dst would be reused (capacity ≥ n) and overlaps remaining: dst must not
+// overlap remaining.
 func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]float64, error) {
 	const fn = "alloc.Allocate"
+	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
+		return nil, err
+	}
 	snap, err := validate(fn, remaining, slots, beta)
 	if err != nil {
 		return nil, err
@@ -64,7 +73,7 @@ type summary struct {
 	factor       float64 // the speculation factor c = 2/β (1 for β ≥ 2)
 	total        float64 // ΣT_i
 	least, most  float64 // min and max T_i
-	virtualTotal float64 // c·ΣT_i
+	virtualTotal float64 // c·ΣT_i, possibly +Inf
 }
 
 // validate checks the arguments of Algorithm 1 in one pass over the
@@ -81,27 +90,33 @@ func validate(fn string, remaining []float64, slots, beta float64) (summary, err
 	if err != nil {
 		return summary{}, err
 	}
-	s := summary{factor: c, total: sum.Total, least: sum.Least, most: sum.Most, virtualTotal: c * sum.Total}
-	if math.IsInf(s.virtualTotal, 1) {
-		return summary{}, check.Err(fn, check.Scalar, "remaining", s.total, "the total virtual size overflows float64")
-	}
-	return s, nil
+	// c·ΣT may overflow to +Inf: the case is then certainly the
+	// constrained one (ΣV > MaxFloat64 ≥ S), whose fill only sums the
+	// virtual sizes below the cut-off, all below S.
+	return summary{factor: c, total: sum.Total, least: sum.Least, most: sum.Most, virtualTotal: c * sum.Total}, nil
 }
 
 // allocate is Algorithm 1 on a validated snapshot; dst has len(remaining)
-// elements. It reports whether any job has work.
-func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspace) bool {
+// elements.
+func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspace) {
 	c, total := snap.factor, snap.total
 	if total == 0 || slots == 0 {
 		clear(dst)
-		return total != 0
+		return
 	}
 	if snap.virtualTotal < slots*(1-CaseTolerance) {
-		// Case 2: proportional sharing, eq. 3.6.
+		// Case 2: proportional sharing, eq. 3.6. T_i/ΣT ≤ 1, so the
+		// product cannot overflow; a quotient below the normal range (0,
+		// −0, or one that lost bits to underflow) takes the scaled path.
 		for i, t := range remaining {
-			dst[i] = t / total * slots
+			q := t / total
+			if q < minNormal {
+				dst[i] = scaledShare(t, total, slots)
+				continue
+			}
+			dst[i] = q * slots
 		}
-		return true
+		return
 	}
 	// Case 1: fill virtual sizes smallest-first. The cut-off group is the
 	// first value of T at which the virtual sizes so far reach S.
@@ -112,12 +127,11 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 		// Rounding put ΣV_i a hair below S although c·ΣT_i ≥ S: every job
 		// gets its virtual size, which is then S up to rounding.
 		for i, t := range remaining {
-			dst[i] = c * t
+			dst[i] = c*t + 0 // −0 + 0 = +0
 		}
-		return true
+		return
 	}
 	fillBelow(dst, remaining, c, cut, slots-cut.Before.Sum, ws)
-	return true
 }
 
 // fillBelow writes V_i = c·T_i for T_i below the cut, 0 above it, and hands
@@ -131,7 +145,7 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 // those alone settles the tie. (A -0, whose bits sort above everything, is
 // written as 0, which is its share on either side of the cut.)
 func fillBelow(dst, remaining []float64, c float64, cut selection.Cut, left float64, ws *Workspace) {
-	cutBits := int64(math.Float64bits(cut.Value + 0))
+	cutBits := int64(math.Float64bits(cut.Value))    // > 0: S > 0 is not reached by zeros
 	tied := selection.Indices(ws, cut.Group.Count+1) // one spare slot for the unconditional store
 	count := 0
 	for i, t := range remaining {
@@ -147,4 +161,23 @@ func fillBelow(dst, remaining []float64, c float64, cut selection.Cut, left floa
 		dst[i] = v
 		left -= v
 	}
+}
+
+// minNormal is the smallest positive normal float64, 2^−1022.
+const minNormal = 0x1p-1022
+
+// scaledShare returns t·slots/total for 0 ≤ t ≤ total (total > 0) where
+// t/total is below the normal range: on the mantissas in [½, 1) and the
+// exponents apart, so that no intermediate underflows — the share is
+// rounded from its exact value (two roundings of the mantissa product and
+// one of the result) and is 0 only when that value rounds to 0. −0 gives
+// +0.
+func scaledShare(t, total, slots float64) float64 {
+	if t == 0 || slots == 0 {
+		return 0
+	}
+	mt, et := math.Frexp(t)
+	mTotal, eTotal := math.Frexp(total)
+	ms, es := math.Frexp(slots)
+	return math.Ldexp(mt/mTotal*ms, et-eTotal+es)
 }

@@ -28,45 +28,54 @@ const MaxTotal = 1 << 53
 // first), then to the smaller index; a nil priority means index order.
 //
 // Guarantees: Σdst = total exactly, whenever some share is positive; a job
-// with share 0 gets 0. When the shares sum to total up to less than a unit
-// (|Σshares − total| < 1, the case of real-valued allocations rounded
-// below 2^52), |dst[i] − shares[i]| < 1 for every job, so a job whose share
-// is an integer gets exactly it, and largest remainder minimises the
-// largest deviation max_i |dst[i] − shares[i]| among all integer vectors
-// summing to total.
+// with share 0 gets 0. When the floors leave 0 ≤ R ≤ the number of
+// non-zero fractional parts — always when |Σshares − total| < 1, as for
+// real-valued allocations below 2^52 — this is the textbook method:
+// |dst[i] − shares[i]|
+// < 1 for every job, a job whose share is an integer gets exactly it, and
+// the largest deviation max_i |dst[i] − shares[i]| is the least among all
+// integer vectors summing to total.
 //
-// Shares further from total — anywhere inside ShareSumTolerance, which at
-// total = 10⁹ is a whole unit, or shares ≥ 2^52, which are integers whose
-// floors can sum past total — are apportioned by the same rule taken unit
-// by unit: job i's k-th unit ranks by shares[i] − k + 1, and the total
-// highest-ranked units are handed out (the ties as above). So a shortfall
-// of R units gives every job with a positive share ⌊R/m⌋ more (m such
-// jobs) and the R mod m largest fractional parts one more; an excess is
-// taken back one unit per job holding one, round after round, the smallest
-// fractional part (the lowest-ranked unit) first, ties to the larger
-// priority, then the larger index. The deviation is then at most about
-// |Σshares − total|/m + 1.
+// Otherwise the shares are Hamilton's weights: each job's quota is
+// shares[i]·total/Σshares (the shares scaled to sum to total, exactly as
+// Hamilton's method apportions any weights) and the quotas are rounded by
+// largest remainder, ties as above — so every job is within a unit of its
+// quota, i.e. within 1 + |Σshares − total| of its share. That happens for
+// shares a unit or more from total (ShareSumTolerance allows a whole unit
+// from total = 10⁹ on), and near 2^53, where shares ≥ 2^52 are integers
+// whose floors can sum past total and real-valued shares are several units
+// off: the excess or shortfall is spread in proportion to the shares, not
+// one unit per job.
 //
 // Why not Pseudocode 1's floors: the thesis's Pseudocode 1 gives each job
 // ⌊share⌋, which loses up to one slot per job — up to n−1 idle slots in the
 // proportional case, exactly where Guideline 2 says every slot should work —
 // and in the capacity-constrained case it hands the leftovers of each floor
 // to later, larger jobs instead of the job the real-valued allocation chose.
-// Apportion wastes no slot and moves no job by a whole slot.
+// Apportion wastes no slot and, whenever Σshares is within a unit of
+// total, moves no job by a whole slot.
 //
 // Complexity: O(n) time — two passes plus a radix selection of the R-th
 // largest remainder (and, when remainders tie at the cut, of the priority
-// among them); no sort. Shares a unit or more from total add whole rounds,
-// O(n·log(max share)) with a binary search on their number. A dst of
+// among them); no sort. Shares that need scaling add a pass. A dst of
 // capacity n and a reused ws make it allocation-free.
 //
 // Special cases: total = 0 with all shares 0 gives all zeros; no shares and
 // total 0 gives an empty result. An error, with dst untouched, is returned
 // for total < 0 or > MaxTotal, for a share that is negative, NaN or ±Inf,
-// for a NaN or ±Inf priority, for len(priority) ∉ {0, len(shares)}, and when
-// Σshares differs from total by more than ShareSumTolerance·max(1, total).
+// for a NaN or ±Inf priority, for len(priority) ∉ {0, len(shares)}, when
+// Σshares (the running sum) overflows or differs from total by more than
+// ShareSumTolerance·max(1, total), and when dst would be reused (capacity
+// ≥ len(shares)) and overlaps shares or priority: dst must not overlap
+// shares or priority.
 func Apportion(dst []int, shares []float64, total int, priority []float64, ws *Workspace) ([]int, error) {
 	const fn = "alloc.Apportion"
+	if err := check.Disjoint(fn, dst, len(shares), "shares", shares); err != nil {
+		return nil, err
+	}
+	if err := check.Disjoint(fn, dst, len(shares), "priority", priority); err != nil {
+		return nil, err
+	}
 	if total < 0 || total > MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "total", float64(total), "must lie in [0, 2^53]")
 	}
@@ -99,14 +108,22 @@ func Apportion(dst []int, shares []float64, total int, priority []float64, ws *W
 // Algorithm 1's order (fewer remaining tasks first, then input index). The
 // result sums to exactly slots whenever some job has work (to 0 otherwise),
 // and every job is within one slot of its real-valued share — so a job the
-// real-valued algorithm gives nothing gets nothing, and one it gives an
-// integer number of slots gets exactly that.
+// real-valued algorithm gives nothing gets nothing, and (while the shares
+// sum to slots within a unit, as they do below 2^52) one it gives an
+// integer number of slots gets exactly that. Near MaxTotal, where shares
+// ≥ 2^52 are rounded to integers and their floors can sum past slots, the
+// shares are scaled to sum to slots before rounding (see Apportion), and
+// every job is within a slot of its share so scaled.
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
-// reused ws. Errors are those of Allocate, with slots < 0 or > MaxTotal
-// rejected.
+// reused ws. Errors are those of Allocate (dst must not overlap
+// remaining), with slots < 0 or > MaxTotal rejected. (remaining may be
+// ws.Shares, the workspace's scratch: it is then not reused.)
 func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *Workspace) ([]int, error) {
 	const fn = "alloc.AllocateSlots"
+	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
+		return nil, err
+	}
 	if slots < 0 || slots > MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
@@ -116,12 +133,13 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	}
 	ws = orNew(ws)
 	n := len(remaining)
-	ws.Shares = slices.Grow(ws.Shares[:0], n)[:n]
-	total := 0
-	if allocate(ws.Shares, remaining, float64(slots), snap, ws) {
-		total = slots
+	if check.Disjoint(fn, ws.Shares, n, "remaining", remaining) != nil {
+		ws.Shares = nil // the caller's remaining is the scratch: leave it
 	}
+	ws.Shares = slices.Grow(ws.Shares[:0], n)[:n]
+	allocate(ws.Shares, remaining, float64(slots), snap, ws)
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(ws, dst, ws.Shares, total, remaining)
+	// With no work every share is 0, and so is every apportioned slot.
+	selection.Apportion(ws, dst, ws.Shares, slots, remaining)
 	return dst, nil
 }

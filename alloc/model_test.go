@@ -3,7 +3,9 @@ package alloc_test
 import (
 	"errors"
 	"math"
+	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/optimize"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // modelTol is the relative tolerance for comparing closed forms that are
@@ -205,16 +208,95 @@ func TestModelErrors(t *testing.T) {
 	}
 }
 
-// modelNoPanic returns a property that feeds arbitrary values, including
-// NaN, ±Inf and extremes, to one scalar model function: it returns an
-// InputError (exactly when an argument is invalid) or a finite, non-negative
-// value.
+// bigModel is eqs. 3.2, 3.3 and 3.5 in exact arithmetic (math/big, 300
+// bits — every operation below is a product, quotient or difference of at
+// most a few float64s, rounded far below float64's precision): the
+// reference the model functions are compared with, for valid arguments.
+func bigModel(name string, remaining, slots, beta float64) *big.Float {
+	const prec = 300
+	f := func(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
+	z := func() *big.Float { return new(big.Float).SetPrec(prec) }
+	if name == "VirtualSize" {
+		slots = 0 // not an argument: any value
+	}
+	T, S, b := f(remaining), f(slots), f(beta)
+	two := f(2)
+	if remaining == 0 && name != "VirtualSize" {
+		return f(0)
+	}
+	noSpec := beta >= alloc.NoSpeculationBeta
+	factor := z().Quo(two, b) // 2/β
+	if noSpec {
+		factor = f(1)
+	}
+	virtual := z().Mul(factor, T)
+	switch name {
+	case "VirtualSize":
+		return virtual
+	case "SpeculationLevel":
+		if noSpec {
+			return f(1)
+		}
+		if virtual.Cmp(S) >= 0 {
+			return factor
+		}
+		return z().Quo(S, T)
+	default: // Throughput
+		if noSpec {
+			if S.Cmp(T) < 0 {
+				return S
+			}
+			return T
+		}
+		bm1 := z().Sub(b, f(1))
+		if S.Cmp(virtual) <= 0 { // β²/(4(β−1))·S
+			num := z().Mul(z().Mul(b, b), S)
+			return num.Quo(num, z().Mul(f(4), bm1))
+		}
+		// β/(β−1)·T − T²/((β−1)·S)
+		first := z().Quo(z().Mul(b, T), bm1)
+		second := z().Quo(z().Mul(T, T), z().Mul(bm1, S))
+		return first.Sub(first, second)
+	}
+}
+
+// modelTolAbs is the absolute slack of the comparison with bigModel: a few
+// subnormal units, for results in the subnormal range.
+const modelTolAbs = 4 * math.SmallestNonzeroFloat64
+
+// closeToBig reports whether got is within modelTol (relative) plus
+// modelTolAbs of the exact want.
+func closeToBig(got float64, want *big.Float) bool {
+	diff := new(big.Float).SetPrec(300).Sub(new(big.Float).SetFloat64(got), want)
+	tol := new(big.Float).SetPrec(300).Abs(want)
+	tol.Mul(tol, big.NewFloat(modelTol))
+	tol.Add(tol, big.NewFloat(modelTolAbs))
+	return diff.Abs(diff).Cmp(tol) <= 0
+}
+
+// beyondFloat64 reports whether x exceeds MaxFloat64 by more than the
+// relative slack rel (rel < 0: within |rel| below it).
+func beyondFloat64(x *big.Float, rel float64) bool {
+	limit := new(big.Float).SetPrec(300).SetFloat64(math.MaxFloat64)
+	limit.Mul(limit, new(big.Float).SetPrec(300).SetFloat64(1+rel))
+	return x.Cmp(limit) > 0
+}
+
+// modelNoPanic returns a property that feeds arbitrary values — NaN, ±Inf,
+// extremes, and values over float64's whole range (testutil.Magnitude) —
+// to one scalar model function: it returns an InputError exactly when an
+// argument is invalid or the exact result (bigModel) leaves float64's
+// range ("result overflows", allowed within rounding of MaxFloat64), and
+// otherwise a finite value ≥ 0 (never −0) within modelTol of the exact one.
 func modelNoPanic(name string) func(*rapid.T) {
 	return func(t *rapid.T) {
 		pick := func(label string) float64 {
-			specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, math.Copysign(0, -1), 1, 1.5, 2, math.MaxFloat64, 5e-324}
-			if rapid.Bool().Draw(t, label+"_special") {
+			specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, math.Copysign(0, -1), 1, 1.5, 2, math.MaxFloat64, 5e-324, math.Nextafter(1, 2)}
+			switch rapid.IntRange(0, 2).Draw(t, label+"_kind") {
+			case 0:
 				return rapid.SampledFrom(specials).Draw(t, label)
+			case 1:
+				return testutil.Magnitude().Draw(t, label)
 			}
 			return rapid.Float64().Draw(t, label)
 		}
@@ -223,6 +305,7 @@ func modelNoPanic(name string) func(*rapid.T) {
 		valid := finite(remaining) && beta > 1 && !math.IsInf(beta, 1)
 		var v float64
 		var err error
+		var exact *big.Float
 		switch name {
 		case "VirtualSize":
 			v, err = alloc.VirtualSize(remaining, beta)
@@ -236,21 +319,35 @@ func modelNoPanic(name string) func(*rapid.T) {
 			v, err = alloc.TotalThroughput([]float64{remaining, 1}, []float64{slots, 1}, beta)
 			valid = valid && finite(slots) && !math.IsInf(remaining+1, 1) && !math.IsInf(slots+1, 1)
 		}
+		if valid {
+			if name == "TotalThroughput" {
+				exact = bigModel("Throughput", remaining, slots, beta)
+				exact.Add(exact, bigModel("Throughput", 1, 1, beta))
+			} else {
+				exact = bigModel(name, remaining, slots, beta)
+			}
+		}
 		if err != nil {
 			var ie *specsched.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("%s: error %v is not an InputError", name, err)
 			}
-			if valid {
-				t.Fatalf("%s(%g, %g, %g): unexpected error %v", name, remaining, slots, beta, err)
+			if valid && !(strings.Contains(ie.Reason, "overflows") && beyondFloat64(exact, -1e-9)) {
+				t.Fatalf("%s(%g, %g, %g): unexpected error %v (exact result %v)", name, remaining, slots, beta, err, exact)
 			}
 			return
 		}
 		if !valid {
 			t.Fatalf("%s(%g, %g, %g) accepted invalid input", name, remaining, slots, beta)
 		}
-		if math.IsNaN(v) || v < 0 {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || math.Signbit(v) {
 			t.Fatalf("%s(%g, %g, %g) = %g", name, remaining, slots, beta, v)
+		}
+		if beyondFloat64(exact, 1e-9) {
+			t.Fatalf("%s(%g, %g, %g) = %g, but the exact result %v overflows", name, remaining, slots, beta, v, exact)
+		}
+		if !closeToBig(v, exact) {
+			t.Fatalf("%s(%g, %g, %g) = %g, exact %v", name, remaining, slots, beta, v, exact.Text('g', 17))
 		}
 	}
 }

@@ -27,6 +27,7 @@ func TestDisjoint(t *testing.T) {
 		{"different arrays", Disjoint("f", buf, 8, "in", other), false},
 		{"dst too small to be reused", Disjoint("f", buf[:0:2], 3, "in", buf[:3]), false},
 		{"nothing to write", Disjoint("f", buf, 0, "in", buf), false},
+		{"nothing to write, dst inside src", Disjoint("f", buf[2:2], 0, "in", buf), false},
 		{"empty input", Disjoint("f", buf, 4, "in", buf[:0]), false},
 		{"nil dst", Disjoint[float64]("f", nil, 4, "in", buf), false},
 		{"different element types, different arrays", Disjoint("f", ints[:0], 1, "in", buf[:1]), false},

@@ -7,9 +7,6 @@ import "math"
 // is the order of the values.
 const InfBits = 0x7FF0000000000000
 
-// halfMax is MaxFloat64/2, from which Summarize sums in index order.
-const halfMax = math.MaxFloat64 / 2
-
 // Summary is what one validating pass learns of non-negative values.
 type Summary struct {
 	Total       float64 // Σ
@@ -71,7 +68,7 @@ func Summarize(fn, field string, xs []float64) (Summary, error) {
 	if len(xs) > 0 {
 		s.Least, s.Most = math.Float64frombits(least), math.Float64frombits(most)
 	}
-	if !(s.Total < halfMax) {
+	if !(s.Total < math.MaxFloat64/2) {
 		// Near overflow: the running sum decides, and names the element
 		// where it overflows.
 		sum, err := NonNegatives(fn, field, xs)

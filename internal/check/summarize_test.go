@@ -140,3 +140,44 @@ func TestSummarizePairwiseOverflow(t *testing.T) {
 		t.Fatalf("Summarize(%v): %v, want an InputError at index 1", xs, err)
 	}
 }
+
+// TestSummarizeEdges: every position a value can take in the two-accumulator
+// pass (even, odd, the last of an odd length) for each kind of special
+// value: −0 is accepted as 0 (Least and Most +0), +Inf, NaN and negatives
+// are errors naming their index; no values give the zero summary.
+func TestSummarizeEdges(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	accepted := []struct {
+		xs   []float64
+		want check.Summary
+	}{
+		{nil, check.Summary{}},
+		{[]float64{negZero}, check.Summary{}},
+		{[]float64{negZero, 2}, check.Summary{Total: 2, Least: 0, Most: 2}},
+		{[]float64{2, negZero}, check.Summary{Total: 2, Least: 0, Most: 2}},
+		{[]float64{3, 2, negZero}, check.Summary{Total: 5, Least: 0, Most: 3}},
+		{[]float64{3, 2, 4}, check.Summary{Total: 9, Least: 2, Most: 4}},
+		{[]float64{5e-324, math.MaxFloat64}, check.Summary{Total: math.MaxFloat64, Least: 5e-324, Most: math.MaxFloat64}},
+		// The accumulators' sum (2^1022 + 2^969) + (1 − 2^-52)·2^1022 is
+		// MaxFloat64/2 exactly: from there the running sum is taken,
+		// (2^1022 + (1 − 2^-52)·2^1022) + 2^969 = 2^1023.
+		{[]float64{0x1p1022, 0x1.ffffffffffffep1021, 0x1p969}, check.Summary{Total: 0x1p1023, Least: 0x1p969, Most: 0x1p1022}},
+	}
+	for _, c := range accepted {
+		got, err := check.Summarize("f", "x", c.xs)
+		if err != nil || got != c.want || math.Signbit(got.Least) || math.Signbit(got.Most) {
+			t.Errorf("Summarize(%v) = %+v, %v; want %+v", c.xs, got, err, c.want)
+		}
+	}
+	for _, bad := range []float64{math.Inf(1), math.NaN(), -1, -5e-324, math.Inf(-1)} {
+		for _, xs := range [][]float64{{bad}, {bad, 1}, {1, bad}, {1, 2, bad}, {negZero, bad, 1}} {
+			want := slices.IndexFunc(xs, func(x float64) bool { return !(x >= 0) || math.IsInf(x, 1) })
+			got, err := check.Summarize("f", "x", xs)
+			var ie *specsched.InputError
+			if !errors.As(err, &ie) || ie.Index != want || got != (check.Summary{}) {
+				t.Errorf("Summarize(%v) = %+v, %v; want an error at %d", xs, got, err, want)
+			}
+		}
+	}
+}

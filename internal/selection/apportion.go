@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"math"
 	"slices"
 )
 
@@ -18,35 +19,38 @@ func Apportion(ws *Workspace, dst []int, shares []float64, total int, priority [
 }
 
 // ApportionBy writes to dst (len(shares) elements) integers that sum to
-// exactly total, by the largest-remainder (Hamilton) method generalised to
-// shares whose sum is not total: think of job i's k-th unit (k = 1, 2, …)
-// as ranked by shares[i] − k + 1, the part of its share that unit covers;
-// total units are handed out in that order (ties: each key of keys in turn,
-// smaller first, then the smaller index), and a job with share 0 gets
-// none.
+// exactly total by the largest-remainder (Hamilton) method, with ties
+// between equal fractional parts going to each key of keys in turn
+// (smaller first), then to the smaller index; a job with share 0 gets 0.
 //
-// When the shares sum to total up to rounding — the callers' usual case,
-// |Σshares − total| < 1 — this is the textbook method: every job gets
-// ⌊shares[i]⌋, the R = total − Σ⌊shares[i]⌋ units left go to the jobs with
-// the largest fractional parts, and |dst[i] − shares[i]| < 1. Rounding can
-// leave R outside [0, number of fractional parts) — shares of 2^52 and more
-// are integers, so near total = 2^53 the floors may sum to more than total
-// — and then the rule above still holds, in both directions:
+// When the shares sum to total up to rounding — the callers' usual case —
+// this is the textbook method: every job gets ⌊shares[i]⌋ and the R =
+// total − Σ⌊shares[i]⌋ units left go to the jobs with the largest
+// fractional parts, so |dst[i] − shares[i]| < 1. That is the rule whenever
+// 0 ≤ R ≤ the number of non-zero fractional parts, which |Σshares −
+// total| < 1 implies. Otherwise — shares of 2^52 and more are integers, so
+// near total = 2^53 their floors can sum past total; a real-valued
+// allocation's relative rounding of n·2⁻⁵³ is several units there; or a
+// caller's shares are a few units off — the shares are taken as Hamilton's
+// weights: each job's quota is
+// shares[i]·total/Σshares, the shares scaled to sum to total, and the
+// quotas are rounded by largest remainder. The quotas are formed as
+// ⌊shares[i]⌋ plus the fractional part minus shares[i]·(Σshares −
+// total)/Σshares, so their integer and fractional parts stay exact to a
+// few ulps of the correction, not of the share. (Should rounding still
+// leave R outside [0, positive shares], the last units are handed out, or
+// taken back, one per job a round: giving, to each job with a positive
+// share, ⌊R/m⌋ and then one to the R mod m largest fractional parts;
+// taking, one from each job holding a unit, the smallest fractional part
+// first, ties to the larger key, then the larger index.)
 //
-//   - R ≥ 0 (too few units): each job with a positive share gets ⌊R/m⌋ more
-//     (m such jobs), and the R mod m largest fractional parts one more.
-//   - R < 0 (too many): the last units are taken back in reverse order —
-//     one from each job holding at least one, lowest fractional part (the
-//     lowest ranked unit) first, ties to the larger key and then the larger
-//     index, round after round until −R units are back.
-//
-// The shares must be finite and ≥ 0 with Σ⌊shares[i]⌋ + |total| within
-// the range of int; with all shares 0 and total > 0 there is nothing to
-// give and dst is all zeros. O(n) when |R| is less than the number of jobs
-// it goes to or comes from — two passes and at most two radix selections,
-// plus one search per key over the jobs still tied; otherwise
-// O(n·log(max share)) for the rounds. (Hopper's Algorithm 3 uses the keys:
-// max{T, T'} first, then the larger α.)
+// The shares must be finite and ≥ 0 and total ≥ 0, with Σ⌊shares[i]⌋ and
+// total within the range of int (the callers validate); with all shares 0
+// there is nothing to give and dst is all zeros. O(n): two passes and at
+// most two radix selections, plus one search per key over the jobs still
+// tied; shares that need scaling add a pass (and the rounds of the last
+// resort a binary search, O(n·log R)). (Hopper's Algorithm 3 uses the
+// keys: max{T, T'} first, then the larger α.)
 func ApportionBy(ws *Workspace, dst []int, shares []float64, total int, keys ...[]float64) {
 	n := len(shares)
 	ws.fracs = slices.Grow(ws.fracs[:0], n)[:n]
@@ -73,27 +77,66 @@ func ApportionBy(ws *Workspace, dst []int, shares []float64, total int, keys ...
 			return
 		}
 	}
-	rebalance(ws, dst, shares, remaining, keys)
+	if remaining = toQuotas(ws, dst, shares, total, remaining); remaining != 0 {
+		rounds(ws, dst, shares, remaining, keys)
+	}
 }
 
-// excluded is the value of ws.fracs for a job that takes no part in the
-// last round of rebalance: larger than every minus-fractional-part (≤ 0).
+// excluded is the value of ws.fracs for a job that takes no unit: larger
+// than every minus-fractional-part (≤ 0).
 const excluded = 1
 
-// rebalance finishes ApportionBy when its remaining units (R ≠ 0) are not
-// the few largest fractional parts: dst holds the floors and ws.fracs minus
-// the fractional parts. Whole rounds first, then one partial round given
-// out by give.
-func rebalance(ws *Workspace, dst []int, shares []float64, remaining int, keys [][]float64) {
+// toQuotas turns the floors in dst and the minus-fractional-parts in
+// ws.fracs (remaining = total − Σdst) into those of the quotas
+// shares[i]·total/Σshares, marks the jobs with share 0 excluded, and
+// returns the units R the quotas' floors leave. With every share 0 there
+// is nothing to give: it changes nothing and returns 0.
+//
+// Σshares − total is known to about n²·2⁻⁵³ (the sum of the fractional
+// parts); each quota is off by that share of it and a few ulps of its
+// correction s·(Σshares − total)/Σshares, so their floors leave 0 ≤ R ≤
+// the positive shares — the R largest fractional parts get a unit —
+// unless n is near 10⁸ or the correction near 2^52 (shares and total
+// wholly apart), where rounds takes more than one round.
+func toQuotas(ws *Workspace, dst []int, shares []float64, total, remaining int) int {
+	var fracSum float64
+	for _, f := range ws.fracs {
+		fracSum -= f
+	}
+	sum := float64(total-remaining) + fracSum // Σshares
+	if sum == 0 {
+		return 0
+	}
+	// (Σshares − total)/Σshares ≤ 1 for total ≥ 0: the quota
+	// ⌊s⌋ + (frac − s·ratio) ≥ 0, so no floor goes below 0.
+	ratio := (fracSum - float64(remaining)) / sum
+	for i, s := range shares {
+		if s == 0 {
+			ws.fracs[i] = excluded
+			continue
+		}
+		part := -ws.fracs[i] - s*ratio // the quota minus ⌊s⌋
+		whole := math.Floor(part)
+		dst[i] += int(whole)
+		remaining -= int(whole)
+		ws.fracs[i] = whole - part
+	}
+	return remaining
+}
+
+// rounds finishes ApportionBy when the quotas' floors leave R ≠ 0 units:
+// dst holds the floors and ws.fracs minus the fractional parts (excluded
+// for a share of 0); some share is positive and total ≥ 0, so there is a
+// job to give to or, when R < 0, one holding a unit. Whole rounds first
+// (rarely any: usually 0 < R ≤ the positive shares, and the R largest
+// fractional parts get a unit), then one partial round given out by give.
+func rounds(ws *Workspace, dst []int, shares []float64, remaining int, keys [][]float64) {
 	if remaining > 0 {
 		positive := 0
 		for _, s := range shares {
 			if s > 0 {
 				positive++
 			}
-		}
-		if positive == 0 {
-			return // nothing can take a unit
 		}
 		round, last := remaining/positive, remaining%positive
 		for i, s := range shares {
@@ -103,23 +146,15 @@ func rebalance(ws *Workspace, dst []int, shares []float64, remaining int, keys [
 				ws.fracs[i] = excluded
 			}
 		}
-		if last > 0 {
-			giveLargest(ws, dst, last, keys)
-		}
+		giveLargest(ws, dst, last, keys) // none when last = 0
 		return
 	}
 	// Too many units: take back whole rounds (every job loses min(floor,
 	// rounds)) while at most −R units come back, then the partial round.
 	over := -remaining
-	holders, most := 0, 0
+	most := 0
 	for _, d := range dst {
-		if d > 0 {
-			holders++
-		}
 		most = max(most, d)
-	}
-	if holders == 0 {
-		return // a negative total: nothing to take back
 	}
 	taken := func(rounds int) int {
 		sum := 0
@@ -129,8 +164,9 @@ func rebalance(ws *Workspace, dst []int, shares []float64, remaining int, keys [
 		return sum
 	}
 	// The largest number of whole rounds whose units fit in over: taken is
-	// non-decreasing, at most rounds·holders, and taken(most) = Σ floors.
-	lo, hi := over/holders, min(over, most)
+	// non-decreasing from taken(0) = 0, and each round gives back at least
+	// one unit until taken(most) = Σ floors.
+	lo, hi := 0, min(over, most)
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
 		if taken(mid) <= over {

@@ -67,13 +67,14 @@ func (h *Histogram) BucketNonNegative(v float64) int {
 // Locate returns the bucket holding the value of rank r (0 ≤ r < the
 // number of values counted) and how many values lie in earlier buckets.
 func (h *Histogram) Locate(r int) (bucket, before int) {
-	for b, c := range h.counts {
+	last := len(h.counts) - 1
+	for b, c := range h.counts[:last] {
 		if before+c > r {
 			return b, before
 		}
 		before += c
 	}
-	return len(h.counts) - 1, before - h.counts[len(h.counts)-1] // unreachable for r in range
+	return last, before // the rank is in the last bucket
 }
 
 // Settle returns the order statistic of rank r given group, the values of
