@@ -20,6 +20,7 @@ type lwlState struct {
 	freeAt []float64
 	busy   nodeHeap // by (freeAt, node): its key is freeAt
 	idle   nodeHeap // by node
+	lost   bool     // an estimate was lost to rounding (lost) in place
 }
 
 func newLWLState(n int) *lwlState { return &lwlState{n: n} }
@@ -53,7 +54,9 @@ func (s *lwlState) place(now, est float64) int {
 	default:
 		i = s.busy.nodes[0]
 	}
-	s.set(i, max(s.freeAt[i], now)+est, now)
+	base := max(s.freeAt[i], now)
+	s.lost = s.lost || lost(base, est)
+	s.set(i, base+est, now)
 	return i
 }
 

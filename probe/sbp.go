@@ -62,14 +62,15 @@ type QueuedProbe struct {
 // probes seen so far, so the whole decision is one pass.
 //
 // Complexity: O(n) time for a queue of n entries; allocation-free with a
-// dst of capacity n.
+// dst of capacity n. dst must not overlap queue.
 //
 // Special cases: an empty queue returns −1 and an empty dst. A probe with
 // EstJobLeft = 0 (its job has no task left to hand out) is a valid
 // candidate and wins SRPT; callers usually drop such probes first. Fields of
 // long placeholders other than Long are validated but otherwise unused. An
 // error, with dst untouched, is returned for any EstJobLeft, EstTask,
-// Bypassed or Cap that is NaN, ±Inf or negative.
+// Bypassed or Cap that is NaN, ±Inf or negative, and for a dst that
+// overlaps queue.
 func GetProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int, error) {
 	const fn = "probe.GetProbeFromQueue"
 	for i := range queue {
@@ -89,6 +90,9 @@ func GetProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int, erro
 			return nil, -1, err
 		}
 		return nil, -1, check.NonNegative(fn, i, "Cap", q.Cap)
+	}
+	if err := check.Disjoint(fn, dst, len(queue), "queue", queue); err != nil {
+		return nil, -1, err
 	}
 	dst = slices.Grow(dst[:0], len(queue))[:len(queue)]
 	for i := range queue {

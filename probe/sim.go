@@ -301,6 +301,7 @@ type simulator struct {
 	verifyPicks bool
 	mismatches  int
 	res         *Result
+	err         error // a time lost to rounding (at): the run stops
 	// maxOver is the largest Bypassed − Cap seen after a decision: tests
 	// check it stays ≤ 0 (the starvation cap holds).
 	maxOver float64
@@ -374,6 +375,17 @@ type simulator struct {
 // an unknown policy, a nil rng, and a job with no task, more probes than
 // MaxProbes (⌈ProbeRatio·tasks⌉ > 2³¹), or a Submit, EstTask or duration
 // outside [0, MaxTime].
+//
+// Dynamic range. The clock is a float64 count of seconds from time 0, so
+// it resolves about 2⁻⁵² of its value: 1.2e-4 s at t = 10¹² s. A positive
+// duration, network delay or estimate that, added to the clock, would
+// change it by less than half of itself (a 1e-300 s task submitted at t =
+// 1e-150 s, a 1e-5 s task at t = 10¹² s) cannot be simulated faithfully —
+// the task would end when it started, its job complete in zero time — and
+// Simulate returns an InputError naming the job and field (Durations,
+// EstTask) or NetworkDelay instead of such a result. Rounding below that
+// (each event time off by at most half an ulp of the clock) is the
+// model's.
 func Simulate(jobs []Job, cfg Config, rng *rand.Rand) (*Result, error) {
 	s, err := simulate(jobs, cfg, rng)
 	if err != nil {
@@ -399,6 +411,9 @@ func simulate(jobs []Job, cfg Config, rng *rand.Rand, set ...func(*simulator)) (
 		return nil, err
 	}
 	s.run()
+	if s.err != nil {
+		return nil, s.err
+	}
 	return s, nil
 }
 
@@ -536,7 +551,7 @@ func (s *simulator) init() error {
 // time so the heap holds only pending events.
 func (s *simulator) run() {
 	nextArrival := 0
-	for {
+	for s.err == nil {
 		if nextArrival < len(s.order) {
 			j := s.order[nextArrival]
 			if s.events.len() == 0 || s.jobs[j].Submit <= s.events.h[0].t {
@@ -558,8 +573,32 @@ func (s *simulator) run() {
 	}
 }
 
-func (s *simulator) at(t float64, kind eventKind, a, b, c, d int) {
-	s.events.push(event{t: t, kind: kind, a: a, b: b, c: c, d: d})
+// at schedules an event delay after base. A positive delay that the
+// clock's rounding would absorb (lost) stops the run with an InputError:
+// a task's duration (evFinish, b = its job) or the network delay.
+func (s *simulator) at(base, delay float64, kind eventKind, a, b, c, d int) {
+	if lost(base, delay) && s.err == nil {
+		if kind == evFinish {
+			s.err = lostErr(b, "Durations", delay, base)
+		} else {
+			s.err = lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, base)
+		}
+	}
+	s.events.push(event{t: base + delay, kind: kind, a: a, b: b, c: c, d: d})
+}
+
+// lost reports whether adding d > 0 to the clock at base changes it by
+// less than d/2: the clock keeps 53 bits, so a time below about 2⁻⁵² of it
+// (1e-4 s at t = 10¹² s; 1e-300 s at t = 1e-150 s) would vanish and a task
+// of positive duration would end when it started. (base+d)−base is exact
+// when base ≥ d (Sterbenz) and close to d otherwise; doubling it (exact)
+// rather than halving d keeps the test right for d = 5e-324.
+func lost(base, d float64) bool { return d > 0 && 2*((base+d)-base) < d }
+
+// lostErr is the InputError for a time lost to the clock's rounding.
+func lostErr(index int, field string, v, clock float64) error {
+	return check.Err("probe.Simulate", index, field, v, "lost to rounding: added to the clock at t = "+
+		strconv.FormatFloat(clock, 'g', -1, 64)+" it changes it by less than half of itself (the simulator's float64 clock resolves about 2^-52 of its value)")
 }
 
 func (s *simulator) handle(e event) {
@@ -595,6 +634,9 @@ func (s *simulator) arrive(t float64, j int) {
 		s.targets = s.targets[:0]
 		for k := 0; k < tasks; k++ {
 			i := s.lwl.place(t, js.est)
+			if s.lwl.lost && s.err == nil {
+				s.err = lostErr(j, "EstTask", s.jobs[j].EstTask, t)
+			}
 			s.targets = append(s.targets, i)
 			if i == len(s.centralLongs) { // the LWL prefix grew
 				s.centralLongs = append(s.centralLongs, 0)
@@ -609,7 +651,7 @@ func (s *simulator) arrive(t float64, j int) {
 		}
 		snap := s.snapshot(t)
 		for k, i := range s.targets {
-			s.at(t+d, evLong, s.slot(i), j, k, snap)
+			s.at(t, d, evLong, s.slot(i), j, k, snap)
 		}
 		return
 	}
@@ -624,7 +666,7 @@ func (s *simulator) arrive(t float64, j int) {
 	s.res.Stats.Probes += int64(n)
 	s.targets, _ = PlaceProbes(s.targets, 0, cfg.Nodes, n, s.rng, &s.ws)
 	for _, i := range s.targets {
-		s.at(t+d, evProbe, s.slot(i), j, 0, 0)
+		s.at(t, d, evProbe, s.slot(i), j, 0, 0)
 	}
 }
 
@@ -652,7 +694,7 @@ func (s *simulator) probeArrives(t float64, i, j, round int) {
 			js.freshest[round] = v
 		}
 		if js.rejected[round] == 1 {
-			s.at(t+s.cfg.NetworkDelay, evReject, j, round, 0, 0)
+			s.at(t, s.cfg.NetworkDelay, evReject, j, round, 0, 0)
 		}
 		return
 	}
@@ -692,7 +734,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 		s.targets, _ = PlaceProbes(s.targets, first, count, k, s.rng, &s.ws)
 	}
 	for _, i := range s.targets {
-		s.at(t+s.cfg.NetworkDelay, evProbe, s.slot(i), j, next, 0)
+		s.at(t, s.cfg.NetworkDelay, evProbe, s.slot(i), j, next, 0)
 	}
 }
 
@@ -766,7 +808,7 @@ func (s *simulator) tryStart(t float64, i int) {
 	if e.blocked {
 		blocked = 1
 	}
-	s.at(t+s.cfg.NetworkDelay, evRequest, i, e.job, e.id, blocked)
+	s.at(t, s.cfg.NetworkDelay, evRequest, i, e.job, e.id, blocked)
 }
 
 // choose runs Algorithm 1 on node n's queue and stores the counters.
@@ -809,7 +851,7 @@ func (s *simulator) request(t float64, i, j, id, blocked int) {
 			copyBit = 1
 		}
 	}
-	s.at(t+s.cfg.NetworkDelay, evReply, i, j, task, id<<2|copyBit<<1|blocked)
+	s.at(t, s.cfg.NetworkDelay, evReply, i, j, task, id<<2|copyBit<<1|blocked)
 }
 
 // reply handles the scheduler's answer at node i.
@@ -851,7 +893,7 @@ func (s *simulator) start(t float64, i, j, k int, long bool, queued float64) {
 	} else {
 		n.copy = false
 	}
-	s.at(t+duration, evFinish, i, 0, n.version, 0)
+	s.at(t, duration, evFinish, i, j, n.version, 0)
 }
 
 // finish ends node i's execution, unless it was cancelled (version).
@@ -880,7 +922,7 @@ func (s *simulator) finish(t float64, i, version int) {
 	if n.runLong {
 		n.longs--
 		n.runLong = false
-		s.at(t+s.cfg.NetworkDelay, evLongDone, n.id, j, 0, 0)
+		s.at(t, s.cfg.NetworkDelay, evLongDone, n.id, j, 0, 0)
 	}
 	s.tryStart(t, i)
 	for _, v := range killed {
@@ -922,6 +964,9 @@ func (s *simulator) longDone(t float64, i, j int) {
 		s.centralWork[i] = 0
 		s.vec.SetLong(i, false)
 		s.published = nil
+	}
+	if lost(t, s.centralWork[i]) && s.err == nil {
+		s.err = lostErr(j, "EstTask", s.jobs[j].EstTask, t)
 	}
 	s.lwl.set(i, t+s.centralWork[i], t)
 }
@@ -967,7 +1012,7 @@ func (s *simulator) steal(t float64, i int) {
 		s.res.Stats.Rescheduled += int64(end - start)
 		s.stolen = append(s.stolen, batch)
 		n.stealing = true
-		s.at(t+2*s.cfg.NetworkDelay, evStolen, i, len(s.stolen)-1, 0, 0)
+		s.at(t, 2*s.cfg.NetworkDelay, evStolen, i, len(s.stolen)-1, 0, 0)
 		return
 	}
 }
