@@ -2,6 +2,7 @@ package probe
 
 import (
 	"math"
+	"math/big"
 	"slices"
 	"testing"
 	"unsafe"
@@ -294,3 +295,94 @@ func testMagnitudeSimulate(t *rapid.T) {
 }
 
 func TestMagnitudeSimulate(t *testing.T) { t.Parallel(); rapid.Check(t, testMagnitudeSimulate) }
+
+// testFillCmp: fillCmp against exact rational arithmetic (math/big) on
+// values from anywhere in float64's range: a nonzero answer is the exact
+// order, and a tie is exact or between ratios within 2⁻⁵² of each other
+// (the correctly rounded quotients are equal). The float quotient it
+// replaced overflowed (1e300/1e-300 = +Inf, tied with a zero target) and
+// underflowed (1e-300/1e300 = 0, tied with a job holding no slot).
+func testFillCmp(t *rapid.T) {
+	v := testutil.Magnitudes(4, 4).Draw(t, "r1 t1 r2 t2")
+	r1, t1, r2, t2 := v[0], v[1], v[2], v[3]
+	got := fillCmp(r1, t1, r2, t2)
+	if back := fillCmp(r2, t2, r1, t1); back != -got {
+		t.Fatalf("not antisymmetric: %d, %d", got, back)
+	}
+	var want int
+	switch {
+	case t1 == 0 || t2 == 0:
+		want = boolCmp(t1 == 0, t2 == 0)
+	default:
+		q1 := new(big.Rat).Quo(new(big.Rat).SetFloat64(r1), new(big.Rat).SetFloat64(t1))
+		q2 := new(big.Rat).Quo(new(big.Rat).SetFloat64(r2), new(big.Rat).SetFloat64(t2))
+		want = q1.Cmp(q2)
+		if got == 0 && want != 0 {
+			// A rounding tie: |q1 − q2| ≤ 2⁻⁵² · max(q1, q2).
+			diff := new(big.Rat).Sub(q1, q2)
+			diff.Abs(diff)
+			bound := new(big.Rat).Mul(new(big.Rat).SetFloat64(0x1p-52), q1)
+			if q2.Cmp(q1) > 0 {
+				bound.Mul(new(big.Rat).SetFloat64(0x1p-52), q2)
+			}
+			if diff.Cmp(bound) <= 0 {
+				return
+			}
+		}
+	}
+	if got != want {
+		t.Fatalf("fillCmp(%v, %v, %v, %v) = %d; exact %d", r1, t1, r2, t2, got, want)
+	}
+}
+
+func TestFillCmp(t *testing.T) { t.Parallel(); rapid.Check(t, testFillCmp) }
+
+// TestFillCmpExtremes: the ratios the float quotient got wrong.
+func TestFillCmpExtremes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		r1, t1, r2, t2 float64
+		want           int
+	}{
+		{1e300, 1e-300, 1, 0, -1},         // huge but finite ratio below a zero target (+Inf)
+		{1e300, 1e-300, 1e300, 1e-299, 1}, // both overflow as floats: 1e600 > 1e599
+		{1e-300, 1e300, 0, 1, 1},          // underflows as a float, still above 0
+		{5e-324, 1e300, 1e-323, 1e300, -1},
+		{3, 2, 6, 4, 0},
+	} {
+		if got := fillCmp(c.r1, c.t1, c.r2, c.t2); got != c.want {
+			t.Errorf("fillCmp(%v, %v, %v, %v) = %d; want %d", c.r1, c.t1, c.r2, c.t2, got, c.want)
+		}
+	}
+}
+
+// testMagnitudeHopperPick: HopperPick on views from anywhere in float64's
+// range returns a position in queued or an InputError, and never passes
+// over a job below its target for one at or above it (rule 3).
+func testMagnitudeHopperPick(t *rapid.T) {
+	n := rapid.IntRange(1, 6).Draw(t, "jobs")
+	remaining := testutil.Magnitudes(n, n).Draw(t, "remaining")
+	running := testutil.Magnitudes(n, n).Draw(t, "running")
+	slots := testutil.Magnitude().Draw(t, "slots")
+	queued := rapid.SliceOfNDistinct(rapid.IntRange(0, n-1), 1, n, rapid.ID[int]).Draw(t, "queued")
+	var ws Workspace
+	k, err := HopperPick(queued, remaining, running, slots, 1.5, 0.1, &ws)
+	if err != nil {
+		if !isInputError(err) {
+			t.Fatalf("error %v", err)
+		}
+		return
+	}
+	if k < 0 || k >= len(queued) {
+		t.Fatalf("position %d of %d", k, len(queued))
+	}
+	targets, _ := ws.hopperTargets(remaining, slots, 1.5, 0.1)
+	below := func(i int) bool { return running[i] < targets[i]-TargetTolerance*max(1, targets[i]) }
+	for _, i := range queued {
+		if below(i) && !below(queued[k]) {
+			t.Fatalf("job %d is below its target but job %d, at it, was chosen", i, queued[k])
+		}
+	}
+}
+
+func TestMagnitudeHopperPick(t *testing.T) { t.Parallel(); rapid.Check(t, testMagnitudeHopperPick) }
