@@ -145,8 +145,51 @@ func TestDstAliasing(t *testing.T) {
 	}
 }
 
+// refGetProbeExact is refGetProbe with CANBYPASS's test Bypassed + est >
+// Cap in exact rational arithmetic.
+func refGetProbeExact(queue []QueuedProbe) int {
+	rat := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+	shortest := math.Inf(1)
+	chosen := -1
+	for i, p := range queue {
+		if p.Long {
+			break
+		}
+		if p.EstJobLeft >= shortest {
+			continue
+		}
+		ok := true
+		for _, q := range queue[:i] {
+			ok = ok && new(big.Rat).Add(rat(q.Bypassed), rat(p.EstTask)).Cmp(rat(q.Cap)) <= 0
+		}
+		if ok {
+			shortest, chosen = p.EstJobLeft, i
+		}
+	}
+	if chosen < 0 && len(queue) > 0 {
+		chosen = 0
+	}
+	return chosen
+}
+
+// TestGetProbeExactAllowance: 1 − 2⁻⁶⁰ rounds to 1, and the rounded
+// allowance let a task of 1 bypass a probe with Bypassed = 2⁻⁶⁰ and Cap =
+// 1, whose counter would then be 1 + 2⁻⁶⁰ > 1 exactly.
+func TestGetProbeExactAllowance(t *testing.T) {
+	t.Parallel()
+	q := []QueuedProbe{{EstJobLeft: 5, EstTask: 1, Bypassed: 0x1p-60, Cap: 1}, {EstJobLeft: 1, EstTask: 1, Cap: 10}}
+	if _, k, err := GetProbeFromQueue(nil, q); err != nil || k != 0 {
+		t.Fatalf("chose %d, %v; want 0: the second probe may not bypass the first", k, err)
+	}
+	q[0].Bypassed = 0 // exactly at the cap: allowed
+	if _, k, err := GetProbeFromQueue(nil, q); err != nil || k != 1 {
+		t.Fatalf("chose %d, %v; want 1", k, err)
+	}
+}
+
 // testMagnitudeQueue: Algorithm 1 on fields from anywhere in float64's
-// range: no error, counters finite and never below their start, and the
+// range: no error, the choice of Algorithm 1 in exact arithmetic,
+// counters finite, never below their start and within their caps, and the
 // same decision with every field doubled (exact in float64 short of
 // overflow: the scan only compares, subtracts and adds).
 func testMagnitudeQueue(t *rapid.T) {
@@ -160,6 +203,14 @@ func testMagnitudeQueue(t *rapid.T) {
 	dst, k, err := GetProbeFromQueue(nil, q)
 	if err != nil || k < -1 || k >= n || len(dst) != n {
 		t.Fatalf("GetProbeFromQueue: %d %v %v", k, dst, err)
+	}
+	if want := refGetProbeExact(q); k != want {
+		t.Fatalf("chose %d; Algorithm 1 in exact arithmetic chooses %d", k, want)
+	}
+	for i := 0; i < k; i++ { // bypassed: within the cap unless past it before
+		if q[i].Bypassed <= q[i].Cap && dst[i] > q[i].Cap {
+			t.Fatalf("counter %d = %v past its cap %v", i, dst[i], q[i].Cap)
+		}
 	}
 	for i, c := range dst {
 		if math.IsInf(c, 0) || math.IsNaN(c) || c < q[i].Bypassed {
