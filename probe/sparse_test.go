@@ -258,3 +258,40 @@ func testSimulateLayouts(t *rapid.T) {
 }
 
 func TestSimulateLayouts(t *testing.T) { t.Parallel(); rapid.Check(t, testSimulateLayouts) }
+
+// TestStateVectorLayouts: bits set word by word from node 0 keep the plain
+// array (no index), one set past the stored words indexes them; either
+// way a clone is equal and independent.
+func TestStateVectorLayouts(t *testing.T) {
+	t.Parallel()
+	v, _ := NewStateVector(1000, 0)
+	for _, i := range []int{3, 70, 64, 130, 5} {
+		v.SetLong(i, true)
+	}
+	v.SetLong(900, false) // clearing an unstored word stores nothing
+	if v.ix != nil || len(v.words) != 3 {
+		t.Fatalf("prefix layout lost: ix %v, %d words", v.ix, len(v.words))
+	}
+	c := v.Clone(nil)
+	v.SetLong(900, true) // word 14 after words 0–2
+	v.SetLong(200, true) // word 3, between them
+	if !slices.Equal(v.ix, []int{0, 1, 2, 3, 14}) || c.ix != nil || c.Long(900) {
+		t.Fatalf("indexed layout: ix %v; clone ix %v, Long(900) %v", v.ix, c.ix, c.Long(900))
+	}
+	back := v.Clone(c) // reuses c
+	if !cmp.Equal(back, v, cmp.AllowUnexported(StateVector{})) || &back.ix[0] == &v.ix[0] {
+		t.Fatal("clone into an old vector differs or shares the index")
+	}
+	for _, i := range []int{3, 5, 64, 70, 130, 200, 900} {
+		if !v.Long(i) || !back.Long(i) {
+			t.Fatalf("node %d lost", i)
+		}
+	}
+	if v.CountLong() != 7 || v.Long(899) || v.Long(901) || v.Long(300) {
+		t.Fatalf("CountLong %d", v.CountLong())
+	}
+	free, _ := ReplaceProbes(nil, v, 993, rngFrom(1), nil) // every free node once
+	if len(free) != 993 || slices.Contains(free, 900) || slices.Contains(free, 200) || free[992] != 999 {
+		t.Fatalf("ReplaceProbes over both layouts: %d nodes, last %d", len(free), free[len(free)-1])
+	}
+}

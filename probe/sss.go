@@ -17,13 +17,15 @@ import (
 // probe it rejects; a distributed scheduler re-places rejected probes with
 // the freshest vector it holds.
 //
-// The bits are stored sparsely, by 64-node word: only the words in which
-// some bit was ever set take memory (8 bytes and an index each), so the
-// memory and the cost of Clone and CountLong follow the nodes that held
-// long tasks, not the cluster's size: a vector of 2³¹ nodes with a few
-// long tasks is a few words. Long and SetLong are O(1) on a vector whose
-// set bits all lie in a prefix of the nodes (as the simulator's LWL makes
-// them) and O(log w) for w stored words otherwise.
+// The bits are stored by 64-node word, and only the words in which some
+// bit was ever set take memory, so the memory and the cost of Clone and
+// CountLong follow the nodes that held long tasks, not the cluster's
+// size: a vector of 2³¹ nodes with a few long tasks is a few words. While
+// the words set form a prefix 0, 1, …, w−1 (as the simulator's LWL makes
+// them) they are a plain array, 8 bytes per word, and Long and SetLong
+// are O(1); a bit set further on stores each word with its index, and
+// Long and SetLong cost O(log w) (O(w) to store a new word before
+// others).
 //
 // The zero value is a vector of no nodes. Methods on a nil *StateVector
 // behave as on the zero value. A StateVector is a plain value: Clone it
@@ -33,8 +35,10 @@ type StateVector struct {
 	// version); Freshest compares it.
 	Time  float64
 	nodes int
-	ix    []int    // word indices of the stored words, increasing
-	words []uint64 // words[k] holds nodes 64·ix[k] … 64·ix[k]+63; others are clear
+	// words[k] holds nodes 64·x … 64·x+63 for x = ix[k], or x = k while
+	// ix is nil (the prefix layout); the words not stored are clear.
+	words []uint64
+	ix    []int // increasing; nil while the stored words are 0, 1, …
 }
 
 // NewStateVector returns a vector of nodes nodes, none holding a long task,
@@ -59,14 +63,22 @@ func (v *StateVector) Len() int {
 	return v.nodes
 }
 
-// find returns the position of word w in v.ix and whether it is stored
-// there (else where it would be inserted). O(1) when the stored words are
-// 0, 1, …, w, …; O(log len(v.ix)) otherwise.
+// find returns the position of word w in v.words and whether it is
+// stored there (else where it would be inserted). O(1) in the prefix
+// layout, O(log w) otherwise.
 func (v *StateVector) find(w int) (int, bool) {
-	if w < len(v.ix) && v.ix[w] == w { // the words up to w are all stored
-		return w, true
+	if v.ix == nil {
+		return min(w, len(v.words)), w < len(v.words)
 	}
 	return slices.BinarySearch(v.ix, w)
+}
+
+// index returns the word index of the k-th stored word.
+func (v *StateVector) index(k int) int {
+	if v.ix == nil {
+		return k
+	}
+	return v.ix[k]
 }
 
 // Long reports whether node i has a long task according to v; false for i
@@ -93,7 +105,15 @@ func (v *StateVector) SetLong(i int, long bool) bool {
 	case ok:
 	case !long:
 		return true // its word is not stored: the bit is clear already
+	case v.ix == nil && w == len(v.words): // extends the prefix
+		v.words = append(v.words, 0)
 	default:
+		if v.ix == nil { // leave the prefix layout: index the words stored
+			v.ix = make([]int, len(v.words), len(v.words)+1)
+			for x := range v.ix {
+				v.ix[x] = x
+			}
+		}
 		v.ix = slices.Insert(v.ix, k, w)
 		v.words = slices.Insert(v.words, k, 0)
 	}
@@ -125,12 +145,16 @@ func (v *StateVector) Clone(dst *StateVector) *StateVector {
 		dst = new(StateVector)
 	}
 	if v == nil {
-		*dst = StateVector{ix: dst.ix[:0], words: dst.words[:0]}
+		*dst = StateVector{words: dst.words[:0]}
 		return dst
 	}
 	dst.Time, dst.nodes = v.Time, v.nodes
-	dst.ix = append(dst.ix[:0], v.ix...)
 	dst.words = append(dst.words[:0], v.words...)
+	if v.ix == nil {
+		dst.ix = nil // the prefix layout
+	} else {
+		dst.ix = append(dst.ix[:0], v.ix...)
+	}
 	return dst
 }
 
@@ -245,11 +269,11 @@ func ReplaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws 
 	r := 0
 	for k, word := range free.words {
 		// Nodes pos … 64·ix[k]−1 are clear: rank + (node − pos).
-		gap := 64*free.ix[k] - pos
+		gap := 64*free.index(k) - pos
 		for ; r < len(ws.ranks) && ws.ranks[r] < rank+gap; r++ {
 			dst = append(dst, pos+ws.ranks[r]-rank)
 		}
-		rank, pos = rank+gap, 64*free.ix[k]
+		rank, pos = rank+gap, 64*free.index(k)
 		clearBits := ^word
 		if last := free.nodes - pos; last < 64 {
 			clearBits &= (1 << uint(last)) - 1
