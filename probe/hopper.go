@@ -99,10 +99,7 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 	}
 	// Algorithm 1's case split, computed as alloc computes it: (2/β)·ΣT,
 	// not Σ(2/β)·T_i, which can differ by an ulp exactly at ΣV = S.
-	totalV, err := alloc.VirtualSize(totalT, beta)
-	if err != nil {
-		return -1, err
-	}
+	totalV, _ := alloc.VirtualSize(totalT, beta) // finite: fairness.Allocate checked ΣV
 	constrained := totalV >= slots
 	return hopperChoose(queued, remaining, running, targets, constrained, beta), nil
 }
