@@ -552,6 +552,10 @@ func (s *simulator) init() error {
 func (s *simulator) run() {
 	nextArrival := 0
 	for s.err == nil {
+		if s.events.lostAny {
+			s.err = s.lostError()
+			break
+		}
 		if nextArrival < len(s.order) {
 			j := s.order[nextArrival]
 			if s.events.len() == 0 || s.jobs[j].Submit <= s.events.h[0].t {
@@ -574,17 +578,20 @@ func (s *simulator) run() {
 }
 
 // at schedules an event delay after base. A positive delay that the
-// clock's rounding would absorb (lost) stops the run with an InputError:
-// a task's duration (evFinish, b = its job) or the network delay.
+// clock's rounding would absorb (lost) is recorded by the queue, and run
+// stops with an InputError (lostError): a task's duration (evFinish, b =
+// its job) or the network delay.
 func (s *simulator) at(base, delay float64, kind eventKind, a, b, c, d int) {
-	if lost(base, delay) && s.err == nil {
-		if kind == evFinish {
-			s.err = lostErr(b, "Durations", delay, base)
-		} else {
-			s.err = lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, base)
-		}
+	s.events.push(base, delay, event{kind: kind, a: a, b: b, c: c, d: d})
+}
+
+// lostError is the InputError for the first delay the queue found lost.
+func (s *simulator) lostError() error {
+	q := &s.events
+	if q.lost.kind == evFinish {
+		return lostErr(q.lost.b, "Durations", q.lostDelay, q.lost.t)
 	}
-	s.events.push(event{t: base + delay, kind: kind, a: a, b: b, c: c, d: d})
+	return lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, q.lost.t)
 }
 
 // lost reports whether adding d > 0 to the clock at base changes it by
