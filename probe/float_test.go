@@ -185,6 +185,30 @@ func TestGetProbeExactAllowance(t *testing.T) {
 	if _, k, err := GetProbeFromQueue(nil, q); err != nil || k != 1 {
 		t.Fatalf("chose %d, %v; want 1", k, err)
 	}
+	// Allowances whose rounding goes either way, worked in exact binary:
+	// 1 − 2⁻⁵⁴ rounds up to 1 (error −2⁻⁵⁴); 1 − 3·2⁻⁵⁴ rounds down to
+	// 1 − 2⁻⁵² (error +2⁻⁵⁴).
+	const tiny, small = 0x1p-54, 0x3p-54
+	below1 := 1 - 0x1p-52
+	for _, c := range []struct {
+		probes []QueuedProbe
+		want   int
+	}{
+		{[]QueuedProbe{{EstJobLeft: 5, Cap: 1, Bypassed: tiny}, {EstJobLeft: 1, EstTask: 1, Cap: 9}}, 0},
+		{[]QueuedProbe{{EstJobLeft: 5, Cap: 1, Bypassed: small}, {EstJobLeft: 1, EstTask: below1, Cap: 9}}, 1},
+		{[]QueuedProbe{{EstJobLeft: 5, Cap: 1, Bypassed: small}, {EstJobLeft: 1, EstTask: 1, Cap: 9}}, 0},
+		// Two allowances that round to 1, the smaller one second or
+		// first: a task of 1 fits under neither.
+		{[]QueuedProbe{{EstJobLeft: 5, Cap: 1}, {EstJobLeft: 4, EstTask: 0.5, Cap: 1, Bypassed: tiny}, {EstJobLeft: 1, EstTask: 1, Cap: 9}}, 1},
+		{[]QueuedProbe{{EstJobLeft: 5, Cap: 1, Bypassed: tiny}, {EstJobLeft: 4, EstTask: 0.5, Cap: 1}, {EstJobLeft: 1, EstTask: 1, Cap: 9}}, 1},
+	} {
+		if _, k, err := GetProbeFromQueue(nil, c.probes); err != nil || k != c.want {
+			t.Errorf("%+v: chose %d, %v; want %d", c.probes, k, err, c.want)
+		}
+		if want := refGetProbeExact(c.probes); want != c.want {
+			t.Errorf("%+v: the exact reference chooses %d; the worked answer is %d", c.probes, want, c.want)
+		}
+	}
 }
 
 // testMagnitudeQueue: Algorithm 1 on fields from anywhere in float64's
