@@ -42,16 +42,15 @@ func (s *lwlState) place(now, est float64) int {
 		s.idle.push(i)
 	}
 	var i int
-	switch {
-	case len(s.idle.nodes) > 0:
+	if len(s.idle.nodes) > 0 {
 		i = s.idle.nodes[0]
-	case len(s.freeAt) < s.n: // every stored node is busy: the next one is idle
+	} else if len(s.freeAt) < s.n { // every stored node is busy: the next one is idle
 		i = len(s.freeAt)
 		s.freeAt = append(s.freeAt, 0)
 		s.busy.pos = append(s.busy.pos, -1)
 		s.idle.pos = append(s.idle.pos, -1)
 		s.busy.key = s.freeAt
-	default:
+	} else {
 		i = s.busy.nodes[0]
 	}
 	base := max(s.freeAt[i], now)
