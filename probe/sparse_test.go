@@ -99,7 +99,8 @@ func testIntSet(t *rapid.T) {
 	k := rapid.IntRange(1, 40).Draw(t, "k")
 	var ws Workspace
 	set := ws.drawnSet(k)
-	if len(set.slots) < 2*k || len(set.slots) > 4*k || len(set.slots)&(len(set.slots)-1) != 0 {
+	// The smallest power of two ≥ 2k.
+	if len(set.slots) < 2*k || len(set.slots) >= 4*k || len(set.slots)&(len(set.slots)-1) != 0 {
 		t.Fatalf("table of %d slots for %d values", len(set.slots), k)
 	}
 	model := map[int]bool{}
@@ -293,5 +294,38 @@ func TestStateVectorLayouts(t *testing.T) {
 	free, _ := ReplaceProbes(nil, v, 993, rngFrom(1), nil) // every free node once
 	if len(free) != 993 || slices.Contains(free, 900) || slices.Contains(free, 200) || free[992] != 999 {
 		t.Fatalf("ReplaceProbes over both layouts: %d nodes, last %d", len(free), free[len(free)-1])
+	}
+}
+
+// TestPlacementNoAllocs: with a reused dst and Workspace the samplers,
+// Algorithm 1, LWL and HopperPick allocate nothing (the sparse sample's
+// hash set and the dense sample's permutation are reused, not regrown).
+func TestPlacementNoAllocs(t *testing.T) {
+	rng := rngFrom(1)
+	var ws Workspace
+	dst := make([]int, 0, 64)
+	v, _ := NewStateVector(MaxProbes, 0)
+	for i := 0; i < 300; i += 3 {
+		v.SetLong(i, true)
+	}
+	v.SetLong(MaxProbes-1, true)
+	q := benchQueue(50)
+	counters := make([]float64, 0, 50)
+	work := []float64{3, 1, 2, 0}
+	remaining, running := []float64{3, 1, 2}, []float64{1, 0, 1}
+	queued := []int{2, 0}
+	for name, f := range map[string]func(){
+		"PlaceProbes sparse": func() { dst, _ = PlaceProbes(dst, 0, MaxProbes, 40, rng, &ws) },
+		"PlaceProbes dense":  func() { dst, _ = PlaceProbes(dst, 5, 50, 40, rng, &ws) },
+		"PlaceProbes spread": func() { dst, _ = PlaceProbes(dst, 0, 7, 40, rng, &ws) },
+		"ReplaceProbes":      func() { dst, _ = ReplaceProbes(dst, v, 40, rng, &ws) },
+		"GetProbeFromQueue":  func() { counters, _, _ = GetProbeFromQueue(counters, q) },
+		"PlaceLWL":           func() { dst, _ = PlaceLWL(dst, work, 40, 1, &ws) },
+		"HopperPick":         func() { _, _ = HopperPick(queued, remaining, running, 4, 1.5, 0.1, &ws) },
+	} {
+		f() // grow dst and ws
+		if a := testing.AllocsPerRun(20, f); a != 0 {
+			t.Errorf("%s: %v allocations per call", name, a)
+		}
 	}
 }
