@@ -424,6 +424,9 @@ func TestFillCmpExtremes(t *testing.T) {
 		{1e-300, 1e300, 0, 1, 1},          // underflows as a float, still above 0
 		{5e-324, 1e300, 1e-323, 1e300, -1},
 		{3, 2, 6, 4, 0},
+		// Both overflow, in the same binade: 1.25·2^1100 (mantissa ratio
+		// 0.5/0.8 < 1, renormalised) below 1.5·2^1100 (0.75/0.5 ≥ 1).
+		{0x1p1000, 0x1.999999999999ap-101, 0x1.8p999, 0x1p-101, -1},
 	} {
 		if got := fillCmp(c.r1, c.t1, c.r2, c.t2); got != c.want {
 			t.Errorf("fillCmp(%v, %v, %v, %v) = %d; want %d", c.r1, c.t1, c.r2, c.t2, got, c.want)
