@@ -329,3 +329,61 @@ func TestPlacementNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestHawkStealsFromHigherNode mirrors TestHawkStealsBehindRunningLong:
+// the 100 s long task runs on node 1 and node 0, idle at t = 1, must find
+// it — a victim index at or above the thief's is shifted past the thief.
+func TestHawkStealsFromHigherNode(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{
+		{Submit: 0, Durations: []float64{1}, EstTask: 50},      // long, node 0
+		{Submit: 0.01, Durations: []float64{100}, EstTask: 50}, // long, node 1
+		{Submit: 0.1, Durations: []float64{1}, EstTask: 1},
+	}
+	cfg := DefaultConfig(Hawk, 2, 10)
+	cfg.ShortFraction, cfg.ProbeRatio = 0, 1
+	for seed := uint64(1); seed <= 20; seed++ {
+		r, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Completion[2] > 5 {
+			t.Fatalf("seed %d: short job took %v", seed, r.Completion[2])
+		}
+	}
+}
+
+// TestHawkShortPartitionNeverSteals: only general-partition nodes steal
+// (Eagle §6.1). Nodes 0 and 1 (general) run 100 s long tasks; node 2 (the
+// short partition) runs short tasks and then goes idle while short probes
+// wait behind the long tasks. Nobody may steal them: the general nodes
+// are busy and node 2 is not a thief.
+func TestHawkShortPartitionNeverSteals(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{
+		{Submit: 0, Durations: []float64{100, 100}, EstTask: 100},
+		{Submit: 2, Durations: []float64{1, 1, 1}, EstTask: 1},
+	}
+	cfg := DefaultConfig(Hawk, 3, 10)
+	cfg.ShortFraction = 0.34 // ShortPartition(3, 0.34) = 1: node 2
+	for seed := uint64(1); seed <= 20; seed++ {
+		r, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Stats.Rescheduled != 0 || r.Stats.ShortAfterLong == 0 {
+			t.Fatalf("seed %d: %+v; want no steal and short tasks run after the long ones", seed, r.Stats)
+		}
+	}
+}
+
+// TestSimulateLostAtLongDone: an estimate kept at placement (1e-5 s at t ≈
+// 0) is lost when the central scheduler books the node's remaining work at
+// t = 10¹², when the first of two long tasks on the only node ends.
+func TestSimulateLostAtLongDone(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig(Eagle, 1, 1e-6)
+	cfg.ShortFraction, cfg.NetworkDelay = 0, 0
+	_, err := Simulate([]Job{{Durations: []float64{MaxTime, 1}, EstTask: 1e-5}}, cfg, rngFrom(1))
+	inputErr(t, err, "probe.Simulate", 0, "EstTask")
+}
