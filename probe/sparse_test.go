@@ -2,6 +2,7 @@ package probe
 
 import (
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -386,4 +387,46 @@ func TestSimulateLostAtLongDone(t *testing.T) {
 	cfg.ShortFraction, cfg.NetworkDelay = 0, 0
 	_, err := Simulate([]Job{{Durations: []float64{MaxTime, 1}, EstTask: 1e-5}}, cfg, rngFrom(1))
 	inputErr(t, err, "probe.Simulate", 0, "EstTask")
+}
+
+// refSample is the sampler before issue 17, written from its definition:
+// for 2k ≤ n, draw rng.IntN(n) and redraw values already drawn; otherwise
+// shuffle 0..n−1 for k steps (partial Fisher–Yates). The hash set must not
+// change a single draw, so the simulator's results stay those of before.
+func refSample(n, k int, rng *rand.Rand) []int {
+	out := []int{}
+	if 2*k <= n {
+		seen := map[int]bool{}
+		for len(out) < k {
+			if v := rng.IntN(n); !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := 0; i < k; i++ {
+		j := i + rng.IntN(n-i)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	return append(out, perm[:k]...)
+}
+
+func TestSampleDrawSequence(t *testing.T) {
+	t.Parallel()
+	var ws Workspace
+	for n := 1; n <= 12; n++ {
+		for k := 0; k < n; k++ { // k = n is one round in node order (sampleSpread)
+			for seed := uint64(1); seed <= 4; seed++ {
+				got, err := PlaceProbes(nil, 0, n, k, rngFrom(seed), &ws)
+				if want := refSample(n, k, rngFrom(seed)); err != nil || !slices.Equal(got, want) {
+					t.Fatalf("PlaceProbes(n=%d, k=%d, seed %d) = %v, %v; the sampler's definition gives %v", n, k, seed, got, err, want)
+				}
+			}
+		}
+	}
 }
