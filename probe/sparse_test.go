@@ -420,11 +420,22 @@ func TestSampleDrawSequence(t *testing.T) {
 	t.Parallel()
 	var ws Workspace
 	for n := 1; n <= 12; n++ {
-		for k := 0; k < n; k++ { // k = n is one round in node order (sampleSpread)
+		for k := 0; k <= n; k++ {
 			for seed := uint64(1); seed <= 4; seed++ {
-				got, err := PlaceProbes(nil, 0, n, k, rngFrom(seed), &ws)
-				if want := refSample(n, k, rngFrom(seed)); err != nil || !slices.Equal(got, want) {
+				rng, refRNG := rngFrom(seed), rngFrom(seed)
+				got, err := PlaceProbes(nil, 0, n, k, rng, &ws)
+				want := refSample(n, k, refRNG)
+				if k == n { // one round in node order, no draw (sampleSpread)
+					want, refRNG = refSample(n, n, rngFrom(0)), rngFrom(seed)
+					slices.Sort(want)
+				}
+				if err != nil || !slices.Equal(got, want) {
 					t.Fatalf("PlaceProbes(n=%d, k=%d, seed %d) = %v, %v; the sampler's definition gives %v", n, k, seed, got, err, want)
+				}
+				// Not a draw more or less: the simulator's next draws are
+				// unchanged too.
+				if rng.Uint64() != refRNG.Uint64() {
+					t.Fatalf("n=%d, k=%d, seed %d: the generator was advanced differently", n, k, seed)
 				}
 			}
 		}

@@ -186,9 +186,9 @@ func Freshest(vectors []*StateVector) int {
 // sampling of Sparrow, Hawk and decentralized Hopper.
 //
 // The probes go to distinct nodes, a uniformly random subset in random
-// order, as in batch sampling; when probes > count every node gets
-// ⌊probes/count⌋ probes (in node order) and the remaining probes mod count
-// go to distinct random nodes.
+// order, as in batch sampling; when probes ≥ count every node gets
+// ⌊probes/count⌋ probes (in node order, without a draw) and the remaining
+// probes mod count go to distinct random nodes.
 //
 // Complexity: O(probes) expected time and O(probes) memory, whatever count
 // is: nothing of the size of the node range is built (a sample of k ≤
