@@ -26,12 +26,25 @@ const (
 type eventQueue struct {
 	h   []event
 	seq uint64
+	// lost is the first event pushed whose delay the clock's rounding
+	// absorbed (lost), with lost.t its base and lostDelay the delay;
+	// lostAny says there is one.
+	lost      event
+	lostDelay float64
+	lostAny   bool
 }
 
 func evLess(x, y *event) bool { return x.t < y.t || (x.t == y.t && x.seq < y.seq) }
 
-// push adds e at time e.t. O(log n).
-func (q *eventQueue) push(e event) {
+// push adds e at time base + delay, delay ≥ 0, and records it as lost if
+// the addition absorbs delay (lost(base, delay), written out: push is
+// hot). O(log n).
+func (q *eventQueue) push(base, delay float64, e event) {
+	e.t = base + delay
+	if 2*(e.t-base) < delay && !q.lostAny {
+		q.lost, q.lostDelay, q.lostAny = e, delay, true
+		q.lost.t = base
+	}
 	e.seq = q.seq
 	q.seq++
 	q.h = append(q.h, e)

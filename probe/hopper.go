@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/specsched/specsched/alloc"
@@ -42,7 +43,10 @@ import (
 // the first job by rule 4: "if the system is not slot-constrained, it would
 // be able to use more slots (as per Guideline 3)" — the slot is not left
 // idle. A job whose target is 0 has fill ratio +Inf (0/0 counts as +Inf:
-// the job should get nothing).
+// the job should get nothing). Fill ratios are compared without forming
+// a quotient that could overflow or underflow (fillCmp), so a job holding
+// 1e300 slots against a target of 1e-300 still ranks below one whose
+// target is 0.
 //
 // Complexity: O(n) for n jobs (Allocate is linear) plus O(len(queued));
 // allocation-free with a reused ws.
@@ -95,7 +99,7 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 	}
 	// Algorithm 1's case split, computed as alloc computes it: (2/β)·ΣT,
 	// not Σ(2/β)·T_i, which can differ by an ulp exactly at ΣV = S.
-	totalV, _ := alloc.VirtualSize(totalT, beta) // finite: validated above
+	totalV, _ := alloc.VirtualSize(totalT, beta) // finite: fairness.Allocate checked ΣV
 	constrained := totalV >= slots
 	return hopperChoose(queued, remaining, running, targets, constrained, beta), nil
 }
@@ -115,25 +119,75 @@ const TargetTolerance = 1e-9
 
 // hopperChoose applies rules 3 and 4 of HopperPick.
 func hopperChoose(queued []int, remaining, running, targets []float64, constrained bool, beta float64) int {
-	best := -1
+	best, bestJob := -1, -1
 	var bestBelow bool
-	var bestKey, bestV float64
+	var bestV float64
 	for k, i := range queued {
 		below := running[i] < targets[i]-TargetTolerance*max(1, targets[i])
-		v, _ := alloc.VirtualSize(remaining[i], beta)
-		key := v
-		if !constrained {
-			key = math.Inf(1)
-			if targets[i] > 0 {
-				key = running[i] / targets[i]
+		v, _ := alloc.VirtualSize(remaining[i], beta) // ≤ ΣV: finite
+		better := best < 0 || (below && !bestBelow)
+		if !better && below == bestBelow {
+			c := cmp.Compare(v, bestV)
+			if !constrained {
+				c = fillCmp(running[i], targets[i], running[bestJob], targets[bestJob])
+				if c == 0 {
+					c = cmp.Compare(v, bestV)
+				}
 			}
+			better = c < 0
 		}
-		better := best < 0 ||
-			(below && !bestBelow) ||
-			(below == bestBelow && (key < bestKey || (key == bestKey && v < bestV)))
 		if better {
-			best, bestBelow, bestKey, bestV = k, below, key, v
+			best, bestJob, bestBelow, bestV = k, i, below, v
 		}
 	}
 	return best
+}
+
+// fillCmp compares the fill ratios r1/t1 and r2/t2 (r, t finite and ≥ 0)
+// as −1, 0 or +1. A target of 0 ranks above every positive one (its ratio
+// counts as +Inf, 0/0 included) and ties with another 0. Otherwise the
+// ratios are compared as their correctly rounded quotients would be, but
+// without overflow or underflow: 1e300/1e-300 is not +Inf, tied with
+// every other overflow, nor 1e-300/1e300 a 0 tied with a job that holds no
+// slot. O(1).
+func fillCmp(r1, t1, r2, t2 float64) int {
+	if t1 == 0 || t2 == 0 {
+		return boolCmp(t1 == 0, t2 == 0)
+	}
+	q1, q2 := r1/t1, r2/t2
+	if min(q1, q2) >= 0x1p-1022 && max(q1, q2) <= math.MaxFloat64 { // both normal
+		return cmp.Compare(q1, q2)
+	}
+	if r1 == 0 || r2 == 0 {
+		return boolCmp(r1 != 0, r2 != 0)
+	}
+	m1, e1 := ratioParts(r1, t1)
+	m2, e2 := ratioParts(r2, t2)
+	if e1 != e2 {
+		return cmp.Compare(e1, e2)
+	}
+	return cmp.Compare(m1, m2)
+}
+
+// ratioParts returns r/t > 0 as m·2^e with m in [1, 2) the correctly
+// rounded quotient of the two mantissas (1 when it rounds up to it).
+func ratioParts(r, t float64) (float64, int) {
+	fr, er := math.Frexp(r)
+	ft, et := math.Frexp(t)
+	m, e := fr/ft, er-et // fr/ft in (1/2, 2)
+	if m < 1 {
+		m, e = 2*m, e-1
+	}
+	return m, e
+}
+
+// boolCmp orders false before true.
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

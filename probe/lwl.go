@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"math"
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
@@ -30,13 +31,19 @@ func lwlLess(a, b lwlNode) bool {
 // left and add the partition's first index to the result (or, as the
 // simulator does, number the general partition first).
 //
+// Work left is accumulated in float64, each task adding estTask with one
+// rounding, as a scheduler's counters do.
+//
 // Complexity: O(n + tasks·log n) time for n nodes (a binary heap);
-// allocation-free with a dst of capacity tasks and a reused ws.
+// allocation-free with a dst of capacity tasks and a reused ws. dst must
+// not overlap workLeft.
 //
 // Special cases: tasks = 0 gives an empty dst. estTask = 0 puts every task
 // on the same least-loaded node. An error, with dst untouched, is returned
 // for a workLeft entry or estTask that is NaN, ±Inf or negative, for tasks <
-// 0 or > MaxProbes, and for tasks > 0 with no nodes.
+// 0 or > MaxProbes, for tasks > 0 with no nodes, when min(workLeft) +
+// tasks·estTask exceeds MaxFloat64/2 (the work left could overflow), and
+// for a dst that overlaps workLeft.
 func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Workspace) ([]int, error) {
 	const fn = "probe.PlaceLWL"
 	for i, w := range workLeft {
@@ -52,6 +59,20 @@ func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Wor
 	}
 	if tasks > 0 && len(workLeft) == 0 {
 		return nil, check.Err(fn, -1, "len(workLeft)", 0, "must be > 0 when tasks > 0")
+	}
+	if err := check.Disjoint(fn, dst, tasks, "workLeft", workLeft); err != nil {
+		return nil, err
+	}
+	if tasks > 0 {
+		// Every work left PlaceLWL forms is at most max(workLeft) or
+		// min(workLeft) + tasks·estTask (each task goes to the least loaded
+		// node, whose work grows by estTask): bounding the latter by
+		// MaxFloat64/2 keeps every sum finite despite the roundings of up
+		// to 2³¹ additions (relative error ≤ 2⁻²²), where +Inf would tie
+		// nodes whose work differs.
+		if reach := slices.Min(workLeft) + float64(tasks)*estTask; !(reach <= math.MaxFloat64/2) {
+			return nil, check.Err(fn, -1, "estTask", estTask, "min(workLeft) + tasks·estTask must be ≤ MaxFloat64/2")
+		}
 	}
 	dst = slices.Grow(dst[:0], tasks)[:tasks]
 	if tasks == 0 {

@@ -18,7 +18,11 @@ const MaxProbes = 1 << 31
 // use minProbes = 0 and ratio = SparrowProbeRatio = 2 (batch sampling);
 // decentralized Hopper uses minProbes = 0 and ratio = HopperProbeRatio = 4
 // (Hopper §7.2). A fractional ratio·tasks is rounded up, so that every task
-// has at least ratio probes on average.
+// has at least ratio probes on average. The ceiling is that of the float64
+// product ratio·tasks (one rounding), not of the exact product of the two
+// values: the float 1.1 is slightly above 11/10, and 10 tasks at ratio 1.1
+// get 11 probes, not 12, as the decimal ratio means (a product within half
+// an ulp above an integer counts as that integer).
 //
 // The count may exceed the number of nodes; PlaceProbes then places several
 // probes of the job on a node.

@@ -55,21 +55,25 @@ type QueuedProbe struct {
 // probe P is about to be bypassed by a task T, P's bypass counter is
 // incremented by the estimated execution time of T"). Probes behind the
 // chosen one, and all probes when the head is chosen, keep their counters.
-// Hence no counter ever grows past its cap (up to one rounding of the
-// subtraction above) unless it was past it already.
+// Hence no counter ever grows past its cap unless it was past it already.
 //
 // The scan keeps the smallest remaining allowance Cap − Bypassed of the
-// probes seen so far, so the whole decision is one pass.
+// probes seen so far, so the whole decision is one pass. The allowance is
+// kept exactly, as a rounded difference and its rounding error (TwoSum),
+// so the test EstTask ≤ Cap − Bypassed is the exact one: a rounded
+// difference would let a task of 1 bypass a probe with Bypassed = 2⁻⁶⁰
+// and Cap = 1 (1 − 2⁻⁶⁰ rounds to 1), taking its counter past its cap.
 //
 // Complexity: O(n) time for a queue of n entries; allocation-free with a
-// dst of capacity n.
+// dst of capacity n. dst must not overlap queue.
 //
 // Special cases: an empty queue returns −1 and an empty dst. A probe with
 // EstJobLeft = 0 (its job has no task left to hand out) is a valid
 // candidate and wins SRPT; callers usually drop such probes first. Fields of
 // long placeholders other than Long are validated but otherwise unused. An
 // error, with dst untouched, is returned for any EstJobLeft, EstTask,
-// Bypassed or Cap that is NaN, ±Inf or negative.
+// Bypassed or Cap that is NaN, ±Inf or negative, and for a dst that
+// overlaps queue.
 func GetProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int, error) {
 	const fn = "probe.GetProbeFromQueue"
 	for i := range queue {
@@ -89,6 +93,9 @@ func GetProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int, erro
 			return nil, -1, err
 		}
 		return nil, -1, check.NonNegative(fn, i, "Cap", q.Cap)
+	}
+	if err := check.Disjoint(fn, dst, len(queue), "queue", queue); err != nil {
+		return nil, -1, err
 	}
 	dst = slices.Grow(dst[:0], len(queue))[:len(queue)]
 	for i := range queue {
@@ -111,17 +118,29 @@ func chooseProbe(queue []QueuedProbe) int {
 	}
 	shortest := math.Inf(1)
 	chosen := -1
-	allowance := math.Inf(1) // min over the probes seen of Cap − Bypassed
+	// min over the probes seen of Cap − Bypassed, exactly: allowHi +
+	// allowLo with |allowLo| ≤ ulp(allowHi)/2, so est ≤ allowHi + allowLo
+	// iff est < allowHi, or est = allowHi and allowLo ≥ 0 (est is a float).
+	allowHi, allowLo := math.Inf(1), 0.0
 	for i := range queue {
 		p := &queue[i]
 		if p.Long {
 			break
 		}
-		if p.EstJobLeft < shortest && p.EstTask <= allowance {
+		if p.EstJobLeft < shortest && (p.EstTask < allowHi || (p.EstTask == allowHi && allowLo >= 0)) {
 			shortest = p.EstJobLeft
 			chosen = i
 		}
-		allowance = min(allowance, p.Cap-p.Bypassed)
+		// TwoSum (Knuth): Cap − Bypassed = hi + lo exactly; no overflow,
+		// both being finite and ≥ 0.
+		// The error term is needed only when the minimum may change.
+		if hi := p.Cap - p.Bypassed; hi <= allowHi {
+			v := hi - p.Cap
+			lo := (p.Cap - (hi - v)) + (-p.Bypassed - v)
+			if hi < allowHi || lo < allowLo {
+				allowHi, allowLo = hi, lo
+			}
+		}
 	}
 	if chosen < 0 {
 		return 0

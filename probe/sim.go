@@ -219,6 +219,7 @@ type entry struct {
 }
 
 type nodeState struct {
+	id       int // the node's index in the cluster
 	queue    []entry
 	busy     bool // running a task or waiting for a scheduler's reply
 	longs    int  // long tasks queued or running here
@@ -246,13 +247,19 @@ type jobState struct {
 }
 
 type simulator struct {
-	cfg     Config
-	jobs    []Job
-	order   []int // job indices by submission time
-	rng     *rand.Rand
-	ws      Workspace
-	events  eventQueue
+	cfg    Config
+	jobs   []Job
+	order  []int // job indices by submission time
+	rng    *rand.Rand
+	ws     Workspace
+	events eventQueue
+	// nodes holds the state of the nodes that hold or have held work, in
+	// order of first use, and slotOf maps a node's index to its place
+	// there; events name nodes by that place. With slotOf nil (a cluster
+	// within denseFactor of the work) nodes has every node, in index
+	// order, and a node's place is its index.
 	nodes   []nodeState
+	slotOf  map[int]int
 	js      []jobState
 	general int // nodes 0..general−1 form the general partition
 	// centralized scheduler (Eagle, Hawk)
@@ -287,11 +294,14 @@ type simulator struct {
 	totalRemaining              float64
 	hTargets                    []float64
 	viewVersion, targetsVersion int
+	// sparse forces the sparse layout of s.nodes (tests).
+	sparse bool
 	// verifyPicks makes hopperPick check every decision against the
 	// exported HopperPick on the same view; mismatches counts differences.
 	verifyPicks bool
 	mismatches  int
 	res         *Result
+	err         error // a time lost to rounding (at): the run stops
 	// maxOver is the largest Bypassed − Cap seen after a decision: tests
 	// check it stays ≤ 0 (the starvation cap holds).
 	maxOver float64
@@ -346,11 +356,14 @@ type simulator struct {
 //
 // Complexity: O(E log E) for E events (about 3 per task plus one per
 // probe), plus O(L) per scheduling decision at a node with L queued entries
-// (Algorithm 1 scans the queue), plus O(Nodes/64) per long-job placement
-// for the state-vector snapshot; Hopper adds O(J) per decision for the
-// ε-fair targets of the J active jobs (recomputed only when the jobs'
-// remaining tasks changed) and O(tasks of the job) per speculation
-// request. Memory is O(jobs + tasks + probes).
+// (Algorithm 1 scans the queue), plus O(L/64) per long-job placement for
+// the state-vector snapshot, L ≤ the long tasks placed so far; Hopper adds
+// O(J) per decision for the ε-fair targets of the J active jobs
+// (recomputed only when the jobs' remaining tasks changed) and O(tasks of
+// the job) per speculation request. Memory is O(jobs + tasks + probes):
+// state is kept only for the nodes that hold or have held work, so time
+// and memory do not grow with Nodes (2 jobs on 2³¹−1 nodes cost what they
+// cost on 1 000).
 //
 // Special cases: no jobs gives an empty Result. An error is returned for
 // Nodes < 1, ShortFraction outside [0, 1) or a short partition that leaves
@@ -359,8 +372,20 @@ type simulator struct {
 // ProbeRatio that is not finite and > 0, a StarvationFactor or
 // mis-estimation bound outside [0, MaxFactor] (with MisestimateMin ≤
 // MisestimateMax), StealAttempts < 0, Hopper's β ≤ 1 or ε outside [0, 1],
-// an unknown policy, a nil rng, and a job with no task or a Submit, EstTask
-// or duration outside [0, MaxTime].
+// an unknown policy, a nil rng, and a job with no task, more probes than
+// MaxProbes (⌈ProbeRatio·tasks⌉ > 2³¹), or a Submit, EstTask or duration
+// outside [0, MaxTime].
+//
+// Dynamic range. The clock is a float64 count of seconds from time 0, so
+// it resolves about 2⁻⁵² of its value: 1.2e-4 s at t = 10¹² s. A positive
+// duration, network delay or estimate that, added to the clock, would
+// change it by less than half of itself (a 1e-300 s task submitted at t =
+// 1e-150 s, a 1e-5 s task at t = 10¹² s) cannot be simulated faithfully —
+// the task would end when it started, its job complete in zero time — and
+// Simulate returns an InputError naming the job and field (Durations,
+// EstTask) or NetworkDelay instead of such a result. Rounding below that
+// (each event time off by at most half an ulp of the clock) is the
+// model's.
 func Simulate(jobs []Job, cfg Config, rng *rand.Rand) (*Result, error) {
 	s, err := simulate(jobs, cfg, rng)
 	if err != nil {
@@ -370,7 +395,7 @@ func Simulate(jobs []Job, cfg Config, rng *rand.Rand) (*Result, error) {
 }
 
 // simulate runs Simulate and returns the simulator's final state; set
-// applies test settings (such as verifyPicks) before the run.
+// applies test settings (such as verifyPicks or sparse) before the run.
 func simulate(jobs []Job, cfg Config, rng *rand.Rand, set ...func(*simulator)) (*simulator, error) {
 	if err := validateSim(jobs, cfg, rng); err != nil {
 		return nil, err
@@ -379,13 +404,16 @@ func simulate(jobs []Job, cfg Config, rng *rand.Rand, set ...func(*simulator)) (
 		Completion: make([]float64, len(jobs)),
 		Class:      make([]Class, len(jobs)),
 	}}
-	if err := s.init(); err != nil {
-		return nil, err
-	}
 	for _, f := range set {
 		f(s)
 	}
+	if err := s.init(); err != nil {
+		return nil, err
+	}
 	s.run()
+	if s.err != nil {
+		return nil, s.err
+	}
 	return s, nil
 }
 
@@ -441,6 +469,10 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 		if len(job.Durations) == 0 || len(job.Durations) > MaxProbes {
 			return check.Err(fn, j, "len(Durations)", float64(len(job.Durations)), "must lie in [1, 2^31]")
 		}
+		if _, err := ProbeCount(len(job.Durations), 0, cfg.ProbeRatio); err != nil {
+			// Before, the job silently sent no probe and never ran.
+			return check.Err(fn, j, "ProbeRatio·len(Durations)", cfg.ProbeRatio*float64(len(job.Durations)), "must be ≤ 2^31 probes (MaxProbes)")
+		}
 		for _, d := range job.Durations {
 			if err := bounded(fn, j, "Durations", d, MaxTime); err != nil {
 				return err
@@ -470,8 +502,8 @@ func bounded(fn string, index int, field string, v, hi float64) error {
 
 func (s *simulator) init() error {
 	cfg := s.cfg
-	s.nodes = make([]nodeState, cfg.Nodes)
 	s.js = make([]jobState, len(s.jobs))
+	s.initNodes()
 	s.general = cfg.Nodes
 	if cfg.Policy == Eagle || cfg.Policy == Hawk {
 		short, err := ShortPartition(cfg.Nodes, cfg.ShortFraction)
@@ -498,8 +530,6 @@ func (s *simulator) init() error {
 	}
 	if cfg.Policy == Eagle || cfg.Policy == Hawk {
 		s.lwl = newLWLState(s.general)
-		s.centralLongs = make([]int, s.general)
-		s.centralWork = make([]float64, s.general)
 		s.vec, _ = NewStateVector(cfg.Nodes, 0)
 	}
 	if cfg.Policy == Hopper {
@@ -521,7 +551,11 @@ func (s *simulator) init() error {
 // time so the heap holds only pending events.
 func (s *simulator) run() {
 	nextArrival := 0
-	for {
+	for s.err == nil {
+		if s.events.lostAny {
+			s.err = s.lostError()
+			break
+		}
 		if nextArrival < len(s.order) {
 			j := s.order[nextArrival]
 			if s.events.len() == 0 || s.jobs[j].Submit <= s.events.h[0].t {
@@ -543,8 +577,35 @@ func (s *simulator) run() {
 	}
 }
 
-func (s *simulator) at(t float64, kind eventKind, a, b, c, d int) {
-	s.events.push(event{t: t, kind: kind, a: a, b: b, c: c, d: d})
+// at schedules an event delay after base. A positive delay that the
+// clock's rounding would absorb (lost) is recorded by the queue, and run
+// stops with an InputError (lostError): a task's duration (evFinish, b =
+// its job) or the network delay.
+func (s *simulator) at(base, delay float64, kind eventKind, a, b, c, d int) {
+	s.events.push(base, delay, event{kind: kind, a: a, b: b, c: c, d: d})
+}
+
+// lostError is the InputError for the first delay the queue found lost.
+func (s *simulator) lostError() error {
+	q := &s.events
+	if q.lost.kind == evFinish {
+		return lostErr(q.lost.b, "Durations", q.lostDelay, q.lost.t)
+	}
+	return lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, q.lost.t)
+}
+
+// lost reports whether adding d > 0 to the clock at base changes it by
+// less than d/2: the clock keeps 53 bits, so a time below about 2⁻⁵² of it
+// (1e-4 s at t = 10¹² s; 1e-300 s at t = 1e-150 s) would vanish and a task
+// of positive duration would end when it started. (base+d)−base is exact
+// when base ≥ d (Sterbenz) and close to d otherwise; doubling it (exact)
+// rather than halving d keeps the test right for d = 5e-324.
+func lost(base, d float64) bool { return d > 0 && 2*((base+d)-base) < d }
+
+// lostErr is the InputError for a time lost to the clock's rounding.
+func lostErr(index int, field string, v, clock float64) error {
+	return check.Err("probe.Simulate", index, field, v, "lost to rounding: added to the clock at t = "+
+		strconv.FormatFloat(clock, 'g', -1, 64)+" it changes it by less than half of itself (the simulator's float64 clock resolves about 2^-52 of its value)")
 }
 
 func (s *simulator) handle(e event) {
@@ -580,7 +641,14 @@ func (s *simulator) arrive(t float64, j int) {
 		s.targets = s.targets[:0]
 		for k := 0; k < tasks; k++ {
 			i := s.lwl.place(t, js.est)
+			if s.lwl.lost && s.err == nil {
+				s.err = lostErr(j, "EstTask", s.jobs[j].EstTask, t)
+			}
 			s.targets = append(s.targets, i)
+			if i == len(s.centralLongs) { // the LWL prefix grew
+				s.centralLongs = append(s.centralLongs, 0)
+				s.centralWork = append(s.centralWork, 0)
+			}
 			s.centralLongs[i]++
 			s.centralWork[i] += js.est
 			if !s.vec.Long(i) {
@@ -590,7 +658,7 @@ func (s *simulator) arrive(t float64, j int) {
 		}
 		snap := s.snapshot(t)
 		for k, i := range s.targets {
-			s.at(t+d, evLong, i, j, k, snap)
+			s.at(t, d, evLong, s.slot(i), j, k, snap)
 		}
 		return
 	}
@@ -605,7 +673,7 @@ func (s *simulator) arrive(t float64, j int) {
 	s.res.Stats.Probes += int64(n)
 	s.targets, _ = PlaceProbes(s.targets, 0, cfg.Nodes, n, s.rng, &s.ws)
 	for _, i := range s.targets {
-		s.at(t+d, evProbe, i, j, 0, 0)
+		s.at(t, d, evProbe, s.slot(i), j, 0, 0)
 	}
 }
 
@@ -633,7 +701,7 @@ func (s *simulator) probeArrives(t float64, i, j, round int) {
 			js.freshest[round] = v
 		}
 		if js.rejected[round] == 1 {
-			s.at(t+s.cfg.NetworkDelay, evReject, j, round, 0, 0)
+			s.at(t, s.cfg.NetworkDelay, evReject, j, round, 0, 0)
 		}
 		return
 	}
@@ -673,7 +741,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 		s.targets, _ = PlaceProbes(s.targets, first, count, k, s.rng, &s.ws)
 	}
 	for _, i := range s.targets {
-		s.at(t+s.cfg.NetworkDelay, evProbe, i, j, next, 0)
+		s.at(t, s.cfg.NetworkDelay, evProbe, s.slot(i), j, next, 0)
 	}
 }
 
@@ -719,7 +787,7 @@ func (s *simulator) tryStart(t float64, i int) {
 	clear(n.queue[len(q):])
 	n.queue = q
 	if len(q) == 0 {
-		if s.cfg.Policy == Hawk && i < s.general && !n.stealing {
+		if s.cfg.Policy == Hawk && n.id < s.general && !n.stealing {
 			s.steal(t, i)
 		}
 		return
@@ -747,7 +815,7 @@ func (s *simulator) tryStart(t float64, i int) {
 	if e.blocked {
 		blocked = 1
 	}
-	s.at(t+s.cfg.NetworkDelay, evRequest, i, e.job, e.id, blocked)
+	s.at(t, s.cfg.NetworkDelay, evRequest, i, e.job, e.id, blocked)
 }
 
 // choose runs Algorithm 1 on node n's queue and stores the counters.
@@ -790,7 +858,7 @@ func (s *simulator) request(t float64, i, j, id, blocked int) {
 			copyBit = 1
 		}
 	}
-	s.at(t+s.cfg.NetworkDelay, evReply, i, j, task, id<<2|copyBit<<1|blocked)
+	s.at(t, s.cfg.NetworkDelay, evReply, i, j, task, id<<2|copyBit<<1|blocked)
 }
 
 // reply handles the scheduler's answer at node i.
@@ -832,7 +900,7 @@ func (s *simulator) start(t float64, i, j, k int, long bool, queued float64) {
 	} else {
 		n.copy = false
 	}
-	s.at(t+duration, evFinish, i, 0, n.version, 0)
+	s.at(t, duration, evFinish, i, j, n.version, 0)
 }
 
 // finish ends node i's execution, unless it was cancelled (version).
@@ -861,7 +929,7 @@ func (s *simulator) finish(t float64, i, version int) {
 	if n.runLong {
 		n.longs--
 		n.runLong = false
-		s.at(t+s.cfg.NetworkDelay, evLongDone, i, j, 0, 0)
+		s.at(t, s.cfg.NetworkDelay, evLongDone, n.id, j, 0, 0)
 	}
 	s.tryStart(t, i)
 	for _, v := range killed {
@@ -883,7 +951,7 @@ func (s *simulator) endExecution(t float64, i int, killed bool) {
 	}
 	if s.cfg.RecordTasks {
 		s.res.Executions = append(s.res.Executions, Execution{
-			Job: n.job, Task: n.task, Node: i, Queued: n.queued, Start: n.start, End: t,
+			Job: n.job, Task: n.task, Node: n.id, Queued: n.queued, Start: n.start, End: t,
 			Copy: n.copy, Killed: killed,
 		})
 	}
@@ -904,10 +972,13 @@ func (s *simulator) longDone(t float64, i, j int) {
 		s.vec.SetLong(i, false)
 		s.published = nil
 	}
+	if lost(t, s.centralWork[i]) && s.err == nil {
+		s.err = lostErr(j, "EstTask", s.jobs[j].EstTask, t)
+	}
 	s.lwl.set(i, t+s.centralWork[i], t)
 }
 
-// steal is Hawk's randomized work stealing by idle node i.
+// steal is Hawk's randomized work stealing by the idle node at place i.
 func (s *simulator) steal(t float64, i int) {
 	if s.general < 2 {
 		return
@@ -915,10 +986,14 @@ func (s *simulator) steal(t float64, i int) {
 	n := &s.nodes[i]
 	for a := 0; a < s.cfg.StealAttempts; a++ {
 		v := s.rng.IntN(s.general - 1)
-		if v >= i {
+		if v >= n.id {
 			v++
 		}
-		victim := &s.nodes[v]
+		vs, ok := s.find(v)
+		if !ok {
+			continue // never had work: nothing is blocked
+		}
+		victim := &s.nodes[vs]
 		if victim.longs == 0 {
 			continue // no long task: nothing is blocked
 		}
@@ -944,7 +1019,7 @@ func (s *simulator) steal(t float64, i int) {
 		s.res.Stats.Rescheduled += int64(end - start)
 		s.stolen = append(s.stolen, batch)
 		n.stealing = true
-		s.at(t+2*s.cfg.NetworkDelay, evStolen, i, len(s.stolen)-1, 0, 0)
+		s.at(t, 2*s.cfg.NetworkDelay, evStolen, i, len(s.stolen)-1, 0, 0)
 		return
 	}
 }

@@ -17,6 +17,16 @@ import (
 // probe it rejects; a distributed scheduler re-places rejected probes with
 // the freshest vector it holds.
 //
+// The bits are stored by 64-node word, and only the words in which some
+// bit was ever set take memory, so the memory and the cost of Clone and
+// CountLong follow the nodes that held long tasks, not the cluster's
+// size: a vector of 2³¹ nodes with a few long tasks is a few words. While
+// the words set form a prefix 0, 1, …, w−1 (as the simulator's LWL makes
+// them) they are a plain array, 8 bytes per word, and Long and SetLong
+// are O(1); a bit set further on stores each word with its index, and
+// Long and SetLong cost O(log w) (O(w) to store a new word before
+// others).
+//
 // The zero value is a vector of no nodes. Methods on a nil *StateVector
 // behave as on the zero value. A StateVector is a plain value: Clone it
 // before handing it to someone who may change it.
@@ -25,12 +35,15 @@ type StateVector struct {
 	// version); Freshest compares it.
 	Time  float64
 	nodes int
+	// words[k] holds nodes 64·x … 64·x+63 for x = ix[k], or x = k while
+	// ix is nil (the prefix layout); the words not stored are clear.
 	words []uint64
+	ix    []int // increasing; nil while the stored words are 0, 1, …
 }
 
 // NewStateVector returns a vector of nodes nodes, none holding a long task,
-// stamped with time. It returns an error for nodes < 0 or > MaxProbes and
-// for a NaN time.
+// stamped with time. O(1): no memory is taken for the nodes. It returns an
+// error for nodes < 0 or > MaxProbes and for a NaN time.
 func NewStateVector(nodes int, time float64) (*StateVector, error) {
 	const fn = "probe.NewStateVector"
 	if nodes < 0 || nodes > MaxProbes {
@@ -39,7 +52,7 @@ func NewStateVector(nodes int, time float64) (*StateVector, error) {
 	if math.IsNaN(time) {
 		return nil, check.Err(fn, -1, "time", time, "must not be NaN")
 	}
-	return &StateVector{Time: time, nodes: nodes, words: make([]uint64, (nodes+63)/64)}, nil
+	return &StateVector{Time: time, nodes: nodes}, nil
 }
 
 // Len returns the number of nodes the vector covers.
@@ -50,30 +63,70 @@ func (v *StateVector) Len() int {
 	return v.nodes
 }
 
+// find returns the position of word w in v.words and whether it is
+// stored there (else where it would be inserted). O(1) in the prefix
+// layout, O(log w) otherwise.
+func (v *StateVector) find(w int) (int, bool) {
+	if v.ix == nil {
+		return min(w, len(v.words)), w < len(v.words)
+	}
+	return slices.BinarySearch(v.ix, w)
+}
+
+// index returns the word index of the k-th stored word.
+func (v *StateVector) index(k int) int {
+	if v.ix == nil {
+		return k
+	}
+	return v.ix[k]
+}
+
 // Long reports whether node i has a long task according to v; false for i
 // out of range.
 func (v *StateVector) Long(i int) bool {
 	if v == nil || i < 0 || i >= v.nodes {
 		return false
 	}
-	return v.words[i>>6]&(1<<(uint(i)&63)) != 0
+	k, ok := v.find(i >> 6)
+	return ok && v.words[k]&(1<<(uint(i)&63)) != 0
 }
 
 // SetLong sets or clears node i's bit and reports whether i was in range
-// (an out-of-range i changes nothing). O(1).
+// (an out-of-range i changes nothing). O(1) (amortised) for a node in a
+// stored word or past the last one; O(w) for w stored words when it
+// stores a new word before others.
 func (v *StateVector) SetLong(i int, long bool) bool {
 	if v == nil || i < 0 || i >= v.nodes {
 		return false
 	}
+	w := i >> 6
+	k, ok := v.find(w)
+	switch {
+	case ok:
+	case !long:
+		return true // its word is not stored: the bit is clear already
+	case v.ix == nil && w == len(v.words): // extends the prefix
+		v.words = append(v.words, 0)
+	default:
+		if v.ix == nil { // leave the prefix layout: index the words stored
+			v.ix = make([]int, len(v.words), len(v.words)+1)
+			for x := range v.ix {
+				v.ix[x] = x
+			}
+		}
+		v.ix = slices.Insert(v.ix, k, w)
+		v.words = slices.Insert(v.words, k, 0)
+	}
 	if long {
-		v.words[i>>6] |= 1 << (uint(i) & 63)
+		v.words[k] |= 1 << (uint(i) & 63)
 	} else {
-		v.words[i>>6] &^= 1 << (uint(i) & 63)
+		v.words[k] &^= 1 << (uint(i) & 63)
 	}
 	return true
 }
 
-// CountLong returns the number of nodes with a long task. O(nodes/64).
+// CountLong returns the number of nodes with a long task. O(w) for w
+// stored words.
 func (v *StateVector) CountLong() int {
 	if v == nil {
 		return 0
@@ -86,7 +139,7 @@ func (v *StateVector) CountLong() int {
 }
 
 // Clone copies v into dst (reusing its memory) and returns dst; a nil dst
-// allocates a new vector. O(nodes/64).
+// allocates a new vector. O(w) for w stored words.
 func (v *StateVector) Clone(dst *StateVector) *StateVector {
 	if dst == nil {
 		dst = new(StateVector)
@@ -97,6 +150,11 @@ func (v *StateVector) Clone(dst *StateVector) *StateVector {
 	}
 	dst.Time, dst.nodes = v.Time, v.nodes
 	dst.words = append(dst.words[:0], v.words...)
+	if v.ix == nil {
+		dst.ix = nil // the prefix layout
+	} else {
+		dst.ix = append(dst.ix[:0], v.ix...)
+	}
 	return dst
 }
 
@@ -128,13 +186,16 @@ func Freshest(vectors []*StateVector) int {
 // sampling of Sparrow, Hawk and decentralized Hopper.
 //
 // The probes go to distinct nodes, a uniformly random subset in random
-// order, as in batch sampling; when probes > count every node gets
-// ⌊probes/count⌋ probes (in node order) and the remaining probes mod count
-// go to distinct random nodes.
+// order, as in batch sampling; when probes ≥ count every node gets
+// ⌊probes/count⌋ probes (in node order, without a draw) and the remaining
+// probes mod count go to distinct random nodes.
 //
-// Complexity: O(probes) expected time (O(count) more when a ws first
-// grows); allocation-free with a dst of capacity probes and a reused ws.
-// Randomness comes only from rng: the same rng state gives the same nodes.
+// Complexity: O(probes) expected time and O(probes) memory, whatever count
+// is: nothing of the size of the node range is built (a sample of k ≤
+// count/2 nodes remembers the k drawn in a hash set; a larger one shuffles
+// a range of fewer than 2k nodes); allocation-free with a dst of capacity
+// probes and a reused ws. Randomness comes only from rng: the same rng
+// state gives the same nodes.
 //
 // Special cases: probes = 0 gives an empty dst. An error, with dst
 // untouched, is returned for first < 0, count < 0, probes < 0 or >
@@ -175,8 +236,10 @@ func PlaceProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Worksp
 // and the rest go to distinct random candidates. The result lists the
 // nodes in increasing order.
 //
-// Complexity: O(nodes/64 + probes·log probes) time; allocation-free with a
-// dst of capacity probes and a reused ws.
+// Complexity: O(w + probes·log probes) time for w stored words of free
+// (at most nodes/64, and no more than the nodes ever marked long),
+// whatever the number of nodes; allocation-free with a dst of capacity
+// probes and a reused ws.
 //
 // Special cases: probes = 0, or a vector with every bit set (no candidate),
 // gives an empty dst: the caller then falls back to the short partition
@@ -198,26 +261,36 @@ func ReplaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws 
 	ws = orNew(ws)
 	ws.ranks = sampleSpread(ws.ranks[:0], candidates, probes, rng, ws)
 	slices.Sort(ws.ranks)
-	// Map the sorted ranks among the clear bits to node indices in one scan.
+	// Map the sorted ranks among the clear bits to node indices in one scan
+	// of the stored words; the nodes between them are all clear.
 	dst = slices.Grow(dst[:0], probes)
-	rank := 0 // rank of the next clear bit
+	rank := 0 // rank among the clear bits of node pos
+	pos := 0
 	r := 0
-	for w, word := range free.words {
+	for k, word := range free.words {
+		// Nodes pos … 64·ix[k]−1 are clear: rank + (node − pos).
+		gap := 64*free.index(k) - pos
+		for ; r < len(ws.ranks) && ws.ranks[r] < rank+gap; r++ {
+			dst = append(dst, pos+ws.ranks[r]-rank)
+		}
+		rank, pos = rank+gap, 64*free.index(k)
 		clearBits := ^word
-		if last := free.nodes - 64*w; last < 64 {
+		if last := free.nodes - pos; last < 64 {
 			clearBits &= (1 << uint(last)) - 1
 		}
 		inWord := bits.OnesCount64(clearBits)
-		for r < len(ws.ranks) && ws.ranks[r] < rank+inWord {
+		for ; r < len(ws.ranks) && ws.ranks[r] < rank+inWord; r++ {
 			// Select the (ranks[r]−rank)-th clear bit of this word.
 			b := clearBits
-			for k := ws.ranks[r] - rank; k > 0; k-- {
+			for j := ws.ranks[r] - rank; j > 0; j-- {
 				b &= b - 1
 			}
-			dst = append(dst, 64*w+bits.TrailingZeros64(b))
-			r++
+			dst = append(dst, pos+bits.TrailingZeros64(b))
 		}
-		rank += inWord
+		rank, pos = rank+inWord, pos+64
+	}
+	for ; r < len(ws.ranks); r++ { // past the last stored word: all clear
+		dst = append(dst, pos+ws.ranks[r]-rank)
 	}
 	return dst, nil
 }

@@ -9,8 +9,9 @@ import "github.com/specsched/specsched/alloc"
 // means "allocate a temporary one". Results never depend on what a
 // Workspace held before. A Workspace must not be used by two calls at once.
 type Workspace struct {
-	stamp []uint32 // stamp[i] == gen: node i already drawn in this call
+	stamp []uint32 // stamp[i] == gen: job i already seen (HopperPick)
 	gen   uint32
+	set   intSet    // values already drawn by a sparse sample
 	perm  []int     // Fisher–Yates scratch for dense samples
 	ranks []int     // ranks among free nodes, ReplaceProbes
 	heap  []lwlNode // PlaceLWL's heap

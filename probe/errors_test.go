@@ -1,0 +1,78 @@
+package probe
+
+import (
+	"math"
+	"testing"
+)
+
+// TestErrorFields: each validation of the placement and decision
+// functions returns an InputError naming the function, the index (−1 for
+// a scalar) and the field, and the value just inside each bound is
+// accepted.
+func TestErrorFields(t *testing.T) {
+	t.Parallel()
+	rng := rngFrom(1)
+	nan := math.NaN()
+	type call struct {
+		name  string
+		err   error
+		fn    string
+		index int
+		field string // "" means: accepted
+	}
+	errOf := func(_ any, err error) error { return err }
+	err3 := func(_ []float64, _ int, err error) error { return err }
+	hp := func(queued []int, remaining, running []float64, slots, beta, eps float64) error {
+		_, err := HopperPick(queued, remaining, running, slots, beta, eps, nil)
+		return err
+	}
+	one := []float64{1}
+	cases := []call{
+		{"PlaceProbes first<0", errOf(PlaceProbes(nil, -1, 1, 1, rng, nil)), "probe.PlaceProbes", -1, "first"},
+		{"PlaceProbes first>max", errOf(PlaceProbes(nil, MaxProbes+1, 0, 0, rng, nil)), "probe.PlaceProbes", -1, "first"},
+		{"PlaceProbes first=max", errOf(PlaceProbes(nil, MaxProbes, 0, 0, rng, nil)), "", 0, ""},
+		{"PlaceProbes count<0", errOf(PlaceProbes(nil, 0, -1, 0, rng, nil)), "probe.PlaceProbes", -1, "count"},
+		{"PlaceProbes first+count>max", errOf(PlaceProbes(nil, 1, MaxProbes, 0, rng, nil)), "probe.PlaceProbes", -1, "count"},
+		{"PlaceProbes first+count=max", errOf(PlaceProbes(nil, 1, MaxProbes-1, 1, rng, nil)), "", 0, ""},
+		{"PlaceProbes probes<0", errOf(PlaceProbes(nil, 0, 1, -1, rng, nil)), "probe.PlaceProbes", -1, "probes"},
+		{"PlaceProbes probes>max", errOf(PlaceProbes(nil, 0, 1, MaxProbes+1, rng, nil)), "probe.PlaceProbes", -1, "probes"},
+		{"PlaceProbes no nodes", errOf(PlaceProbes(nil, 0, 0, 1, rng, nil)), "probe.PlaceProbes", -1, "count"},
+		{"PlaceProbes nil rng", errOf(PlaceProbes(nil, 0, 1, 1, nil, nil)), "probe.PlaceProbes", -1, "rng"},
+		{"ReplaceProbes probes<0", errOf(ReplaceProbes(nil, nil, -1, rng, nil)), "probe.ReplaceProbes", -1, "probes"},
+		{"ReplaceProbes probes>max", errOf(ReplaceProbes(nil, nil, MaxProbes+1, rng, nil)), "probe.ReplaceProbes", -1, "probes"},
+		{"ReplaceProbes nil rng", errOf(ReplaceProbes(nil, nil, 1, nil, nil)), "probe.ReplaceProbes", -1, "rng"},
+		{"NewStateVector nodes<0", errOf(NewStateVector(-1, 0)), "probe.NewStateVector", -1, "nodes"},
+		{"NewStateVector nodes>max", errOf(NewStateVector(MaxProbes+1, 0)), "probe.NewStateVector", -1, "nodes"},
+		{"NewStateVector nodes=max", errOf(NewStateVector(MaxProbes, 0)), "", 0, ""},
+		{"NewStateVector NaN", errOf(NewStateVector(1, nan)), "probe.NewStateVector", -1, "time"},
+		{"PlaceLWL workLeft", errOf(PlaceLWL(nil, []float64{0, -1}, 1, 1, nil)), "probe.PlaceLWL", 1, "workLeft"},
+		{"PlaceLWL estTask", errOf(PlaceLWL(nil, one, 1, nan, nil)), "probe.PlaceLWL", -1, "estTask"},
+		{"PlaceLWL tasks<0", errOf(PlaceLWL(nil, one, -1, 1, nil)), "probe.PlaceLWL", -1, "tasks"},
+		{"PlaceLWL tasks>max", errOf(PlaceLWL(nil, one, MaxProbes+1, 1, nil)), "probe.PlaceLWL", -1, "tasks"},
+		{"PlaceLWL no nodes", errOf(PlaceLWL(nil, nil, 1, 1, nil)), "probe.PlaceLWL", -1, "len(workLeft)"},
+		{"PlaceLWL no nodes, no tasks", errOf(PlaceLWL(nil, nil, 0, 1, nil)), "", 0, ""},
+		{"GetProbeFromQueue EstJobLeft", err3(GetProbeFromQueue(nil, []QueuedProbe{{}, {EstJobLeft: nan}})), "probe.GetProbeFromQueue", 1, "EstJobLeft"},
+		{"GetProbeFromQueue EstTask", err3(GetProbeFromQueue(nil, []QueuedProbe{{EstTask: -1}})), "probe.GetProbeFromQueue", 0, "EstTask"},
+		{"GetProbeFromQueue Bypassed", err3(GetProbeFromQueue(nil, []QueuedProbe{{Bypassed: math.Inf(1)}})), "probe.GetProbeFromQueue", 0, "Bypassed"},
+		{"GetProbeFromQueue Cap", err3(GetProbeFromQueue(nil, []QueuedProbe{{}, {}, {Cap: math.Inf(-1)}})), "probe.GetProbeFromQueue", 2, "Cap"},
+		{"HopperPick lengths", hp(nil, one, nil, 1, 1.5, 0), "probe.HopperPick", -1, "len(running)"},
+		{"HopperPick remaining", hp(nil, []float64{1, -1}, []float64{0, 0}, 1, 1.5, 0), "probe.HopperPick", 1, "remaining"},
+		{"HopperPick running", hp(nil, []float64{1, 1}, []float64{0, nan}, 1, 1.5, 0), "probe.HopperPick", 1, "running"},
+		{"HopperPick slots", hp(nil, one, one, -1, 1.5, 0), "probe.HopperPick", -1, "slots"},
+		{"HopperPick beta=1", hp(nil, one, one, 1, 1, 0), "probe.HopperPick", -1, "beta"},
+		{"HopperPick beta=Inf", hp(nil, one, one, 1, math.Inf(1), 0), "probe.HopperPick", -1, "beta"},
+		{"HopperPick eps", hp(nil, one, one, 1, 1.5, 1.5), "probe.HopperPick", -1, "eps"},
+		{"HopperPick queued<0", hp([]int{0, -1}, one, one, 1, 1.5, 0), "probe.HopperPick", 1, "queued"},
+		{"HopperPick queued=n", hp([]int{1}, one, one, 1, 1.5, 0), "probe.HopperPick", 0, "queued"},
+		{"HopperPick queued repeated", hp([]int{0, 1, 0}, []float64{1, 1}, []float64{0, 0}, 1, 1.5, 0), "probe.HopperPick", 2, "queued"},
+	}
+	for _, c := range cases {
+		if c.field == "" {
+			if c.err != nil {
+				t.Errorf("%s: %v; want accepted", c.name, c.err)
+			}
+			continue
+		}
+		inputErr(t, c.err, c.fn, c.index, c.field)
+	}
+}
