@@ -9,6 +9,10 @@ import (
 	"pgregory.net/rapid"
 )
 
+// unscaled is the search's problem with S̃ = S and w = √α (α_min = 1): the
+// predicate on the records' own V_i.
+func unscaled(slots float64) *scale { return &scale{c: 1, invSqrtMin: 1, slots: slots} }
+
 // referenceSearch sorts the records into Algorithm 3's order and scans them
 // one at a time: the definition of search.
 func referenceSearch(recs []record, slots float64) (incl prefix, at record) {
@@ -21,7 +25,7 @@ func referenceSearch(recs []record, slots float64) (incl prefix, at record) {
 		if hasNext {
 			next = sorted[i+1].alpha
 		}
-		if reaches(slots, incl, next, hasNext) {
+		if reaches(unscaled(slots), incl, next, hasNext) {
 			return incl, r
 		}
 	}
@@ -104,7 +108,7 @@ func testSearchMatchesSort(t *rapid.T) {
 	for i := range recs {
 		lo, hi = min(lo, fieldKey(&recs[i], byKey)), max(hi, fieldKey(&recs[i], byKey))
 	}
-	got := ws.search(slots, lo, hi)
+	got := ws.search(unscaled(slots), lo, hi)
 	if d := gocmp.Diff(recs, ws.recs, gocmp.AllowUnexported(record{})); d != "" {
 		t.Fatalf("search reordered ws.recs:\n%s", d)
 	}
@@ -150,7 +154,7 @@ func TestSearchLookAheadWithinBucket(t *testing.T) {
 	add(128, 0.01953125)
 	add(129, 0.15503875968992248)
 	ws := Workspace{recs: recs}
-	got := ws.search(1367.8782952668291, math.Float64bits(1), math.Float64bits(129))
+	got := ws.search(unscaled(1367.8782952668291), math.Float64bits(1), math.Float64bits(129))
 	if got.at.idx != 63 || got.incl.count != 64 {
 		t.Fatalf("cut at %+v (m = %d), want job 63 (m = 64)", got.at, got.incl.count)
 	}

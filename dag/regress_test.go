@@ -1,0 +1,88 @@
+package dag
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/alloc"
+)
+
+// TestMagnitudeReproducers holds the reproducers of issue 17: V_i =
+// (2/β)·T_i·√α_i underflowed to 0 with T_i > 0, and the proportional case
+// divided 0/0 (NaN; MinInt64 in the integer form); and a spread of weights
+// whose targets fit float64 was rejected as "alpha = +Inf". Each expected
+// value is worked by hand: one job gets all of S (case 1), and for two jobs
+// ordered by max{T, T'} the first job's target t_1^(2) = (2/β)·1·√(1e300/1e-300)
+// ≥ S = 1e300, so case 1 gives it all of S.
+func TestMagnitudeReproducers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		jobs  []Job
+		slots float64
+		beta  float64
+		want  []float64
+	}{
+		{"tiny T and α, β = 3", []Job{{1e-300, 0, 1e-300}}, 1, 3, []float64{1}},
+		{"tiny T and α, β = 1.5", []Job{{1e-200, 0, 1e-300}}, 1, 1.5, []float64{1}},
+		{"subnormal T", []Job{{5e-324, 0, 1}}, 1, 1.5, []float64{1}},
+		{"wide α spread, β = 1.5", []Job{{1e300, 0, 1e-300}, {1, 0, 1e300}}, 1e300, 1.5, []float64{0, 1e300}},
+		{"wide α spread, β = 3", []Job{{1e300, 0, 1e-300}, {2, 0, 1e300}}, 1e300, 3, []float64{0, 1e300}},
+		// Formerly rejected, though the targets fit: ΣT overflows (job 0
+		// comes first by index, its target (2/β)·MaxFloat64 exceeds S);
+		{"ΣT overflows", []Job{{math.MaxFloat64, 0, 1}, {math.MaxFloat64, 0, 1}}, 1, 1.5, []float64{1, 0}},
+		// (2/β)·ΣT·√(α_max/α_min) overflows; job 1's target (2/β)·1e300 ≥ S;
+		{"α spread", []Job{{1e10, 0, 1e-300}, {1, 0, 1e300}}, 1, 1.5, []float64{0, 1}},
+		// V = (2/1.2)·1e308·√1.5 overflows; one job gets all of S.
+		{"virtual size overflows", []Job{{1e308, 1, 1.5}}, 1, 1.2, []float64{1}},
+	} {
+		got, err := Allocate(nil, tc.jobs, tc.slots, tc.beta, nil)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: Allocate = %v, %v; want %v", tc.name, got, err, tc.want)
+		}
+		if tc.slots > alloc.MaxTotal {
+			continue
+		}
+		want := make([]int, len(tc.want))
+		for i, w := range tc.want {
+			want[i] = int(w)
+		}
+		slots, err := AllocateSlots(nil, tc.jobs, int(tc.slots), tc.beta, nil)
+		if err != nil || !slices.Equal(slots, want) {
+			t.Errorf("%s: AllocateSlots = %v, %v; want %v", tc.name, slots, err, want)
+		}
+	}
+}
+
+// TestProportionalUnderflow: in the proportional case a share far below
+// the others' is still computed (S·V_i/ΣV, not (V_i/ΣV)·S, which
+// underflows). Two jobs with α = 1, β = 2 (V = T): T = (1e-200, 1e200),
+// keys ascending, S = 1e300 ≫ ΣV: case 4 gives S·T_i/ΣT = (1e-100, 1e300).
+// Subnormal sizes are weighed at full precision: T = (5e-324, 1e-323) on
+// S = 3 gives (1, 2) — (2/β)·T rounded at subnormal precision would give
+// 1 ulp and 3 ulps, (0.75, 2.25).
+func TestProportionalUnderflow(t *testing.T) {
+	t.Parallel()
+	got, err := Allocate(nil, []Job{{1e-200, 0, 1}, {1e200, 0, 1}}, 1e300, 2, nil)
+	if err != nil || math.Abs(got[0]-1e-100) > 1e-100*1e-12 || got[1] != 1e300 {
+		t.Errorf("got %v, %v; want [1e-100 1e300]", got, err)
+	}
+	got, err = Allocate(nil, []Job{{5e-324, 0, 1}, {1e-323, 0, 1}}, 3, 1.5, nil)
+	if err != nil || math.Abs(got[0]-1) > 1e-12 || math.Abs(got[1]-2) > 1e-12 {
+		t.Errorf("subnormal T: got %v, %v; want [1 2]", got, err)
+	}
+}
+
+// TestSubnormalAlphaRejected: a subnormal weight is outside the documented
+// range; the error names the job and the field.
+func TestSubnormalAlphaRejected(t *testing.T) {
+	t.Parallel()
+	_, err := Allocate(nil, []Job{{1, 0, 1}, {1, 0, 5e-324}}, 1, 1.5, nil)
+	var ie *specsched.InputError
+	if !errors.As(err, &ie) || ie.Index != 1 || ie.Field != "alpha" || ie.Value != 5e-324 {
+		t.Errorf("got %v; want an InputError on job 1's alpha", err)
+	}
+}
