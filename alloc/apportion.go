@@ -27,10 +27,25 @@ const MaxTotal = 1 << 53
 // priority[i] (the algorithm's own order: for Hopper, fewer remaining tasks
 // first), then to the smaller index; a nil priority means index order.
 //
-// Guarantees: Σdst = total exactly; |dst[i] − shares[i]| < 1 for every job,
-// so a job whose share is an integer gets exactly it; a job with share 0
-// gets 0. Largest remainder minimises the largest deviation max_i
-// |dst[i] − shares[i]| among all integer vectors summing to total.
+// Guarantees: Σdst = total exactly, whenever some share is positive; a job
+// with share 0 gets 0. When the shares sum to total up to less than a unit
+// (|Σshares − total| < 1, the case of real-valued allocations rounded
+// below 2^52), |dst[i] − shares[i]| < 1 for every job, so a job whose share
+// is an integer gets exactly it, and largest remainder minimises the
+// largest deviation max_i |dst[i] − shares[i]| among all integer vectors
+// summing to total.
+//
+// Shares further from total — anywhere inside ShareSumTolerance, which at
+// total = 10⁹ is a whole unit, or shares ≥ 2^52, which are integers whose
+// floors can sum past total — are apportioned by the same rule taken unit
+// by unit: job i's k-th unit ranks by shares[i] − k + 1, and the total
+// highest-ranked units are handed out (the ties as above). So a shortfall
+// of R units gives every job with a positive share ⌊R/m⌋ more (m such
+// jobs) and the R mod m largest fractional parts one more; an excess is
+// taken back one unit per job holding one, round after round, the smallest
+// fractional part (the lowest-ranked unit) first, ties to the larger
+// priority, then the larger index. The deviation is then at most about
+// |Σshares − total|/m + 1.
 //
 // Why not Pseudocode 1's floors: the thesis's Pseudocode 1 gives each job
 // ⌊share⌋, which loses up to one slot per job — up to n−1 idle slots in the
@@ -41,8 +56,9 @@ const MaxTotal = 1 << 53
 //
 // Complexity: O(n) time — two passes plus a radix selection of the R-th
 // largest remainder (and, when remainders tie at the cut, of the priority
-// among them); no sort. A dst of capacity n and a reused ws make it
-// allocation-free.
+// among them); no sort. Shares a unit or more from total add whole rounds,
+// O(n·log(max share)) with a binary search on their number. A dst of
+// capacity n and a reused ws make it allocation-free.
 //
 // Special cases: total = 0 with all shares 0 gives all zeros; no shares and
 // total 0 gives an empty result. An error, with dst untouched, is returned

@@ -7,6 +7,9 @@ import "math"
 // is the order of the values.
 const InfBits = 0x7FF0000000000000
 
+// halfMax is MaxFloat64/2, from which Summarize sums in index order.
+const halfMax = math.MaxFloat64 / 2
+
 // Summary is what one validating pass learns of non-negative values.
 type Summary struct {
 	Total       float64 // Σ
@@ -16,12 +19,20 @@ type Summary struct {
 // Summarize validates xs like NonNegatives — every value finite and ≥ 0,
 // the error naming the first bad element, or the element at which the sum
 // overflows — and returns their sum, minimum and maximum, in one pass.
+// It accepts and rejects exactly the slices NonNegatives does: the sum
+// overflows when the running sum in index order does (the contract of
+// NonNegatives), and then the error names the element where it did.
 //
 // The pass works on the IEEE bits, so the checks and the min/max are
 // integer compares with one branch that valid input never takes; -0, whose
 // sign bit fails the check, goes to the slow path and is accepted as 0. Two
 // accumulators halve the floating-point add chain (the sum is still
-// deterministic). Hopper's allocations validate their snapshots with it.
+// deterministic). Their sum rounds differently from the running sum, so
+// where the two could disagree on overflow — a pairwise sum of at least
+// MaxFloat64/2 — Summarize takes the running sum of NonNegatives instead.
+// Below that bound both are within n·2⁻⁵³ of the exact sum, far from
+// MaxFloat64 for any slice that fits in memory (n < 2⁵⁰). Hopper's
+// allocations validate their snapshots with it.
 func Summarize(fn, field string, xs []float64) (Summary, error) {
 	least, most := uint64(InfBits), uint64(0)
 	var even, odd float64
@@ -60,9 +71,14 @@ func Summarize(fn, field string, xs []float64) (Summary, error) {
 	if len(xs) > 0 {
 		s.Least, s.Most = math.Float64frombits(least), math.Float64frombits(most)
 	}
-	if math.IsInf(s.Total, 1) {
-		_, err := NonNegatives(fn, field, xs) // names the element where the sum overflows
-		return Summary{}, err
+	if !(s.Total < halfMax) {
+		// Near overflow: the running sum decides, and names the element
+		// where it overflows.
+		sum, err := NonNegatives(fn, field, xs)
+		if err != nil {
+			return Summary{}, err
+		}
+		s.Total = sum
 	}
 	return s, nil
 }

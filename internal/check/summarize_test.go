@@ -1,0 +1,142 @@
+package check_test
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/testutil"
+)
+
+// bigSum is Σxs exactly.
+func bigSum(xs []float64) *big.Float {
+	sum := new(big.Float).SetPrec(2200) // wide enough for 2^1024 down to 2^-1074 with carries
+	for _, x := range xs {
+		sum.Add(sum, new(big.Float).SetFloat64(x))
+	}
+	return sum
+}
+
+// runningOverflow returns the index at which the sum in index order first
+// reaches +Inf, or -1: the contract NonNegatives documents, written out.
+func runningOverflow(xs []float64) int {
+	var sum float64
+	for i, x := range xs {
+		sum += x
+		if math.IsInf(sum, 1) {
+			return i
+		}
+	}
+	return -1
+}
+
+// withBad replaces some values by ones every check rejects (NaN, ±Inf,
+// negatives) or accepts only as 0 (−0).
+func withBad(t *rapid.T, xs []float64) []float64 {
+	xs = slices.Clone(xs)
+	for i := range xs {
+		if rapid.IntRange(0, 7).Draw(t, "badHere") == 0 {
+			xs[i] = rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, -5e-324, -math.MaxFloat64, math.Copysign(0, -1)}).Draw(t, "bad")
+		}
+	}
+	return xs
+}
+
+// testSummarizeAgrees: on values over float64's whole range (with exact
+// ties, so MaxFloat64 and its neighbours pile up) and some bad values,
+// Summarize and NonNegatives accept the same slices and return the same
+// error; the error names the first bad element, or the element where the
+// running sum overflows; an accepted sum is within n·2⁻⁵³ of the exact
+// (math/big) sum, and the minimum and maximum are the slice's.
+func testSummarizeAgrees(t *rapid.T) {
+	xs := testutil.Magnitudes(0, 12).Draw(t, "xs")
+	if rapid.Bool().Draw(t, "nearOverflow") {
+		// Values at the edge of overflow, where the order of the adds
+		// decides: MaxFloat64's ulp is 2^971, so 2^970 is half of it.
+		for i := range xs {
+			if rapid.Bool().Draw(t, "edge") {
+				xs[i] = rapid.SampledFrom([]float64{math.MaxFloat64, 0x1p1023, 0x1p970, 0x1p969, 0}).Draw(t, "edgeValue")
+			}
+		}
+	}
+	if rapid.Bool().Draw(t, "withBad") {
+		xs = withBad(t, xs)
+	}
+	orig := slices.Clone(xs)
+	s, errS := check.Summarize("f", "x", xs)
+	sum, errN := check.NonNegatives("f", "x", xs)
+	if !slices.EqualFunc(xs, orig, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+		t.Fatal("input modified")
+	}
+
+	firstBad := slices.IndexFunc(xs, func(x float64) bool { return !(x >= 0 && x <= math.MaxFloat64) })
+	wantIndex := firstBad
+	if firstBad < 0 {
+		wantIndex = runningOverflow(xs)
+	}
+	if wantIndex < 0 {
+		if errS != nil || errN != nil {
+			t.Fatalf("%v: Summarize error %v, NonNegatives error %v; want none", xs, errS, errN)
+		}
+		exact := bigSum(xs)
+		tol := new(big.Float).Mul(exact, big.NewFloat(float64(len(xs))*0x1p-53))
+		for name, got := range map[string]float64{"Summarize": s.Total, "NonNegatives": sum} {
+			diff := new(big.Float).Sub(new(big.Float).SetFloat64(got), exact)
+			if diff.Abs(diff).Cmp(tol) > 0 || math.IsInf(got, 0) {
+				t.Fatalf("%v: %s sum %v, exact %v", xs, name, got, exact.Text('g', 20))
+			}
+		}
+		least, most := 0.0, 0.0
+		if len(xs) > 0 {
+			least, most = slices.Min(xs)+0, slices.Max(xs)+0
+		}
+		if s.Least != least || s.Most != most || math.Signbit(s.Least) || math.Signbit(s.Most) {
+			t.Fatalf("%v: least %v, most %v; want %v, %v", xs, s.Least, s.Most, least, most)
+		}
+		return
+	}
+	var ieS, ieN *specsched.InputError
+	if !errors.As(errS, &ieS) || !errors.As(errN, &ieN) {
+		t.Fatalf("%v: Summarize error %v, NonNegatives error %v; want InputErrors at %d", xs, errS, errN, wantIndex)
+	}
+	if *ieS != *ieN && !(math.IsNaN(ieS.Value) && math.IsNaN(ieN.Value)) {
+		t.Fatalf("%v: Summarize %v, NonNegatives %v", xs, errS, errN)
+	}
+	if ieS.Index != wantIndex || ieS.Field != "x" || ieS.Func != "f" {
+		t.Fatalf("%v: error %v names index %d, want %d", xs, errS, ieS.Index, wantIndex)
+	}
+	if s != (check.Summary{}) || sum != 0 {
+		t.Fatalf("%v: error with summary %+v, sum %v", xs, s, sum)
+	}
+}
+
+func TestSummarizeAgrees(t *testing.T) { t.Parallel(); rapid.Check(t, testSummarizeAgrees) }
+
+// TestSummarizePairwiseOverflow: the issue-17 reproducer. The running sum
+// of {MaxFloat64, 2^969, 0, 2^969} stays MaxFloat64 (each 2^969 is below
+// half an ulp of it), but the two accumulators' sum MaxFloat64 + 2^970 is
+// exactly half an ulp and rounds to +Inf; Summarize returned a zero
+// summary with a nil error.
+func TestSummarizePairwiseOverflow(t *testing.T) {
+	t.Parallel()
+	xs := []float64{math.MaxFloat64, 0x1p969, 0, 0x1p969}
+	s, err := check.Summarize("f", "x", xs)
+	want := check.Summary{Total: math.MaxFloat64, Least: 0, Most: math.MaxFloat64}
+	if err != nil || s != want {
+		t.Fatalf("Summarize(%v) = %+v, %v; want %+v, nil", xs, s, err, want)
+	}
+	// MaxFloat64 + 2^970 is the tie that rounds up: the running sum
+	// overflows at index 1, and both accumulators' sum too.
+	xs = []float64{math.MaxFloat64, 0x1p970, 0, 0}
+	_, err = check.Summarize("f", "x", xs)
+	var ie *specsched.InputError
+	if !errors.As(err, &ie) || ie.Index != 1 || ie.Value != 0x1p970 {
+		t.Fatalf("Summarize(%v): %v, want an InputError at index 1", xs, err)
+	}
+}
