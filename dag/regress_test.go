@@ -86,3 +86,27 @@ func TestSubnormalAlphaRejected(t *testing.T) {
 		t.Errorf("got %v; want an InputError on job 1's alpha", err)
 	}
 }
+
+// TestAllocateSlotsNearMaxCount: near 2^53 the real-valued shares are
+// integers or halves, Σ⌊S_i⌋ could exceed the total, and the apportionment
+// returned Σ = slots + 1 (issue 17). Two jobs (T 2, T' 2, α 2) and
+// (T 3, T' 5, α 0.5), β = 1.5, S = 2^53 − 7 (case 4: V ∝ 2√2 : 3/√2, so
+// 4 : 3). The result must sum to S exactly, each job within one slot of
+// its real share.
+func TestAllocateSlotsNearMaxCount(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{2, 2, 2}, {3, 5, 0.5}}
+	const slots = 1<<53 - 7
+	got, err := AllocateSlots(nil, jobs, slots, 1.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0]+got[1] != slots {
+		t.Errorf("got %v, Σ = %d; want Σ = %d", got, got[0]+got[1], slots)
+	}
+	// 4/7 and 3/7 of S, exactly, in integers: S = 7q + r.
+	q, r := slots/7, slots%7
+	if d := got[0] - 4*q; d != 4*r/7 && d != 4*r/7+1 {
+		t.Errorf("job 0: %d, want ⌊4/7·S⌋ or ⌈4/7·S⌉ (4/7·S = %d + %d/7)", got[0], 4*q, 4*r)
+	}
+}
