@@ -174,14 +174,18 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 // keys, which the search starts from, and the scaled problem it solves.
 type prepared struct {
 	lo, hi   uint64  // smallest and largest key of an active job
-	c        float64 // 2/β, or 1 for β ≥ 2
 	minAlpha float64 // the least weight of an active job
-	sc       scale   // set by allocate, for S > 0
+	sc       scale   // the scaled problem, for S > 0
+	safe     bool    // every Ṽ_i was computed with w_i = √α_i and is fine
 }
 
 // prepare validates the arguments of Algorithm 3 and, in the same pass,
-// records the active jobs (T_i > 0) in ws.recs, in index order, with v
-// holding T_i until allocate scales it.
+// records the active jobs (T_i > 0) in ws.recs, in index order. For S > 0
+// it computes Ṽ_i with w_i = √α_i (invSqrtMin = 1) — the product T_i·√α_i
+// and one multiplication by c·2^k — and reports the snapshot safe when
+// every such product is a normal number, every Ṽ_i too, and no sum of n of
+// them can overflow: then the search compares exactly what it would with
+// w_i = √α_i/√α_min (a common factor), and allocate need not rescale.
 func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepared, error) {
 	c, err := alloc.VirtualSize(1, beta)
 	if err != nil {
@@ -190,7 +194,13 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return prepared{}, err
 	}
-	p := prepared{lo: math.MaxUint64, c: c, minAlpha: math.Inf(1)}
+	sc := newScale(c, slots)
+	cs := sc.cs
+	// Locals, not fields of a struct, so that the loop keeps them in
+	// registers.
+	lo, hi := uint64(math.MaxUint64), uint64(0) // the range of the keys
+	minAlpha := math.Inf(1)
+	loX, hiX := math.Inf(1), 0.0 // the least and largest T_i·√α_i
 	ws.recs = slices.Grow(ws.recs[:0], len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
@@ -210,24 +220,34 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 		if j.Remaining == 0 {
 			continue
 		}
-		// A plain comparison, valid without NaN, is cheaper than min.
-		if j.Alpha < p.minAlpha {
-			p.minAlpha = j.Alpha
+		// Plain comparisons, valid without NaN, are cheaper than min/max.
+		if j.Alpha < minAlpha {
+			minAlpha = j.Alpha
+		}
+		x := j.Remaining * math.Sqrt(j.Alpha)
+		if x < loX {
+			loX = x
+		}
+		if x > hiX {
+			hiX = x
 		}
 		key := j.Remaining
 		if j.Downstream > key {
 			key = j.Downstream
 		}
-		r := record{key: key + 0, alpha: j.Alpha, v: j.Remaining, idx: i} // +0: no -0 keys
-		k := math.Float64bits(r.key)
-		if k < p.lo {
-			p.lo = k
+		key += 0 // no -0 keys
+		k := math.Float64bits(key)
+		if k < lo {
+			lo = k
 		}
-		if k > p.hi {
-			p.hi = k
+		if k > hi {
+			hi = k
 		}
-		ws.recs = append(ws.recs, r)
+		ws.recs = append(ws.recs, record{key: key, alpha: j.Alpha, v: x * cs, idx: i})
 	}
+	p := prepared{lo: lo, hi: hi, minAlpha: minAlpha, sc: sc}
+	p.safe = sc.fast && loX >= minNormal && loX*cs >= minNormal &&
+		hiX*cs <= math.MaxFloat64/float64(len(jobs))
 	return p, nil
 }
 
@@ -238,38 +258,43 @@ func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepa
 	if len(ws.recs) == 0 || slots == 0 {
 		return len(ws.recs) != 0
 	}
-	p.sc = newScale(p.c, slots, p.minAlpha)
-	for i := range ws.recs {
-		r := &ws.recs[i]
-		r.v = p.sc.virtual(r.v, r.alpha)
+	sc := &p.sc
+	if !p.safe {
+		// Weights relative to α_min, each Ṽ_i without intermediate
+		// underflow or overflow: see scale.go.
+		sc.invSqrtMin = 1 / math.Sqrt(p.minAlpha)
+		for i := range ws.recs {
+			r := &ws.recs[i]
+			r.v = sc.virtual(jobs[r.idx].Remaining, r.alpha)
+		}
 	}
-	cut := ws.search(&p.sc, p.lo, p.hi)
+	cut := ws.search(sc, p.lo, p.hi)
 	last := cut.at // J_m, the last job that gets slots
 	if cut.incl.count < 2 {
 		dst[last.idx] = slots // case 1
 		return true
 	}
-	if cut.incl.sumV/p.sc.weight(cut.incl.minAlpha) < p.sc.slots {
+	wMin := sc.weight(cut.incl.minAlpha) // w_min^(m)
+	if cut.incl.sumV/wMin < sc.slots {
 		// Cases 3 and 4: V_i/ΣV_j·S among the served jobs J_1…J_m.
-		ws.proportional(dst, jobs, &last, slots, &p.sc)
+		ws.proportional(dst, jobs, &last, slots, sc)
 		return true
 	}
 
 	// Case 2 with k+1 = m: targets t_i = V_i/√α_min^(m), in the order that
 	// serves J_m second to last and J_kmin last. Every served job other than
 	// J_m and J_kmin fits (S exceeds the targets of J_1…J_{m-1}); J_m gets
-	// what is left after them, up to its target, and J_kmin the rest. The
-	// targets are computed in the caller's units, from T_i and α_i.
+	// what is left after them, up to its target, and J_kmin the rest.
 	minAlpha := cut.incl.minAlpha
-	sqrtMin := math.Sqrt(minAlpha) // √α_min^(m)
-	kmin := last                   // the last served job of least weight
-	var others float64             // Σ t_i over served jobs other than J_m
+	tg := sc.targets(minAlpha, wMin)
+	kmin := last       // the last served job of least weight
+	var others float64 // Σ t_i over served jobs other than J_m
 	for i := range ws.recs {
 		r := &ws.recs[i]
 		if r.idx == last.idx || !r.upTo(&last) {
 			continue // J_m itself, or not served
 		}
-		t := p.sc.target(jobs[r.idx].Remaining, math.Sqrt(r.alpha)/sqrtMin)
+		t := tg.of(r, jobs)
 		dst[r.idx] = t
 		others += t
 		if r.alpha == minAlpha && last.alpha != minAlpha &&
@@ -281,9 +306,8 @@ func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepa
 		dst[last.idx] = max(0, slots-others)
 		return true
 	}
-	target := p.sc.target(jobs[last.idx].Remaining, math.Sqrt(last.alpha)/sqrtMin)
 	left := max(0, slots-(others-dst[kmin.idx]))
-	dst[last.idx] = min(target, left)
+	dst[last.idx] = min(tg.of(&last, jobs), left)
 	dst[kmin.idx] = left - dst[last.idx]
 	return true
 }

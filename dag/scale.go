@@ -20,10 +20,18 @@ import "math"
 // 2 > S̃ — the comparison is true, as it is for the exact value. The bound
 // w < 2^1023 needs α ≥ 2^−1022: a subnormal α is rejected.
 //
-// The slots themselves are computed from the inputs in the caller's units,
-// not from Ṽ: a target t_i = (2/β)·T_i·√α_i/√α_min^(m) directly, and a
-// proportional share S·V_i/ΣV from the ratio Ṽ_i/ΣṼ when every Ṽ_i and every
-// ratio is a normal number, and otherwise with the exponents kept apart
+// The common case costs one multiplication more than the unscaled
+// algorithm: prepare computes Ṽ_i with w_i = √α_i (a common factor √α_min
+// away from the w above, which changes no comparison) and checks that every
+// T_i·√α_i and every Ṽ_i is a normal number and that no sum of them can
+// overflow; only otherwise does allocate recompute each Ṽ_i relative to
+// α_min, without intermediate underflow or overflow (virtual).
+//
+// The slots are results in the caller's units, each accurate on its own: a
+// target t_i = V_i/√α_min^(m) is Ṽ_i·2^−k/w_min^(m) when these are normal
+// numbers, and otherwise (2/β)·T_i·√α_i/√α_min^(m) from the inputs; a
+// proportional share S·V_i/ΣV is S·(Ṽ_i/ΣṼ) when every Ṽ_i and every ratio
+// is a normal number, and otherwise computed with the exponents kept apart
 // (math.Frexp), so that a share far below the others', or a job whose size
 // is subnormal, keeps its full precision.
 
@@ -33,18 +41,22 @@ const minNormal = 0x1p-1022
 // scale holds the scaled problem the search works on.
 type scale struct {
 	c          float64 // 2/β, or 1 for β ≥ 2
-	invSqrtMin float64 // 1/√α_min over the active jobs
+	invSqrtMin float64 // 1/√α_min over the active jobs, or 1 (prepare)
 	slots      float64 // S̃ = S·2^exp ∈ [1, 2)
 	exp        int     // k
-	cs         float64 // c·2^k, when fast
+	cs         float64 // c·2^k when fast, else 0
 	fast       bool    // c·2^k is a normal number: Ṽ = (T·w)·cs
 }
 
-// newScale prepares the scaled problem for S > 0 and the least active
-// weight minAlpha ≥ 2^−1022.
-func newScale(c, slots, minAlpha float64) scale {
+// newScale prepares the scaled problem for S (nothing for S = 0), with
+// invSqrtMin = 1.
+func newScale(c, slots float64) scale {
+	s := scale{c: c, invSqrtMin: 1}
+	if slots == 0 {
+		return s
+	}
 	frac, e := math.Frexp(slots) // slots = frac·2^e, frac ∈ [0.5, 1)
-	s := scale{c: c, invSqrtMin: 1 / math.Sqrt(minAlpha), slots: 2 * frac, exp: 1 - e}
+	s.slots, s.exp = 2*frac, 1-e
 	if s.exp >= -1021 && s.exp <= 1021 {
 		s.cs, s.fast = math.Ldexp(c, s.exp), true
 	}
@@ -75,13 +87,32 @@ func product(a, b, c float64, e int) float64 {
 	return math.Ldexp(a*fb*fc, eb+ec+e)
 }
 
-// target returns t = c·T·ratio in the caller's units (ratio = √α_i/√α_min
-// ∈ [1, 2^1023)): (c·T)·ratio for a normal T, which can only overflow when
-// t does; for a subnormal T, with its exponent apart, so that the
-// subnormal's few bits are not multiplied up by ratio.
-func (s *scale) target(remaining, ratio float64) float64 {
-	if remaining >= minNormal {
-		return s.c * remaining * ratio
+// targets computes the speculation targets t_i = V_i/√α_min^(m) of case
+// 2 in the caller's units.
+type targets struct {
+	sc       *scale
+	sqrtMin  float64 // √α_min^(m)
+	factor   float64 // 2^−k/w_min^(m): t_i = Ṽ_i·factor
+	viaScale bool    // factor is a normal number
+}
+
+func (s *scale) targets(minAlpha, wMin float64) targets {
+	f := math.Ldexp(1/wMin, -s.exp)
+	return targets{sc: s, sqrtMin: math.Sqrt(minAlpha), factor: f, viaScale: f >= minNormal && f <= math.MaxFloat64}
+}
+
+// of returns job r's target: Ṽ_i·factor when both are normal numbers (a
+// correctly rounded product of two accurate values); otherwise from T_i and
+// α_i, as (c·T)·√α_i/√α_min^(m) for a normal T, which can only overflow
+// when t does, and with the exponents apart for a subnormal T, whose few
+// bits the ratio must not multiply up.
+func (tg *targets) of(r *record, jobs []Job) float64 {
+	if tg.viaScale && r.v >= minNormal {
+		return r.v * tg.factor
 	}
-	return product(s.c, remaining, ratio, 0)
+	remaining, ratio := jobs[r.idx].Remaining, math.Sqrt(r.alpha)/tg.sqrtMin
+	if remaining >= minNormal {
+		return tg.sc.c * remaining * ratio
+	}
+	return product(tg.sc.c, remaining, ratio, 0)
 }
