@@ -92,15 +92,14 @@ type Job struct {
 // passes in index order write the slots. With a dst of capacity n and a
 // reused ws, Allocate allocates nothing.
 //
-// Magnitudes: every finite T_i, T'_i and S is accepted, from subnormals to
-// math.MaxFloat64, and α_i over [2^−1022, math.MaxFloat64]. The cut-off is
-// found on the instance rescaled by powers of two so that S lies in [1, 2)
-// and the weights count relative to the least, where neither a sum that
-// overflows nor a size that underflows can change a comparison; the slots
-// are computed from T_i and α_i in the caller's units, every share to a few
-// ulps (a share far below S, or of a subnormal T_i, included) unless it is
-// itself subnormal. So sums such as ΣT_i or ΣV_i may exceed float64: they
-// are never formed where they could change the answer. See scale.go.
+// Magnitudes: every finite T_i, T'_i and S ≥ 0 and every finite α_i > 0 is
+// accepted, from subnormals to math.MaxFloat64. The cut-off is found on the
+// instance rescaled by a power of two that puts S in [1, 2), where neither
+// a sum that overflows nor a size that underflows can change a comparison;
+// the slots are computed in the caller's units, every share to a few ulps
+// (a share far below S, or of a subnormal T_i, included) unless it is
+// itself subnormal. Sums such as ΣT_i or ΣV_i may exceed float64: they are
+// never formed where that could change the answer. See scale.go.
 //
 // Special cases: no jobs gives an empty result. Jobs with T_i = 0 get 0 and
 // do not take part in the order (their α does not count in α_min). If every
@@ -108,9 +107,8 @@ type Job struct {
 // β ≥ 2 means no speculation: V_i = T_i·√α_i. An error, with dst untouched,
 // is returned for β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf; for a T_i or
 // T'_i that is negative, NaN or ±Inf, or an α_i that is not a finite number
-// ≥ 2^−1022 (a subnormal α is rejected: the weight ratios √(α_i/α_min) must
-// stay below 2^1023), naming the job; and when dst would be reused (its
-// capacity holds len(jobs)) and overlaps jobs: dst must not overlap jobs.
+// > 0, naming the job; and when dst would be reused (its capacity holds
+// len(jobs)) and overlaps jobs: dst must not overlap jobs.
 func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]float64, error) {
 	const fn = "dag.Allocate"
 	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
@@ -173,19 +171,17 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 // prepared describes a validated snapshot: the range of the active jobs'
 // keys, which the search starts from, and the scaled problem it solves.
 type prepared struct {
-	lo, hi   uint64  // smallest and largest key of an active job
-	minAlpha float64 // the least weight of an active job
-	sc       scale   // the scaled problem, for S > 0
-	safe     bool    // every Ṽ_i was computed with w_i = √α_i and is fine
+	lo, hi uint64 // smallest and largest key of an active job
+	sc     scale  // the scaled problem, for S > 0
+	safe   bool   // every Ṽ_i was computed without intermediate rounding
 }
 
 // prepare validates the arguments of Algorithm 3 and, in the same pass,
 // records the active jobs (T_i > 0) in ws.recs, in index order. For S > 0
-// it computes Ṽ_i with w_i = √α_i (invSqrtMin = 1) — the product T_i·√α_i
-// and one multiplication by c·2^k — and reports the snapshot safe when
-// every such product is a normal number, every Ṽ_i too, and no sum of n of
-// them can overflow: then the search compares exactly what it would with
-// w_i = √α_i/√α_min (a common factor), and allocate need not rescale.
+// it computes each Ṽ_i as (T_i·√α_i)·c·2^k and reports the snapshot safe
+// when every T_i·√α_i is a normal number and c·2^k is one: then no Ṽ_i
+// was rounded before its own result, and allocate need not recompute it
+// (scale.go).
 func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepared, error) {
 	c, err := alloc.VirtualSize(1, beta)
 	if err != nil {
@@ -199,8 +195,7 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 	// Locals, not fields of a struct, so that the loop keeps them in
 	// registers.
 	lo, hi := uint64(math.MaxUint64), uint64(0) // the range of the keys
-	minAlpha := math.Inf(1)
-	loX, hiX := math.Inf(1), 0.0 // the least and largest T_i·√α_i
+	loX, hiX := math.Inf(1), 0.0                // the least and largest T_i·√α_i
 	ws.recs = slices.Grow(ws.recs[:0], len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
@@ -211,19 +206,13 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 		if !(j.Downstream >= 0 && j.Downstream <= math.MaxFloat64) {
 			return prepared{}, check.NonNegative(fn, i, "downstream", j.Downstream)
 		}
-		if !(j.Alpha >= minNormal && j.Alpha <= math.MaxFloat64) {
-			if j.Alpha > 0 {
-				return prepared{}, check.Err(fn, i, "alpha", j.Alpha, "must be at least 2^-1022 (a normal float64)")
-			}
+		if !(j.Alpha > 0 && j.Alpha <= math.MaxFloat64) {
 			return prepared{}, check.Positive(fn, i, "alpha", j.Alpha)
 		}
 		if j.Remaining == 0 {
 			continue
 		}
 		// Plain comparisons, valid without NaN, are cheaper than min/max.
-		if j.Alpha < minAlpha {
-			minAlpha = j.Alpha
-		}
 		x := j.Remaining * math.Sqrt(j.Alpha)
 		if x < loX {
 			loX = x
@@ -245,9 +234,8 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 		}
 		ws.recs = append(ws.recs, record{key: key, alpha: j.Alpha, v: x * cs, idx: i})
 	}
-	p := prepared{lo: lo, hi: hi, minAlpha: minAlpha, sc: sc}
-	p.safe = sc.fast && loX >= minNormal && loX*cs >= minNormal &&
-		hiX*cs <= math.MaxFloat64/float64(len(jobs))
+	p := prepared{lo: lo, hi: hi, sc: sc}
+	p.safe = sc.fast && loX >= minNormal && hiX <= math.MaxFloat64
 	return p, nil
 }
 
@@ -260,9 +248,7 @@ func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepa
 	}
 	sc := &p.sc
 	if !p.safe {
-		// Weights relative to α_min, each Ṽ_i without intermediate
-		// underflow or overflow: see scale.go.
-		sc.invSqrtMin = 1 / math.Sqrt(p.minAlpha)
+		// Each Ṽ_i without intermediate underflow or overflow: scale.go.
 		for i := range ws.recs {
 			r := &ws.recs[i]
 			r.v = sc.virtual(jobs[r.idx].Remaining, r.alpha)
@@ -274,10 +260,9 @@ func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepa
 		dst[last.idx] = slots // case 1
 		return true
 	}
-	wMin := sc.weight(cut.incl.minAlpha) // w_min^(m)
-	if cut.incl.sumV/wMin < sc.slots {
+	if cut.incl.sumV/math.Sqrt(cut.incl.minAlpha) < sc.slots {
 		// Cases 3 and 4: V_i/ΣV_j·S among the served jobs J_1…J_m.
-		ws.proportional(dst, jobs, &last, slots, sc)
+		ws.proportional(dst, jobs, &last, slots)
 		return true
 	}
 
@@ -286,7 +271,7 @@ func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepa
 	// J_m and J_kmin fits (S exceeds the targets of J_1…J_{m-1}); J_m gets
 	// what is left after them, up to its target, and J_kmin the rest.
 	minAlpha := cut.incl.minAlpha
-	tg := sc.targets(minAlpha, wMin)
+	tg := sc.targets(minAlpha)
 	kmin := last       // the last served job of least weight
 	var others float64 // Σ t_i over served jobs other than J_m
 	for i := range ws.recs {
@@ -319,7 +304,7 @@ func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepa
 // by the largest exponent before summing, and S·f_i/Σ applied before the
 // exponent, so that no share is rounded to 0 or to a subnormal before the
 // result is.
-func (ws *Workspace) proportional(dst []float64, jobs []Job, last *record, slots float64, sc *scale) {
+func (ws *Workspace) proportional(dst []float64, jobs []Job, last *record, slots float64) {
 	var total float64
 	minV := math.Inf(1)
 	for i := range ws.recs {
@@ -341,7 +326,7 @@ func (ws *Workspace) proportional(dst []float64, jobs []Job, last *record, slots
 	// The exponents apart: f_i ∈ [0.25, 1), e_i the sum of T_i's and w_i's.
 	split := func(r *record) (float64, int) {
 		ft, et := math.Frexp(jobs[r.idx].Remaining)
-		fw, ew := math.Frexp(sc.weight(r.alpha))
+		fw, ew := math.Frexp(math.Sqrt(r.alpha))
 		return ft * fw, et + ew
 	}
 	top := math.MinInt

@@ -43,7 +43,7 @@ func TestAllocateSlotsChecks(t *testing.T) {
 		{"remaining negative", []Job{{1, 0, 1}, {-1, 0, 1}}, 3, 1.5, 1, "remaining"},
 		{"downstream NaN", []Job{{1, math.NaN(), 1}}, 3, 1.5, 0, "downstream"},
 		{"alpha 0", []Job{{1, 0, 0}}, 3, 1.5, 0, "alpha"},
-		{"alpha subnormal", []Job{{1, 0, 1}, {1, 0, 0x1p-1074}}, 3, 1.5, 1, "alpha"},
+		{"alpha −0", []Job{{1, 0, 1}, {1, 0, math.Copysign(0, -1)}}, 3, 1.5, 1, "alpha"},
 	} {
 		sentinel := []int{42, 43}
 		got, err := AllocateSlots(sentinel[:0], tc.jobs, tc.slots, tc.beta, nil)
@@ -59,23 +59,20 @@ func TestAllocateSlotsChecks(t *testing.T) {
 	}
 }
 
-// TestAllocateAlphaRange: α over the documented [2^−1022, MaxFloat64]
-// is accepted at both ends, and just below the lower end rejected.
-// Two jobs with T = 1, keys 1 and 2, β = 2 (V = T·√α): job 0 of weight
-// 2^−1022 serves first, and its target on S = 1 is 1·√1 = 1 ≥ S, so it
-// gets all of S; with weights (MaxFloat64, 2^−1022) job 0's target is
-// √(MaxFloat64/2^−1022) ≈ 2^1023 ≥ S: all of S again.
+// TestAllocateAlphaRange: α over (0, MaxFloat64] is accepted at both
+// ends, and 0 rejected. Two jobs with T = 1, keys 1 and 2, β = 2
+// (V = T·√α): on S = 1, job 0's target 1·√(α_0/min{α_0, α_1}) ≥ 1 covers
+// S in each pair of weights below, so it gets all of S.
 func TestAllocateAlphaRange(t *testing.T) {
 	t.Parallel()
-	for _, alpha := range [][2]float64{{0x1p-1022, 0x1p-1022}, {math.MaxFloat64, 0x1p-1022}, {math.MaxFloat64, math.MaxFloat64}} {
+	for _, alpha := range [][2]float64{{5e-324, 5e-324}, {math.MaxFloat64, 5e-324}, {math.MaxFloat64, math.MaxFloat64}, {5e-324, math.MaxFloat64}} {
 		got, err := Allocate(nil, []Job{{1, 1, alpha[0]}, {1, 2, alpha[1]}}, 1, 2, nil)
 		if err != nil || !slices.Equal(got, []float64{1, 0}) {
 			t.Errorf("α = %v: got %v, %v; want [1 0]", alpha, got, err)
 		}
 	}
-	below := math.Nextafter(0x1p-1022, 0)
-	if _, err := Allocate(nil, []Job{{0, 0, below}}, 1, 2, nil); !isInputError(err, "dag.Allocate", 0, "alpha") {
-		t.Errorf("α = %v (a finished job's too): got %v, want an InputError", below, err)
+	if _, err := Allocate(nil, []Job{{0, 0, 0}}, 1, 2, nil); !isInputError(err, "dag.Allocate", 0, "alpha") {
+		t.Errorf("α = 0 (a finished job's too): got %v, want an InputError", err)
 	}
 }
 

@@ -1,12 +1,10 @@
 package dag
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"testing"
 
-	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
 )
 
@@ -76,14 +74,19 @@ func TestProportionalUnderflow(t *testing.T) {
 	}
 }
 
-// TestSubnormalAlphaRejected: a subnormal weight is outside the documented
-// range; the error names the job and the field.
-func TestSubnormalAlphaRejected(t *testing.T) {
+// TestSubnormalAlpha: a subnormal weight is an input like any other. Job
+// 0 (T 1, key 1, α 5e-324) comes before job 1 (T 1, key 2, α 1); β = 2.
+// On S = 1, job 0's target √(α_0/α_0) = 1 covers S (case 1): [1 0]. On
+// S = 3, case 2: job 1 (target √(1/5e-324) ≈ 4.5e161) is served first and
+// takes all 3, job 0, the least weight, is served last and gets 0.
+func TestSubnormalAlpha(t *testing.T) {
 	t.Parallel()
-	_, err := Allocate(nil, []Job{{1, 0, 1}, {1, 0, 5e-324}}, 1, 1.5, nil)
-	var ie *specsched.InputError
-	if !errors.As(err, &ie) || ie.Index != 1 || ie.Field != "alpha" || ie.Value != 5e-324 {
-		t.Errorf("got %v; want an InputError on job 1's alpha", err)
+	jobs := []Job{{1, 0, 5e-324}, {1, 2, 1}}
+	for _, tc := range []struct{ slots, want0, want1 float64 }{{1, 1, 0}, {3, 0, 3}} {
+		got, err := Allocate(nil, jobs, tc.slots, 2, nil)
+		if err != nil || got[0] != tc.want0 || got[1] != tc.want1 {
+			t.Errorf("S = %v: got %v, %v; want [%v %v]", tc.slots, got, err, tc.want0, tc.want1)
+		}
 	}
 }
 
@@ -108,5 +111,37 @@ func TestAllocateSlotsNearMaxCount(t *testing.T) {
 	q, r := slots/7, slots%7
 	if d := got[0] - 4*q; d != 4*r/7 && d != 4*r/7+1 {
 		t.Errorf("job 0: %d, want ⌊4/7·S⌋ or ⌈4/7·S⌉ (4/7·S = %d + %d/7)", got[0], 4*q, 4*r)
+	}
+}
+
+// TestUnsafeProducts: snapshots whose T_i·√α_i leaves the normal range
+// although Ṽ_i (scaled so that S ∈ [1, 2)) does not: the product must not
+// be used as it is. β = 2 (V = T·√α).
+//   - T·√α underflows: job 0 (T 1e-200, key 1e-200, α 1e-300), job 1
+//     (T 1, key 1, α 1), S = 5e-201: job 0's target 1e-200·√(1e-300/1e-300)
+//     covers S (case 1): [5e-201 0]; with T·√α = 0, job 1 would take S.
+//   - T·√α overflows: two jobs (T 1e300, α 1e300) with keys 1e300 and 2e300,
+//     S = 3e300 beyond both targets (1e300 each): case 4, [1.5e300 1.5e300];
+//     with T·√α = +Inf, job 0 would seem to cover S.
+//   - S = 1.5e308 (scaling it to [1, 2) takes 2^−1023, whose c·2^k is not a
+//     normal number): jobs (MaxFloat64, 0, 1) and (1, MaxFloat64, 1), equal
+//     keys and weights, so job 0 first, its target MaxFloat64 covers S
+//     (case 1): [1.5e308 0].
+func TestUnsafeProducts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		jobs  []Job
+		slots float64
+		want  []float64
+	}{
+		{"underflow", []Job{{1e-200, 0, 1e-300}, {1, 1, 1}}, 5e-201, []float64{5e-201, 0}},
+		{"overflow", []Job{{1e300, 1e300, 1e300}, {1e300, 2e300, 1e300}}, 3e300, []float64{1.5e300, 1.5e300}},
+		{"S near MaxFloat64", []Job{{math.MaxFloat64, 0, 1}, {1, math.MaxFloat64, 1}}, 1.5e308, []float64{1.5e308, 0}},
+	} {
+		got, err := Allocate(nil, tc.jobs, tc.slots, 2, nil)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, %v; want %v", tc.name, got, err, tc.want)
+		}
 	}
 }

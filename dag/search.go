@@ -58,7 +58,7 @@ func (p prefix) plus(count int, sumV, minAlpha float64) prefix {
 //
 //	S ≤ Σ_{i≤m} V_i / √α_min^(m+1),
 //
-// evaluated on the scaled problem (scale.go) as S̃ ≤ Σ Ṽ_i/w_min^(m+1). It
+// evaluated on the scaled problem (scale.go) as S̃ ≤ Σ Ṽ_i/√α_min^(m+1). It
 // is the upper end of case 3 with k+1 = m (of case 1 for m = 1); the first
 // m at which it holds is the number of jobs that receive slots. It always
 // holds after the last job.
@@ -66,7 +66,7 @@ func reaches(sc *scale, incl prefix, next float64, hasNext bool) bool {
 	if !hasNext {
 		return true
 	}
-	return incl.sumV/sc.weight(min(incl.minAlpha, next)) >= sc.slots
+	return incl.sumV/math.Sqrt(min(incl.minAlpha, next)) >= sc.slots
 }
 
 // cut is the outcome of search: the m-th job of the order, the first at

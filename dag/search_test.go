@@ -9,9 +9,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-// unscaled is the search's problem with S̃ = S and w = √α (α_min = 1): the
-// predicate on the records' own V_i.
-func unscaled(slots float64) *scale { return &scale{c: 1, invSqrtMin: 1, slots: slots} }
+// unscaled is the search's problem with S̃ = S: the predicate on the
+// records' own V_i.
+func unscaled(slots float64) *scale { return &scale{c: 1, slots: slots} }
 
 // referenceSearch sorts the records into Algorithm 3's order and scans them
 // one at a time: the definition of search.
