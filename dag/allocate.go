@@ -131,7 +131,10 @@ func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]
 // index. The result sums
 // to exactly slots whenever some job has work (to 0 otherwise), and every
 // job is within one slot of its real-valued share: a job the real-valued
-// algorithm gives nothing gets nothing.
+// algorithm gives nothing gets nothing. (Near 2^53, where the shares are
+// themselves rounded to a unit or two, the floats may sum past slots; the
+// apportionment then takes units back from the smallest fractional parts,
+// and "within one slot" holds up to that rounding.)
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
 // reused ws. Errors are those of Allocate, with slots < 0 or
@@ -151,10 +154,7 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 	}
 	n := len(jobs)
 	ws.sel.Shares = slices.Grow(ws.sel.Shares[:0], n)[:n]
-	total := 0
-	if ws.allocate(ws.sel.Shares, jobs, float64(slots), &p) {
-		total = slots
-	}
+	ws.allocate(ws.sel.Shares, jobs, float64(slots), &p)
 	// Equal remainders go in Algorithm 3's order: smaller max{T, T'} first,
 	// then the larger α, then the smaller index.
 	ws.keys = slices.Grow(ws.keys[:0], n)[:n]
@@ -164,7 +164,9 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 		ws.alphaKeys[i] = -j.Alpha
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.ApportionBy(&ws.sel, dst, ws.sel.Shares, total, ws.keys, ws.alphaKeys)
+	// With no job at work every share is 0 and the apportionment gives
+	// nothing, so the result sums to 0.
+	selection.ApportionBy(&ws.sel, dst, ws.sel.Shares, slots, ws.keys, ws.alphaKeys)
 	return dst, nil
 }
 
@@ -220,18 +222,12 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 		if x > hiX {
 			hiX = x
 		}
-		key := j.Remaining
+		key := j.Remaining // > 0 here, so never -0
 		if j.Downstream > key {
 			key = j.Downstream
 		}
-		key += 0 // no -0 keys
 		k := math.Float64bits(key)
-		if k < lo {
-			lo = k
-		}
-		if k > hi {
-			hi = k
-		}
+		lo, hi = min(lo, k), max(hi, k)
 		ws.recs = append(ws.recs, record{key: key, alpha: j.Alpha, v: x * cs, idx: i})
 	}
 	p := prepared{lo: lo, hi: hi, sc: sc}
@@ -240,11 +236,11 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 }
 
 // allocate is Algorithm 3 on a prepared snapshot; dst has one element per
-// job. It reports whether any job has work.
-func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepared) bool {
+// job.
+func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepared) {
 	clear(dst)
 	if len(ws.recs) == 0 || slots == 0 {
-		return len(ws.recs) != 0
+		return
 	}
 	sc := &p.sc
 	if !p.safe {
@@ -258,12 +254,12 @@ func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepa
 	last := cut.at // J_m, the last job that gets slots
 	if cut.incl.count < 2 {
 		dst[last.idx] = slots // case 1
-		return true
+		return
 	}
 	if cut.incl.sumV/math.Sqrt(cut.incl.minAlpha) < sc.slots {
 		// Cases 3 and 4: V_i/ΣV_j·S among the served jobs J_1…J_m.
 		ws.proportional(dst, jobs, &last, slots)
-		return true
+		return
 	}
 
 	// Case 2 with k+1 = m: targets t_i = V_i/√α_min^(m), in the order that
@@ -289,12 +285,11 @@ func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepa
 	}
 	if kmin.idx == last.idx {
 		dst[last.idx] = max(0, slots-others)
-		return true
+		return
 	}
 	left := max(0, slots-(others-dst[kmin.idx]))
 	dst[last.idx] = min(tg.of(&last, jobs), left)
 	dst[kmin.idx] = left - dst[last.idx]
-	return true
 }
 
 // proportional writes S·V_i/ΣV_j to the served jobs (those up to last in

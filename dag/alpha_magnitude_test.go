@@ -118,3 +118,32 @@ func TestRatioMagnitudes(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testRatioMagnitudes)
 }
+
+// TestRatioValueEdges: Value at the ends of its domain. Input and Output
+// of MaxFloat64 are recorded totals like any other (ratio 1); an Output of
+// MaxFloat64 over an Input of 1 is MaxFloat64 itself, the largest ratio
+// that is reported; an Output of 0 is the ratio 0, known; and fields Add
+// could not have produced — a negative or infinite one — are unknown.
+func TestRatioValueEdges(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		r    Ratio
+		want float64
+		ok   bool
+	}{
+		{Ratio{math.MaxFloat64, math.MaxFloat64}, 1, true},
+		{Ratio{1, math.MaxFloat64}, math.MaxFloat64, true},
+		{Ratio{0.5, math.MaxFloat64}, 0, false},
+		{Ratio{2, 0}, 0, true},
+		{Ratio{5e-324, 5e-324}, 1, true},
+		{Ratio{0, 1}, 0, false},
+		{Ratio{math.Inf(1), 1}, 0, false},
+		{Ratio{1, math.Inf(1)}, 0, false},
+		{Ratio{1, -1}, 0, false},
+		{Ratio{-1, 1}, 0, false},
+	} {
+		if got, ok := tc.r.Value(); got != tc.want || ok != tc.ok {
+			t.Errorf("%+v: Value = %v, %v; want %v, %v", tc.r, got, ok, tc.want, tc.ok)
+		}
+	}
+}

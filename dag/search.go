@@ -84,8 +84,8 @@ const (
 )
 
 // fieldKey maps a record's field to a uint64 with the order of that field in
-// Algorithm 3's order. key ≥ 0 and α > 0 are non-negative floats (key is
-// +0, never -0), whose IEEE bits are ordered like their values.
+// Algorithm 3's order. key ≥ T > 0 and α > 0 are positive floats, whose
+// IEEE bits are ordered like their values.
 func fieldKey(r *record, field int) uint64 {
 	if field == byKey {
 		return math.Float64bits(r.key)
