@@ -159,3 +159,18 @@ func TestSearchLookAheadWithinBucket(t *testing.T) {
 		t.Fatalf("cut at %+v (m = %d), want job 63 (m = 64)", got.at, got.incl.count)
 	}
 }
+
+// TestScanFallsBackToTheLastRecord: scan is handed the records of a
+// bucket at whose end the search found the predicate true; when the
+// running sum, rounded differently, never reaches S inside the bucket,
+// the cut is the bucket's last record with the aggregate of all of them.
+// Here S is far beyond the three records and the job after them (weight 1)
+// exists, so reaches fails at every record.
+func TestScanFallsBackToTheLastRecord(t *testing.T) {
+	t.Parallel()
+	recs := []record{{key: 1, alpha: 4, v: 2, idx: 0}, {key: 2, alpha: 2, v: 3, idx: 1}, {key: 3, alpha: 1, v: 5, idx: 2}}
+	got := scan(recs, emptyPrefix(), 1, true, unscaled(1e9))
+	if got.at != recs[2] || got.incl.count != 3 || got.incl.sumV != 10 || got.incl.minAlpha != 1 {
+		t.Errorf("got %+v, want the last record with count 3, ΣV 10, min α 1", got)
+	}
+}
