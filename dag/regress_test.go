@@ -127,6 +127,10 @@ func TestAllocateSlotsNearMaxCount(t *testing.T) {
 //     normal number): jobs (MaxFloat64, 0, 1) and (1, MaxFloat64, 1), equal
 //     keys and weights, so job 0 first, its target MaxFloat64 covers S
 //     (case 1): [1.5e308 0].
+//   - S = 3e-320, subnormal (scaling it takes 2^1061, and c·2^k overflows):
+//     two jobs (T 1e-320, α 1e300) with keys 1e-320 and 1, whose T·√α =
+//     1e-170 is normal; their targets (1e-320 each) are below S: case 4,
+//     S/2 each — with Ṽ_i = T·√α·(+Inf), job 0 would seem to cover S.
 func TestUnsafeProducts(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -138,6 +142,7 @@ func TestUnsafeProducts(t *testing.T) {
 		{"underflow", []Job{{1e-200, 0, 1e-300}, {1, 1, 1}}, 5e-201, []float64{5e-201, 0}},
 		{"overflow", []Job{{1e300, 1e300, 1e300}, {1e300, 2e300, 1e300}}, 3e300, []float64{1.5e300, 1.5e300}},
 		{"S near MaxFloat64", []Job{{math.MaxFloat64, 0, 1}, {1, math.MaxFloat64, 1}}, 1.5e308, []float64{1.5e308, 0}},
+		{"S subnormal", []Job{{1e-320, 0, 1e300}, {1e-320, 1, 1e300}}, 3e-320, []float64{1.5e-320, 1.5e-320}},
 	} {
 		got, err := Allocate(nil, tc.jobs, tc.slots, 2, nil)
 		if err != nil || !slices.Equal(got, tc.want) {

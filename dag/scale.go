@@ -42,8 +42,8 @@ type scale struct {
 	c     float64 // 2/β, or 1 for β ≥ 2
 	slots float64 // S̃ = S·2^exp ∈ [1, 2)
 	exp   int     // k
-	cs    float64 // c·2^k when fast, else 0
-	fast  bool    // c·2^k is a normal number: Ṽ = (T·√α)·cs
+	cs    float64 // c·2^k
+	fast  bool    // c·2^k is finite: Ṽ = (T·√α)·cs
 }
 
 // newScale prepares the scaled problem for S (nothing for S = 0).
@@ -54,9 +54,11 @@ func newScale(c, slots float64) scale {
 	}
 	frac, e := math.Frexp(slots) // slots = frac·2^e, frac ∈ [0.5, 1)
 	s.slots, s.exp = 2*frac, 1-e
-	if s.exp >= -1021 && s.exp <= 1021 {
-		s.cs, s.fast = math.Ldexp(c, s.exp), true
-	}
+	// k ≥ −1023 (S < 2^1024), so c·2^k is at least 2^−1023, a subnormal
+	// with 52 bits: no more rounding than a normal number's. For a
+	// subnormal S it overflows, and every Ṽ_i is computed apart.
+	s.cs = math.Ldexp(c, s.exp)
+	s.fast = s.cs <= math.MaxFloat64
 	return s
 }
 
