@@ -18,14 +18,7 @@ type record struct {
 // compareOrder is Algorithm 3's order: max{T, T'} ascending, then α
 // descending, then input index ascending. (No NaN reaches it.)
 func compareOrder(r, s record) int {
-	switch {
-	case r.key != s.key:
-		return cmp.Compare(r.key, s.key)
-	case r.alpha != s.alpha:
-		return cmp.Compare(s.alpha, r.alpha)
-	default:
-		return cmp.Compare(r.idx, s.idx)
-	}
+	return cmp.Or(cmp.Compare(r.key, s.key), cmp.Compare(s.alpha, r.alpha), cmp.Compare(r.idx, s.idx))
 }
 
 // upTo reports whether r comes no later than s in Algorithm 3's order.
