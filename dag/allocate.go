@@ -131,10 +131,11 @@ func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]
 // index. The result sums
 // to exactly slots whenever some job has work (to 0 otherwise), and every
 // job is within one slot of its real-valued share: a job the real-valued
-// algorithm gives nothing gets nothing. (Near 2^53, where the shares are
-// themselves rounded to a unit or two, the floats may sum past slots; the
-// apportionment then takes units back from the smallest fractional parts,
-// and "within one slot" holds up to that rounding.)
+// algorithm gives nothing gets nothing. (Near 2^53 the real-valued shares
+// are themselves rounded by up to (n+4)·2^−53·slots in all, a few units,
+// and their floors may sum past slots; the apportionment then takes the
+// excess back by rank — the lowest-ranked units first, whichever job holds
+// them — so a job is within one slot of its share plus that rounding.)
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
 // reused ws. Errors are those of Allocate, with slots < 0 or
