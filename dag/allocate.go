@@ -92,24 +92,35 @@ type Job struct {
 // passes in index order write the slots. With a dst of capacity n and a
 // reused ws, Allocate allocates nothing.
 //
+// Magnitudes: every finite T_i, T'_i and S ≥ 0 and every finite α_i > 0 is
+// accepted, from subnormals to math.MaxFloat64. The cut-off is found on the
+// instance rescaled by a power of two that puts S in [1, 2), where neither
+// a sum that overflows nor a size that underflows can change a comparison;
+// the slots are computed in the caller's units, every share to a few ulps
+// (a share far below S, or of a subnormal T_i, included) unless it is
+// itself subnormal. Sums such as ΣT_i or ΣV_i may exceed float64: they are
+// never formed where that could change the answer. See scale.go.
+//
 // Special cases: no jobs gives an empty result. Jobs with T_i = 0 get 0 and
 // do not take part in the order (their α does not count in α_min). If every
 // T_i is 0, or S = 0, every job gets 0; otherwise ΣS_i = S up to rounding.
 // β ≥ 2 means no speculation: V_i = T_i·√α_i. An error, with dst untouched,
 // is returned for β ≤ 1, NaN or ±Inf; for S < 0, NaN or ±Inf; for a T_i or
-// T'_i that is negative, NaN or ±Inf or an α_i that is not a finite number
-// > 0 (naming the job); when ΣT_i overflows float64; and when the virtual
-// sizes or targets, (2/β)·ΣT_i·√α_max or (2/β)·ΣT_i·√(α_max/α_min),
-// overflow float64.
+// T'_i that is negative, NaN or ±Inf, or an α_i that is not a finite number
+// > 0, naming the job; and when dst would be reused (its capacity holds
+// len(jobs)) and overlaps jobs: dst must not overlap jobs.
 func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]float64, error) {
 	const fn = "dag.Allocate"
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
+		return nil, err
+	}
 	ws = orNew(ws)
 	p, err := ws.prepare(fn, jobs, slots, beta)
 	if err != nil {
 		return nil, err
 	}
 	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
-	ws.allocate(dst, slots, p)
+	ws.allocate(dst, jobs, slots, &p)
 	return dst, nil
 }
 
@@ -120,15 +131,22 @@ func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]
 // index. The result sums
 // to exactly slots whenever some job has work (to 0 otherwise), and every
 // job is within one slot of its real-valued share: a job the real-valued
-// algorithm gives nothing gets nothing.
+// algorithm gives nothing gets nothing. (Near 2^53 the real-valued shares
+// are themselves rounded by up to (n+4)·2^−53·slots in all, a few units,
+// and their floors may sum past slots; the apportionment then takes the
+// excess back by rank — the lowest-ranked units first, whichever job holds
+// them — so a job is within one slot of its share plus that rounding.)
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
 // reused ws. Errors are those of Allocate, with slots < 0 or
-// > alloc.MaxTotal rejected.
+// > alloc.MaxTotal (2^53) rejected; dst must not overlap jobs.
 func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace) ([]int, error) {
 	const fn = "dag.AllocateSlots"
 	if slots < 0 || slots > alloc.MaxTotal {
 		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	}
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
+		return nil, err
 	}
 	ws = orNew(ws)
 	p, err := ws.prepare(fn, jobs, float64(slots), beta)
@@ -137,10 +155,7 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 	}
 	n := len(jobs)
 	ws.sel.Shares = slices.Grow(ws.sel.Shares[:0], n)[:n]
-	total := 0
-	if ws.allocate(ws.sel.Shares, float64(slots), p) {
-		total = slots
-	}
+	ws.allocate(ws.sel.Shares, jobs, float64(slots), &p)
 	// Equal remainders go in Algorithm 3's order: smaller max{T, T'} first,
 	// then the larger α, then the smaller index.
 	ws.keys = slices.Grow(ws.keys[:0], n)[:n]
@@ -150,18 +165,26 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 		ws.alphaKeys[i] = -j.Alpha
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.ApportionBy(&ws.sel, dst, ws.sel.Shares, total, ws.keys, ws.alphaKeys)
+	// With no job at work every share is 0 and the apportionment gives
+	// nothing, so the result sums to 0.
+	selection.ApportionBy(&ws.sel, dst, ws.sel.Shares, slots, ws.keys, ws.alphaKeys)
 	return dst, nil
 }
 
 // prepared describes a validated snapshot: the range of the active jobs'
-// keys, which the search starts from.
+// keys, which the search starts from, and the scaled problem it solves.
 type prepared struct {
 	lo, hi uint64 // smallest and largest key of an active job
+	sc     scale  // the scaled problem, for S > 0
+	safe   bool   // every Ṽ_i was computed without intermediate rounding
 }
 
 // prepare validates the arguments of Algorithm 3 and, in the same pass,
-// records the active jobs (T_i > 0) in ws.recs, in index order.
+// records the active jobs (T_i > 0) in ws.recs, in index order. For S > 0
+// it computes each Ṽ_i as (T_i·√α_i)·c·2^k and reports the snapshot safe
+// when every T_i·√α_i is a normal number and c·2^k is one: then no Ṽ_i
+// was rounded before its own result, and allocate need not recompute it
+// (scale.go).
 func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepared, error) {
 	c, err := alloc.VirtualSize(1, beta)
 	if err != nil {
@@ -170,9 +193,12 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return prepared{}, err
 	}
-	p := prepared{lo: math.MaxUint64}
-	var total float64
-	minAlpha, maxAlpha := math.Inf(1), 0.0
+	sc := newScale(c, slots)
+	cs := sc.cs
+	// Locals, not fields of a struct, so that the loop keeps them in
+	// registers.
+	lo, hi := uint64(math.MaxUint64), uint64(0) // the range of the keys
+	loX, hiX := math.Inf(1), 0.0                // the least and largest T_i·√α_i
 	ws.recs = slices.Grow(ws.recs[:0], len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
@@ -189,67 +215,52 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 		if j.Remaining == 0 {
 			continue
 		}
-		total += j.Remaining
-		if total > math.MaxFloat64 {
-			return prepared{}, check.Err(fn, i, "remaining", j.Remaining, "the sum over jobs overflows float64")
-		}
 		// Plain comparisons, valid without NaN, are cheaper than min/max.
-		if j.Alpha < minAlpha {
-			minAlpha = j.Alpha
+		x := j.Remaining * math.Sqrt(j.Alpha)
+		if x < loX {
+			loX = x
 		}
-		if j.Alpha > maxAlpha {
-			maxAlpha = j.Alpha
+		if x > hiX {
+			hiX = x
 		}
-		key := j.Remaining
+		key := j.Remaining // > 0 here, so never -0
 		if j.Downstream > key {
 			key = j.Downstream
 		}
-		r := record{key: key + 0, alpha: j.Alpha, v: c * j.Remaining * math.Sqrt(j.Alpha), idx: i} // +0: no -0 keys
-		k := math.Float64bits(r.key)
-		if k < p.lo {
-			p.lo = k
-		}
-		if k > p.hi {
-			p.hi = k
-		}
-		ws.recs = append(ws.recs, r)
+		k := math.Float64bits(key)
+		lo, hi = min(lo, k), max(hi, k)
+		ws.recs = append(ws.recs, record{key: key, alpha: j.Alpha, v: x * cs, idx: i})
 	}
-	if total > 0 {
-		// V_i ≤ c·ΣT·√α_max and the targets V_i/√α_min ≤ c·ΣT·√(α_max/α_min).
-		spread := math.Sqrt(maxAlpha) / math.Sqrt(minAlpha)
-		if c*total*max(spread, math.Sqrt(maxAlpha)) > math.MaxFloat64 {
-			return prepared{}, check.Err(fn, check.Scalar, "alpha", maxAlpha/minAlpha,
-				"the virtual sizes or speculation targets overflow float64")
-		}
-	}
+	p := prepared{lo: lo, hi: hi, sc: sc}
+	p.safe = sc.fast && loX >= minNormal && hiX <= math.MaxFloat64
 	return p, nil
 }
 
 // allocate is Algorithm 3 on a prepared snapshot; dst has one element per
-// job. It reports whether any job has work.
-func (ws *Workspace) allocate(dst []float64, slots float64, p prepared) bool {
+// job.
+func (ws *Workspace) allocate(dst []float64, jobs []Job, slots float64, p *prepared) {
 	clear(dst)
 	if len(ws.recs) == 0 || slots == 0 {
-		return len(ws.recs) != 0
+		return
 	}
-	cut := ws.search(slots, p.lo, p.hi)
-	last := cut.at                          // J_m, the last job that gets slots
-	sqrtMin := math.Sqrt(cut.incl.minAlpha) // √α_min^(m)
-
-	if cut.incl.count < 2 || cut.incl.sumV/sqrtMin < slots {
-		// Cases 1, 3 and 4: V_i/ΣV_j·S among the served jobs J_1…J_m.
-		var total float64
+	sc := &p.sc
+	if !p.safe {
+		// Each Ṽ_i without intermediate underflow or overflow: scale.go.
 		for i := range ws.recs {
-			if r := &ws.recs[i]; r.upTo(&last) {
-				total += r.v
-			}
+			r := &ws.recs[i]
+			r.v = sc.virtual(jobs[r.idx].Remaining, r.alpha)
 		}
-		for i := range ws.recs {
-			if r := &ws.recs[i]; r.upTo(&last) {
-				dst[r.idx] = r.v / total * slots
-			}
-		}
-		return true
+	}
+	cut := ws.search(sc, p.lo, p.hi)
+	last := cut.at // J_m, the last job that gets slots
+	if cut.incl.count < 2 {
+		dst[last.idx] = slots // case 1
+		return
+	}
+	if cut.incl.sumV/math.Sqrt(cut.incl.minAlpha) < sc.slots {
+		// Cases 3 and 4: V_i/ΣV_j·S among the served jobs J_1…J_m.
+		ws.proportional(dst, jobs, &last, slots)
+		return
 	}
 
 	// Case 2 with k+1 = m: targets t_i = V_i/√α_min^(m), in the order that
@@ -257,6 +268,7 @@ func (ws *Workspace) allocate(dst []float64, slots float64, p prepared) bool {
 	// J_m and J_kmin fits (S exceeds the targets of J_1…J_{m-1}); J_m gets
 	// what is left after them, up to its target, and J_kmin the rest.
 	minAlpha := cut.incl.minAlpha
+	tg := sc.targets(minAlpha)
 	kmin := last       // the last served job of least weight
 	var others float64 // Σ t_i over served jobs other than J_m
 	for i := range ws.recs {
@@ -264,7 +276,7 @@ func (ws *Workspace) allocate(dst []float64, slots float64, p prepared) bool {
 		if r.idx == last.idx || !r.upTo(&last) {
 			continue // J_m itself, or not served
 		}
-		t := r.v / sqrtMin
+		t := tg.of(r, jobs)
 		dst[r.idx] = t
 		others += t
 		if r.alpha == minAlpha && last.alpha != minAlpha &&
@@ -272,13 +284,66 @@ func (ws *Workspace) allocate(dst []float64, slots float64, p prepared) bool {
 			kmin = *r
 		}
 	}
-	target := last.v / sqrtMin
 	if kmin.idx == last.idx {
 		dst[last.idx] = max(0, slots-others)
-		return true
+		return
 	}
 	left := max(0, slots-(others-dst[kmin.idx]))
-	dst[last.idx] = min(target, left)
+	dst[last.idx] = min(tg.of(&last, jobs), left)
 	dst[kmin.idx] = left - dst[last.idx]
-	return true
+}
+
+// proportional writes S·V_i/ΣV_j to the served jobs (those up to last in
+// the order), V_i ∝ T_i·√α_i. From the scaled Ṽ_i when every Ṽ_i and
+// every Ṽ_i/ΣṼ is a normal number (then each is exact to a few ulps);
+// otherwise with T_i·w_i = f_i·2^e_i kept as mantissa and exponent, scaled
+// by the largest exponent before summing, and S·f_i/Σ applied before the
+// exponent, so that no share is rounded to 0 or to a subnormal before the
+// result is.
+func (ws *Workspace) proportional(dst []float64, jobs []Job, last *record, slots float64) {
+	var total float64
+	minV := math.Inf(1)
+	for i := range ws.recs {
+		if r := &ws.recs[i]; r.upTo(last) {
+			total += r.v
+			if r.v < minV {
+				minV = r.v
+			}
+		}
+	}
+	if minV >= minNormal && minV/total >= minNormal {
+		for i := range ws.recs {
+			if r := &ws.recs[i]; r.upTo(last) {
+				dst[r.idx] = r.v / total * slots
+			}
+		}
+		return
+	}
+	// The exponents apart: f_i ∈ [0.25, 1), e_i the sum of T_i's and w_i's.
+	split := func(r *record) (float64, int) {
+		ft, et := math.Frexp(jobs[r.idx].Remaining)
+		fw, ew := math.Frexp(math.Sqrt(r.alpha))
+		return ft * fw, et + ew
+	}
+	top := math.MinInt
+	for i := range ws.recs {
+		if r := &ws.recs[i]; r.upTo(last) {
+			_, e := split(r)
+			top = max(top, e)
+		}
+	}
+	var sum float64 // Σ f_i·2^(e_i − top) ∈ [0.25, n)
+	for i := range ws.recs {
+		if r := &ws.recs[i]; r.upTo(last) {
+			f, e := split(r)
+			sum += math.Ldexp(f, e-top)
+		}
+	}
+	fs, es := math.Frexp(slots)
+	for i := range ws.recs {
+		if r := &ws.recs[i]; r.upTo(last) {
+			f, e := split(r)
+			dst[r.idx] = math.Ldexp(f*fs/sum, e-top+es)
+		}
+	}
 }

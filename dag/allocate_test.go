@@ -910,11 +910,10 @@ func TestAllocateErrors(t *testing.T) {
 		{"downstream Inf", with(1, func(j *Job) { j.Downstream = math.Inf(1) }), 1, 1.5, 1, "downstream"},
 		{"alpha 0", with(1, func(j *Job) { j.Alpha = 0 }), 1, 1.5, 1, "alpha"},
 		{"alpha NaN", with(0, func(j *Job) { j.Alpha = math.NaN() }), 1, 1.5, 0, "alpha"},
-		{"remaining overflow", []Job{{math.MaxFloat64, 0, 1}, {math.MaxFloat64, 0, 1}}, 1, 1.5, 1, "remaining"},
-		{"alpha spread", []Job{{1e10, 0, 1e-300}, {1, 0, 1e300}}, 1, 1.5, -1, "alpha"},
-		// Found by rapid: V = (2/1.2)·1e308·√1.5 overflows although
-		// (2/β)·ΣT does not.
-		{"virtual size overflow", []Job{{1e308, 1, 1.5}}, 1, 1.2, -1, "alpha"},
+		{"alpha negative", with(0, func(j *Job) { j.Alpha = -1 }), 1, 1.5, 0, "alpha"},
+		{"alpha Inf", with(1, func(j *Job) { j.Alpha = math.Inf(1) }), 1, 1.5, 1, "alpha"},
+		{"downstream negative", with(0, func(j *Job) { j.Downstream = -1e-300 }), 1, 1.5, 0, "downstream"},
+		{"remaining Inf", with(1, func(j *Job) { j.Remaining = math.Inf(1) }), 1, 1.5, 1, "remaining"},
 	} {
 		_, err := Allocate(nil, tc.jobs, tc.slots, tc.beta, nil)
 		var ie *specsched.InputError

@@ -51,17 +51,34 @@ func (r *Ratio) Add(input, output float64) error {
 		return err
 	}
 	in, out := r.Input+input, r.Output+output
-	if math.IsInf(in, 1) || math.IsInf(out, 1) {
+	if math.IsInf(in, 1) {
 		return check.Err(fn, check.Scalar, "input", input, "the total overflows float64")
+	}
+	if math.IsInf(out, 1) {
+		return check.Err(fn, check.Scalar, "output", output, "the total overflows float64")
 	}
 	r.Input, r.Output = in, out
 	return nil
 }
 
 // Value returns the ratio Output/Input, and false when no input has been
-// recorded (Input = 0), when the ratio is unknown. O(1).
+// recorded (Input = 0), when the ratio is unknown, and when the ratio is
+// too large for a float64 (Output/Input > math.MaxFloat64, an Input far
+// below the Output). A ratio below the smallest float64 is rounded, to 0
+// at the end. Fields that Add would not have produced (negative, NaN,
+// ±Inf) also give false. O(1).
 func (r Ratio) Value() (float64, bool) {
-	if !(r.Input > 0) || math.IsInf(r.Input, 1) || !(r.Output >= 0) || math.IsInf(r.Output, 1) {
+	v, ok := r.ratio()
+	if math.IsInf(v, 1) {
+		return 0, false
+	}
+	return v, ok
+}
+
+// ratio is Value with a ratio past float64's range reported as +Inf, as
+// EstimateAlpha needs it (such a job's weight is MaxAlpha).
+func (r Ratio) ratio() (float64, bool) {
+	if !(r.Input > 0 && r.Input <= math.MaxFloat64 && r.Output >= 0 && r.Output <= math.MaxFloat64) {
 		return 0, false
 	}
 	return r.Output / r.Input, true
@@ -89,7 +106,8 @@ type Progress struct {
 //
 //	r     = Done.Output / Done.Input    (the job's completed tasks; multi-wave jobs)
 //	      = recurring.Output / recurring.Input   if no task has completed
-//	α_raw = (Done.Output − Read + r·RemainingInput) / RemainingInput,
+//	α_raw = (Done.Output − Read + r·RemainingInput) / RemainingInput
+//	      = (Done.Output − Read)/RemainingInput + r,
 //
 // where Done.Output − Read is the produced data not yet read (0 if Read
 // exceeds it) and r·RemainingInput the data the remaining tasks will
@@ -116,7 +134,11 @@ type Progress struct {
 // exactly (r is then intermediate data per task).
 //
 // Special cases: with no completed task and no recurring history (both
-// Input 0) the ratio is unknown and α = 1 (Algorithm 1's weight). With
+// Input 0) the ratio is unknown and α = 1 (Algorithm 1's weight). Every
+// finite non-negative field is accepted, from subnormals to
+// math.MaxFloat64: α_raw is formed as backlog/RemainingInput + r, whose
+// terms cannot overflow where α_raw does not, and a ratio r past float64's
+// range gives MaxAlpha. With
 // RemainingInput = 0 the running phase has nothing left to run; α = 1, and
 // Algorithm 3 gives the job no slots anyway (its T_i is 0). An error is
 // returned for a negative, NaN or infinite field and for d outside [0, 1]
@@ -141,18 +163,20 @@ func EstimateAlpha(p Progress, recurring Ratio, dampening float64) (float64, err
 	if err := check.Unit(fn, check.Scalar, "dampening", dampening); err != nil {
 		return 0, err
 	}
-	ratio, ok := p.Done.Value()
+	ratio, ok := p.Done.ratio()
 	if !ok {
-		ratio, ok = recurring.Value()
+		ratio, ok = recurring.ratio()
 	}
 	if !ok || p.RemainingInput == 0 {
 		return 1, nil
 	}
+	// backlog/RemainingInput + r, not (backlog + r·RemainingInput) /
+	// RemainingInput: the sum and the product can overflow where α does not.
+	// Each term is a quotient or a ratio of finite non-negative values, so
+	// the sum is never NaN; a term past float64's range is +Inf and gives
+	// MaxAlpha, as the exact value would.
 	backlog := max(0, p.Done.Output-p.Read)
-	raw := (backlog + ratio*p.RemainingInput) / p.RemainingInput
-	if math.IsNaN(raw) { // ∞/∞ from overflowing data amounts
-		raw = MaxAlpha
-	}
+	raw := backlog/p.RemainingInput + ratio
 	raw = min(max(raw, MinAlpha), MaxAlpha)
 	return math.Pow(raw, dampening), nil
 }

@@ -26,7 +26,8 @@
 // # Contracts
 //
 // As everywhere in specsched: inputs are never modified; results go to a
-// dst slice that is reused when large enough; scratch memory comes from a
+// dst slice that is reused when large enough, and must then not overlap
+// an input (an InputError on "dst" otherwise); scratch memory comes from a
 // *Workspace whose zero value is ready and which makes steady-state calls
 // allocation-free; invalid input returns a *specsched.InputError naming the
 // job and field, never a panic; results are deterministic, with every tie

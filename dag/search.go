@@ -11,21 +11,14 @@ import (
 type record struct {
 	key   float64 // max{T_i, T'_i}: Algorithm 3's order, ascending
 	alpha float64 // α_i: descending among equal keys
-	v     float64 // V_i = (2/β)·T_i·√α_i
+	v     float64 // Ṽ_i, V_i on the scaled problem (scale.go)
 	idx   int     // input index: ascending among equal keys and weights
 }
 
 // compareOrder is Algorithm 3's order: max{T, T'} ascending, then α
 // descending, then input index ascending. (No NaN reaches it.)
 func compareOrder(r, s record) int {
-	switch {
-	case r.key != s.key:
-		return cmp.Compare(r.key, s.key)
-	case r.alpha != s.alpha:
-		return cmp.Compare(s.alpha, r.alpha)
-	default:
-		return cmp.Compare(r.idx, s.idx)
-	}
+	return cmp.Or(cmp.Compare(r.key, s.key), cmp.Compare(s.alpha, r.alpha), cmp.Compare(r.idx, s.idx))
 }
 
 // upTo reports whether r comes no later than s in Algorithm 3's order.
@@ -56,16 +49,17 @@ func (p prefix) plus(count int, sumV, minAlpha float64) prefix {
 // incl the first m jobs of the order and next the weight α_{m+1} of the
 // job after them (hasNext false when there is none),
 //
-//	S ≤ Σ_{i≤m} V_i / √α_min^(m+1).
+//	S ≤ Σ_{i≤m} V_i / √α_min^(m+1),
 //
-// It is the upper end of case 3 with k+1 = m (of case 1 for m = 1); the first
+// evaluated on the scaled problem (scale.go) as S̃ ≤ Σ Ṽ_i/√α_min^(m+1). It
+// is the upper end of case 3 with k+1 = m (of case 1 for m = 1); the first
 // m at which it holds is the number of jobs that receive slots. It always
 // holds after the last job.
-func reaches(slots float64, incl prefix, next float64, hasNext bool) bool {
+func reaches(sc *scale, incl prefix, next float64, hasNext bool) bool {
 	if !hasNext {
 		return true
 	}
-	return incl.sumV/math.Sqrt(min(incl.minAlpha, next)) >= slots
+	return incl.sumV/math.Sqrt(min(incl.minAlpha, next)) >= sc.slots
 }
 
 // cut is the outcome of search: the m-th job of the order, the first at
@@ -83,8 +77,8 @@ const (
 )
 
 // fieldKey maps a record's field to a uint64 with the order of that field in
-// Algorithm 3's order. key ≥ 0 and α > 0 are non-negative floats (key is
-// +0, never -0), whose IEEE bits are ordered like their values.
+// Algorithm 3's order. key ≥ T > 0 and α > 0 are positive floats, whose
+// IEEE bits are ordered like their values.
 func fieldKey(r *record, field int) uint64 {
 	if field == byKey {
 		return math.Float64bits(r.key)
@@ -116,7 +110,7 @@ const smallSort = 48
 // ws.recs holds the active jobs in index order (at least one), whose keys
 // range over [lo, hi]; it is left as it is, and the candidates of each level
 // are gathered into ws.cand.
-func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
+func (ws *Workspace) search(sc *scale, lo, hi uint64) cut {
 	cur := ws.recs
 	owned := false // cur is ws.cand, which may be reordered
 	base := emptyPrefix()
@@ -130,7 +124,7 @@ func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
 				cur = ws.cand
 			}
 			slices.SortFunc(cur, compareOrder)
-			return scan(cur, base, after, hasAfter, slots)
+			return scan(cur, base, after, hasAfter, sc)
 		}
 		if !haveRange {
 			lo, hi = math.MaxUint64, 0
@@ -147,7 +141,7 @@ func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
 			}
 			// Equal keys and weights: the order is the index order, which
 			// gathering has kept.
-			return scan(cur, base, after, hasAfter, slots)
+			return scan(cur, base, after, hasAfter, sc)
 		}
 
 		levelLo, span := lo, hi-lo
@@ -182,7 +176,7 @@ func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
 			if h[i].count == 0 {
 				continue
 			}
-			if prev >= 0 && reaches(slots, incl, h[i].first, true) {
+			if prev >= 0 && reaches(sc, incl, h[i].first, true) {
 				found, next, hasNext = prev, h[i].first, true
 				break
 			}
@@ -227,7 +221,7 @@ func (ws *Workspace) histogram(n int) []bucket {
 }
 
 // scan walks records already in Algorithm 3's order one at a time.
-func scan(recs []record, base prefix, after float64, hasAfter bool, slots float64) cut {
+func scan(recs []record, base prefix, after float64, hasAfter bool, sc *scale) cut {
 	incl := base
 	for i := range recs {
 		r := recs[i]
@@ -236,7 +230,7 @@ func scan(recs []record, base prefix, after float64, hasAfter bool, slots float6
 		if i+1 < len(recs) {
 			next, hasNext = recs[i+1].alpha, true
 		}
-		if reaches(slots, incl, next, hasNext) {
+		if reaches(sc, incl, next, hasNext) {
 			return cut{at: r, incl: incl}
 		}
 	}

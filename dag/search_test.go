@@ -9,6 +9,10 @@ import (
 	"pgregory.net/rapid"
 )
 
+// unscaled is the search's problem with S̃ = S: the predicate on the
+// records' own V_i.
+func unscaled(slots float64) *scale { return &scale{c: 1, slots: slots} }
+
 // referenceSearch sorts the records into Algorithm 3's order and scans them
 // one at a time: the definition of search.
 func referenceSearch(recs []record, slots float64) (incl prefix, at record) {
@@ -21,7 +25,7 @@ func referenceSearch(recs []record, slots float64) (incl prefix, at record) {
 		if hasNext {
 			next = sorted[i+1].alpha
 		}
-		if reaches(slots, incl, next, hasNext) {
+		if reaches(unscaled(slots), incl, next, hasNext) {
 			return incl, r
 		}
 	}
@@ -104,7 +108,7 @@ func testSearchMatchesSort(t *rapid.T) {
 	for i := range recs {
 		lo, hi = min(lo, fieldKey(&recs[i], byKey)), max(hi, fieldKey(&recs[i], byKey))
 	}
-	got := ws.search(slots, lo, hi)
+	got := ws.search(unscaled(slots), lo, hi)
 	if d := gocmp.Diff(recs, ws.recs, gocmp.AllowUnexported(record{})); d != "" {
 		t.Fatalf("search reordered ws.recs:\n%s", d)
 	}
@@ -150,8 +154,23 @@ func TestSearchLookAheadWithinBucket(t *testing.T) {
 	add(128, 0.01953125)
 	add(129, 0.15503875968992248)
 	ws := Workspace{recs: recs}
-	got := ws.search(1367.8782952668291, math.Float64bits(1), math.Float64bits(129))
+	got := ws.search(unscaled(1367.8782952668291), math.Float64bits(1), math.Float64bits(129))
 	if got.at.idx != 63 || got.incl.count != 64 {
 		t.Fatalf("cut at %+v (m = %d), want job 63 (m = 64)", got.at, got.incl.count)
+	}
+}
+
+// TestScanFallsBackToTheLastRecord: scan is handed the records of a
+// bucket at whose end the search found the predicate true; when the
+// running sum, rounded differently, never reaches S inside the bucket,
+// the cut is the bucket's last record with the aggregate of all of them.
+// Here S is far beyond the three records and the job after them (weight 1)
+// exists, so reaches fails at every record.
+func TestScanFallsBackToTheLastRecord(t *testing.T) {
+	t.Parallel()
+	recs := []record{{key: 1, alpha: 4, v: 2, idx: 0}, {key: 2, alpha: 2, v: 3, idx: 1}, {key: 3, alpha: 1, v: 5, idx: 2}}
+	got := scan(recs, emptyPrefix(), 1, true, unscaled(1e9))
+	if got.at != recs[2] || got.incl.count != 3 || got.incl.sumV != 10 || got.incl.minAlpha != 1 {
+		t.Errorf("got %+v, want the last record with count 3, ΣV 10, min α 1", got)
 	}
 }
