@@ -4,10 +4,13 @@
 package testutil
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"testing"
 
 	"gonum.org/v1/gonum/optimize"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -271,4 +274,20 @@ func NoBetterOnSimplex(remaining []float64, beta, floor, total, got float64) err
 		return fmt.Errorf("optimiser stalled at %.12g, the algorithm has %.12g: the check is vacuous", found, got)
 	}
 	return nil
+}
+
+// Main is every package's TestMain: it lets a mutation run (.ci/mutate,
+// many failing runs in a row) cap rapid's minimisation of each failure.
+// SPECSCHED_RAPID_SHRINKTIME=1s sets -rapid.shrinktime when the flag is not
+// given on the command line; unset, nothing changes.
+func Main(m *testing.M) {
+	flag.Parse()
+	if d := os.Getenv("SPECSCHED_RAPID_SHRINKTIME"); d != "" {
+		given := false
+		flag.Visit(func(f *flag.Flag) { given = given || f.Name == "rapid.shrinktime" })
+		if !given {
+			_ = flag.Set("rapid.shrinktime", d)
+		}
+	}
+	os.Exit(m.Run())
 }
