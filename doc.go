@@ -73,7 +73,9 @@
 // number of jobs and overwritten when its capacity suffices, and a new slice
 // is allocated otherwise, so passing nil is fine and passing a reused slice
 // allocates nothing. On error the function returns nil and leaves the
-// contents of dst untouched.
+// contents of dst untouched. A dst that would be reused must not share
+// memory with any input slice (the algorithms read their inputs after they
+// start writing): such a call returns an *InputError on the field "dst".
 //
 // Scratch space is a workspace. Functions that need scratch memory take a
 // *alloc.Workspace (or a package's own Workspace type) as their last
@@ -87,14 +89,19 @@
 // work: NaN, ±Inf, negative counts, out-of-range parameters and mismatched
 // lengths return a *InputError naming the function, the job index and the
 // field. No exported function panics on any value a caller can pass; fuzz
-// targets hold that line.
+// targets hold that line. Every finite value is an input, from subnormals
+// to MaxFloat64 and counts up to 2^53: a function answers it correctly or,
+// where a result or an intermediate would leave float64's range in a way
+// that cannot be worked around, rejects it with an *InputError whose bound
+// its doc comment states. It never returns NaN or ±Inf with a nil error.
 //
 // Real and integer forms. Each allocation algorithm has a real-valued form,
 // Allocate, that follows the paper's formulas exactly, and an integer form,
 // AllocateSlots, that turns the real shares into whole slots with
 // alloc.Apportion: the slots sum exactly to the integer total, no job is
-// moved by a whole slot or more, and ties go in the algorithm's own priority
-// order.
+// moved by a whole slot or more (near 2^53, where the real shares are
+// themselves rounded to a few units, by at most one slot more than that
+// rounding), and ties go in the algorithm's own priority order.
 //
 // # Choosing an algorithm
 //
