@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/scale"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -110,8 +111,8 @@ func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspa
 		// −0, or one that lost bits to underflow) takes the scaled path.
 		for i, t := range remaining {
 			q := t / total
-			if q < minNormal {
-				dst[i] = scaledShare(t, total, slots)
+			if q < scale.MinNormal {
+				dst[i] = scale.Share(t, total, slots)
 				continue
 			}
 			dst[i] = q * slots
@@ -161,23 +162,4 @@ func fillBelow(dst, remaining []float64, c float64, cut selection.Cut, left floa
 		dst[i] = v
 		left -= v
 	}
-}
-
-// minNormal is the smallest positive normal float64, 2^−1022.
-const minNormal = 0x1p-1022
-
-// scaledShare returns t·slots/total for 0 ≤ t ≤ total (total > 0) where
-// t/total is below the normal range: on the mantissas in [½, 1) and the
-// exponents apart, so that no intermediate underflows — the share is
-// rounded from its exact value (two roundings of the mantissa product and
-// one of the result) and is 0 only when that value rounds to 0. −0 gives
-// +0.
-func scaledShare(t, total, slots float64) float64 {
-	if t == 0 || slots == 0 {
-		return 0
-	}
-	mt, et := math.Frexp(t)
-	mTotal, eTotal := math.Frexp(total)
-	ms, es := math.Frexp(slots)
-	return math.Ldexp(mt/mTotal*ms, et-eTotal+es)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/scale"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -298,10 +299,6 @@ func fillAboveFloor(dst, remaining []float64, slots, c, floor float64, active in
 	}
 }
 
-// minNormal is the smallest positive normal float64, 2^−1022: below it a
-// quotient keeps fewer than 53 significant bits.
-const minNormal = 0x1p-1022
-
 // proportional returns t/pool·share, the part of share that work t gets
 // when share is split in proportion to a pool of work pool ≥ t > 0. The
 // quotient t/pool ≤ 1 cannot overflow (and the result is capped at share,
@@ -311,16 +308,8 @@ const minNormal = 0x1p-1022
 // not 0), the three numbers are split into mantissas and exponents and
 // the result is scaled once, by math.Ldexp, which rounds correctly. O(1).
 func proportional(t, pool, share float64) float64 {
-	if r := t / pool; r >= minNormal {
+	if r := t / pool; r >= scale.MinNormal {
 		return min(r*share, share)
 	}
-	return proportionalScaled(t, pool, share)
-}
-
-// proportionalScaled is proportional for t/pool < 2^−1022.
-func proportionalScaled(t, pool, share float64) float64 {
-	tm, te := math.Frexp(t)
-	pm, pe := math.Frexp(pool)
-	sm, se := math.Frexp(share)
-	return math.Ldexp(tm/pm*sm, te-pe+se)
+	return scale.Share(t, pool, share)
 }
