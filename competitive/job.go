@@ -3,7 +3,6 @@ package competitive
 import (
 	"math"
 	"strconv"
-	"unsafe"
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
@@ -241,8 +240,8 @@ func (p *Phase) valid() bool {
 // its products serve the load too: the call would not inline.)
 //
 // out is the memory the caller's dst would be written in: a job whose
-// Running shares it is an error too (see span), found in the same pass.
-func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out span) (int, loadRange, error) {
+// Running shares it is an error too (see check.Span), found in the same pass.
+func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out check.Span) (int, loadRange, error) {
 	active := 0
 	// The IEEE bits of the loads, which order non-negative floats: the
 	// smallest positive one (bits − 1 makes 0 the largest) and the largest.
@@ -256,11 +255,11 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out span) (
 		if !(mp.valid() && rp.valid() &&
 			(mapLeft == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
 			total <= math.MaxFloat64 && // false for +Inf and NaN
-			!out.hits(mp.Running) && !out.hits(rp.Running)) {
+			!check.Overlaps(out, mp.Running) && !check.Overlaps(out, rp.Running)) {
 			if err := checkJob(fn, j, job, lambda, false); err != nil {
 				return 0, loadRange{}, err
 			} // else valid after all: a mean or SD of −0
-			if err := out.check(fn, job); err != nil {
+			if err := runningOverlap(fn, out, job); err != nil {
 				return 0, loadRange{}, err
 			}
 		}
@@ -380,39 +379,14 @@ func RemainingEffectiveWorkload(job Job, lambda float64) (float64, error) {
 	return job.remaining(lambda), nil
 }
 
-// span is the memory [lo, hi) that writing the first n elements of a dst
-// would touch, empty when the dst is too small to be reused (it is then
-// never written): the rule of check.Disjoint, applied to the Running
-// slices of a snapshot inside the passes that read them anyway, so that
-// the check costs no pass of its own.
-type span struct {
-	lo, hi uintptr
-	n      int
-}
-
-// spanOf returns the span of dst for a result of n elements.
-func spanOf[D any](dst []D, n int) span {
-	if n <= 0 || cap(dst) < n {
-		return span{}
-	}
-	var d D
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
-	return span{lo, lo + uintptr(n)*unsafe.Sizeof(d), n}
-}
-
-// hits reports whether s overlaps the entries of running.
-func (s span) hits(running []int) bool {
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(running)))
-	return s.lo < lo+uintptr(len(running))*unsafe.Sizeof(0) && lo < s.hi
-}
-
-// check returns the error for a job whose Running s overlaps, naming the
-// field as check.Disjoint does, or nil.
-func (s span) check(fn string, job *Job) error {
+// runningOverlap returns check.Disjoint's error for a job one of whose
+// Running slices overlaps out, or nil. Callers test the snapshot's Running
+// slices inside the passes that read them anyway, so the rule costs no pass
+// of its own.
+func runningOverlap(fn string, out check.Span, job *Job) error {
 	for z, running := range [2][]int{job.Map.Running, job.Reduce.Running} {
-		if s.hits(running) {
-			field := fieldNames[z][fRunning]
-			return check.Err(fn, check.Scalar, "dst", float64(s.n), "must not share memory with "+field+" (the result is written while "+field+" is read)")
+		if check.Overlaps(out, running) {
+			return out.Err(fn, fieldNames[z][fRunning])
 		}
 	}
 	return nil

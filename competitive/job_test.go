@@ -1,6 +1,8 @@
 package competitive
 
 import (
+	"github.com/specsched/specsched/internal/check"
+
 	"math"
 	"strings"
 	"testing"
@@ -151,7 +153,7 @@ func testScanMirrorsCheck(t *rapid.T) {
 	corrupt(t, jobs)
 	lambda := rapid.SampledFrom([]float64{0, 1, 1e300}).Draw(t, "lambda")
 	load := make([]float64, len(jobs))
-	_, _, err := scanJobs("f", load, jobs, lambda, span{})
+	_, _, err := scanJobs("f", load, jobs, lambda, check.Span{})
 	want := checkJobs("f", jobs, lambda, false)
 	if (err == nil) != (want == nil) || (err != nil && err.Error() != want.Error()) {
 		t.Fatalf("scanJobs error %v, checkJobs error %v", err, want)

@@ -149,7 +149,7 @@ func Plan(dst []Action, jobs []Job, machines []int, cluster int, lambda float64,
 		}
 		sum += g
 	}
-	if err := checkRunning(fn, jobs, cluster, spanOf(dst, cap(dst))); err != nil {
+	if err := checkRunning(fn, jobs, cluster, check.SpanOf(dst, cap(dst))); err != nil {
 		return nil, err
 	}
 	return orNew(ws).plan(fn, dst, jobs, machines, cluster, lambda, mode, rng)
@@ -176,7 +176,7 @@ func SREWC(dst []Action, jobs []Job, machines int, beta, lambda float64, mode Mo
 	if err := check.Disjoint(fn, dst, cap(dst), "jobs", jobs); err != nil {
 		return nil, err
 	}
-	if err := checkRunning(fn, jobs, machines, spanOf(dst, cap(dst))); err != nil {
+	if err := checkRunning(fn, jobs, machines, check.SpanOf(dst, cap(dst))); err != nil {
 		return nil, err
 	}
 	ws = orNew(ws)
@@ -207,9 +207,9 @@ func disjointJobs[D any](fn string, dst []D, n int, jobs []Job) error {
 	if err := check.Disjoint(fn, dst, n, "jobs", jobs); err != nil {
 		return err
 	}
-	if out := spanOf(dst, n); out.n > 0 {
+	if out := check.SpanOf(dst, n); out.N > 0 {
 		for j := range jobs {
-			if err := out.check(fn, &jobs[j]); err != nil {
+			if err := runningOverlap(fn, out, &jobs[j]); err != nil {
 				return err
 			}
 		}
@@ -219,12 +219,12 @@ func disjointJobs[D any](fn string, dst []D, n int, jobs []Job) error {
 
 // checkRunning reports an error if the snapshot runs more copies than the
 // cluster has machines, or if a job's Running overlaps out, the memory of
-// the caller's dst (see span).
-func checkRunning(fn string, jobs []Job, cluster int, out span) error {
+// the caller's dst (see check.Span).
+func checkRunning(fn string, jobs []Job, cluster int, out check.Span) error {
 	used := 0
 	for j := range jobs {
-		if job := &jobs[j]; out.hits(job.Map.Running) || out.hits(job.Reduce.Running) {
-			return out.check(fn, job)
+		if job := &jobs[j]; check.Overlaps(out, job.Map.Running) || check.Overlaps(out, job.Reduce.Running) {
+			return runningOverlap(fn, out, job)
 		}
 		o := jobs[j].copies()
 		if o > cluster-used {

@@ -64,7 +64,7 @@ func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *W
 	}
 	ws = orNew(ws)
 	ws.load = floats(ws.load, len(jobs))
-	active, r, err := scanJobs(fn, ws.load, jobs, lambda, spanOf(dst, len(jobs)))
+	active, r, err := scanJobs(fn, ws.load, jobs, lambda, check.SpanOf(dst, len(jobs)))
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func checkShareArgs(fn string, machines int, beta, lambda float64) error {
 func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, beta, lambda float64) ([]int, error) {
 	n := len(jobs)
 	ws.load = floats(ws.load, n)
-	active, r, err := scanJobs(fn, ws.load, jobs, lambda, spanOf(dst, n))
+	active, r, err := scanJobs(fn, ws.load, jobs, lambda, check.SpanOf(dst, n))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package competitive
 
 import (
+	"github.com/specsched/specsched/internal/check"
+
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -601,7 +603,7 @@ func testApportionedGuard(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("Machines: %v", err)
 	}
-	active, r, _ := scanJobs("f", ws.load, jobs, 1, span{})
+	active, r, _ := scanJobs("f", ws.load, jobs, 1, check.Span{})
 	if active == 0 {
 		return
 	}
