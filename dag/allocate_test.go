@@ -98,22 +98,7 @@ func reference(jobs []Job, slots, beta float64) (out []float64, thresholds []flo
 		c = 1
 	}
 	out = make([]float64, len(jobs))
-	var order []int
-	for i, j := range jobs {
-		if j.Remaining > 0 {
-			order = append(order, i)
-		}
-	}
-	key := func(i int) float64 { return max(jobs[i].Remaining, jobs[i].Downstream) }
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(key(a), key(b)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(jobs[b].Alpha, jobs[a].Alpha); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	order := referenceOrder(jobs)
 	n := len(order)
 	if n == 0 {
 		return out, nil
@@ -1072,4 +1057,27 @@ func TestAllocateSlotsAlphaTie(t *testing.T) {
 	if err != nil || !slices.Equal(got, []int{3, 4}) {
 		t.Errorf("got %v, %v; want [3 4]", got, err)
 	}
+}
+
+// referenceOrder is Algorithm 3's order for the references, by sorting:
+// the jobs with work, by max{T, T'} ascending, then the larger α, then
+// index.
+func referenceOrder(jobs []Job) []int {
+	var order []int
+	for i, j := range jobs {
+		if j.Remaining > 0 {
+			order = append(order, i)
+		}
+	}
+	key := func(i int) float64 { return max(jobs[i].Remaining, jobs[i].Downstream) }
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(key(a), key(b)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(jobs[b].Alpha, jobs[a].Alpha); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return order
 }

@@ -1,7 +1,6 @@
 package dag
 
 import (
-	"cmp"
 	"errors"
 	"math"
 	"math/big"
@@ -51,22 +50,7 @@ func bigReference(jobs []Job, slots, beta float64) (out []float64, kind []int, t
 	}
 	out = make([]float64, len(jobs))
 	kind = make([]int, len(jobs))
-	var order []int
-	for i, j := range jobs {
-		if j.Remaining > 0 {
-			order = append(order, i)
-		}
-	}
-	key := func(i int) float64 { return max(jobs[i].Remaining, jobs[i].Downstream) }
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(key(a), key(b)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(jobs[b].Alpha, jobs[a].Alpha); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	order := referenceOrder(jobs)
 	n := len(order)
 	if n == 0 || slots == 0 {
 		return out, kind, nil
