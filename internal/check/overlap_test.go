@@ -29,6 +29,7 @@ func TestDisjoint(t *testing.T) {
 		{"nothing to write", Disjoint("f", buf, 0, "in", buf), false},
 		{"nothing to write, dst inside src", Disjoint("f", buf[2:2], 0, "in", buf), false},
 		{"empty input", Disjoint("f", buf, 4, "in", buf[:0]), false},
+		{"empty input whose address is inside dst", Disjoint("f", buf, 4, "in", buf[2:2]), false},
 		{"nil dst", Disjoint[float64]("f", nil, 4, "in", buf), false},
 		{"different element types, different arrays", Disjoint("f", ints[:0], 1, "in", buf[:1]), false},
 	}
