@@ -1,30 +1,53 @@
 package probe
 
-// event is one scheduled occurrence of the node-queue simulator.
+import "github.com/specsched/specsched/internal/minheap"
+
+// event is one scheduled occurrence of the node-queue simulator: at time t,
+// of kind kind, about node node (its place in simulator.nodes; for
+// evLongDone its index, which the central scheduler keys by) and job job.
+// Which fields a kind uses:
+//
+//	evProbe     node, job, round          a short probe reaches a node
+//	evReject    job, round                the round's rejections reach the scheduler
+//	evLong      node, job, task, ref      a long task reaches a node; ref: the vector snapshot
+//	evRequest   node, job, ref, blocked   a node's getTask reaches the scheduler; ref: the entry id
+//	evReply     node, job, task, ref,     the scheduler's reply reaches the node; task −1: none;
+//	            copy, blocked             ref: the entry id
+//	evFinish    node, job, ref            a task execution ends; ref: the node's version
+//	evLongDone  node, job                 a long task's completion reaches the central scheduler
+//	evStolen    node, ref                 stolen probes reach the thief; ref: the batch
 type event struct {
-	t          float64
-	seq        uint64 // insertion order: ties in t go first-in first-out
-	kind       eventKind
-	a, b, c, d int
+	t       float64
+	seq     uint64 // insertion order: ties in t go first-in first-out
+	node    int
+	job     int
+	task    int // the task of the job (evReply: −1 when there is none)
+	ref     int // the record the event refers to: snapshot, entry id, node version or batch
+	kind    eventKind
+	round   uint8 // the probe's round: 0, 1 (after a rejection) or 2 (fallback)
+	copy    bool  // the task is a speculative copy (Hopper)
+	blocked bool  // the probe was queued behind a long task (Table 2's counter)
 }
 
 type eventKind uint8
 
 const (
-	evArrive   eventKind = iota // a job is submitted: a = job
-	evProbe                     // a short probe reaches a node: a = node, b = job, c = round
-	evReject                    // rejections of a round reach the scheduler: a = job, b = round
-	evLong                      // a long task reaches a node: a = node, b = job, c = task, d = snapshot
-	evRequest                   // a node's getTask reaches the scheduler: a = node, b = job, c = entry id, d = blocked
-	evReply                     // the scheduler's reply reaches the node: a = node, b = job, c = task or −1, d = entry id<<2 | copy<<1 | blocked
-	evFinish                    // a task execution ends: a = node, c = node version
-	evLongDone                  // a long task's completion reaches the central scheduler: a = node, b = job
-	evStolen                    // stolen probes reach the thief: a = node, b = batch
+	evProbe eventKind = iota
+	evReject
+	evLong
+	evRequest
+	evReply
+	evFinish
+	evLongDone
+	evStolen
 )
 
-// eventQueue is a binary min-heap of events ordered by (t, seq).
+// Less orders events by (t, seq): by time, ties first-in first-out.
+func (x *event) Less(y *event) bool { return x.t < y.t || (x.t == y.t && x.seq < y.seq) }
+
+// eventQueue is a min-heap of events ordered by (t, seq).
 type eventQueue struct {
-	h   []event
+	h   minheap.Heap[event, *event]
 	seq uint64
 	// lost is the first event pushed whose delay the clock's rounding
 	// absorbed (lost), with lost.t its base and lostDelay the delay;
@@ -33,8 +56,6 @@ type eventQueue struct {
 	lostDelay float64
 	lostAny   bool
 }
-
-func evLess(x, y *event) bool { return x.t < y.t || (x.t == y.t && x.seq < y.seq) }
 
 // push adds e at time base + delay, delay ≥ 0, and records it as lost if
 // the addition absorbs delay (lost(base, delay), written out: push is
@@ -47,45 +68,15 @@ func (q *eventQueue) push(base, delay float64, e event) {
 	}
 	e.seq = q.seq
 	q.seq++
-	q.h = append(q.h, e)
-	h := q.h
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !evLess(&h[i], &h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
+	q.h.Push(e)
 }
 
 // pop removes and returns the earliest event. O(log n). The queue must not
 // be empty.
-func (q *eventQueue) pop() event {
-	h := q.h
-	top := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	q.h = h[:n]
-	h = q.h
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && evLess(&h[r], &h[l]) {
-			m = r
-		}
-		if !evLess(&h[m], &h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	return top
-}
+func (q *eventQueue) pop() event { return q.h.Pop() }
 
-func (q *eventQueue) len() int { return len(q.h) }
+// next returns the earliest event without removing it. The queue must not
+// be empty.
+func (q *eventQueue) next() *event { return q.h.Min() }
+
+func (q *eventQueue) len() int { return q.h.Len() }

@@ -13,8 +13,8 @@ type lwlNode struct {
 	node int
 }
 
-// lwlLess orders by work left, then by node index.
-func lwlLess(a, b lwlNode) bool {
+// Less orders by work left, then by node index.
+func (a *lwlNode) Less(b *lwlNode) bool {
 	return a.work < b.work || (a.work == b.work && a.node < b.node)
 }
 
@@ -83,34 +83,13 @@ func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Wor
 	for i, w := range workLeft {
 		h[i] = lwlNode{work: w, node: i}
 	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		lwlDown(h, i)
-	}
+	h.Init()
 	for k := range dst {
-		dst[k] = h[0].node
-		h[0].work += estTask
-		lwlDown(h, 0)
+		least := h.Min()
+		dst[k] = least.node
+		least.work += estTask
+		h.Fix(0)
 	}
 	ws.heap = h
 	return dst, nil
-}
-
-// lwlDown restores the heap order below i. O(log n).
-func lwlDown(h []lwlNode, i int) {
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && lwlLess(h[r], h[l]) {
-			m = r
-		}
-		if !lwlLess(h[m], h[i]) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
 }
