@@ -70,11 +70,12 @@ func (h *Indexed[T, P]) Get(i int) *T {
 // Push adds x, whose index must not be in the heap. O(log n), and O(index)
 // the first time an index past the grown ones is pushed.
 func (h *Indexed[T, P]) Push(x T) {
-	i := P(&x).Index()
-	h.Grow(i + 1)
 	h.items = append(h.items, x)
-	h.pos[i] = len(h.items) - 1
-	h.up(len(h.items) - 1)
+	last := len(h.items) - 1
+	i := P(&h.items[last]).Index() // not &x: x would escape to the heap
+	h.Grow(i + 1)
+	h.pos[i] = last
+	h.up(last)
 }
 
 // Remove takes the item of index i out of the heap; nothing happens if it

@@ -282,3 +282,39 @@ func TestIndexedTotalOrder(t *testing.T) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
 }
+
+// TestNoAllocs: once their slices have grown, the heaps' operations
+// allocate nothing (the simulators' hot-path contract; an item passed by
+// value must not escape through the Less or Index call).
+func TestNoAllocs(t *testing.T) {
+	var h Heap[item, *item]
+	var x Indexed[byID, *byID]
+	for id := range 64 {
+		h.Push(item{key: id % 7, id: id})
+		x.Push(byID{item{key: id % 7, id: id}})
+	}
+	h = h[:0]
+	x.Reset()
+	allocs := testing.AllocsPerRun(100, func() {
+		for id := range 64 {
+			h.Push(item{key: (id * 5) % 7, id: id})
+			x.Push(byID{item{key: (id * 5) % 7, id: id}})
+		}
+		x.Get(3).key = 9
+		x.Fix(3)
+		_ = x.MinExcept(x.Min().id)
+		for id := range 32 {
+			x.Remove(id)
+		}
+		h[5].key = 9
+		h.Fix(5)
+		h.Init()
+		for h.Len() > 0 {
+			h.Pop()
+		}
+		x.Reset()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocs per run, want 0", allocs)
+	}
+}
