@@ -151,7 +151,7 @@ func (e *prioEngine) admit() {
 			// the arrival field: equal imbalances give equal μ, so which of
 			// them is on top does not matter.
 			exp, mant := imbalanceKey(j.x, j.y)
-			e.beta.Push(entry{key: exp, arrival: mant, id: id, slot: s})
+			e.beta.Push(rank(exp, mant, id), int(s), struct{}{})
 		}
 		e.sync(s)
 	}
@@ -203,7 +203,7 @@ func (e *prioEngine) allocate() {
 	for c := 0; c < e.nclass; c++ {
 		m[c] = -1
 		if h := &e.classes[c].mapH; h.Len() > 0 {
-			m[c] = h.Min().slot
+			m[c] = int32(h.Min().Index)
 		}
 	}
 	if !e.split {
@@ -212,9 +212,9 @@ func (e *prioEngine) allocate() {
 	} else {
 		// splitCapacities at speed 1, with μ kept while the job that
 		// sets β(t) stays: μ depends only on its sizes.
-		if top := e.beta.Min(); top.id != e.betaID {
-			b := &e.tab.jobs[top.slot]
-			e.betaID = top.id
+		if top := e.beta.Min(); top.ID != e.betaID {
+			b := &e.tab.jobs[top.Index]
+			e.betaID = top.ID
 			e.mu[0], e.mu[1] = splitShares(hiLo(b.x, b.y))
 			e.muF = [2]float64{e.mu[0].float(), e.mu[1].float()}
 		}
@@ -274,7 +274,7 @@ func (e *prioEngine) shuffle(c int, m int32, scap float64) (qm, qo float64, othe
 		if cl.shufH.Len() == 0 {
 			return 0, 0, -1
 		}
-		s := cl.shufH.Min().slot
+		s := int32(cl.shufH.Min().Index)
 		q := math.Min(scap, limit(s))
 		if s == m {
 			return q, 0, -1
@@ -287,11 +287,11 @@ func (e *prioEngine) shuffle(c int, m int32, scap float64) (qm, qo float64, othe
 	if mIn {
 		mLimit = limit(m)
 	}
-	mFirst := a == nil || (m >= 0 && cl.mapH.Get(int(m)).Less(a))
+	mFirst := a == nil || (m >= 0 && cl.mapH.Get(int(m)).Less(&a.Rank))
 	qm, qo = shuffleShare(scap, mIn, mLimit, a != nil, mFirst)
 	other = -1
 	if a != nil {
-		other = a.slot
+		other = int32(a.Index)
 	}
 	return qm, qo, other
 }

@@ -2,36 +2,19 @@ package overlap
 
 import "github.com/specsched/specsched/internal/minheap"
 
-// An entry orders a job in a priority heap: by key, then arrival time, then
-// input index (the package's tie-break), with slot the job's place in the
-// simulator's job table.
-type entry struct {
-	key     float64
-	arrival float64
-	id      int
-	slot    int32
+// The simulators' priority heaps are internal/minheap heaps whose rank is
+// (key, arrival time, input index) — the package's tie-break — and whose
+// index is the job's slot in the simulator's job table.
+
+// rank returns the heap rank of a job of key key.
+func rank(key, arrival float64, id int) minheap.Rank {
+	return minheap.Rank{Key: key, Next: arrival, ID: id}
 }
 
-// Less orders entries by key, then arrival time, then input index: a total
-// order, as ids are distinct.
-func (a *entry) Less(b *entry) bool {
-	if a.key != b.key {
-		return a.key < b.key
-	}
-	if a.arrival != b.arrival {
-		return a.arrival < b.arrival
-	}
-	return a.id < b.id
-}
-
-// Index is the entry's slot, by which an indexHeap finds it.
-func (a *entry) Index() int { return int(a.slot) }
-
-// An indexHeap is a min-heap of entries that knows where each slot sits
-// (minheap.Indexed), so that an entry can be re-keyed or removed in
-// O(log n).
+// An indexHeap is a min-heap of slots by rank that knows where each slot
+// sits, so that a slot can be re-keyed or removed in O(log n).
 type indexHeap struct {
-	minheap.Indexed[entry, *entry]
+	minheap.Indexed[struct{}]
 }
 
 // set adds slot with key, re-keys it, or removes it (want false). O(log n).
@@ -43,25 +26,28 @@ func (h *indexHeap) set(want bool, key, arrival float64, id int, slot int32) {
 			h.Remove(int(slot))
 		}
 	case cur == nil:
-		h.Push(entry{key: key, arrival: arrival, id: id, slot: slot})
-	case cur.key != key:
-		cur.key = key
+		h.Push(rank(key, arrival, id), int(slot), struct{}{})
+	case cur.Key != key:
+		cur.Key = key
 		h.Fix(int(slot))
 	}
 }
 
-// An entryHeap is a plain min-heap of entries (a minheap.Heap; no removal
-// but at the top), for queues whose entries only leave in order. It is a
-// slice: its users read and lower the root's key in place (which keeps it
-// the least) and rebase every key before init.
+// An entry is a job in an entryHeap: its rank and slot.
+type entry = minheap.Item[int32]
+
+// An entryHeap is a plain min-heap of jobs by rank (no removal but at the
+// top), for queues whose entries only leave in order. It is a slice: its
+// users lower the root's key in place (which keeps it the least) and
+// rebase every key before init.
 type entryHeap []entry
 
-func (h *entryHeap) heap() *minheap.Heap[entry, *entry] { return (*minheap.Heap[entry, *entry])(h) }
+func (h *entryHeap) heap() *minheap.Heap[int32] { return (*minheap.Heap[int32])(h) }
 
 func (h entryHeap) len() int { return len(h) }
 
-// push adds e. O(log n).
-func (h *entryHeap) push(e entry) { h.heap().Push(e) }
+// push adds the job of slot slot with rank r. O(log n).
+func (h *entryHeap) push(r minheap.Rank, slot int32) { h.heap().Push(r, slot) }
 
 // pop removes and returns the least entry. O(log n).
 func (h *entryHeap) pop() entry { return h.heap().Pop() }

@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched/internal/minheap"
 )
 
 // verify checks the heap against the model slot by slot: Len, and Get
 // finding exactly the model's entries (the heap order and position index
 // themselves are checked in internal/minheap, against container/heap).
-func (h *indexHeap) verify(t *rapid.T, slots int, model map[int32]entry) {
+func (h *indexHeap) verify(t *rapid.T, slots int, model map[int32]slotEntry) {
 	if h.Len() != len(model) {
 		t.Fatalf("Len %d, model %d", h.Len(), len(model))
 	}
@@ -23,15 +25,18 @@ func (h *indexHeap) verify(t *rapid.T, slots int, model map[int32]entry) {
 	}
 }
 
+// slotEntry is an indexHeap's entry: a slot (Index) and its rank.
+type slotEntry = minheap.Entry[struct{}]
+
 // testIndexHeap checks indexHeap against a model (a map of slot → entry,
 // its least element found by sorting) under random set/remove calls.
 func testIndexHeap(t *rapid.T) {
 	const slots = 12
 	var h indexHeap
 	h.Grow(slots)
-	model := map[int32]entry{}
-	least := func(skip int32) *entry {
-		var all []entry
+	model := map[int32]slotEntry{}
+	least := func(skip int32) *slotEntry {
+		var all []slotEntry
 		for s, e := range model {
 			if s != skip {
 				all = append(all, e)
@@ -40,11 +45,11 @@ func testIndexHeap(t *rapid.T) {
 		if len(all) == 0 {
 			return nil
 		}
-		slices.SortFunc(all, func(a, b entry) int {
-			if a.Less(&b) {
+		slices.SortFunc(all, func(a, b slotEntry) int {
+			if a.Less(&b.Rank) {
 				return -1
 			}
-			if b.Less(&a) {
+			if b.Less(&a.Rank) {
 				return 1
 			}
 			return 0
@@ -56,8 +61,8 @@ func testIndexHeap(t *rapid.T) {
 			s := int32(rapid.IntRange(0, slots-1).Draw(t, "slot"))
 			key := float64(rapid.IntRange(0, 5).Draw(t, "key")) // ties
 			want := rapid.Float64Range(0, 1).Draw(t, "p") < 0.8
-			e := entry{key: key, arrival: float64(s % 3), id: int(s), slot: s}
-			h.set(want, e.key, e.arrival, e.id, s)
+			e := slotEntry{Rank: rank(key, float64(s%3), int(s)), Index: int(s)}
+			h.set(want, e.Key, e.Next, e.ID, s)
 			if want {
 				model[s] = e
 			} else {
@@ -93,18 +98,18 @@ func TestIndexHeap(t *testing.T) {
 	rapid.Check(t, testIndexHeap)
 }
 
-// testEntryHeap: pops come out in sorted order.
+// testEntryHeap: pops come out in rank order.
 func testEntryHeap(t *rapid.T) {
 	keys := rapid.SliceOf(rapid.IntRange(0, 6)).Draw(t, "keys")
 	var h entryHeap
 	var want []entry
 	for i, k := range keys {
-		e := entry{key: float64(k), id: i}
-		h.push(e)
+		e := entry{Rank: rank(float64(k), 0, i), Value: int32(i)}
+		h.push(e.Rank, e.Value)
 		want = append(want, e)
 	}
 	slices.SortStableFunc(want, func(a, b entry) int {
-		if a.Less(&b) {
+		if a.Less(&b.Rank) {
 			return -1
 		}
 		return 1

@@ -2,10 +2,11 @@ package probe
 
 import "github.com/specsched/specsched/internal/minheap"
 
-// event is one scheduled occurrence of the node-queue simulator: at time t,
-// of kind kind, about node node (its place in simulator.nodes; for
-// evLongDone its index, which the central scheduler keys by) and job job.
-// Which fields a kind uses:
+// event is one scheduled occurrence of the node-queue simulator, without
+// its time (the queue ranks it by time, then by insertion order): of kind
+// kind, about node node (its place in simulator.nodes; for evLongDone its
+// index, which the central scheduler keys by) and job job. Which fields a
+// kind uses:
 //
 //	evProbe     node, job, round          a short probe reaches a node
 //	evReject    job, round                the round's rejections reach the scheduler
@@ -17,8 +18,6 @@ import "github.com/specsched/specsched/internal/minheap"
 //	evLongDone  node, job                 a long task's completion reaches the central scheduler
 //	evStolen    node, ref                 stolen probes reach the thief; ref: the batch
 type event struct {
-	t       float64
-	seq     uint64 // insertion order: ties in t go first-in first-out
 	node    int
 	job     int
 	task    int // the task of the job (evReply: −1 when there is none)
@@ -42,41 +41,40 @@ const (
 	evStolen
 )
 
-// Less orders events by (t, seq): by time, ties first-in first-out.
-func (x *event) Less(y *event) bool { return x.t < y.t || (x.t == y.t && x.seq < y.seq) }
-
-// eventQueue is a min-heap of events ordered by (t, seq).
+// eventQueue is a min-heap of events by time, ties first-in first-out: an
+// event pushed as the seq-th ranks (time, 0, seq).
 type eventQueue struct {
-	h   minheap.Heap[event, *event]
-	seq uint64
+	h   minheap.Heap[event]
+	seq int
 	// lost is the first event pushed whose delay the clock's rounding
-	// absorbed (lost), with lost.t its base and lostDelay the delay;
-	// lostAny says there is one.
-	lost      event
-	lostDelay float64
-	lostAny   bool
+	// absorbed (lost), lostAt its base and lostDelay the delay; lostAny
+	// says there is one.
+	lost              event
+	lostAt, lostDelay float64
+	lostAny           bool
 }
 
 // push adds e at time base + delay, delay ≥ 0, and records it as lost if
 // the addition absorbs delay (lost(base, delay), written out: push is
 // hot). O(log n).
 func (q *eventQueue) push(base, delay float64, e event) {
-	e.t = base + delay
-	if 2*(e.t-base) < delay && !q.lostAny {
-		q.lost, q.lostDelay, q.lostAny = e, delay, true
-		q.lost.t = base
+	t := base + delay
+	if 2*(t-base) < delay && !q.lostAny {
+		q.lost, q.lostAt, q.lostDelay, q.lostAny = e, base, delay, true
 	}
-	e.seq = q.seq
+	q.h.Push(minheap.Rank{Key: t, ID: q.seq}, e)
 	q.seq++
-	q.h.Push(e)
 }
 
-// pop removes and returns the earliest event. O(log n). The queue must not
-// be empty.
-func (q *eventQueue) pop() event { return q.h.Pop() }
+// pop removes the earliest event and returns it with its time. O(log n).
+// The queue must not be empty.
+func (q *eventQueue) pop() (float64, event) {
+	it := q.h.Pop()
+	return it.Key, it.Value
+}
 
-// next returns the earliest event without removing it. The queue must not
-// be empty.
-func (q *eventQueue) next() *event { return q.h.Min() }
+// next returns the time of the earliest event. The queue must not be
+// empty.
+func (q *eventQueue) next() float64 { return q.h.Min().Key }
 
 func (q *eventQueue) len() int { return q.h.Len() }

@@ -5,18 +5,8 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/minheap"
 )
-
-// lwlNode is a heap entry of PlaceLWL: a node and its expected work left.
-type lwlNode struct {
-	work float64
-	node int
-}
-
-// Less orders by work left, then by node index.
-func (a *lwlNode) Less(b *lwlNode) bool {
-	return a.work < b.work || (a.work == b.work && a.node < b.node)
-}
 
 // PlaceLWL places the tasks of a long job by Least Work Left, as Eagle's and
 // Hawk's centralized scheduler does in the general partition: "This policy
@@ -79,15 +69,16 @@ func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Wor
 		return dst, nil
 	}
 	ws = orNew(ws)
+	// The heap ranks node i by (work left, i).
 	h := slices.Grow(ws.heap[:0], len(workLeft))[:len(workLeft)]
 	for i, w := range workLeft {
-		h[i] = lwlNode{work: w, node: i}
+		h[i] = minheap.Item[struct{}]{Rank: minheap.Rank{Key: w, ID: i}}
 	}
 	h.Init()
 	for k := range dst {
 		least := h.Min()
-		dst[k] = least.node
-		least.work += estTask
+		dst[k] = least.ID
+		least.Key += estTask
 		h.Fix(0)
 	}
 	ws.heap = h

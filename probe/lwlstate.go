@@ -20,28 +20,11 @@ import "github.com/specsched/specsched/internal/minheap"
 type lwlState struct {
 	n      int // nodes in the partition
 	freeAt []float64
-	busy   minheap.Indexed[busyNode, *busyNode] // by (freeAt, node)
-	idle   minheap.Indexed[idleNode, *idleNode] // by node
-	lost   bool                                 // an estimate was lost to rounding (lost) in place
+	// busy ranks a node i by (freeAt[i] when pushed, i): set takes a node
+	// out of both heaps before changing its freeAt; idle ranks it by i.
+	busy, idle minheap.Indexed[struct{}]
+	lost       bool // an estimate was lost to rounding (lost) in place
 }
-
-// busyNode is a stored node expected busy until freeAt (its freeAt[node] when
-// pushed: set takes a node out of both heaps before changing it).
-type busyNode struct {
-	freeAt float64
-	node   int
-}
-
-func (a *busyNode) Less(b *busyNode) bool {
-	return a.freeAt < b.freeAt || (a.freeAt == b.freeAt && a.node < b.node)
-}
-func (a *busyNode) Index() int { return a.node }
-
-// idleNode is a stored node expected free of long work.
-type idleNode struct{ node int }
-
-func (a *idleNode) Less(b *idleNode) bool { return a.node < b.node }
-func (a *idleNode) Index() int            { return a.node }
 
 func newLWLState(n int) *lwlState { return &lwlState{n: n} }
 
@@ -56,19 +39,19 @@ func (s *lwlState) workLeft(i int, now float64) float64 {
 // place returns the node for a long task of estimated duration est at time
 // now and books it. Some node must exist (n ≥ 1).
 func (s *lwlState) place(now, est float64) int {
-	for s.busy.Len() > 0 && s.busy.Min().freeAt <= now {
-		i := s.busy.Min().node
+	for s.busy.Len() > 0 && s.busy.Min().Key <= now {
+		i := s.busy.Min().Index
 		s.busy.Remove(i)
-		s.idle.Push(idleNode{i})
+		s.idle.Push(minheap.Rank{ID: i}, i, struct{}{})
 	}
 	var i int
 	if s.idle.Len() > 0 {
-		i = s.idle.Min().node
+		i = s.idle.Min().Index
 	} else if len(s.freeAt) < s.n { // every stored node is busy: the next one is idle
 		i = len(s.freeAt)
 		s.freeAt = append(s.freeAt, 0)
 	} else {
-		i = s.busy.Min().node
+		i = s.busy.Min().Index
 	}
 	base := max(s.freeAt[i], now)
 	s.lost = s.lost || lost(base, est)
@@ -83,8 +66,8 @@ func (s *lwlState) set(i int, freeAt, now float64) {
 	s.idle.Remove(i)
 	s.freeAt[i] = freeAt
 	if freeAt > now {
-		s.busy.Push(busyNode{freeAt, i})
+		s.busy.Push(minheap.Rank{Key: freeAt, ID: i}, i, struct{}{})
 	} else {
-		s.idle.Push(idleNode{i})
+		s.idle.Push(minheap.Rank{ID: i}, i, struct{}{})
 	}
 }

@@ -558,7 +558,7 @@ func (s *simulator) run() {
 		}
 		if nextArrival < len(s.order) {
 			j := s.order[nextArrival]
-			if s.events.len() == 0 || s.jobs[j].Submit <= s.events.next().t {
+			if s.events.len() == 0 || s.jobs[j].Submit <= s.events.next() {
 				nextArrival++
 				s.arrive(s.jobs[j].Submit, j)
 				continue
@@ -567,8 +567,7 @@ func (s *simulator) run() {
 		if s.events.len() == 0 {
 			break
 		}
-		e := s.events.pop()
-		s.handle(e)
+		s.handle(s.events.pop())
 	}
 	st := &s.res.Stats
 	st.Makespan = s.last - s.first
@@ -589,9 +588,9 @@ func (s *simulator) at(base, delay float64, e event) {
 func (s *simulator) lostError() error {
 	q := &s.events
 	if q.lost.kind == evFinish {
-		return lostErr(q.lost.job, "Durations", q.lostDelay, q.lost.t)
+		return lostErr(q.lost.job, "Durations", q.lostDelay, q.lostAt)
 	}
-	return lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, q.lost.t)
+	return lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, q.lostAt)
 }
 
 // lost reports whether adding d > 0 to the clock at base changes it by
@@ -608,24 +607,24 @@ func lostErr(index int, field string, v, clock float64) error {
 		strconv.FormatFloat(clock, 'g', -1, 64)+" it changes it by less than half of itself (the simulator's float64 clock resolves about 2^-52 of its value)")
 }
 
-func (s *simulator) handle(e event) {
+func (s *simulator) handle(t float64, e event) {
 	switch e.kind {
 	case evProbe:
-		s.probeArrives(e.t, e.node, e.job, int(e.round))
+		s.probeArrives(t, e.node, e.job, int(e.round))
 	case evReject:
-		s.rejections(e.t, e.job, int(e.round))
+		s.rejections(t, e.job, int(e.round))
 	case evLong:
-		s.longArrives(e.t, e.node, e.job, e.task, e.ref)
+		s.longArrives(t, e.node, e.job, e.task, e.ref)
 	case evRequest:
-		s.request(e.t, e.node, e.job, e.ref, e.blocked)
+		s.request(t, e.node, e.job, e.ref, e.blocked)
 	case evReply:
-		s.reply(e.t, e.node, e.job, e.task, e.ref, e.copy, e.blocked)
+		s.reply(t, e.node, e.job, e.task, e.ref, e.copy, e.blocked)
 	case evFinish:
-		s.finish(e.t, e.node, e.ref)
+		s.finish(t, e.node, e.ref)
 	case evLongDone:
-		s.longDone(e.t, e.node, e.job)
+		s.longDone(t, e.node, e.job)
 	case evStolen:
-		s.stolenArrive(e.t, e.node, e.ref)
+		s.stolenArrive(t, e.node, e.ref)
 	}
 }
 

@@ -14,10 +14,10 @@ import (
 type Workspace struct {
 	stamp []uint32 // stamp[i] == gen: job i already seen (HopperPick)
 	gen   uint32
-	set   intSet                          // values already drawn by a sparse sample
-	perm  []int                           // Fisher–Yates scratch for dense samples
-	ranks []int                           // ranks among free nodes, ReplaceProbes
-	heap  minheap.Heap[lwlNode, *lwlNode] // PlaceLWL's heap
+	set   intSet                 // values already drawn by a sparse sample
+	perm  []int                  // Fisher–Yates scratch for dense samples
+	ranks []int                  // ranks among free nodes, ReplaceProbes
+	heap  minheap.Heap[struct{}] // PlaceLWL's: node i ranked (work left, i)
 	// HopperPick: the ε-fair targets and fairness.Allocate's scratch.
 	targets []float64
 	alloc   alloc.Workspace
