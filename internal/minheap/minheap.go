@@ -9,8 +9,9 @@
 // simulators' orders are all of this form — an event's time then its
 // sequence number, a job's priority key then its arrival then its index —
 // and a concrete rank keeps the comparisons inline: an order given through
-// a method of a type parameter is an indirect call in Go's generic code,
-// which cost overlap's simulator a third of its speed.
+// a method of a type parameter is an indirect call in Go's generic code
+// (through the instantiation's dictionary, never inlined), which cost
+// overlap's 10⁶-job simulation 17% more CPU time.
 //
 // Both heaps sift with the rules of container/heap (a child moves up only
 // when strictly less than its parent; on the way down the right child is
