@@ -1,0 +1,342 @@
+package minheap
+
+import (
+	"container/heap"
+	"fmt"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"pgregory.net/rapid"
+)
+
+// drawRank draws a rank from small ranges, so that equal keys, equal
+// (Key, Next) and even wholly equal ranks are common.
+func drawRank(t *rapid.T) Rank {
+	return Rank{
+		Key:  float64(rapid.IntRange(0, 4).Draw(t, "key")),
+		Next: float64(rapid.IntRange(0, 1).Draw(t, "next")),
+		ID:   rapid.IntRange(0, 2).Draw(t, "id"),
+	}
+}
+
+// ref is the container/heap reference: the same Less on the same items, so
+// that after every operation its slice must equal the heap's, item for item
+// (same sift rules, same tie-breaks: the Value, a serial number, tells
+// equal-ranked items apart).
+type ref []Item[int]
+
+func (r ref) Len() int           { return len(r) }
+func (r ref) Less(i, j int) bool { return r[i].Less(&r[j].Rank) }
+func (r ref) Swap(i, j int)      { r[i], r[j] = r[j], r[i] }
+func (r *ref) Push(x any)        { *r = append(*r, x.(Item[int])) }
+func (r *ref) Pop() any {
+	s := *r
+	x := s[len(s)-1]
+	*r = s[:len(s)-1]
+	return x
+}
+
+// verify checks the heap order: no item ranks before its parent.
+func verify(t *rapid.T, ranks []Rank) {
+	for i := 1; i < len(ranks); i++ {
+		if p := (i - 1) / 2; ranks[i].Less(&ranks[p]) {
+			t.Fatalf("heap order broken at %d: %+v before its parent %+v", i, ranks[i], ranks[p])
+		}
+	}
+}
+
+// sortedRanks is the brute-force model: the multiset of ranks, sorted.
+func sortedRanks[I any](items []I, rank func(*I) Rank) []Rank {
+	ranks := make([]Rank, len(items))
+	for i := range items {
+		ranks[i] = rank(&items[i])
+	}
+	slices.SortFunc(ranks, func(a, b Rank) int {
+		switch {
+		case a.Less(&b):
+			return -1
+		case b.Less(&a):
+			return 1
+		}
+		return 0
+	})
+	return ranks
+}
+
+func itemRank(x *Item[int]) Rank   { return x.Rank }
+func entryRank(x *Entry[int]) Rank { return x.Rank }
+
+// testHeap runs random Push, Pop, re-ranks (then Fix or Init) and
+// truncation, checking after every operation the heap order, the multiset
+// of ranks against a sorted slice, Min and Pop against the model's least
+// rank, and the whole slice against container/heap's.
+func testHeap(t *rapid.T) {
+	var h Heap[int]
+	var r ref
+	var model []Rank // sorted
+	serial := 0
+	t.Repeat(map[string]func(*rapid.T){
+		"push": func(t *rapid.T) {
+			rank := drawRank(t)
+			h.Push(rank, serial)
+			heap.Push(&r, Item[int]{serial, rank})
+			serial++
+			model = sortedRanks(h, itemRank)
+		},
+		"pop": func(t *rapid.T) {
+			if h.Len() == 0 {
+				t.Skip("empty")
+			}
+			if got := h.Min().Rank; got != model[0] {
+				t.Fatalf("Min rank %+v, model %+v", got, model[0])
+			}
+			got, want := h.Pop(), heap.Pop(&r).(Item[int])
+			if got != want || got.Rank != model[0] {
+				t.Fatalf("Pop = %+v, container/heap %+v, model rank %+v", got, want, model[0])
+			}
+			model = model[1:]
+		},
+		"rerank": func(t *rapid.T) { // then Fix the item, or Init the whole heap
+			if h.Len() == 0 {
+				t.Skip("empty")
+			}
+			i := rapid.IntRange(0, h.Len()-1).Draw(t, "index")
+			rank := drawRank(t)
+			h[i].Rank, r[i].Rank = rank, rank
+			if rapid.Bool().Draw(t, "fix") {
+				h.Fix(i)
+				heap.Fix(&r, i)
+			} else {
+				h.Init()
+				heap.Init(&r)
+			}
+			model = sortedRanks(h, itemRank)
+		},
+		"truncate": func(t *rapid.T) {
+			h, r, model = h[:0], r[:0], model[:0]
+		},
+		"": func(t *rapid.T) {
+			ranks := make([]Rank, len(h))
+			for i := range h {
+				ranks[i] = h[i].Rank
+			}
+			verify(t, ranks)
+			if !slices.Equal(h, Heap[int](r)) {
+				t.Fatalf("heap %v, container/heap %v", h, r)
+			}
+			if got := sortedRanks(h, itemRank); !slices.Equal(got, model) {
+				t.Fatalf("ranks %v, model %v", got, model)
+			}
+			if h.Len() != len(model) {
+				t.Fatalf("Len %d, model %d", h.Len(), len(model))
+			}
+		},
+	})
+}
+
+func TestHeap(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testHeap)
+}
+
+// TestHeapSorts: pushing then popping everything gives the items in rank
+// order (a worked case with ties in Key broken by Next, then ID).
+func TestHeapSorts(t *testing.T) {
+	t.Parallel()
+	var h Heap[string]
+	for _, x := range []Item[string]{
+		{"e", Rank{5, 0, 0}}, {"d", Rank{3, 1, 0}}, {"c", Rank{3, 0, 2}}, {"g", Rank{9, 0, 0}},
+		{"b", Rank{0, 0, 1}}, {"x", Rank{3, 0, 1}}, {"f", Rank{7, 0, 0}}, {"a", Rank{0, 0, 0}},
+	} {
+		h.Push(x.Rank, x.Value)
+	}
+	var got []string
+	for h.Len() > 0 {
+		got = append(got, h.Pop().Value)
+	}
+	if want := []string{"a", "b", "x", "c", "d", "e", "f", "g"}; !slices.Equal(got, want) {
+		t.Fatalf("popped %v, want %v", got, want)
+	}
+}
+
+// testIndexed runs random Push (of absent indices), Remove (present or
+// not), re-ranks through Get and Fix, and Reset, checking after every
+// operation the heap order, the position index, Len, Get for every index
+// and MinExcept for a drawn index against a model (a map of index → entry,
+// its least rank found by brute force), and the entries against
+// container/heap driven through the same operations (heap.Remove,
+// heap.Fix).
+func testIndexed(t *rapid.T) {
+	const indices = 10
+	var h Indexed[int]
+	if rapid.Bool().Draw(t, "grow") {
+		h.Grow(indices)
+	}
+	var r ref
+	model := map[int]Entry[int]{}
+	refIndex := func(index int) int {
+		for i := range r {
+			if r[i].Value == index {
+				return i
+			}
+		}
+		return -1
+	}
+	t.Repeat(map[string]func(*rapid.T){
+		"push": func(t *rapid.T) {
+			i := rapid.IntRange(0, indices-1).Draw(t, "index")
+			if _, in := model[i]; in {
+				t.Skip("present")
+			}
+			rank := drawRank(t)
+			h.Push(rank, i, i) // the value is the index, to find it in ref
+			heap.Push(&r, Item[int]{i, rank})
+			model[i] = Entry[int]{i, rank, i}
+		},
+		"remove": func(t *rapid.T) {
+			i := rapid.IntRange(0, indices).Draw(t, "index") // indices: never pushed
+			h.Remove(i)
+			if k := refIndex(i); k >= 0 {
+				heap.Remove(&r, k)
+			}
+			delete(model, i)
+		},
+		"fix": func(t *rapid.T) {
+			i := rapid.IntRange(0, indices-1).Draw(t, "index")
+			x := h.Get(i)
+			if x == nil {
+				t.Skip("absent")
+			}
+			x.Rank = drawRank(t)
+			model[i] = *x
+			h.Fix(i) // x may now point to another entry
+			k := refIndex(i)
+			r[k].Rank = model[i].Rank
+			heap.Fix(&r, k)
+		},
+		"reset": func(t *rapid.T) {
+			h.Reset()
+			r = r[:0]
+			clear(model)
+		},
+		"": func(t *rapid.T) {
+			ranks := make([]Rank, len(h.items))
+			for k := range h.items {
+				ranks[k] = h.items[k].Rank
+				if h.items[k].Rank != r[k].Rank || h.items[k].Value != r[k].Value {
+					t.Fatalf("entry %d = %+v, container/heap %+v", k, h.items[k], r[k])
+				}
+			}
+			verify(t, ranks)
+			if h.Len() != len(model) || len(r) != len(model) {
+				t.Fatalf("Len %d, container/heap %d, model %d", h.Len(), len(r), len(model))
+			}
+			for i, p := range h.pos {
+				if p >= 0 && h.items[p].Index != i {
+					t.Fatalf("pos[%d] = %d holds entry %+v", i, p, h.items[p])
+				}
+			}
+			for i := 0; i <= indices; i++ {
+				got := h.Get(i)
+				want, in := model[i]
+				if (got != nil) != in || (in && *got != want) {
+					t.Fatalf("Get(%d) = %v, model %+v (present %v)", i, got, want, in)
+				}
+			}
+			skip := rapid.IntRange(-1, indices-1).Draw(t, "skip")
+			var least *Rank
+			for i, x := range model {
+				if i != skip && (least == nil || x.Less(least)) {
+					least = &x.Rank
+				}
+			}
+			got := h.MinExcept(skip)
+			if (got == nil) != (least == nil) || (got != nil && (got.Rank != *least || got.Index == skip)) {
+				t.Fatalf("MinExcept(%d) = %v, model's least rank %v", skip, got, least)
+			}
+			if got != nil && skip < 0 && got != h.Min() {
+				t.Fatalf("MinExcept(-1) = %v, Min %v", got, h.Min())
+			}
+		},
+	})
+}
+
+func TestIndexed(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testIndexed)
+}
+
+// TestIndexedTotalOrder: with unique IDs the entries leave in rank order
+// whatever the operations were (removing the least repeatedly, after a
+// re-rank).
+func TestIndexedTotalOrder(t *testing.T) {
+	t.Parallel()
+	var h Indexed[struct{}]
+	keys := []float64{4, 1, 1, 3, 0, 1, 4}
+	for i, k := range keys {
+		h.Push(Rank{Key: k, ID: i}, i, struct{}{})
+	}
+	h.Get(6).Key = 0 // re-rank the last: (0, 6)
+	h.Fix(6)
+	var got []string
+	for h.Len() > 0 {
+		m := h.Min()
+		got = append(got, fmt.Sprint(m.Key, m.Index))
+		h.Remove(m.Index)
+	}
+	want := []string{"0 4", "0 6", "1 1", "1 2", "1 5", "3 3", "4 0"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+}
+
+// TestNoAllocs: once their slices have grown, the heaps' operations
+// allocate nothing (the simulators' hot-path contract).
+func TestNoAllocs(t *testing.T) {
+	var h Heap[int]
+	var x Indexed[int]
+	for i := range 64 {
+		h.Push(Rank{Key: float64(i % 7), ID: i}, i)
+		x.Push(Rank{Key: float64(i % 7), ID: i}, i, i)
+	}
+	h = h[:0]
+	x.Reset()
+	allocs := testing.AllocsPerRun(100, func() {
+		for i := range 64 {
+			h.Push(Rank{Key: float64(i * 5 % 7), ID: i}, i)
+			x.Push(Rank{Key: float64(i * 5 % 7), ID: i}, i, i)
+		}
+		x.Get(3).Key = 9
+		x.Fix(3)
+		_ = x.MinExcept(x.Min().Index)
+		for i := range 32 {
+			x.Remove(i)
+		}
+		h[5].Key = 9
+		h.Fix(5)
+		h.Init()
+		for h.Len() > 0 {
+			h.Pop()
+		}
+		x.Reset()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocs per run, want 0", allocs)
+	}
+}
+
+// TestSizes: a zero-size Value adds no padding (see Item), so the heaps
+// the simulators use move as few bytes as the hand-written ones did.
+func TestSizes(t *testing.T) {
+	t.Parallel()
+	if got := unsafe.Sizeof(Item[struct{}]{}); got != 24 {
+		t.Errorf("Item[struct{}] is %d bytes, want 24", got)
+	}
+	if got := unsafe.Sizeof(Entry[struct{}]{}); got != 32 {
+		t.Errorf("Entry[struct{}] is %d bytes, want 32", got)
+	}
+	if got := unsafe.Sizeof(Item[int32]{}); got != 32 {
+		t.Errorf("Item[int32] is %d bytes, want 32", got)
+	}
+}
