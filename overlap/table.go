@@ -22,12 +22,18 @@ type simJob struct {
 	class   int8
 }
 
-// yr is the remaining shuffle work, at most y (the rounding of (y/x)·x
-// would otherwise put a job that has not started a few ulps above y, and
-// break its key ties with identical jobs).
+// yr is the remaining shuffle work: exactly y for a job whose map has not
+// started, and at most y otherwise (the rounding of (y/x)·x would put such
+// a job an ulp above or below y, and break its key ties with jobs of equal
+// key the other way than Rates, which reads y from the snapshot).
 func (j *simJob) yr() float64 {
 	if j.xr == 0 {
 		return math.Min(j.avail, j.y)
+	}
+	if j.xr == j.x {
+		// No map work done (or less than xr's rounding): avail is 0 or
+		// below y's rounding.
+		return j.y
 	}
 	if j.ratio > 0 {
 		return math.Min(j.avail+j.ratio*j.xr, j.y) // y/x·x(t), a multiplication

@@ -1,0 +1,33 @@
+package overlap
+
+import (
+	"math"
+	"testing"
+)
+
+// TestSimulateUnstartedTie is the regression test of a key tie the engine
+// broke the other way than Rates (found by TestSimulatePath): job 0 (map 0,
+// shuffle 3) and job 1 (map 1.03125, shuffle 3) arrive together and both
+// have MaxSRPT key max(x, y) = 3; the tie goes to the smaller index, so job
+// 0 holds the shuffle station until 3/s while job 1 maps, and job 1's 3
+// units of shuffle then take until 6/s. The engine computed job 1's
+// remaining shuffle as (y/x)·x in its units (sizes divided by the speed),
+// which rounds an ulp below y/s, and served job 1 first (under
+// MaxSRPTStrict the responses 3/s and 6/s were swapped).
+func TestSimulateUnstartedTie(t *testing.T) {
+	t.Parallel()
+	const speed = 1.502029619688853
+	jobs := []Arrival{{Time: 0, Map: 0, Shuffle: 3}, {Time: 0, Map: 1.03125, Shuffle: 3}}
+	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
+		got, err := Simulate(nil, jobs, speed, Policy{Kind: k}, nil)
+		if err != nil {
+			t.Fatalf("%v: %v", k, err)
+		}
+		want := []float64{3 / speed, 6 / speed}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-12*want[i] {
+				t.Errorf("%v: job %d response %v, want %v (ties go to the smaller index)", k, i, got[i], want[i])
+			}
+		}
+	}
+}
