@@ -1,0 +1,68 @@
+package competitive
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/specsched/specsched"
+)
+
+// TestSEWGroupCapacity: running copies are counted per machine group across
+// jobs. With M = 4 each group has 2 machines; two jobs whose running copies
+// (2 + 1) exceed a group are rejected, naming the second job, in either
+// phase — the check compares each job's copies with what the jobs before it
+// left of the group, not with the whole group.
+func TestSEWGroupCapacity(t *testing.T) {
+	t.Parallel()
+	mapJobs := []Job{
+		{Map: Phase{Tasks: 3, Mean: 1, Running: []int{2}, Unscheduled: 2}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}},
+		{Map: Phase{Tasks: 1, Mean: 1, Running: []int{1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}},
+	}
+	reduceJobs := []Job{
+		{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 3, Mean: 1, Running: []int{2}, Unscheduled: 2}},
+		{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{1}}},
+	}
+	for name, c := range map[string]struct {
+		jobs  []Job
+		field string
+	}{"map": {mapJobs, "map.running"}, "reduce": {reduceJobs, "reduce.running"}} {
+		_, err := SEW(nil, c.jobs, 4, 0, nil, nil)
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Index != 1 || ie.Field != c.field {
+			t.Errorf("%s: 3 running copies in a group of 2: err = %v, want an InputError on job 1 %s", name, err, c.field)
+		}
+	}
+}
+
+// TestSEWLaunchesFillIdleMachines: a group launches on its idle machines
+// only, M/2 minus the running copies. With M = 4, one reduce copy running
+// and a second job with 5 unscheduled reduce tasks, one reduce machine is
+// idle: exactly one reduce launch. The same for the map group.
+func TestSEWLaunchesFillIdleMachines(t *testing.T) {
+	t.Parallel()
+	for name, jobs := range map[string][]Job{
+		"reduce": {
+			{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{1}}},
+			{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 5, Mean: 1, Unscheduled: 5}},
+		},
+		"map": {
+			{Map: Phase{Tasks: 1, Mean: 1, Running: []int{1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}},
+			{Map: Phase{Tasks: 5, Mean: 1, Unscheduled: 5}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}},
+		},
+	} {
+		acts, err := SEW(nil, jobs, 4, 0, nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		copies := 0
+		for _, a := range acts {
+			if a.Job != 1 || a.Kind != Launch {
+				t.Errorf("%s: unexpected action %+v", name, a)
+			}
+			copies += a.Copies
+		}
+		if copies != 1 {
+			t.Errorf("%s: %d copies launched on a group with 1 idle machine: %+v", name, copies, acts)
+		}
+	}
+}
