@@ -78,7 +78,11 @@ func referenceSearch(vals []float64, w Weight, done Done) Cut {
 const sumTol = 1e-9 // relative: bucket sums add in a different order than a sorted scan
 
 func sameCut(got, want Cut) bool {
-	close := func(a, b float64) bool { return math.Abs(a-b) <= sumTol*max(1, math.Abs(a), math.Abs(b)) }
+	// Equal (infinities included), or finite and within the tolerance: an
+	// infinite or NaN sum is not close to a finite one.
+	close := func(a, b float64) bool {
+		return a == b || math.Abs(a-b) <= sumTol*max(1, math.Abs(a), math.Abs(b)) && !math.IsInf(a-b, 0)
+	}
 	return got.Found == want.Found && got.Value == want.Value &&
 		got.Before.Count == want.Before.Count && got.Group.Count == want.Group.Count &&
 		close(got.Before.Sum, want.Before.Sum) && close(got.Group.Sum, want.Group.Sum)
@@ -348,4 +352,47 @@ func TestBucketNonNegative(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSearchSumOverflow: values near MaxFloat64 whose sum per histogram
+// bucket overflows although their weights sum to a finite total. Search
+// summed the values of a bucket and weighed the sum, A·Σv + B·count, so
+// Count (A = 0) gave 0·∞ = NaN where Stats.Sum must equal Stats.Count, and
+// A = 2^−1000 gave +Inf for a sum near 2^25. Every group's sums must be
+// those of the sorted scan, which weighs value by value.
+func TestSearchSumOverflow(t *testing.T) {
+	t.Parallel()
+	positive := make([]float64, 100) // three groups: Max, Max/2, Max/3
+	mixed := make([]float64, 100)    // the same and −1: the histogram's linear path for least ≤ 0
+	for i := range positive {
+		positive[i] = math.MaxFloat64 / float64(1+i%3)
+		mixed[i] = positive[i]
+		if i%10 == 0 {
+			mixed[i] = -1
+		}
+	}
+	for _, c := range []struct {
+		name string
+		vals []float64
+		w    Weight
+	}{
+		{"Count", positive, Count},
+		{"A = 2^-1000", positive, Weight{A: 0x1p-1000}},
+		{"A = 2^-1000, B = -2^20", positive, Weight{A: 0x1p-1000, B: -0x1p20}},
+		{"Count, least < 0", mixed, Count},
+		{"A = 2^-1000, B = 1, least < 0", mixed, Weight{A: 0x1p-1000, B: 1}},
+		{"zero weight, least < 0", mixed, Weight{}},
+	} {
+		var ws Workspace
+		for k := 0; k <= len(c.vals)+1; k++ {
+			done := func(incl Stats, _ float64, _ bool) bool { return incl.Count >= k }
+			got, want := Search(&ws, c.vals, c.w, done), referenceSearch(c.vals, c.w, done)
+			if !sameCut(got, want) || math.IsNaN(got.Before.Sum) || math.IsNaN(got.Group.Sum) {
+				t.Fatalf("%s, k = %d: Search = %+v, sorted scan %+v", c.name, k, got, want)
+			}
+			if c.w == Count && (got.Before.Sum != float64(got.Before.Count) || got.Group.Sum != float64(got.Group.Count)) {
+				t.Fatalf("%s, k = %d: %+v: Count's sums are not its counts", c.name, k, got)
+			}
+		}
+	}
 }
