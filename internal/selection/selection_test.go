@@ -121,9 +121,15 @@ func testSearchMatchesSort(t *rapid.T) {
 	// A predicate that looks at the next value, like Algorithm 2's water-fill.
 	threshold := rapid.Float64Range(-10, 10).Draw(t, "threshold")
 	byNext := func(incl Stats, next float64, hasNext bool) bool { return !hasNext || next >= threshold }
+	// The same, but true at the last group by its count rather than by
+	// hasNext: false for a group that is not the last but is asked as if it
+	// were (next and hasNext not those of the value after it).
+	byNextStrict := func(incl Stats, next float64, hasNext bool) bool {
+		return hasNext && next >= threshold || incl.Count == len(vals)
+	}
 
 	var ws Workspace
-	for name, done := range map[string]Done{"weight": byWeight, "count": byCount, "next": byNext} {
+	for name, done := range map[string]Done{"weight": byWeight, "count": byCount, "next": byNext, "next, strict": byNextStrict} {
 		if name == "weight" && tie {
 			continue
 		}
