@@ -370,6 +370,13 @@ func TestSearchSumOverflow(t *testing.T) {
 	t.Parallel()
 	positive := make([]float64, 100) // three groups: Max, Max/2, Max/3
 	mixed := make([]float64, 100)    // the same and −1: the histogram's linear path for least ≤ 0
+	twoKeys := make([]float64, 100)
+	for i := range twoKeys {
+		twoKeys[i] = math.MaxFloat64
+		if i%2 == 1 {
+			twoKeys[i] = math.Nextafter(math.MaxFloat64, 0)
+		}
+	}
 	for i := range positive {
 		positive[i] = math.MaxFloat64 / float64(1+i%3)
 		mixed[i] = positive[i]
@@ -388,6 +395,9 @@ func TestSearchSumOverflow(t *testing.T) {
 		{"Count, least < 0", mixed, Count},
 		{"A = 2^-1000, B = 1, least < 0", mixed, Weight{A: 0x1p-1000, B: 1}},
 		{"zero weight, least < 0", mixed, Weight{}},
+		// Two keys apart: two buckets, both overflowing, and no empty one.
+		{"Count, two buckets", twoKeys, Count},
+		{"A = 2^-1000, two buckets", twoKeys, Weight{A: 0x1p-1000}},
 	} {
 		var ws Workspace
 		for k := 0; k <= len(c.vals)+1; k++ {
@@ -398,6 +408,42 @@ func TestSearchSumOverflow(t *testing.T) {
 			}
 			if c.w == Count && (got.Before.Sum != float64(got.Before.Count) || got.Group.Sum != float64(got.Group.Count)) {
 				t.Fatalf("%s, k = %d: %+v: Count's sums are not its counts", c.name, k, got)
+			}
+		}
+	}
+}
+
+// TestSearchWeightPaths: every path of the histogram's weighing — positive
+// values with a linear weight, a constant weight (Count, 0, a negative B
+// that clamps every weight to 0), a linear weight over values of either
+// sign, a clamped one with its kink inside the values (either slope) — on
+// fixed values with ties, each count's cut against the sorted scan. The
+// random draws reach the rarer of these (A = 0 with B < 0, a negative
+// slope over positive values) only now and then; here every run does.
+func TestSearchWeightPaths(t *testing.T) {
+	t.Parallel()
+	positive := make([]float64, 200) // 0.5, 1, …, 7, with ties
+	mixed := make([]float64, 200)    // −3 … 5, zeros of both signs
+	for i := range positive {
+		positive[i] = float64(i%7 + 1)
+		if i%11 == 0 {
+			positive[i] = 0.5
+		}
+		mixed[i] = float64(i%9 - 3)
+		if i%18 == 3 {
+			mixed[i] = math.Copysign(0, -1)
+		}
+	}
+	weights := []Weight{Count, {}, {A: 0, B: -1}, {A: 0, B: 2}, {A: 1}, {A: 2, B: 3},
+		{A: 0.5, B: -2}, {A: -1, B: 4}, {A: -1, B: -1}, {A: -0.5, B: 0.25}}
+	for _, vals := range [][]float64{positive, mixed} {
+		for _, w := range weights {
+			var ws Workspace
+			for k := 0; k <= len(vals)+1; k++ {
+				done := func(incl Stats, _ float64, _ bool) bool { return incl.Count >= k }
+				if got, want := Search(&ws, vals, w, done), referenceSearch(vals, w, done); !sameCut(got, want) {
+					t.Fatalf("weight %+v over %v…, k = %d: Search = %+v, sorted scan %+v", w, vals[:9], k, got, want)
+				}
 			}
 		}
 	}
