@@ -57,6 +57,10 @@ func (s Stats) add(count int, sum float64) Stats {
 }
 
 // Weight maps a value v to the weight max(0, A·v + B) that Stats sums.
+// It is evaluated in float64: where A·v overflows, the weight is +Inf (or
+// 0 under the clamp) whatever B — callers keep A·v + B finite (fairness's
+// top-ups c·T − f) or want that saturation (alloc's virtual sizes past
+// MaxFloat64). A sum of weights past MaxFloat64 is +Inf, never NaN.
 type Weight struct{ A, B float64 }
 
 func (w Weight) of(v float64) float64 {
@@ -159,9 +163,7 @@ func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Wei
 				b.lo = min(b.lo, k)
 				b.hi = max(b.hi, k)
 			}
-			for i := range h {
-				h[i].sum = w.A*h[i].sum + w.B*float64(h[i].count)
-			}
+			w.perBucket(h, cur, lo, shift)
 		} else if w.A == 0 && w.B >= 0 {
 			// A constant weight (Count): no sum per value — its add through
 			// the bucket is the loop's longest dependency when values
@@ -187,9 +189,7 @@ func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Wei
 				b.lo = min(b.lo, k)
 				b.hi = max(b.hi, k)
 			}
-			for i := range h {
-				h[i].sum = w.A*h[i].sum + w.B*float64(h[i].count)
-			}
+			w.perBucket(h, cur, lo, shift)
 		} else {
 			for _, v := range cur {
 				k := key(v)
@@ -248,6 +248,31 @@ func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Wei
 		cur, owned = out, true
 		lo, hi = b.lo, b.hi
 		after, hasAfter = next, hasNext
+	}
+}
+
+// perBucket turns the value sums of the buckets h of cur (a level of
+// SearchRange, buckets of 2^shift keys from lo) into weight sums, A·Σv +
+// B·count each, for a weight linear over cur. Should a sum of values
+// overflow (values near MaxFloat64, whose weights A·v + B may still sum to
+// a finite total), or A·Σv, or 0·∞ give NaN (Count on such values), the
+// weights are summed value by value instead, as the other paths do: a
+// second pass, only then.
+func (w Weight) perBucket(h []bucket, cur []float64, lo uint64, shift uint) {
+	finite := true
+	for i := range h {
+		s := w.A*h[i].sum + w.B*float64(h[i].count)
+		h[i].sum = s
+		finite = finite && math.Abs(s) <= math.MaxFloat64 // false for ±Inf and NaN
+	}
+	if finite {
+		return
+	}
+	for i := range h {
+		h[i].sum = 0
+	}
+	for _, v := range cur {
+		h[(key(v)-lo)>>shift].sum += w.of(v)
 	}
 }
 

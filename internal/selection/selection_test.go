@@ -78,7 +78,11 @@ func referenceSearch(vals []float64, w Weight, done Done) Cut {
 const sumTol = 1e-9 // relative: bucket sums add in a different order than a sorted scan
 
 func sameCut(got, want Cut) bool {
-	close := func(a, b float64) bool { return math.Abs(a-b) <= sumTol*max(1, math.Abs(a), math.Abs(b)) }
+	// Equal (infinities included), or finite and within the tolerance: an
+	// infinite or NaN sum is not close to a finite one.
+	close := func(a, b float64) bool {
+		return a == b || math.Abs(a-b) <= sumTol*max(1, math.Abs(a), math.Abs(b)) && !math.IsInf(a-b, 0)
+	}
 	return got.Found == want.Found && got.Value == want.Value &&
 		got.Before.Count == want.Before.Count && got.Group.Count == want.Group.Count &&
 		close(got.Before.Sum, want.Before.Sum) && close(got.Group.Sum, want.Group.Sum)
@@ -117,9 +121,15 @@ func testSearchMatchesSort(t *rapid.T) {
 	// A predicate that looks at the next value, like Algorithm 2's water-fill.
 	threshold := rapid.Float64Range(-10, 10).Draw(t, "threshold")
 	byNext := func(incl Stats, next float64, hasNext bool) bool { return !hasNext || next >= threshold }
+	// The same, but true at the last group by its count rather than by
+	// hasNext: false for a group that is not the last but is asked as if it
+	// were (next and hasNext not those of the value after it).
+	byNextStrict := func(incl Stats, next float64, hasNext bool) bool {
+		return hasNext && next >= threshold || incl.Count == len(vals)
+	}
 
 	var ws Workspace
-	for name, done := range map[string]Done{"weight": byWeight, "count": byCount, "next": byNext} {
+	for name, done := range map[string]Done{"weight": byWeight, "count": byCount, "next": byNext, "next, strict": byNextStrict} {
 		if name == "weight" && tie {
 			continue
 		}
@@ -348,4 +358,93 @@ func TestBucketNonNegative(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSearchSumOverflow: values near MaxFloat64 whose sum per histogram
+// bucket overflows although their weights sum to a finite total. Search
+// summed the values of a bucket and weighed the sum, A·Σv + B·count, so
+// Count (A = 0) gave 0·∞ = NaN where Stats.Sum must equal Stats.Count, and
+// A = 2^−1000 gave +Inf for a sum near 2^25. Every group's sums must be
+// those of the sorted scan, which weighs value by value.
+func TestSearchSumOverflow(t *testing.T) {
+	t.Parallel()
+	positive := make([]float64, 100) // three groups: Max, Max/2, Max/3
+	mixed := make([]float64, 100)    // the same and −1: the histogram's linear path for least ≤ 0
+	twoKeys := make([]float64, 100)
+	for i := range twoKeys {
+		twoKeys[i] = math.MaxFloat64
+		if i%2 == 1 {
+			twoKeys[i] = math.Nextafter(math.MaxFloat64, 0)
+		}
+	}
+	for i := range positive {
+		positive[i] = math.MaxFloat64 / float64(1+i%3)
+		mixed[i] = positive[i]
+		if i%10 == 0 {
+			mixed[i] = -1
+		}
+	}
+	for _, c := range []struct {
+		name string
+		vals []float64
+		w    Weight
+	}{
+		{"Count", positive, Count},
+		{"A = 2^-1000", positive, Weight{A: 0x1p-1000}},
+		{"A = 2^-1000, B = -2^20", positive, Weight{A: 0x1p-1000, B: -0x1p20}},
+		{"Count, least < 0", mixed, Count},
+		{"A = 2^-1000, B = 1, least < 0", mixed, Weight{A: 0x1p-1000, B: 1}},
+		{"zero weight, least < 0", mixed, Weight{}},
+		// Two keys apart: two buckets, both overflowing, and no empty one.
+		{"Count, two buckets", twoKeys, Count},
+		{"A = 2^-1000, two buckets", twoKeys, Weight{A: 0x1p-1000}},
+	} {
+		var ws Workspace
+		for k := 0; k <= len(c.vals)+1; k++ {
+			done := func(incl Stats, _ float64, _ bool) bool { return incl.Count >= k }
+			got, want := Search(&ws, c.vals, c.w, done), referenceSearch(c.vals, c.w, done)
+			if !sameCut(got, want) || math.IsNaN(got.Before.Sum) || math.IsNaN(got.Group.Sum) {
+				t.Fatalf("%s, k = %d: Search = %+v, sorted scan %+v", c.name, k, got, want)
+			}
+			if c.w == Count && (got.Before.Sum != float64(got.Before.Count) || got.Group.Sum != float64(got.Group.Count)) {
+				t.Fatalf("%s, k = %d: %+v: Count's sums are not its counts", c.name, k, got)
+			}
+		}
+	}
+}
+
+// TestSearchWeightPaths: every path of the histogram's weighing — positive
+// values with a linear weight, a constant weight (Count, 0, a negative B
+// that clamps every weight to 0), a linear weight over values of either
+// sign, a clamped one with its kink inside the values (either slope) — on
+// fixed values with ties, each count's cut against the sorted scan. The
+// random draws reach the rarer of these (A = 0 with B < 0, a negative
+// slope over positive values) only now and then; here every run does.
+func TestSearchWeightPaths(t *testing.T) {
+	t.Parallel()
+	positive := make([]float64, 200) // 0.5, 1, …, 7, with ties
+	mixed := make([]float64, 200)    // −3 … 5, zeros of both signs
+	for i := range positive {
+		positive[i] = float64(i%7 + 1)
+		if i%11 == 0 {
+			positive[i] = 0.5
+		}
+		mixed[i] = float64(i%9 - 3)
+		if i%18 == 3 {
+			mixed[i] = math.Copysign(0, -1)
+		}
+	}
+	weights := []Weight{Count, {}, {A: 0, B: -1}, {A: 0, B: 2}, {A: 1}, {A: 2, B: 3},
+		{A: 0.5, B: -2}, {A: -1, B: 4}, {A: -1, B: -1}, {A: -0.5, B: 0.25}}
+	for _, vals := range [][]float64{positive, mixed} {
+		for _, w := range weights {
+			var ws Workspace
+			for k := 0; k <= len(vals)+1; k++ {
+				done := func(incl Stats, _ float64, _ bool) bool { return incl.Count >= k }
+				if got, want := Search(&ws, vals, w, done), referenceSearch(vals, w, done); !sameCut(got, want) {
+					t.Fatalf("weight %+v over %v…, k = %d: Search = %+v, sorted scan %+v", w, vals[:9], k, got, want)
+				}
+			}
+		}
+	}
 }
