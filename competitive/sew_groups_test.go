@@ -66,3 +66,25 @@ func TestSEWLaunchesFillIdleMachines(t *testing.T) {
 		}
 	}
 }
+
+// TestSEWReduceIdleAtScale: the MaxActions bound applies to what a group
+// can launch, its idle machines (M/2 minus its running copies), not to the
+// group's size. With M = 2^32, 2^31 − 1 reduce copies running and 2^40
+// reduce tasks waiting, one reduce machine is idle: one launch, no error,
+// although the group (2^31 machines) and the waiting tasks exceed
+// MaxActions.
+func TestSEWReduceIdleAtScale(t *testing.T) {
+	t.Parallel()
+	const group = 1 << 31
+	jobs := []Job{
+		{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{group - 1}}},
+		{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 1 << 40, Mean: 1, Unscheduled: 1 << 40}},
+	}
+	acts, err := SEW(nil, jobs, 2*group, 0, nil, nil)
+	if err != nil {
+		t.Fatalf("SEW: %v", err)
+	}
+	if len(acts) != 1 || acts[0].Job != 1 || acts[0].Kind != Launch || acts[0].Stage != ReduceStage || acts[0].Copies != 1 {
+		t.Fatalf("got %+v, want one reduce launch of job 1", acts)
+	}
+}
