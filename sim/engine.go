@@ -4,11 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"github.com/specsched/specsched/alloc"
-	"github.com/specsched/specsched/competitive"
-	"github.com/specsched/specsched/dag"
-	"github.com/specsched/specsched/stragglers"
 )
 
 type taskStatus uint8
@@ -130,28 +125,22 @@ type engine struct {
 	// slots.
 	steps int
 
-	// scratch, reused at every decision
-	ws       alloc.Workspace
-	cws      competitive.Workspace
-	sws      stragglers.Workspace
-	dws      dag.Workspace
-	rem      []float64
-	key      []float64
-	demand   []float64
-	shares   []float64
-	sorted   []float64
-	target   []int
-	order    []int32
-	packed   []uint64
-	view     []stragglers.Task
-	viewIdx  []int32
-	acts     []stragglers.Action
-	plan1    []competitive.Action
-	machines [1]int
-	cjobs    []competitive.Job
-	running  []int
-	dagJobs  []dag.Job
-	betas    []float64
+	// The policy: the allocator shares the slots, the rule uses them.
+	alloc     Allocator
+	rule      InJobRule
+	requester requester // the rule, if its stragglers count in the demand (speculation on)
+	pool      pooler    // the rule, if it fills a reserved pool (speculation on)
+	dec       Decision  // what alloc and rule see: this engine
+	err       error     // the first error met inside a Decision method
+
+	// The grant's scratch, reused at every decision: the allocation and
+	// priority of the active jobs, their order (ordered: set by the
+	// allocator), and sortedBy's packed keys.
+	target  []int
+	key     []float64
+	order   []int32
+	ordered bool
+	packed  []uint64
 }
 
 // eventHeap is a binary min-heap of events, ties by copy index (creation
@@ -213,20 +202,27 @@ func (h *eventHeap) pop() event {
 // newEngine lays out the state of every job, phase and task.
 func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e := &engine{fn: fn, cfg: cfg, jobs: jobs, seed: cfg.Seed, slots: cfg.Slots, regCap: cfg.Slots}
-	if cfg.Policy.budgeted() {
+	e.dec.e = e
+	e.alloc, e.rule = cfg.parts()
+	on := !cfg.Speculation.Off
+	if p, ok := e.rule.(pooler); ok {
 		e.regCap = cfg.Slots - cfg.Budget
+		if on {
+			e.pool = p
+		}
+	}
+	if r, ok := e.rule.(requester); ok && on {
+		e.requester = r
+	}
+	var traits ruleTraits
+	if t, ok := e.rule.(tracer); ok {
+		traits = t.traits()
 	}
 	e.betaC = clusterBeta(&cfg, jobs)
-	switch cfg.Policy.allocator() {
-	case allocHopper, allocEps, allocDAG, allocHetero, allocSREWC:
-		e.conserving = true
-	}
-	switch cfg.Policy.injob() {
-	case injobSpeculate, injobBestEffort:
-		e.judges = true
-	}
-	e.judges = (e.judges || cfg.Policy.budgeted()) && !cfg.Speculation.Off
-	e.everyInstant = (cfg.Policy.injob() == injobBestEffort || cfg.Policy.budgeted()) && !cfg.Speculation.Off || cfg.debug.everyInstant
+	_, capped := e.alloc.(demandCapped)
+	e.conserving = !capped
+	e.judges = traits.judges && on
+	e.everyInstant = traits.oneCopy && on || cfg.debug.everyInstant
 	e.checks = e.judges && cfg.Speculation.Detect > 0
 	nPhases := 0
 	for j := range jobs {
@@ -280,7 +276,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		js.thetaMax = math.Inf(-1)
 		js.quiet = math.Inf(1)
 	}
-	if cfg.Policy == SREWC {
+	if _, ok := e.alloc.(*SREWCAllocator); ok {
 		e.phaseMoments()
 	}
 	if cfg.Speculation.Mantri {
