@@ -29,3 +29,24 @@ func (e *InputError) Error() string {
 	}
 	return fmt.Sprintf("%s: job %d: %s = %s: %s", e.Func, e.Index, e.Field, value, e.Reason)
 }
+
+// A TraceError reports a malformed trace read by one of the simulators'
+// ParseTrace functions (sim.ParseTrace, probe.ParseTrace): which parser,
+// the 1-based line, the field or column at fault, its text and what was
+// wrong with it. sim.TraceError and probe.TraceError are this type.
+type TraceError struct {
+	Func   string // the parser, e.g. "sim.ParseTrace"
+	Line   int    // 1-based line number
+	Field  string // the field or column, e.g. "duration", "n_tasks", "header"; "" when the line as a whole is at fault
+	Text   string // the offending text (unused when Field is "")
+	Reason string // what was wrong, e.g. "must be a finite number ≥ 0"
+}
+
+// Error formats the error as `func: line n: field "text": reason`, or
+// "func: line n: reason" when no field is named.
+func (e *TraceError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s: line %d: %s", e.Func, e.Line, e.Reason)
+	}
+	return fmt.Sprintf("%s: line %d: %s %q: %s", e.Func, e.Line, e.Field, e.Text, e.Reason)
+}

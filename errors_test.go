@@ -57,3 +57,30 @@ func testInputErrorNoPanic(t *rapid.T) {
 func TestInputErrorNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testInputErrorNoPanic) }
 
 func FuzzInputError(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testInputErrorNoPanic)) }
+
+// TestTraceErrorFormat: the two forms of the message, worked by hand (they
+// are the messages sim.ParseTrace and probe.ParseTrace gave before the type
+// was shared), and errors.As through a wrap.
+func TestTraceErrorFormat(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		err  specsched.TraceError
+		want string
+	}{
+		{specsched.TraceError{Func: "sim.ParseTrace", Line: 3, Reason: "4 fields, the header has 5"},
+			"sim.ParseTrace: line 3: 4 fields, the header has 5"},
+		{specsched.TraceError{Func: "sim.ParseTrace", Line: 2, Field: "beta", Text: "0.5", Reason: "must be a number in (1, 1e6]"},
+			`sim.ParseTrace: line 2: beta "0.5": must be a number in (1, 1e6]`},
+		{specsched.TraceError{Func: "probe.ParseTrace", Line: 7, Field: "d3", Text: "-1", Reason: "must be a finite number ≥ 0"},
+			`probe.ParseTrace: line 7: d3 "-1": must be a finite number ≥ 0`},
+	}
+	for _, tc := range cases {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("Error() = %q, want %q", got, tc.want)
+		}
+		var te *specsched.TraceError
+		if wrapped := fmt.Errorf("file: %w", &tc.err); !errors.As(wrapped, &te) || *te != tc.err {
+			t.Errorf("errors.As did not find the TraceError in %v", wrapped)
+		}
+	}
+}
