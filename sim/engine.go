@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/specsched/specsched/internal/minheap"
 )
 
 type taskStatus uint8
@@ -143,9 +145,9 @@ type engine struct {
 	packed  []uint64
 }
 
-// eventHeap is a binary min-heap of events, ties by copy index (creation
-// order), so that a run does not depend on heap internals.
-type eventHeap []event
+// eventHeap is the min-heap of events (internal/minheap), ties by copy
+// index (creation order), so that a run does not depend on heap internals.
+type eventHeap = minheap.Heap[event, *event]
 
 // An event is the end of copy c's run, or, for c < 0, the moment task
 // −c−1 becomes old enough to be judged a straggler (a check: it changes no
@@ -155,48 +157,9 @@ type event struct {
 	c int32
 }
 
-func (h eventHeap) less(i, j int) bool {
-	return h[i].t < h[j].t || (h[i].t == h[j].t && h[i].c < h[j].c)
-}
-
-func (h *eventHeap) push(e event) {
-	*h = append(*h, e)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s.less(i, p) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *eventHeap) pop() event {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= len(s) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(s) && s.less(r, l) {
-			m = r
-		}
-		if !s.less(m, i) {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return top
+// Less orders events by time, ties by copy index.
+func (a *event) Less(b *event) bool {
+	return a.t < b.t || (a.t == b.t && a.c < b.c)
 }
 
 // newEngine lays out the state of every job, phase and task.
@@ -398,7 +361,7 @@ func (e *engine) run() error {
 		// decision (see everyInstant).
 		decide := e.everyInstant
 		for len(e.events) > 0 && e.events[0].t == t {
-			ev := e.events.pop()
+			ev := e.events.Pop()
 			e.steps++
 			if ev.c < 0 {
 				e.res.Stats.Events++
@@ -568,7 +531,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 // push adds an event to the heap.
 func (e *engine) push(ev event) {
 	e.steps++
-	e.events.push(ev)
+	e.events.Push(ev)
 }
 
 // launch starts the first copy of the next unscheduled task of phase p.
