@@ -9,7 +9,20 @@ import (
 // A Policy is a preset cluster scheduler: an Allocator, how the slots are
 // shared among the jobs, and an InJobRule, how each job uses its share
 // (Parts names them; Config.Allocator and Config.Rule replace either). Any
-// allocator combines with any rule.
+// allocator combines with any rule. The presets:
+//
+//	Policy           allocator (NewAllocator)         rule (NewRule)
+//	Fair             fair (FairAllocator)             launch (LaunchRule)
+//	SRPT             srpt (SRPTAllocator)             launch
+//	Hopper           hopper (HopperAllocator)         speculate (SpeculateRule)
+//	HopperEps        hopper-eps (EpsFairAllocator)    speculate
+//	HopperDAG        hopper-dag (DAGAllocator)        speculate
+//	HopperHetero     hopper-hetero (HeteroAllocator)  speculate
+//	SREWC            srewc (SREWCAllocator)           plan (PlanRule)
+//	SRPTBestEffort   srpt                             besteffort (BestEffortRule)
+//	FairBestEffort   fair                             besteffort
+//	SRPTBudgeted     srpt                             budgeted (BudgetedRule)
+//	FairBudgeted     fair                             budgeted
 type Policy uint8
 
 const (
