@@ -14,6 +14,13 @@ import (
 // which running tasks to copy. With Speculation.Off the engine only
 // launches tasks, whatever the rule.
 //
+// A rule of the caller's is asked at the decisions of copy ends and
+// arrivals; the engine's straggler bookkeeping — the eligibility bounds,
+// the decisions at the instants tasks have run Speculation.Detect × t_new,
+// a decision at every instant for rules that give a straggler one copy per
+// decision — serves the built-in rules that judge stragglers
+// (SpeculateRule, BestEffortRule, BudgetedRule).
+//
 // An InJobRule may keep scratch memory between calls (the built-in ones
 // do): a value serves one Simulate at a time.
 type InJobRule interface {
@@ -26,7 +33,9 @@ type InJobRule interface {
 	// with a running task and no unscheduled runnable task (one with an
 	// unscheduled task can always use a slot, one with neither never).
 	// It may err on the side of true, at the cost of a call of Use that
-	// starts nothing.
+	// starts nothing. It must depend on that job's state only: the jobs
+	// for which it is false when the grants start are passed over until
+	// the next decision.
 	CanUse(d *Decision, k int) bool
 }
 

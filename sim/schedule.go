@@ -66,10 +66,19 @@ func (e *engine) grant(free int) (int, error) {
 	if err != nil {
 		return free, err
 	}
-	// Jobs below their allocation, in priority order.
+	// Jobs below their allocation, in priority order. A job that cannot use
+	// a slot now is passed over by the grants and by conserve, and no
+	// other job's use changes that (it depends on the job's own state
+	// only): only the others are sorted.
 	order := e.order
 	if !e.ordered {
-		order = e.sortedBy(e.key, n)
+		e.order = e.order[:0]
+		for k := range e.active {
+			if e.canUse(k) {
+				e.order = append(e.order, int32(k))
+			}
+		}
+		order = e.sortPositions(e.key, e.order)
 	}
 	for _, k := range order {
 		if free == 0 {
@@ -110,39 +119,45 @@ func (e *engine) conserve(free int) error {
 }
 
 // sortedBy sets e.order to the positions 0 … n−1 of e.active ordered by key
-// (≥ 0), ties by position (arrival order), and returns it. Integer keys below
-// 2³¹ — task counts, the common case — are packed with the position into one
-// uint64 and sorted as such.
+// (≥ 0), ties by position (arrival order), and returns it.
 func (e *engine) sortedBy(key []float64, n int) []int32 {
 	e.order = grow(e.order, n)
-	order := e.order
+	for k := range e.order {
+		e.order[k] = int32(k)
+	}
+	return e.sortPositions(key, e.order)
+}
+
+// sortPositions sorts the positions ks by key (≥ 0), ties by position, in
+// place, and returns ks. Integer keys below 2³¹ — task counts, the common
+// case — are packed with the position into one uint64 and sorted as such.
+// The order is a strict total one, so the result does not depend on the
+// order of ks or on which way it is sorted.
+func (e *engine) sortPositions(key []float64, ks []int32) []int32 {
 	integral := true
-	for _, k := range key[:n] {
-		if k != math.Trunc(k) || !(k < 1<<31) {
+	for _, k := range ks {
+		if x := key[k]; x != math.Trunc(x) || !(x < 1<<31) {
 			integral = false
 			break
 		}
 	}
 	if integral {
-		e.packed = grow(e.packed, n)
+		e.packed = grow(e.packed, len(ks))
 		packed := e.packed
-		for k := range packed {
-			packed[k] = uint64(key[k])<<32 | uint64(k)
+		for i, k := range ks {
+			packed[i] = uint64(key[k])<<32 | uint64(k)
 		}
 		slices.Sort(packed)
-		for k, p := range packed {
-			order[k] = int32(uint32(p))
+		for i, p := range packed {
+			ks[i] = int32(uint32(p))
 		}
-		return order
+		return ks
 	}
-	for k := range order {
-		order[k] = int32(k)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
+	slices.SortFunc(ks, func(a, b int32) int {
 		if c := cmpFloat(key[a], key[b]); c != 0 {
 			return c
 		}
 		return int(a - b)
 	})
-	return order
+	return ks
 }
