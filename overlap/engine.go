@@ -74,11 +74,11 @@ type prioEngine struct {
 func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64) {
 	e.tab.reset(speed)
 	for c := range e.classes {
-		e.classes[c].mapH.reset()
-		e.classes[c].availH.reset()
-		e.classes[c].shufH.reset()
+		e.classes[c].mapH.Reset()
+		e.classes[c].availH.Reset()
+		e.classes[c].shufH.Reset()
 	}
-	e.beta.reset()
+	e.beta.Reset()
 	e.betaID = -1
 	e.active = e.active[:0]
 	e.strict = kind == MaxSRPTStrict
@@ -143,15 +143,7 @@ func (e *prioEngine) admit() {
 			e.out[id] = 0
 			continue
 		}
-		s := e.tab.add(id, a)
-		if n := len(e.tab.jobs); n > len(e.beta.pos) {
-			for c := range e.classes {
-				e.classes[c].mapH.grow(n)
-				e.classes[c].availH.grow(n)
-				e.classes[c].shufH.grow(n)
-			}
-			e.beta.grow(n)
-		}
+		s := e.tab.add(id, a) // the heaps grow their position tables to s on demand
 		j := &e.tab.jobs[s]
 		if e.split {
 			j.class = int8(splitClass(j.x, j.y))
@@ -159,7 +151,7 @@ func (e *prioEngine) admit() {
 			// the arrival field: equal imbalances give equal μ, so which of
 			// them is on top does not matter.
 			exp, mant := imbalanceKey(j.x, j.y)
-			e.beta.push(entry{key: exp, arrival: mant, id: id, slot: s})
+			e.beta.Push(rank(exp, mant, id), int(s), struct{}{})
 		}
 		e.sync(s)
 	}
@@ -180,7 +172,7 @@ func (e *prioEngine) settle() {
 		c.availH.set(false, 0, 0, 0, s)
 		c.shufH.set(false, 0, 0, 0, s)
 		if e.split {
-			e.beta.remove(s)
+			e.beta.Remove(int(s))
 		}
 		e.tab.release(s)
 	}
@@ -210,8 +202,8 @@ func (e *prioEngine) allocate() {
 	var m [2]int32
 	for c := 0; c < e.nclass; c++ {
 		m[c] = -1
-		if h := &e.classes[c].mapH; h.len() > 0 {
-			m[c] = h.top().slot
+		if h := &e.classes[c].mapH; h.Len() > 0 {
+			m[c] = int32(h.Min().Index)
 		}
 	}
 	if !e.split {
@@ -220,9 +212,9 @@ func (e *prioEngine) allocate() {
 	} else {
 		// splitCapacities at speed 1, with μ kept while the job that
 		// sets β(t) stays: μ depends only on its sizes.
-		if top := e.beta.top(); top.id != e.betaID {
-			b := &e.tab.jobs[top.slot]
-			e.betaID = top.id
+		if top := e.beta.Min(); top.ID != e.betaID {
+			b := &e.tab.jobs[top.Index]
+			e.betaID = top.ID
 			e.mu[0], e.mu[1] = splitShares(hiLo(b.x, b.y))
 			e.muF = [2]float64{e.mu[0].float(), e.mu[1].float()}
 		}
@@ -279,27 +271,27 @@ func (e *prioEngine) shuffle(c int, m int32, scap float64) (qm, qo float64, othe
 		return j.g
 	}
 	if e.strict {
-		if cl.shufH.len() == 0 {
+		if cl.shufH.Len() == 0 {
 			return 0, 0, -1
 		}
-		s := cl.shufH.top().slot
+		s := int32(cl.shufH.Min().Index)
 		q := math.Min(scap, limit(s))
 		if s == m {
 			return q, 0, -1
 		}
 		return 0, q, s
 	}
-	a := cl.availH.firstExcept(m)
+	a := cl.availH.MinExcept(int(m))
 	mIn := m >= 0 && e.tab.jobs[m].yr() > 0
 	mLimit := 0.0
 	if mIn {
 		mLimit = limit(m)
 	}
-	mFirst := a == nil || (m >= 0 && cl.mapH.items[cl.mapH.pos[m]].before(a))
+	mFirst := a == nil || (m >= 0 && cl.mapH.Get(int(m)).Less(&a.Rank))
 	qm, qo = shuffleShare(scap, mIn, mLimit, a != nil, mFirst)
 	other = -1
 	if a != nil {
-		other = a.slot
+		other = int32(a.Index)
 	}
 	return qm, qo, other
 }

@@ -77,7 +77,7 @@ func (e *lpsEngine) toShuffle(s int32) {
 	case j.avail < rebaseRatio*v:
 		e.rebase(v)
 	}
-	e.shuffleOnly.push(entry{key: j.avail + e.virtual.value(), arrival: j.arrival, id: j.id, slot: s})
+	e.shuffleOnly.push(rank(j.avail+e.virtual.value(), j.arrival, j.id), s)
 }
 
 // rebaseRatio: a job entering the shuffle-only heap with work below
@@ -91,7 +91,7 @@ const rebaseRatio = 0x1p-20
 // index, so the heap is rebuilt. O(jobs in the heap).
 func (e *lpsEngine) rebase(v float64) {
 	for i := range e.shuffleOnly {
-		k := &e.shuffleOnly[i].key
+		k := &e.shuffleOnly[i].Key
 		*k = math.Max(*k-v, 0)
 	}
 	e.virtual = compSum{}
@@ -176,7 +176,7 @@ func (e *lpsEngine) run(until float64) error {
 		}
 		shuffleDone := false
 		if e.shuffleOnly.len() > 0 && e.theta > 0 {
-			if t := math.Max(e.shuffleOnly[0].key-e.virtual.value(), 0) / e.theta; t < tau {
+			if t := math.Max(e.shuffleOnly[0].Key-e.virtual.value(), 0) / e.theta; t < tau {
 				tau, trig, shuffleDone = t, -1, true
 			}
 		}
@@ -236,14 +236,14 @@ func (e *lpsEngine) step(tau float64, arrival bool, trig int, mapDone, shuffleDo
 		e.clk.advance(tau)
 	}
 	if shuffleDone {
-		e.depart(e.shuffleOnly.pop().slot)
+		e.depart(e.shuffleOnly.pop().Value)
 	}
 	for e.shuffleOnly.len() > 0 {
 		top := &e.shuffleOnly[0]
-		if top.key-e.virtual.value() > snapTol*e.tab.jobs[top.slot].y {
+		if top.Key-e.virtual.value() > snapTol*e.tab.jobs[top.Value].y {
 			break
 		}
-		e.depart(e.shuffleOnly.pop().slot)
+		e.depart(e.shuffleOnly.pop().Value)
 	}
 	kept := e.inService[:0]
 	for _, s := range e.inService {
@@ -265,7 +265,7 @@ func (e *lpsEngine) snapshot(dst []simView) []simView {
 	onHeap := make(map[int32]float64, len(e.shuffleOnly))
 	v := e.virtual.value()
 	for _, en := range e.shuffleOnly {
-		onHeap[en.slot] = math.Min(math.Max(en.key-v, 0), e.tab.jobs[en.slot].y)
+		onHeap[en.Value] = math.Min(math.Max(en.Key-v, 0), e.tab.jobs[en.Value].y)
 	}
 	for i := range e.tab.jobs {
 		j := &e.tab.jobs[i]

@@ -104,7 +104,7 @@ func (q *srptQueue) run(resp []float64, jobs []Arrival, shuffle bool, speed floa
 			} else {
 				// In units of the speed (service time), as the simulators
 				// keep sizes: a subnormal speed then rounds nothing.
-				q.heap.push(entry{key: size / speed, arrival: a.Time, id: next})
+				q.heap.push(rank(size/speed, a.Time, next), 0)
 			}
 			next++
 		}
@@ -112,17 +112,17 @@ func (q *srptQueue) run(resp []float64, jobs []Arrival, shuffle bool, speed floa
 			continue
 		}
 		top := &q.heap[0]
-		finish := top.key
+		finish := top.Key
 		if next < len(jobs) {
 			if dt := clk.until(jobs[next].Time); dt < finish {
 				// Serve the head until the next arrival; it stays the least.
-				top.key = math.Max(top.key-dt, 0)
+				top.Key = math.Max(top.Key-dt, 0)
 				clk.anchor(jobs[next].Time)
 				continue
 			}
 		}
 		clk.advance(finish)
 		done := q.heap.pop()
-		resp[done.id] = clk.since(done.arrival)
+		resp[done.ID] = clk.since(done.Next)
 	}
 }

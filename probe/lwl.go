@@ -5,18 +5,8 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/minheap"
 )
-
-// lwlNode is a heap entry of PlaceLWL: a node and its expected work left.
-type lwlNode struct {
-	work float64
-	node int
-}
-
-// lwlLess orders by work left, then by node index.
-func lwlLess(a, b lwlNode) bool {
-	return a.work < b.work || (a.work == b.work && a.node < b.node)
-}
 
 // PlaceLWL places the tasks of a long job by Least Work Left, as Eagle's and
 // Hawk's centralized scheduler does in the general partition: "This policy
@@ -79,38 +69,18 @@ func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Wor
 		return dst, nil
 	}
 	ws = orNew(ws)
+	// The heap ranks node i by (work left, i).
 	h := slices.Grow(ws.heap[:0], len(workLeft))[:len(workLeft)]
 	for i, w := range workLeft {
-		h[i] = lwlNode{work: w, node: i}
+		h[i] = minheap.Item[struct{}]{Rank: minheap.Rank{Key: w, ID: i}}
 	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		lwlDown(h, i)
-	}
+	h.Init()
 	for k := range dst {
-		dst[k] = h[0].node
-		h[0].work += estTask
-		lwlDown(h, 0)
+		least := h.Min()
+		dst[k] = least.ID
+		least.Key += estTask
+		h.Fix(0)
 	}
 	ws.heap = h
 	return dst, nil
-}
-
-// lwlDown restores the heap order below i. O(log n).
-func lwlDown(h []lwlNode, i int) {
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && lwlLess(h[r], h[l]) {
-			m = r
-		}
-		if !lwlLess(h[m], h[i]) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
 }

@@ -1,11 +1,6 @@
 package probe
 
-import (
-	"math"
-	"slices"
-
-	"gonum.org/v1/gonum/stat"
-)
+import "github.com/specsched/specsched/internal/stats"
 
 // Percentiles are the 50th, 90th and 99th percentiles of job completion
 // times, the metrics of Eagle's evaluation (§5).
@@ -23,8 +18,8 @@ type Summary struct {
 // the jobs r classified short and long. A percentile is the empirical
 // quantile: the smallest completion time c such that at least that
 // fraction of the jobs completed within c (gonum stat.Quantile,
-// stat.Empirical). O(n log n). A class with no job has NaN percentiles and
-// Jobs = 0.
+// stat.Empirical; internal/stats, the summary sim and cmd/specsim share).
+// O(n log n). A class with no job has NaN percentiles and Jobs = 0.
 func (r *Result) Summarize() Summary {
 	var short, long []float64
 	for j, c := range r.Completion {
@@ -38,15 +33,6 @@ func (r *Result) Summarize() Summary {
 }
 
 func percentiles(x []float64) Percentiles {
-	if len(x) == 0 {
-		nan := math.NaN()
-		return Percentiles{P50: nan, P90: nan, P99: nan}
-	}
-	slices.Sort(x)
-	return Percentiles{
-		P50:  stat.Quantile(0.50, stat.Empirical, x, nil),
-		P90:  stat.Quantile(0.90, stat.Empirical, x, nil),
-		P99:  stat.Quantile(0.99, stat.Empirical, x, nil),
-		Jobs: len(x),
-	}
+	s := stats.Summarize(x)
+	return Percentiles{P50: s.P50, P90: s.P90, P99: s.P99, Jobs: s.Jobs}
 }

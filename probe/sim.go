@@ -558,7 +558,7 @@ func (s *simulator) run() {
 		}
 		if nextArrival < len(s.order) {
 			j := s.order[nextArrival]
-			if s.events.len() == 0 || s.jobs[j].Submit <= s.events.h[0].t {
+			if s.events.len() == 0 || s.jobs[j].Submit <= s.events.next() {
 				nextArrival++
 				s.arrive(s.jobs[j].Submit, j)
 				continue
@@ -567,8 +567,7 @@ func (s *simulator) run() {
 		if s.events.len() == 0 {
 			break
 		}
-		e := s.events.pop()
-		s.handle(e)
+		s.handle(s.events.pop())
 	}
 	st := &s.res.Stats
 	st.Makespan = s.last - s.first
@@ -577,21 +576,21 @@ func (s *simulator) run() {
 	}
 }
 
-// at schedules an event delay after base. A positive delay that the
+// at schedules event e delay after base. A positive delay that the
 // clock's rounding would absorb (lost) is recorded by the queue, and run
-// stops with an InputError (lostError): a task's duration (evFinish, b =
-// its job) or the network delay.
-func (s *simulator) at(base, delay float64, kind eventKind, a, b, c, d int) {
-	s.events.push(base, delay, event{kind: kind, a: a, b: b, c: c, d: d})
+// stops with an InputError (lostError): a task's duration (evFinish, of
+// e.job) or the network delay.
+func (s *simulator) at(base, delay float64, e event) {
+	s.events.push(base, delay, e)
 }
 
 // lostError is the InputError for the first delay the queue found lost.
 func (s *simulator) lostError() error {
 	q := &s.events
 	if q.lost.kind == evFinish {
-		return lostErr(q.lost.b, "Durations", q.lostDelay, q.lost.t)
+		return lostErr(q.lost.job, "Durations", q.lostDelay, q.lostAt)
 	}
-	return lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, q.lost.t)
+	return lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, q.lostAt)
 }
 
 // lost reports whether adding d > 0 to the clock at base changes it by
@@ -608,24 +607,24 @@ func lostErr(index int, field string, v, clock float64) error {
 		strconv.FormatFloat(clock, 'g', -1, 64)+" it changes it by less than half of itself (the simulator's float64 clock resolves about 2^-52 of its value)")
 }
 
-func (s *simulator) handle(e event) {
+func (s *simulator) handle(t float64, e event) {
 	switch e.kind {
 	case evProbe:
-		s.probeArrives(e.t, e.a, e.b, e.c)
+		s.probeArrives(t, e.node, e.job, int(e.round))
 	case evReject:
-		s.rejections(e.t, e.a, e.b)
+		s.rejections(t, e.job, int(e.round))
 	case evLong:
-		s.longArrives(e.t, e.a, e.b, e.c, e.d)
+		s.longArrives(t, e.node, e.job, e.task, e.ref)
 	case evRequest:
-		s.request(e.t, e.a, e.b, e.c, e.d)
+		s.request(t, e.node, e.job, e.ref, e.blocked)
 	case evReply:
-		s.reply(e.t, e.a, e.b, e.c, e.d)
+		s.reply(t, e.node, e.job, e.task, e.ref, e.copy, e.blocked)
 	case evFinish:
-		s.finish(e.t, e.a, e.c)
+		s.finish(t, e.node, e.ref)
 	case evLongDone:
-		s.longDone(e.t, e.a, e.b)
+		s.longDone(t, e.node, e.job)
 	case evStolen:
-		s.stolenArrive(e.t, e.a, e.b)
+		s.stolenArrive(t, e.node, e.ref)
 	}
 }
 
@@ -658,7 +657,7 @@ func (s *simulator) arrive(t float64, j int) {
 		}
 		snap := s.snapshot(t)
 		for k, i := range s.targets {
-			s.at(t, d, evLong, s.slot(i), j, k, snap)
+			s.at(t, d, event{kind: evLong, node: s.slot(i), job: j, task: k, ref: snap})
 		}
 		return
 	}
@@ -673,7 +672,7 @@ func (s *simulator) arrive(t float64, j int) {
 	s.res.Stats.Probes += int64(n)
 	s.targets, _ = PlaceProbes(s.targets, 0, cfg.Nodes, n, s.rng, &s.ws)
 	for _, i := range s.targets {
-		s.at(t, d, evProbe, s.slot(i), j, 0, 0)
+		s.at(t, d, event{kind: evProbe, node: s.slot(i), job: j})
 	}
 }
 
@@ -701,7 +700,7 @@ func (s *simulator) probeArrives(t float64, i, j, round int) {
 			js.freshest[round] = v
 		}
 		if js.rejected[round] == 1 {
-			s.at(t, s.cfg.NetworkDelay, evReject, j, round, 0, 0)
+			s.at(t, s.cfg.NetworkDelay, event{kind: evReject, job: j, round: uint8(round)})
 		}
 		return
 	}
@@ -741,7 +740,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 		s.targets, _ = PlaceProbes(s.targets, first, count, k, s.rng, &s.ws)
 	}
 	for _, i := range s.targets {
-		s.at(t, s.cfg.NetworkDelay, evProbe, s.slot(i), j, next, 0)
+		s.at(t, s.cfg.NetworkDelay, event{kind: evProbe, node: s.slot(i), job: j, round: uint8(next)})
 	}
 }
 
@@ -811,11 +810,7 @@ func (s *simulator) tryStart(t float64, i int) {
 	}
 	n.busy = true
 	n.queued = e.queued
-	blocked := 0
-	if e.blocked {
-		blocked = 1
-	}
-	s.at(t, s.cfg.NetworkDelay, evRequest, i, e.job, e.id, blocked)
+	s.at(t, s.cfg.NetworkDelay, event{kind: evRequest, node: i, job: e.job, ref: e.id, blocked: e.blocked})
 }
 
 // choose runs Algorithm 1 on node n's queue and stores the counters.
@@ -844,9 +839,9 @@ func (s *simulator) choose(n *nodeState) int {
 }
 
 // request handles node i's getTask for job j at the job's scheduler.
-func (s *simulator) request(t float64, i, j, id, blocked int) {
+func (s *simulator) request(t float64, i, j, id int, blocked bool) {
 	js := &s.js[j]
-	task, copyBit := -1, 0
+	task, isCopy := -1, false
 	if js.next < len(s.jobs[j].Durations) {
 		task = js.next
 		js.next++
@@ -854,15 +849,16 @@ func (s *simulator) request(t float64, i, j, id, blocked int) {
 			s.taskCopies[s.taskBase[j]+task]++
 		}
 	} else if s.cfg.Policy == Hopper && !js.finished {
-		if task = s.speculate(t, j); task >= 0 {
-			copyBit = 1
-		}
+		task = s.speculate(t, j)
+		isCopy = task >= 0
 	}
-	s.at(t, s.cfg.NetworkDelay, evReply, i, j, task, id<<2|copyBit<<1|blocked)
+	s.at(t, s.cfg.NetworkDelay, event{kind: evReply, node: i, job: j, task: task, ref: id, copy: isCopy, blocked: blocked})
 }
 
-// reply handles the scheduler's answer at node i.
-func (s *simulator) reply(t float64, i, j, task, idBlocked int) {
+// reply handles the scheduler's answer at node i to the getTask of the
+// entry id: task of job j (−1: none), a speculative copy or not; blocked
+// says the entry was queued behind a long task.
+func (s *simulator) reply(t float64, i, j, task, id int, isCopy, blocked bool) {
 	n := &s.nodes[i]
 	n.busy = false
 	if task >= 0 && s.cfg.Policy == Hopper && s.taskDone[s.taskBase[j]+task] {
@@ -872,7 +868,6 @@ func (s *simulator) reply(t float64, i, j, task, idBlocked int) {
 	}
 	if task < 0 {
 		// No task left: a sticky probe leaves the queue.
-		id := idBlocked >> 2
 		for k := range n.queue {
 			if !n.queue[k].long && n.queue[k].id == id {
 				n.queue = slices.Delete(n.queue, k, k+1)
@@ -882,10 +877,10 @@ func (s *simulator) reply(t float64, i, j, task, idBlocked int) {
 		s.tryStart(t, i)
 		return
 	}
-	if idBlocked&1 == 1 {
+	if blocked {
 		s.res.Stats.ShortAfterLong++
 	}
-	n.copy = idBlocked&2 != 0
+	n.copy = isCopy
 	s.start(t, i, j, task, false, n.queued)
 }
 
@@ -900,7 +895,7 @@ func (s *simulator) start(t float64, i, j, k int, long bool, queued float64) {
 	} else {
 		n.copy = false
 	}
-	s.at(t, duration, evFinish, i, j, n.version, 0)
+	s.at(t, duration, event{kind: evFinish, node: i, job: j, ref: n.version})
 }
 
 // finish ends node i's execution, unless it was cancelled (version).
@@ -929,7 +924,7 @@ func (s *simulator) finish(t float64, i, version int) {
 	if n.runLong {
 		n.longs--
 		n.runLong = false
-		s.at(t, s.cfg.NetworkDelay, evLongDone, n.id, j, 0, 0)
+		s.at(t, s.cfg.NetworkDelay, event{kind: evLongDone, node: n.id, job: j})
 	}
 	s.tryStart(t, i)
 	for _, v := range killed {
@@ -1019,7 +1014,7 @@ func (s *simulator) steal(t float64, i int) {
 		s.res.Stats.Rescheduled += int64(end - start)
 		s.stolen = append(s.stolen, batch)
 		n.stealing = true
-		s.at(t, 2*s.cfg.NetworkDelay, evStolen, i, len(s.stolen)-1, 0, 0)
+		s.at(t, 2*s.cfg.NetworkDelay, event{kind: evStolen, node: i, ref: len(s.stolen) - 1})
 		return
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/specsched/specsched"
 )
 
 // A Job is one job of a workload: when it is submitted, the actual duration
@@ -18,17 +20,15 @@ type Job struct {
 	EstTask   float64   // estimated mean task duration, seconds
 }
 
-// A TraceError reports a malformed line of a trace: its 1-based line
-// number, the field, the offending text and what was wrong.
-type TraceError struct {
-	Line   int
-	Field  string // "submit_time", "n_tasks", "mean_duration", "d3", "line"
-	Text   string
-	Reason string
-}
+// A TraceError reports a malformed line of a trace (specsched.TraceError,
+// with Func "probe.ParseTrace"): its 1-based line number, the field
+// ("submit_time", "n_tasks", "mean_duration", "d3", or "line" for the line
+// as a whole), the offending text and what was wrong.
+type TraceError = specsched.TraceError
 
-func (e *TraceError) Error() string {
-	return fmt.Sprintf("probe.ParseTrace: line %d: %s %q: %s", e.Line, e.Field, e.Text, e.Reason)
+// traceErr returns the TraceError of ParseTrace for line, field and text.
+func traceErr(line int, field, text, reason string) error {
+	return &TraceError{Func: "probe.ParseTrace", Line: line, Field: field, Text: text, Reason: reason}
 }
 
 // maxTraceLine bounds one line of a trace (a job of a million tasks fits).
@@ -70,7 +70,7 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return nil, &TraceError{Line: line + 1, Field: "line", Text: "…", Reason: "longer than 64 MiB"}
+			return nil, traceErr(line+1, "line", "…", "longer than 64 MiB")
 		}
 		return nil, err
 	}
@@ -79,12 +79,12 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 
 func parseTraceLine(line int, f []string) (Job, error) {
 	if len(f) < 3 {
-		return Job{}, &TraceError{Line: line, Field: "line", Text: strings.Join(f, " "), Reason: "want submit_time n_tasks mean_duration d1 … dn"}
+		return Job{}, traceErr(line, "line", strings.Join(f, " "), "want submit_time n_tasks mean_duration d1 … dn")
 	}
 	num := func(field, text string) (float64, error) {
 		v, err := strconv.ParseFloat(text, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return 0, &TraceError{Line: line, Field: field, Text: text, Reason: "must be a finite number ≥ 0"}
+			return 0, traceErr(line, field, text, "must be a finite number ≥ 0")
 		}
 		return v, nil
 	}
@@ -94,14 +94,14 @@ func parseTraceLine(line int, f []string) (Job, error) {
 	}
 	n, perr := strconv.Atoi(f[1])
 	if perr != nil || n < 1 {
-		return Job{}, &TraceError{Line: line, Field: "n_tasks", Text: f[1], Reason: "must be an integer ≥ 1"}
+		return Job{}, traceErr(line, "n_tasks", f[1], "must be an integer ≥ 1")
 	}
 	est, err := num("mean_duration", f[2])
 	if err != nil {
 		return Job{}, err
 	}
 	if len(f)-3 != n {
-		return Job{}, &TraceError{Line: line, Field: "n_tasks", Text: f[1], Reason: fmt.Sprintf("line has %d durations", len(f)-3)}
+		return Job{}, traceErr(line, "n_tasks", f[1], fmt.Sprintf("line has %d durations", len(f)-3))
 	}
 	durations := make([]float64, n)
 	for i := range durations {

@@ -1,6 +1,9 @@
 package probe
 
-import "github.com/specsched/specsched/alloc"
+import (
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/minheap"
+)
 
 // Workspace is reusable scratch memory for the functions of this package
 // (PlaceProbes, ReplaceProbes, PlaceLWL, HopperPick). The zero value is ready to
@@ -11,10 +14,10 @@ import "github.com/specsched/specsched/alloc"
 type Workspace struct {
 	stamp []uint32 // stamp[i] == gen: job i already seen (HopperPick)
 	gen   uint32
-	set   intSet    // values already drawn by a sparse sample
-	perm  []int     // Fisher–Yates scratch for dense samples
-	ranks []int     // ranks among free nodes, ReplaceProbes
-	heap  []lwlNode // PlaceLWL's heap
+	set   intSet                 // values already drawn by a sparse sample
+	perm  []int                  // Fisher–Yates scratch for dense samples
+	ranks []int                  // ranks among free nodes, ReplaceProbes
+	heap  minheap.Heap[struct{}] // PlaceLWL's: node i ranked (work left, i)
 	// HopperPick: the ε-fair targets and fairness.Allocate's scratch.
 	targets []float64
 	alloc   alloc.Workspace

@@ -1,85 +1,88 @@
 package minheap
 
-// IndexedItem is the constraint on an Indexed heap's element type T: *T has
-// Less, a strict ordering, and Index, the item's identity, an int ≥ 0 that
-// no other item in the heap has at the same time (a node, a job's slot).
-type IndexedItem[T any] interface {
-	Item[T]
-	Index() int
+// An Entry is an item of an Indexed heap: a Value with its Rank and its
+// Index, the identity by which the heap finds it (a node, a job's slot),
+// an int ≥ 0 that no other entry in the heap has at the same time.
+type Entry[V any] struct {
+	Rank
+	Index int
+	Value V
 }
 
-// An Indexed heap is a binary min-heap of T by P's Less that knows where the
-// item of each index sits, so that it can be found, re-keyed or removed in
-// O(log n). Memory: the items, and one position per index up to the
-// largest index pushed. The zero value is an empty heap.
-type Indexed[T any, P IndexedItem[T]] struct {
-	items []T
-	pos   []int // pos[i]: where the item of index i sits in items, −1 if absent
+// An Indexed heap is a binary min-heap of entries by rank that knows where
+// the entry of each index sits, so that it can be found, re-ranked or
+// removed in O(log n). Memory: the entries, and one position per index up
+// to the largest index pushed. The zero value is an empty heap.
+type Indexed[V any] struct {
+	items []Entry[V]
+	pos   []int // pos[i]: where the entry of index i sits in items, −1 if absent
 }
 
 // Grow makes room for the indices below n, so that pushing them does not
 // allocate. O(n) the first time.
-func (h *Indexed[T, P]) Grow(n int) {
+func (h *Indexed[V]) Grow(n int) {
 	for len(h.pos) < n {
 		h.pos = append(h.pos, -1)
 	}
 }
 
 // Reset empties the heap, keeping its memory. O(indices grown).
-func (h *Indexed[T, P]) Reset() {
+func (h *Indexed[V]) Reset() {
 	h.items = h.items[:0]
 	for i := range h.pos {
 		h.pos[i] = -1
 	}
 }
 
-// Len returns the number of items. O(1).
-func (h *Indexed[T, P]) Len() int { return len(h.items) }
+// Len returns the number of entries. O(1).
+func (h *Indexed[V]) Len() int { return len(h.items) }
 
-// Min returns the least item; the heap must not be empty. O(1).
-func (h *Indexed[T, P]) Min() *T { return &h.items[0] }
+// Min returns the least entry; the heap must not be empty. O(1).
+func (h *Indexed[V]) Min() *Entry[V] { return &h.items[0] }
 
-// MinExcept returns the least item whose index is not skip, or nil if there
-// is none. O(1): if the root is skip's, the answer is the lesser of its
-// children.
-func (h *Indexed[T, P]) MinExcept(skip int) *T {
+// MinExcept returns the least entry whose index is not skip, or nil if
+// there is none. O(1): if the root is skip's, the answer is the lesser of
+// its children.
+func (h *Indexed[V]) MinExcept(skip int) *Entry[V] {
 	n := len(h.items)
 	switch {
 	case n == 0:
 		return nil
-	case P(&h.items[0]).Index() != skip:
+	case h.items[0].Index != skip:
 		return &h.items[0]
 	case n == 1:
 		return nil
-	case n == 2 || P(&h.items[1]).Less(&h.items[2]):
+	case n == 2 || h.items[1].Less(&h.items[2].Rank):
 		return &h.items[1]
 	default:
 		return &h.items[2]
 	}
 }
 
-// Get returns the item of index i, or nil if it is not in the heap. A caller
-// that changes its key must call Fix(i) before the next operation. O(1).
-func (h *Indexed[T, P]) Get(i int) *T {
+// Get returns the entry of index i, or nil if it is not in the heap. A
+// caller that changes its rank must call Fix(i) before the next operation.
+// O(1).
+func (h *Indexed[V]) Get(i int) *Entry[V] {
 	if i >= len(h.pos) || h.pos[i] < 0 {
 		return nil
 	}
 	return &h.items[h.pos[i]]
 }
 
-// Push adds x, whose index must not be in the heap. O(log n), and O(index)
-// the first time an index past the grown ones is pushed.
-func (h *Indexed[T, P]) Push(x T) {
-	i := P(&x).Index()
+// Push adds v with rank r under index i, which must not be in the heap.
+// O(log n), and O(i) the first time an index past the grown ones is
+// pushed.
+func (h *Indexed[V]) Push(r Rank, i int, v V) {
 	h.Grow(i + 1)
-	h.items = append(h.items, x)
-	h.pos[i] = len(h.items) - 1
-	h.up(len(h.items) - 1)
+	h.items = append(h.items, Entry[V]{r, i, v})
+	last := len(h.items) - 1
+	h.pos[i] = last
+	h.up(last)
 }
 
-// Remove takes the item of index i out of the heap; nothing happens if it
+// Remove takes the entry of index i out of the heap; nothing happens if it
 // is not in. O(log n).
-func (h *Indexed[T, P]) Remove(i int) {
+func (h *Indexed[V]) Remove(i int) {
 	if i >= len(h.pos) || h.pos[i] < 0 {
 		return
 	}
@@ -95,25 +98,25 @@ func (h *Indexed[T, P]) Remove(i int) {
 	}
 }
 
-// Fix restores the heap order after the key of the item of index i, which
-// must be in the heap, was changed in place (through Get). O(log n).
-func (h *Indexed[T, P]) Fix(i int) {
+// Fix restores the heap order after the rank of the entry of index i,
+// which must be in the heap, was changed in place (through Get). O(log n).
+func (h *Indexed[V]) Fix(i int) {
 	if p := h.pos[i]; !h.down(p) {
 		h.up(p)
 	}
 }
 
-func (h *Indexed[T, P]) swap(a, b int) {
+func (h *Indexed[V]) swap(a, b int) {
 	items := h.items
 	items[a], items[b] = items[b], items[a]
-	h.pos[P(&items[a]).Index()] = a
-	h.pos[P(&items[b]).Index()] = b
+	h.pos[items[a].Index] = a
+	h.pos[items[b].Index] = b
 }
 
-func (h *Indexed[T, P]) up(i int) {
+func (h *Indexed[V]) up(i int) {
 	for i > 0 {
 		parent := (i - 1) / 2
-		if !P(&h.items[i]).Less(&h.items[parent]) {
+		if !h.items[i].Less(&h.items[parent].Rank) {
 			return
 		}
 		h.swap(i, parent)
@@ -121,8 +124,8 @@ func (h *Indexed[T, P]) up(i int) {
 	}
 }
 
-// down sifts the item at i down to its place and reports whether it moved.
-func (h *Indexed[T, P]) down(i int) bool {
+// down sifts the entry at i down to its place and reports whether it moved.
+func (h *Indexed[V]) down(i int) bool {
 	start := i
 	n := len(h.items)
 	for {
@@ -131,10 +134,10 @@ func (h *Indexed[T, P]) down(i int) bool {
 			return i != start
 		}
 		best := l
-		if r := l + 1; r < n && P(&h.items[r]).Less(&h.items[l]) {
+		if r := l + 1; r < n && h.items[r].Less(&h.items[l].Rank) {
 			best = r
 		}
-		if !P(&h.items[best]).Less(&h.items[i]) {
+		if !h.items[best].Less(&h.items[i].Rank) {
 			return i != start
 		}
 		h.swap(i, best)

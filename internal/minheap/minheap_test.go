@@ -9,26 +9,26 @@ import (
 	"pgregory.net/rapid"
 )
 
-// item is a test element: keys drawn from a small range so that ties are
-// common; Less orders by key alone (a strict weak order, ties left to the
-// heap) or, with byID, by key then id (a total order, as the simulators'
-// are).
-type item struct {
-	key, id int
+// drawRank draws a rank from small ranges, so that equal keys, equal
+// (Key, Next) and even wholly equal ranks are common.
+func drawRank(t *rapid.T) Rank {
+	return Rank{
+		Key:  float64(rapid.IntRange(0, 4).Draw(t, "key")),
+		Next: float64(rapid.IntRange(0, 1).Draw(t, "next")),
+		ID:   rapid.IntRange(0, 2).Draw(t, "id"),
+	}
 }
 
-func (a *item) Less(b *item) bool { return a.key < b.key }
-func (a *item) Index() int        { return a.id }
-
-// ref is the container/heap reference: the same Less on the same slice, so
-// that after every operation its slice must equal the Heap's, item for
-// item (same sift rules, same tie-breaks).
-type ref []item
+// ref is the container/heap reference: the same Less on the same items, so
+// that after every operation its slice must equal the heap's, item for item
+// (same sift rules, same tie-breaks: the Value, a serial number, tells
+// equal-ranked items apart).
+type ref []Item[int]
 
 func (r ref) Len() int           { return len(r) }
-func (r ref) Less(i, j int) bool { return r[i].Less(&r[j]) }
+func (r ref) Less(i, j int) bool { return r[i].Less(&r[j].Rank) }
 func (r ref) Swap(i, j int)      { r[i], r[j] = r[j], r[i] }
-func (r *ref) Push(x any)        { *r = append(*r, x.(item)) }
+func (r *ref) Push(x any)        { *r = append(*r, x.(Item[int])) }
 func (r *ref) Pop() any {
 	s := *r
 	x := s[len(s)-1]
@@ -36,89 +36,96 @@ func (r *ref) Pop() any {
 	return x
 }
 
-// verify checks the heap order: no item is Less than its parent.
-func verify[T any, P Item[T]](t *rapid.T, items []T) {
-	for i := 1; i < len(items); i++ {
-		if p := (i - 1) / 2; P(&items[i]).Less(&items[p]) {
-			t.Fatalf("heap order broken at %d: %+v before its parent %+v", i, items[i], items[p])
+// verify checks the heap order: no item ranks before its parent.
+func verify(t *rapid.T, ranks []Rank) {
+	for i := 1; i < len(ranks); i++ {
+		if p := (i - 1) / 2; ranks[i].Less(&ranks[p]) {
+			t.Fatalf("heap order broken at %d: %+v before its parent %+v", i, ranks[i], ranks[p])
 		}
 	}
 }
 
-// sortedKeys is the brute-force model: the multiset of keys, sorted.
-func sortedKeys(items []item) []int {
-	keys := make([]int, len(items))
+// sortedRanks is the brute-force model: the multiset of ranks, sorted.
+func sortedRanks[I any](items []I, rank func(*I) Rank) []Rank {
+	ranks := make([]Rank, len(items))
 	for i := range items {
-		keys[i] = items[i].key
+		ranks[i] = rank(&items[i])
 	}
-	slices.Sort(keys)
-	return keys
+	slices.SortFunc(ranks, func(a, b Rank) int {
+		switch {
+		case a.Less(&b):
+			return -1
+		case b.Less(&a):
+			return 1
+		}
+		return 0
+	})
+	return ranks
 }
 
-// testHeap runs random Push, Pop, Init (after re-keying), Fix and
-// truncation,
-// checking after every operation the heap order, the multiset of keys
-// against a sorted slice, Min and Pop against the model's least key, and
-// the whole slice against container/heap's.
+func itemRank(x *Item[int]) Rank   { return x.Rank }
+func entryRank(x *Entry[int]) Rank { return x.Rank }
+
+// testHeap runs random Push, Pop, re-ranks (then Fix or Init) and
+// truncation, checking after every operation the heap order, the multiset
+// of ranks against a sorted slice, Min and Pop against the model's least
+// rank, and the whole slice against container/heap's.
 func testHeap(t *rapid.T) {
-	var h Heap[item, *item]
+	var h Heap[int]
 	var r ref
-	var model []int // sorted keys
-	next := 0
+	var model []Rank // sorted
+	serial := 0
 	t.Repeat(map[string]func(*rapid.T){
 		"push": func(t *rapid.T) {
-			x := item{key: rapid.IntRange(0, 6).Draw(t, "key"), id: next}
-			next++
-			h.Push(x)
-			heap.Push(&r, x)
-			model = append(model, x.key)
-			slices.Sort(model)
+			rank := drawRank(t)
+			h.Push(rank, serial)
+			heap.Push(&r, Item[int]{rank, serial})
+			serial++
+			model = sortedRanks(h, itemRank)
 		},
 		"pop": func(t *rapid.T) {
 			if h.Len() == 0 {
 				t.Skip("empty")
 			}
-			if got := h.Min().key; got != model[0] {
-				t.Fatalf("Min key %d, model %d", got, model[0])
+			if got := h.Min().Rank; got != model[0] {
+				t.Fatalf("Min rank %+v, model %+v", got, model[0])
 			}
-			got, want := h.Pop(), heap.Pop(&r).(item)
-			if got != want || got.key != model[0] {
-				t.Fatalf("Pop = %+v, container/heap %+v, model key %d", got, want, model[0])
+			got, want := h.Pop(), heap.Pop(&r).(Item[int])
+			if got != want || got.Rank != model[0] {
+				t.Fatalf("Pop = %+v, container/heap %+v, model rank %+v", got, want, model[0])
 			}
 			model = model[1:]
 		},
-		"rekey": func(t *rapid.T) {
+		"rerank": func(t *rapid.T) { // then Fix the item, or Init the whole heap
 			if h.Len() == 0 {
 				t.Skip("empty")
 			}
 			i := rapid.IntRange(0, h.Len()-1).Draw(t, "index")
-			k := rapid.IntRange(0, 6).Draw(t, "key")
-			h[i].key, r[i].key = k, k
-			h.Init()
-			heap.Init(&r)
-			model = sortedKeys(h)
-		},
-		"fix": func(t *rapid.T) {
-			if h.Len() == 0 {
-				t.Skip("empty")
+			rank := drawRank(t)
+			h[i].Rank, r[i].Rank = rank, rank
+			if rapid.Bool().Draw(t, "fix") {
+				h.Fix(i)
+				heap.Fix(&r, i)
+			} else {
+				h.Init()
+				heap.Init(&r)
 			}
-			i := rapid.IntRange(0, h.Len()-1).Draw(t, "index")
-			k := rapid.IntRange(0, 6).Draw(t, "key")
-			h[i].key, r[i].key = k, k
-			h.Fix(i)
-			heap.Fix(&r, i)
-			model = sortedKeys(h)
+			model = sortedRanks(h, itemRank)
 		},
 		"truncate": func(t *rapid.T) {
 			h, r, model = h[:0], r[:0], model[:0]
 		},
 		"": func(t *rapid.T) {
-			verify[item](t, h)
-			if !slices.Equal(h, Heap[item, *item](r)) {
+			ranks := make([]Rank, len(h))
+			for i := range h {
+				ranks[i] = h[i].Rank
+			}
+			verify(t, ranks)
+			if !slices.Equal(h, Heap[int](r)) {
 				t.Fatalf("heap %v, container/heap %v", h, r)
 			}
-			if got := sortedKeys(h); !slices.Equal(got, model) {
-				t.Fatalf("keys %v, model %v", got, model)
+			if got := sortedRanks(h, itemRank); !slices.Equal(got, model) {
+				t.Fatalf("ranks %v, model %v", got, model)
 			}
 			if h.Len() != len(model) {
 				t.Fatalf("Len %d, model %d", h.Len(), len(model))
@@ -132,41 +139,44 @@ func TestHeap(t *testing.T) {
 	rapid.Check(t, testHeap)
 }
 
-// TestHeapSorts: pushing then popping everything gives the keys in order
-// and, for a total order, the items in order (a worked case with ties).
+// TestHeapSorts: pushing then popping everything gives the items in rank
+// order (a worked case with ties in Key broken by Next, then ID).
 func TestHeapSorts(t *testing.T) {
 	t.Parallel()
-	var h Heap[item, *item]
-	keys := []int{5, 3, 3, 9, 0, 3, 7, 0}
-	for id, k := range keys {
-		h.Push(item{key: k, id: id})
+	var h Heap[string]
+	for _, x := range []Item[string]{
+		{Rank{5, 0, 0}, "e"}, {Rank{3, 1, 0}, "d"}, {Rank{3, 0, 2}, "c"}, {Rank{9, 0, 0}, "g"},
+		{Rank{0, 0, 1}, "b"}, {Rank{3, 0, 1}, "x"}, {Rank{7, 0, 0}, "f"}, {Rank{0, 0, 0}, "a"},
+	} {
+		h.Push(x.Rank, x.Value)
 	}
-	var got []int
+	var got []string
 	for h.Len() > 0 {
-		got = append(got, h.Pop().key)
+		got = append(got, h.Pop().Value)
 	}
-	if want := []int{0, 0, 3, 3, 3, 5, 7, 9}; !slices.Equal(got, want) {
+	if want := []string{"a", "b", "x", "c", "d", "e", "f", "g"}; !slices.Equal(got, want) {
 		t.Fatalf("popped %v, want %v", got, want)
 	}
 }
 
 // testIndexed runs random Push (of absent indices), Remove (present or
-// not), re-keys through Get and Fix, and Reset, checking after every
+// not), re-ranks through Get and Fix, and Reset, checking after every
 // operation the heap order, the position index, Len, Get for every index
-// and MinExcept for a drawn index against a model (a map of index → item,
-// its least items found by sorting), and the items against container/heap
-// driven through the same operations (heap.Remove, heap.Fix).
+// and MinExcept for a drawn index against a model (a map of index → entry,
+// its least rank found by brute force), and the entries against
+// container/heap driven through the same operations (heap.Remove,
+// heap.Fix).
 func testIndexed(t *rapid.T) {
 	const indices = 10
-	var h Indexed[item, *item]
+	var h Indexed[int]
 	if rapid.Bool().Draw(t, "grow") {
 		h.Grow(indices)
 	}
 	var r ref
-	model := map[int]item{}
-	refIndex := func(id int) int {
+	model := map[int]Entry[int]{}
+	refIndex := func(index int) int {
 		for i := range r {
-			if r[i].id == id {
+			if r[i].Value == index {
 				return i
 			}
 		}
@@ -174,36 +184,35 @@ func testIndexed(t *rapid.T) {
 	}
 	t.Repeat(map[string]func(*rapid.T){
 		"push": func(t *rapid.T) {
-			id := rapid.IntRange(0, indices-1).Draw(t, "id")
-			if _, in := model[id]; in {
+			i := rapid.IntRange(0, indices-1).Draw(t, "index")
+			if _, in := model[i]; in {
 				t.Skip("present")
 			}
-			x := item{key: rapid.IntRange(0, 4).Draw(t, "key"), id: id}
-			h.Push(x)
-			heap.Push(&r, x)
-			model[id] = x
+			rank := drawRank(t)
+			h.Push(rank, i, i) // the value is the index, to find it in ref
+			heap.Push(&r, Item[int]{rank, i})
+			model[i] = Entry[int]{rank, i, i}
 		},
 		"remove": func(t *rapid.T) {
-			id := rapid.IntRange(0, indices).Draw(t, "id") // indices: never pushed
-			h.Remove(id)
-			if i := refIndex(id); i >= 0 {
-				heap.Remove(&r, i)
+			i := rapid.IntRange(0, indices).Draw(t, "index") // indices: never pushed
+			h.Remove(i)
+			if k := refIndex(i); k >= 0 {
+				heap.Remove(&r, k)
 			}
-			delete(model, id)
+			delete(model, i)
 		},
 		"fix": func(t *rapid.T) {
-			id := rapid.IntRange(0, indices-1).Draw(t, "id")
-			x := h.Get(id)
+			i := rapid.IntRange(0, indices-1).Draw(t, "index")
+			x := h.Get(i)
 			if x == nil {
 				t.Skip("absent")
 			}
-			k := rapid.IntRange(0, 4).Draw(t, "key")
-			x.key = k
-			model[id] = *x
-			h.Fix(id) // x may now point to another item
-			i := refIndex(id)
-			r[i].key = k
-			heap.Fix(&r, i)
+			x.Rank = drawRank(t)
+			model[i] = *x
+			h.Fix(i) // x may now point to another entry
+			k := refIndex(i)
+			r[k].Rank = model[i].Rank
+			heap.Fix(&r, k)
 		},
 		"reset": func(t *rapid.T) {
 			h.Reset()
@@ -211,35 +220,39 @@ func testIndexed(t *rapid.T) {
 			clear(model)
 		},
 		"": func(t *rapid.T) {
-			verify[item](t, h.items)
-			if !slices.Equal(h.items, []item(r)) {
-				t.Fatalf("heap %v, container/heap %v", h.items, r)
-			}
-			if h.Len() != len(model) {
-				t.Fatalf("Len %d, model %d", h.Len(), len(model))
-			}
-			for i, p := range h.pos {
-				if p >= 0 && h.items[p].id != i {
-					t.Fatalf("pos[%d] = %d holds item %+v", i, p, h.items[p])
+			ranks := make([]Rank, len(h.items))
+			for k := range h.items {
+				ranks[k] = h.items[k].Rank
+				if h.items[k].Rank != r[k].Rank || h.items[k].Value != r[k].Value {
+					t.Fatalf("entry %d = %+v, container/heap %+v", k, h.items[k], r[k])
 				}
 			}
-			for id := 0; id <= indices; id++ {
-				got := h.Get(id)
-				want, in := model[id]
+			verify(t, ranks)
+			if h.Len() != len(model) || len(r) != len(model) {
+				t.Fatalf("Len %d, container/heap %d, model %d", h.Len(), len(r), len(model))
+			}
+			for i, p := range h.pos {
+				if p >= 0 && h.items[p].Index != i {
+					t.Fatalf("pos[%d] = %d holds entry %+v", i, p, h.items[p])
+				}
+			}
+			for i := 0; i <= indices; i++ {
+				got := h.Get(i)
+				want, in := model[i]
 				if (got != nil) != in || (in && *got != want) {
-					t.Fatalf("Get(%d) = %v, model %+v (present %v)", id, got, want, in)
+					t.Fatalf("Get(%d) = %v, model %+v (present %v)", i, got, want, in)
 				}
 			}
 			skip := rapid.IntRange(-1, indices-1).Draw(t, "skip")
-			least := -1
-			for id, x := range model {
-				if id != skip && (least < 0 || x.key < least) {
-					least = x.key
+			var least *Rank
+			for i, x := range model {
+				if i != skip && (least == nil || x.Less(least)) {
+					least = &x.Rank
 				}
 			}
 			got := h.MinExcept(skip)
-			if (got == nil) != (least < 0) || (got != nil && (got.key != least || got.id == skip)) {
-				t.Fatalf("MinExcept(%d) = %v, model's least key %d", skip, got, least)
+			if (got == nil) != (least == nil) || (got != nil && (got.Rank != *least || got.Index == skip)) {
+				t.Fatalf("MinExcept(%d) = %v, model's least rank %v", skip, got, least)
 			}
 			if got != nil && skip < 0 && got != h.Min() {
 				t.Fatalf("MinExcept(-1) = %v, Min %v", got, h.Min())
@@ -253,32 +266,61 @@ func TestIndexed(t *testing.T) {
 	rapid.Check(t, testIndexed)
 }
 
-// byID orders items by key, then id: a total order, as the simulators'.
-type byID struct{ item }
-
-func (a *byID) Less(b *byID) bool {
-	return a.key < b.key || (a.key == b.key && a.id < b.id)
-}
-
-// TestIndexedTotalOrder: under a total order the items leave in sorted
-// order whatever the operations were (removing the minimum repeatedly).
+// TestIndexedTotalOrder: with unique IDs the entries leave in rank order
+// whatever the operations were (removing the least repeatedly, after a
+// re-rank).
 func TestIndexedTotalOrder(t *testing.T) {
 	t.Parallel()
-	var h Indexed[byID, *byID]
-	keys := []int{4, 1, 1, 3, 0, 1, 4}
-	for id, k := range keys {
-		h.Push(byID{item{key: k, id: id}})
+	var h Indexed[struct{}]
+	keys := []float64{4, 1, 1, 3, 0, 1, 4}
+	for i, k := range keys {
+		h.Push(Rank{Key: k, ID: i}, i, struct{}{})
 	}
-	h.Get(6).key = 0 // re-key the last: (0, 6)
+	h.Get(6).Key = 0 // re-rank the last: (0, 6)
 	h.Fix(6)
 	var got []string
 	for h.Len() > 0 {
 		m := h.Min()
-		got = append(got, fmt.Sprint(m.key, m.id))
-		h.Remove(m.id)
+		got = append(got, fmt.Sprint(m.Key, m.Index))
+		h.Remove(m.Index)
 	}
 	want := []string{"0 4", "0 6", "1 1", "1 2", "1 5", "3 3", "4 0"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("order %v, want %v", got, want)
+	}
+}
+
+// TestNoAllocs: once their slices have grown, the heaps' operations
+// allocate nothing (the simulators' hot-path contract).
+func TestNoAllocs(t *testing.T) {
+	var h Heap[int]
+	var x Indexed[int]
+	for i := range 64 {
+		h.Push(Rank{Key: float64(i % 7), ID: i}, i)
+		x.Push(Rank{Key: float64(i % 7), ID: i}, i, i)
+	}
+	h = h[:0]
+	x.Reset()
+	allocs := testing.AllocsPerRun(100, func() {
+		for i := range 64 {
+			h.Push(Rank{Key: float64(i * 5 % 7), ID: i}, i)
+			x.Push(Rank{Key: float64(i * 5 % 7), ID: i}, i, i)
+		}
+		x.Get(3).Key = 9
+		x.Fix(3)
+		_ = x.MinExcept(x.Min().Index)
+		for i := range 32 {
+			x.Remove(i)
+		}
+		h[5].Key = 9
+		h.Fix(5)
+		h.Init()
+		for h.Len() > 0 {
+			h.Pop()
+		}
+		x.Reset()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocs per run, want 0", allocs)
 	}
 }
