@@ -145,9 +145,10 @@ type engine struct {
 	packed  []uint64
 }
 
-// eventHeap is the min-heap of events (internal/minheap), ties by copy
-// index (creation order), so that a run does not depend on heap internals.
-type eventHeap = minheap.Heap[event, *event]
+// eventHeap is the queue of events: internal/minheap's heap ranked by
+// (time, copy index), the copy index — creation order — breaking ties, so
+// that a run does not depend on heap internals.
+type eventHeap struct{ h minheap.Heap[struct{}] }
 
 // An event is the end of copy c's run, or, for c < 0, the moment task
 // −c−1 becomes old enough to be judged a straggler (a check: it changes no
@@ -157,10 +158,18 @@ type event struct {
 	c int32
 }
 
-// Less orders events by time, ties by copy index.
-func (a *event) Less(b *event) bool {
-	return a.t < b.t || (a.t == b.t && a.c < b.c)
+func (q *eventHeap) push(ev event) { q.h.Push(minheap.Rank{Key: ev.t, ID: int(ev.c)}, struct{}{}) }
+
+func (q *eventHeap) pop() event {
+	it := q.h.Pop()
+	return event{t: it.Key, c: int32(it.ID)}
 }
+
+// len is the number of events queued.
+func (q *eventHeap) len() int { return len(q.h) }
+
+// next is the time of the earliest event; the queue must not be empty.
+func (q *eventHeap) next() float64 { return q.h[0].Key }
 
 // newEngine lays out the state of every job, phase and task.
 func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
@@ -342,13 +351,13 @@ func (e *engine) run() error {
 	})
 	next := 0
 	first := true
-	for next < len(order) || len(e.events) > 0 {
+	for next < len(order) || e.events.len() > 0 {
 		t := math.Inf(1)
 		if next < len(order) {
 			t = e.jobs[order[next]].Arrival
 		}
-		if len(e.events) > 0 && e.events[0].t < t {
-			t = e.events[0].t
+		if e.events.len() > 0 && e.events.next() < t {
+			t = e.events.next()
 		}
 		if first {
 			e.res.Stats.Start = t
@@ -360,8 +369,8 @@ func (e *engine) run() error {
 		// skipped unless the policy hands out one copy per straggler per
 		// decision (see everyInstant).
 		decide := e.everyInstant
-		for len(e.events) > 0 && e.events[0].t == t {
-			ev := e.events.Pop()
+		for e.events.len() > 0 && e.events.next() == t {
+			ev := e.events.pop()
 			e.steps++
 			if ev.c < 0 {
 				e.res.Stats.Events++
@@ -531,7 +540,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 // push adds an event to the heap.
 func (e *engine) push(ev event) {
 	e.steps++
-	e.events.Push(ev)
+	e.events.push(ev)
 }
 
 // launch starts the first copy of the next unscheduled task of phase p.

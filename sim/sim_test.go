@@ -505,11 +505,11 @@ func TestEventHeapOrder(t *testing.T) {
 		var all []event
 		for range rapid.IntRange(1, 60).Draw(t, "events") {
 			ev := event{t: float64(rapid.IntRange(0, 8).Draw(t, "t")), c: int32(rapid.IntRange(-5, 40).Draw(t, "c"))}
-			h.Push(ev)
+			h.push(ev)
 			all = append(all, ev)
 			if rapid.IntRange(0, 3).Draw(t, "popNow") == 0 {
 				slices.SortFunc(all, byTime)
-				if got := h.Pop(); got != all[0] {
+				if got := h.pop(); got != all[0] {
 					t.Fatalf("popped %v, want %v", got, all[0])
 				}
 				all = all[1:]
@@ -517,7 +517,7 @@ func TestEventHeapOrder(t *testing.T) {
 		}
 		slices.SortFunc(all, byTime)
 		for _, want := range all {
-			if got := h.Pop(); got != want {
+			if got := h.pop(); got != want {
 				t.Fatalf("popped %v, want %v", got, want)
 			}
 		}
