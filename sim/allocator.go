@@ -263,7 +263,9 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 // per run). Each job is handed to Machines as one phase of one task whose
 // mean is Υ_j(t), so that Machines ranks it by exactly that value.
 // Priority: increasing Υ_j(t). O(n + P) for n active jobs of P phases, plus
-// Machines'.
+// Machines'. (Its layout is DAGAllocator's on purpose — a per-job snapshot
+// in the algorithm package's type, then one call — but the snapshots share
+// nothing.)
 type SREWCAllocator struct {
 	jobs []competitive.Job
 	ws   competitive.Workspace
