@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -325,4 +326,38 @@ type allocatorFunc func(d *Decision, target []int, key []float64) error
 
 func (f allocatorFunc) Allocate(d *Decision, target []int, key []float64) error {
 	return f(d, target, key)
+}
+
+// TestPresetsConcurrent: a Config with a preset Policy and no parts may
+// serve concurrent runs — each run makes its own allocator and rule, whose
+// scratch memory is then never shared (go test -race checks it) — and
+// every run gives the same result.
+func TestPresetsConcurrent(t *testing.T) {
+	t.Parallel()
+	jobs, err := Synthesize(DefaultWorkload(40, 8, 0.9), rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Policies() {
+		cfg := DefaultConfig(p, 8)
+		results := make([]*Result, 4)
+		done := make(chan error, len(results))
+		for i := range results {
+			go func() {
+				var err error
+				results[i], err = Simulate(jobs, cfg)
+				done <- err
+			}()
+		}
+		for range results {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := 1; i < len(results); i++ {
+			if diff := cmp.Diff(results[0], results[i]); diff != "" {
+				t.Fatalf("%v: concurrent runs differ:\n%s", p, diff)
+			}
+		}
+	}
 }
