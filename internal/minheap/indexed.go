@@ -4,9 +4,9 @@ package minheap
 // Index, the identity by which the heap finds it (a node, a job's slot),
 // an int ≥ 0 that no other entry in the heap has at the same time.
 type Entry[V any] struct {
+	Value V // first: see Item
 	Rank
 	Index int
-	Value V
 }
 
 // An Indexed heap is a binary min-heap of entries by rank that knows where
@@ -74,7 +74,7 @@ func (h *Indexed[V]) Get(i int) *Entry[V] {
 // pushed.
 func (h *Indexed[V]) Push(r Rank, i int, v V) {
 	h.Grow(i + 1)
-	h.items = append(h.items, Entry[V]{r, i, v})
+	h.items = append(h.items, Entry[V]{v, r, i})
 	last := len(h.items) - 1
 	h.pos[i] = last
 	h.up(last)
@@ -100,9 +100,17 @@ func (h *Indexed[V]) Remove(i int) {
 
 // Fix restores the heap order after the rank of the entry of index i,
 // which must be in the heap, was changed in place (through Get). O(log n).
+//
+// It sifts up when the entry now ranks before its parent and down
+// otherwise: one comparison decides, and the entries end where
+// container/heap's Fix (down, then up if nothing moved) puts them, since in
+// a heap that was in order before the change only one direction can move.
 func (h *Indexed[V]) Fix(i int) {
-	if p := h.pos[i]; !h.down(p) {
+	p := h.pos[i]
+	if p > 0 && h.items[p].Less(&h.items[(p-1)/2].Rank) {
 		h.up(p)
+	} else {
+		h.down(p)
 	}
 }
 
