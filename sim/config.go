@@ -68,23 +68,33 @@ type Config struct {
 	Slots  int
 	Policy Policy
 
+	// Allocator and Rule, if not nil, replace Policy's allocator and in-job
+	// rule (Policy.Allocator, Policy.Rule): any allocator combines with any
+	// rule, built-in or the caller's own. Each value serves one Simulate at
+	// a time (it may keep scratch memory); Policy then only labels the
+	// Result.
+	Allocator Allocator
+	Rule      InJobRule
+
 	// Beta is the Pareto tail index the homogeneous Hopper policies
 	// (Hopper, HopperEps, HopperDAG) assume for every job (> 1; ≥ 2 means no
 	// speculation). 0 means the task-weighted mean of the jobs' Beta.
 	Beta float64
 
-	// Eps is HopperEps's ε ∈ [0, 1], a fraction of the fair share.
+	// Eps is HopperEps's ε ∈ [0, 1], a fraction of the fair share
+	// (EpsFairAllocator).
 	Eps float64
 
-	// SREWCBeta ∈ (0, 1] and Lambda ≥ 0 are SREW+C(β)'s β and λ.
+	// SREWCBeta ∈ (0, 1] and Lambda ≥ 0 are SREW+C(β)'s β and λ
+	// (SREWCAllocator; PlanRule uses λ).
 	SREWCBeta, Lambda float64
 
 	// Budget is the number of slots budgeted speculation reserves for
-	// copies, 0 ≤ Budget < Slots (budgeted policies only).
+	// copies, 0 ≤ Budget < Slots (BudgetedRule only).
 	Budget int
 
 	// Dampening ∈ [0, 1] is the exponent dag.EstimateAlpha applies to α
-	// (HopperDAG only).
+	// (DAGAllocator only).
 	Dampening float64
 
 	// Speculation configures the in-job speculation.
@@ -142,6 +152,24 @@ func DefaultConfig(p Policy, slots int) Config {
 	}
 }
 
+// Validate returns the error Simulate would return for cfg, whatever the
+// jobs (see Simulate), or nil: a *specsched.InputError naming the field.
+// O(1).
+func (cfg Config) Validate() error { return cfg.validate("sim.Simulate") }
+
+// parts returns the run's allocator and in-job rule: cfg's, or new values of
+// Policy's.
+func (cfg *Config) parts() (Allocator, InJobRule) {
+	a, r := cfg.Allocator, cfg.Rule
+	if a == nil {
+		a = cfg.Policy.Allocator()
+	}
+	if r == nil {
+		r = cfg.Policy.Rule()
+	}
+	return a, r
+}
+
 // validate checks cfg at Simulate's boundary.
 func (cfg *Config) validate(fn string) error {
 	if cfg.Slots < 1 || cfg.Slots > MaxSlots {
@@ -156,13 +184,14 @@ func (cfg *Config) validate(fn string) error {
 	if err := check.Unit(fn, check.Scalar, "eps", cfg.Eps); err != nil {
 		return err
 	}
-	if cfg.Policy == SREWC && !(cfg.SREWCBeta > 0 && cfg.SREWCBeta <= 1) {
+	a, r := cfg.parts()
+	if _, ok := a.(*SREWCAllocator); ok && !(cfg.SREWCBeta > 0 && cfg.SREWCBeta <= 1) {
 		return check.Err(fn, check.Scalar, "srewc beta", cfg.SREWCBeta, "must lie in (0, 1]")
 	}
 	if err := check.NonNegative(fn, check.Scalar, "lambda", cfg.Lambda); err != nil {
 		return err
 	}
-	if cfg.Policy.budgeted() && (cfg.Budget < 0 || cfg.Budget >= cfg.Slots) {
+	if _, ok := r.(pooler); ok && (cfg.Budget < 0 || cfg.Budget >= cfg.Slots) {
 		return check.Err(fn, check.Scalar, "budget", float64(cfg.Budget), "must lie in [0, Slots)")
 	}
 	if err := check.Unit(fn, check.Scalar, "dampening", cfg.Dampening); err != nil {

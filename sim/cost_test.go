@@ -131,7 +131,7 @@ func TestCappedCount(t *testing.T) {
 	jobs := []Job{{Beta: 1.5, Phases: []Phase{{Tasks: 2, Durations: []float64{1, 2}, CopyDurations: []float64{1, 2}}}}}
 	e := newEngine("test", jobs, DefaultConfig(SREWC, 1000), 2)
 	e.arrive(0)
-	used, err := e.plan(0, 1000)
+	used, err := e.use(0, 1000)
 	if err != nil || used != 2*MaxCopies {
 		t.Fatalf("plan(1000) = %d, %v; want %d", used, err, 2*MaxCopies)
 	}
@@ -145,7 +145,7 @@ func TestCappedCount(t *testing.T) {
 	if e.js[0].capped != 1 || e.canUse(0) {
 		t.Fatalf("after task 0's run: capped %d, canUse %v; want 1 and false", e.js[0].capped, e.canUse(0))
 	}
-	if used, _ := e.plan(0, 10); used != 0 {
+	if used, _ := e.use(0, 10); used != 0 {
 		t.Fatalf("plan of a job at MaxCopies started %d copies", used)
 	}
 	// The grant passes over a job that cannot use a slot: no Plan at all.

@@ -26,19 +26,28 @@
 //
 // # Decisions
 //
-// At every event — a copy's end, an arrival, a task becoming old enough to
-// be judged a straggler — the policy's allocation is computed from the
-// active jobs' snapshot, the free slots go to the jobs below their
-// allocation in the policy's priority order, and each job fills its grant by
-// its in-job rule: Hopper's policies by stragglers.Speculate (eq. 3.2's
-// split between new tasks and copies; the thesis's rule t_rem > t_new or
-// Mantri's), the strawmen of §2.2 by best-effort or budgeted speculation,
-// SREW+C by competitive.Plan. Allocations come from alloc (Algorithm 1),
-// fairness (Algorithm 2), dag (Algorithm 3, α from dag.EstimateAlpha),
-// stragglers (the K-class Algorithm 4) and competitive (g_j(t) of
-// SREW+C(β)); every integer share comes from alloc.Apportion inside them. No
-// copy is preempted, and a task runs at most MaxCopies copies at once, so
-// that a run costs what its jobs need however many slots idle. See Simulate for the rules in full and Policy for the
+// A policy is two values: an Allocator, how the slots are shared among the
+// jobs, and an InJobRule, how a job uses the slots it is granted; any
+// allocator combines with any rule, and a caller can plug in its own of
+// either (Config.Allocator, Config.Rule; see the Allocator example). The
+// Policy constants are presets of the built-in ones (Policy.Parts). At every
+// event — a copy's end, an arrival, a task becoming old enough to be judged
+// a straggler — the allocator computes its targets from the active jobs'
+// snapshot (a Decision), the free slots go to the jobs below their target
+// in its priority order, and each job fills its grant by the rule: Hopper's
+// SpeculateRule by stragglers.Speculate (eq. 3.2's split between new tasks
+// and copies; the thesis's rule t_rem > t_new or Mantri's), the strawmen of
+// §2.2 by BestEffortRule or BudgetedRule, SREW+C by competitive.Plan
+// (PlanRule), the non-speculative baselines by LaunchRule. The allocators
+// come from alloc (Algorithm 1, HopperAllocator), fairness (Algorithm 2,
+// EpsFairAllocator), dag (Algorithm 3, DAGAllocator, α from
+// dag.EstimateAlpha), stragglers (the K-class Algorithm 4, HeteroAllocator)
+// and competitive (g_j(t) of SREW+C(β), SREWCAllocator), beside SRPT and
+// Fair; every integer share comes from alloc.Apportion inside them. The
+// built-in allocators and rules own their scratch memory, so a value serves
+// one run at a time. No copy is preempted, and a task runs at most
+// MaxCopies copies at once, so that a run costs what its jobs need however
+// many slots idle. See Simulate for the rules in full and Policy for the
 // list.
 //
 // t_rem is known exactly (Oracle) or estimated from progress with a

@@ -5,10 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/alloc"
-	"github.com/specsched/specsched/competitive"
-	"github.com/specsched/specsched/dag"
-	"github.com/specsched/specsched/stragglers"
+	"github.com/specsched/specsched/internal/minheap"
 )
 
 type taskStatus uint8
@@ -130,33 +127,28 @@ type engine struct {
 	// slots.
 	steps int
 
-	// scratch, reused at every decision
-	ws       alloc.Workspace
-	cws      competitive.Workspace
-	sws      stragglers.Workspace
-	dws      dag.Workspace
-	rem      []float64
-	key      []float64
-	demand   []float64
-	shares   []float64
-	sorted   []float64
-	target   []int
-	order    []int32
-	packed   []uint64
-	view     []stragglers.Task
-	viewIdx  []int32
-	acts     []stragglers.Action
-	plan1    []competitive.Action
-	machines [1]int
-	cjobs    []competitive.Job
-	running  []int
-	dagJobs  []dag.Job
-	betas    []float64
+	// The policy: the allocator shares the slots, the rule uses them.
+	alloc     Allocator
+	rule      InJobRule
+	requester requester // the rule, if its stragglers count in the demand (speculation on)
+	pool      pooler    // the rule, if it fills a reserved pool (speculation on)
+	dec       Decision  // what alloc and rule see: this engine
+	err       error     // the first error met inside a Decision method
+
+	// The grant's scratch, reused at every decision: the allocation and
+	// priority of the active jobs, their order (ordered: set by the
+	// allocator), and sortedBy's packed keys.
+	target  []int
+	key     []float64
+	order   []int32
+	ordered bool
+	packed  []uint64
 }
 
-// eventHeap is a binary min-heap of events, ties by copy index (creation
-// order), so that a run does not depend on heap internals.
-type eventHeap []event
+// eventHeap is the queue of events: internal/minheap's heap ranked by
+// (time, copy index), the copy index — creation order — breaking ties, so
+// that a run does not depend on heap internals.
+type eventHeap struct{ h minheap.Heap[struct{}] }
 
 // An event is the end of copy c's run, or, for c < 0, the moment task
 // −c−1 becomes old enough to be judged a straggler (a check: it changes no
@@ -166,67 +158,43 @@ type event struct {
 	c int32
 }
 
-func (h eventHeap) less(i, j int) bool {
-	return h[i].t < h[j].t || (h[i].t == h[j].t && h[i].c < h[j].c)
+func (q *eventHeap) push(ev event) { q.h.Push(minheap.Rank{Key: ev.t, ID: int(ev.c)}, struct{}{}) }
+
+func (q *eventHeap) pop() event {
+	it := q.h.Pop()
+	return event{t: it.Key, c: int32(it.ID)}
 }
 
-func (h *eventHeap) push(e event) {
-	*h = append(*h, e)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s.less(i, p) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
+// len is the number of events queued.
+func (q *eventHeap) len() int { return len(q.h) }
 
-func (h *eventHeap) pop() event {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= len(s) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(s) && s.less(r, l) {
-			m = r
-		}
-		if !s.less(m, i) {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return top
-}
+// next is the time of the earliest event; the queue must not be empty.
+func (q *eventHeap) next() float64 { return q.h[0].Key }
 
 // newEngine lays out the state of every job, phase and task.
 func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e := &engine{fn: fn, cfg: cfg, jobs: jobs, seed: cfg.Seed, slots: cfg.Slots, regCap: cfg.Slots}
-	if cfg.Policy.budgeted() {
+	e.dec.e = e
+	e.alloc, e.rule = cfg.parts()
+	on := !cfg.Speculation.Off
+	if p, ok := e.rule.(pooler); ok {
 		e.regCap = cfg.Slots - cfg.Budget
+		if on {
+			e.pool = p
+		}
+	}
+	if r, ok := e.rule.(requester); ok && on {
+		e.requester = r
+	}
+	var traits ruleTraits
+	if t, ok := e.rule.(tracer); ok {
+		traits = t.traits()
 	}
 	e.betaC = clusterBeta(&cfg, jobs)
-	switch cfg.Policy.allocator() {
-	case allocHopper, allocEps, allocDAG, allocHetero, allocSREWC:
-		e.conserving = true
-	}
-	switch cfg.Policy.injob() {
-	case injobSpeculate, injobBestEffort:
-		e.judges = true
-	}
-	e.judges = (e.judges || cfg.Policy.budgeted()) && !cfg.Speculation.Off
-	e.everyInstant = (cfg.Policy.injob() == injobBestEffort || cfg.Policy.budgeted()) && !cfg.Speculation.Off || cfg.debug.everyInstant
+	_, capped := e.alloc.(demandCapped)
+	e.conserving = !capped
+	e.judges = traits.judges && on
+	e.everyInstant = traits.oneCopy && on || cfg.debug.everyInstant
 	e.checks = e.judges && cfg.Speculation.Detect > 0
 	nPhases := 0
 	for j := range jobs {
@@ -280,7 +248,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		js.thetaMax = math.Inf(-1)
 		js.quiet = math.Inf(1)
 	}
-	if cfg.Policy == SREWC {
+	if _, ok := e.alloc.(*SREWCAllocator); ok {
 		e.phaseMoments()
 	}
 	if cfg.Speculation.Mantri {
@@ -383,13 +351,13 @@ func (e *engine) run() error {
 	})
 	next := 0
 	first := true
-	for next < len(order) || len(e.events) > 0 {
+	for next < len(order) || e.events.len() > 0 {
 		t := math.Inf(1)
 		if next < len(order) {
 			t = e.jobs[order[next]].Arrival
 		}
-		if len(e.events) > 0 && e.events[0].t < t {
-			t = e.events[0].t
+		if e.events.len() > 0 && e.events.next() < t {
+			t = e.events.next()
 		}
 		if first {
 			e.res.Stats.Start = t
@@ -401,7 +369,7 @@ func (e *engine) run() error {
 		// skipped unless the policy hands out one copy per straggler per
 		// decision (see everyInstant).
 		decide := e.everyInstant
-		for len(e.events) > 0 && e.events[0].t == t {
+		for e.events.len() > 0 && e.events.next() == t {
 			ev := e.events.pop()
 			e.steps++
 			if ev.c < 0 {

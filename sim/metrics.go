@@ -4,9 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/stats"
 )
 
 // A Summary condenses one run: the thesis's §6 metrics of job completion
@@ -26,7 +25,8 @@ type Summary struct {
 
 // Summarize returns r's summary. A percentile q is the empirical quantile:
 // the smallest completion time c such that a fraction ≥ q of the jobs
-// completed within c (gonum stat.Quantile, stat.Empirical). O(n log n).
+// completed within c (internal/stats: gonum stat.Quantile, stat.Empirical).
+// O(n log n).
 // With no jobs the mean and percentiles are NaN.
 func Summarize(r *Result) Summary {
 	s := Summary{
@@ -40,16 +40,10 @@ func Summarize(r *Result) Summary {
 	if r.Stats.BusySlotTime > 0 {
 		s.WastedFraction = r.Stats.WastedSlotTime / r.Stats.BusySlotTime
 	}
-	if len(r.Jobs) == 0 {
-		s.Mean, s.P50, s.P90, s.P99 = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-		return s
-	}
 	c := Completions(nil, r)
-	slices.Sort(c)
-	s.Mean = stat.Mean(c, nil)
-	s.P50 = stat.Quantile(0.5, stat.Empirical, c, nil)
-	s.P90 = stat.Quantile(0.9, stat.Empirical, c, nil)
-	s.P99 = stat.Quantile(0.99, stat.Empirical, c, nil)
+	slices.Sort(c) // the mean is summed over the sorted times
+	t := stats.Summarize(c)
+	s.Mean, s.P50, s.P90, s.P99 = t.Mean, t.P50, t.P90, t.P99
 	return s
 }
 

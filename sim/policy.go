@@ -2,11 +2,27 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// A Policy is a cluster scheduler: how the slots are shared among the jobs
-// (the allocation) and how each job uses its share (in-job speculation).
+// A Policy is a preset cluster scheduler: an Allocator, how the slots are
+// shared among the jobs, and an InJobRule, how each job uses its share
+// (Parts names them; Config.Allocator and Config.Rule replace either). Any
+// allocator combines with any rule. The presets:
+//
+//	Policy           allocator (NewAllocator)         rule (NewRule)
+//	Fair             fair (FairAllocator)             launch (LaunchRule)
+//	SRPT             srpt (SRPTAllocator)             launch
+//	Hopper           hopper (HopperAllocator)         speculate (SpeculateRule)
+//	HopperEps        hopper-eps (EpsFairAllocator)    speculate
+//	HopperDAG        hopper-dag (DAGAllocator)        speculate
+//	HopperHetero     hopper-hetero (HeteroAllocator)  speculate
+//	SREWC            srewc (SREWCAllocator)           plan (PlanRule)
+//	SRPTBestEffort   srpt                             besteffort (BestEffortRule)
+//	FairBestEffort   fair                             besteffort
+//	SRPTBudgeted     srpt                             budgeted (BudgetedRule)
+//	FairBudgeted     fair                             budgeted
 type Policy uint8
 
 const (
@@ -96,57 +112,102 @@ func Policies() []Policy {
 	return ps
 }
 
-// allocator is how a policy shares the slots among jobs.
-type allocator uint8
-
-const (
-	allocSRPT allocator = iota
-	allocFair
-	allocHopper
-	allocEps
-	allocDAG
-	allocHetero
-	allocSREWC
-)
-
-// injob is how a job uses the slots it is granted.
-type injob uint8
-
-const (
-	injobLaunch     injob = iota // launch unscheduled tasks only
-	injobSpeculate               // stragglers.Speculate, repeated while it acts
-	injobBestEffort              // copies of detected stragglers first, then launches
-	injobPlan                    // competitive.Plan (SREW+C's even spread of copies)
-)
-
-func (p Policy) allocator() allocator {
-	switch p {
-	case Fair, FairBestEffort, FairBudgeted:
-		return allocFair
-	case Hopper:
-		return allocHopper
-	case HopperEps:
-		return allocEps
-	case HopperDAG:
-		return allocDAG
-	case HopperHetero:
-		return allocHetero
-	case SREWC:
-		return allocSREWC
-	}
-	return allocSRPT
+// Every preset is an allocator and an in-job rule, by name (NewAllocator,
+// NewRule).
+var presets = [numPolicies][2]string{
+	Fair:           {"fair", "launch"},
+	SRPT:           {"srpt", "launch"},
+	Hopper:         {"hopper", "speculate"},
+	HopperEps:      {"hopper-eps", "speculate"},
+	HopperDAG:      {"hopper-dag", "speculate"},
+	HopperHetero:   {"hopper-hetero", "speculate"},
+	SREWC:          {"srewc", "plan"},
+	SRPTBestEffort: {"srpt", "besteffort"},
+	FairBestEffort: {"fair", "besteffort"},
+	SRPTBudgeted:   {"srpt", "budgeted"},
+	FairBudgeted:   {"fair", "budgeted"},
 }
 
-func (p Policy) injob() injob {
-	switch p {
-	case Hopper, HopperEps, HopperDAG, HopperHetero:
-		return injobSpeculate
-	case SRPTBestEffort, FairBestEffort:
-		return injobBestEffort
-	case SREWC:
-		return injobPlan
+// Parts returns the names of the policy's allocator and in-job rule, as
+// NewAllocator and NewRule accept them: "hopper" and "speculate" for
+// Hopper. An unknown policy has neither ("", "").
+func (p Policy) Parts() (allocator, rule string) {
+	if p < numPolicies {
+		return presets[p][0], presets[p][1]
 	}
-	return injobLaunch
+	return "", ""
 }
 
+// Allocator returns a new value of the policy's allocator (nil for an
+// unknown policy).
+func (p Policy) Allocator() Allocator {
+	a, _ := p.Parts()
+	return newAllocator[a]()
+}
+
+// Rule returns a new value of the policy's in-job rule (nil for an
+// unknown policy).
+func (p Policy) Rule() InJobRule {
+	_, r := p.Parts()
+	return newRule[r]()
+}
+
+// The built-in allocators and in-job rules by name, in the order
+// AllocatorNames and RuleNames list them.
+var (
+	allocatorNames = []string{"srpt", "fair", "hopper", "hopper-eps", "hopper-dag", "hopper-hetero", "srewc"}
+	newAllocator   = map[string]func() Allocator{
+		"":              func() Allocator { return nil },
+		"srpt":          func() Allocator { return &SRPTAllocator{} },
+		"fair":          func() Allocator { return &FairAllocator{} },
+		"hopper":        func() Allocator { return &HopperAllocator{} },
+		"hopper-eps":    func() Allocator { return &EpsFairAllocator{} },
+		"hopper-dag":    func() Allocator { return &DAGAllocator{} },
+		"hopper-hetero": func() Allocator { return &HeteroAllocator{} },
+		"srewc":         func() Allocator { return &SREWCAllocator{} },
+	}
+	ruleNames = []string{"launch", "speculate", "besteffort", "budgeted", "plan"}
+	newRule   = map[string]func() InJobRule{
+		"":           func() InJobRule { return nil },
+		"launch":     func() InJobRule { return LaunchRule{} },
+		"speculate":  func() InJobRule { return &SpeculateRule{} },
+		"besteffort": func() InJobRule { return &BestEffortRule{} },
+		"budgeted":   func() InJobRule { return &BudgetedRule{} },
+		"plan":       func() InJobRule { return &PlanRule{} },
+	}
+)
+
+// AllocatorNames returns the names of the built-in allocators: "srpt"
+// (SRPTAllocator), "fair" (FairAllocator), "hopper" (HopperAllocator,
+// Algorithm 1), "hopper-eps" (EpsFairAllocator, Algorithm 2), "hopper-dag"
+// (DAGAllocator, Algorithm 3), "hopper-hetero" (HeteroAllocator, Algorithm
+// 4), "srewc" (SREWCAllocator).
+func AllocatorNames() []string { return slices.Clone(allocatorNames) }
+
+// RuleNames returns the names of the built-in in-job rules: "launch"
+// (LaunchRule), "speculate" (SpeculateRule, Hopper's), "besteffort"
+// (BestEffortRule), "budgeted" (BudgetedRule), "plan" (PlanRule, SREW+C's).
+func RuleNames() []string { return slices.Clone(ruleNames) }
+
+// NewAllocator returns a new value of the built-in allocator named s
+// (case-insensitive; see AllocatorNames).
+func NewAllocator(s string) (Allocator, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	if f, ok := newAllocator[name]; ok && name != "" {
+		return f(), nil
+	}
+	return nil, fmt.Errorf("sim: unknown allocator %q (want one of %s)", s, strings.Join(allocatorNames, ", "))
+}
+
+// NewRule returns a new value of the built-in in-job rule named s
+// (case-insensitive; see RuleNames).
+func NewRule(s string) (InJobRule, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	if f, ok := newRule[name]; ok && name != "" {
+		return f(), nil
+	}
+	return nil, fmt.Errorf("sim: unknown in-job rule %q (want one of %s)", s, strings.Join(ruleNames, ", "))
+}
+
+// budgeted reports whether the policy is a budgeted preset.
 func (p Policy) budgeted() bool { return p == SRPTBudgeted || p == FairBudgeted }

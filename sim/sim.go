@@ -38,7 +38,7 @@ type Stats struct {
 // A Result is the outcome of Simulate: one JobResult per input job, in input
 // order, and the run's counters.
 type Result struct {
-	Policy Policy
+	Policy Policy // Config.Policy (only a label when Config.Allocator and Rule replace it)
 	Slots  int
 	Jobs   []JobResult
 	Stats  Stats
@@ -69,6 +69,10 @@ type Result struct {
 //     copy per decision, a decision is also taken at the instant a killed
 //     copy would have ended (as every version of this simulator has done;
 //     under the other policies such a decision would change nothing).
+//
+// The policy is cfg's Allocator and Rule, each nil one that of cfg.Policy
+// (see Allocator, InJobRule and the built-in ones for their rules in full);
+// what the presets do:
 //
 // Allocations (T_j: a job's tasks whose run is not over, over all phases):
 // SRPT fills each job's demand — the slots it holds plus one per
@@ -115,15 +119,18 @@ type Result struct {
 // anything runs, for an invalid cfg (Slots outside [1, 2^24], an unknown
 // policy, estimator or service model, a Beta that is neither 0 nor > 1,
 // Eps, Threshold or Dampening outside [0, 1], SREWCBeta outside (0, 1] for
-// SREWC, a negative Lambda, a Budget outside [0, Slots) for a budgeted policy,
+// SREWCAllocator, a negative Lambda, a Budget outside [0, Slots) for
+// BudgetedRule,
 // EstimateError outside [0, 10], Detect outside [0, 1e6], a ServiceCV outside
 // (0, 100] under MachineService, any NaN) and an invalid job (see Job and
 // Phase: arrival outside [0, 1e12], Beta ≤ 1, no phases, a phase of no
 // tasks, Start outside [0, 1], durations or Scale ≤ 0 or above 1e12, or
 // below MinTimeRatio × the job's arrival, mismatched lengths, more than 2^28
-// tasks in all); errors name the job and the field. Every job of an accepted
-// input completes in a positive time (a copy ends at least one ulp of the
-// clock after it starts).
+// tasks in all); errors name the job and the field (Config.Validate makes
+// the configuration's checks alone). An error returned by the caller's
+// Allocator or InJobRule stops the run and is returned as it is. Every job
+// of an accepted input completes in a positive time (a copy ends at least
+// one ulp of the clock after it starts).
 func Simulate(jobs []Job, cfg Config) (*Result, error) {
 	e, err := simulate(jobs, cfg)
 	if err != nil {

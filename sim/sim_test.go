@@ -474,7 +474,7 @@ func TestSREWCPlan(t *testing.T) {
 	cfg := DefaultConfig(SREWC, 8)
 	e := newEngine("test", jobs, cfg, 2)
 	e.arrive(0)
-	used, err := e.plan(0, 5)
+	used, err := e.use(0, 5)
 	if err != nil || used != 5 {
 		t.Fatalf("plan(5) = %d, %v", used, err)
 	}
@@ -483,7 +483,7 @@ func TestSREWCPlan(t *testing.T) {
 	}
 	e.now = 1
 	before := e.ts[0].copies + e.ts[1].copies
-	used, err = e.plan(0, 3)
+	used, err = e.use(0, 3)
 	if err != nil || used != 3 || e.ts[0].copies+e.ts[1].copies != before+3 {
 		t.Fatalf("clones: plan(3) = %d, %v; copies %d → %d", used, err, before, e.ts[0].copies+e.ts[1].copies)
 	}

@@ -119,10 +119,10 @@ func testAllocationInputs(t *rapid.T) {
 		}
 		// α through EstimateAlpha may differ from T'/T in the last bits:
 		// the targets are checked against the snapshot's.
-		got, _ := dag.AllocateSlots(nil, e.dagJobs, slots, beta, nil)
+		got, _ := dag.AllocateSlots(nil, e.alloc.(*DAGAllocator).jobs, slots, beta, nil)
 		for j := range dj {
-			if math.Abs(e.dagJobs[j].Alpha-dj[j].Alpha) > 1e-12*dj[j].Alpha || e.dagJobs[j].Remaining != dj[j].Remaining || e.dagJobs[j].Downstream != dj[j].Downstream {
-				t.Fatalf("job %d: snapshot %+v, want %+v", j, e.dagJobs[j], dj[j])
+			if math.Abs(e.alloc.(*DAGAllocator).jobs[j].Alpha-dj[j].Alpha) > 1e-12*dj[j].Alpha || e.alloc.(*DAGAllocator).jobs[j].Remaining != dj[j].Remaining || e.alloc.(*DAGAllocator).jobs[j].Downstream != dj[j].Downstream {
+				t.Fatalf("job %d: snapshot %+v, want %+v", j, e.alloc.(*DAGAllocator).jobs[j], dj[j])
 			}
 		}
 		if diff := cmp.Diff(got, e.target); diff != "" {
@@ -195,7 +195,7 @@ func TestMaxMinFair(t *testing.T) {
 			total += demand[i]
 		}
 		capacity := rapid.IntRange(0, 60).Draw(t, "capacity")
-		var e engine
+		var e FairAllocator
 		got, err := e.maxMinFair(nil, demand, capacity)
 		if err != nil {
 			t.Fatal(err)

@@ -11,24 +11,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/stragglers"
 )
 
-// A TraceError reports a malformed trace: the 1-based line, the column, the
-// offending text and what was wrong.
-type TraceError struct {
-	Line   int
-	Column string
-	Text   string
-	Reason string
-}
+// A TraceError reports a malformed trace (specsched.TraceError, with Func
+// "sim.ParseTrace"): the 1-based line, the column (Field, "" when the line as
+// a whole is at fault), the offending text and what was wrong.
+type TraceError = specsched.TraceError
 
-func (e *TraceError) Error() string {
-	if e.Column == "" {
-		return fmt.Sprintf("sim.ParseTrace: line %d: %s", e.Line, e.Reason)
-	}
-	return fmt.Sprintf("sim.ParseTrace: line %d: %s %q: %s", e.Line, e.Column, e.Text, e.Reason)
-}
+// parseTrace is the Func of ParseTrace's errors.
+const parseTrace = "sim.ParseTrace"
 
 // Trace columns.
 const (
@@ -96,7 +89,7 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, &TraceError{Line: pe.Line, Reason: pe.Err.Error()}
+				return nil, &TraceError{Func: parseTrace, Line: pe.Line, Reason: pe.Err.Error()}
 			}
 			return nil, err
 		}
@@ -112,7 +105,7 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 			continue
 		}
 		if len(rec) != len(cols) {
-			return nil, &TraceError{Line: line, Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(cols))}
+			return nil, &TraceError{Func: parseTrace, Line: line, Reason: fmt.Sprintf("%d fields, the header has %d", len(rec), len(cols))}
 		}
 		field := func(c string) string { return strings.TrimSpace(rec[cols[c]]) }
 		rowID := field(colJob)
@@ -129,7 +122,7 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 			return nil, err
 		}
 		if duration < arrival*MinTimeRatio {
-			return nil, &TraceError{Line: line, Column: colDuration, Text: field(colDuration), Reason: tooShort}
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: colDuration, Text: field(colDuration), Reason: tooShort}
 		}
 		group := 0
 		if _, ok := cols[colGroup]; ok {
@@ -141,7 +134,7 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 		if explicitBeta {
 			text := field(colBeta)
 			if beta, err = strconv.ParseFloat(text, 64); err != nil || !(beta > 1 && beta <= 1e6) {
-				return nil, &TraceError{Line: line, Column: colBeta, Text: text, Reason: "must be a number in (1, 1e6]"}
+				return nil, &TraceError{Func: parseTrace, Line: line, Field: colBeta, Text: text, Reason: "must be a number in (1, 1e6]"}
 			}
 		}
 		start := 0.0
@@ -153,10 +146,10 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 
 		if len(jobs) == 0 || rowID != id {
 			if ids[rowID] {
-				return nil, &TraceError{Line: line, Column: colJob, Text: rowID, Reason: "the job's rows are not contiguous"}
+				return nil, &TraceError{Func: parseTrace, Line: line, Field: colJob, Text: rowID, Reason: "the job's rows are not contiguous"}
 			}
 			if phase != 0 {
-				return nil, &TraceError{Line: line, Column: colPhase, Text: field(colPhase), Reason: "a job's first row must be of phase 0"}
+				return nil, &TraceError{Func: parseTrace, Line: line, Field: colPhase, Text: field(colPhase), Reason: "a job's first row must be of phase 0"}
 			}
 			ids[rowID] = true
 			id = rowID
@@ -168,20 +161,20 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 		job := &jobs[len(jobs)-1]
 		switch {
 		case arrival != job.Arrival:
-			return nil, &TraceError{Line: line, Column: colArrival, Text: field(colArrival), Reason: "differs from the job's first row"}
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: colArrival, Text: field(colArrival), Reason: "differs from the job's first row"}
 		case group != job.Group:
-			return nil, &TraceError{Line: line, Column: colGroup, Text: field(colGroup), Reason: "differs from the job's first row"}
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: colGroup, Text: field(colGroup), Reason: "differs from the job's first row"}
 		case beta != job.Beta:
-			return nil, &TraceError{Line: line, Column: colBeta, Text: field(colBeta), Reason: "differs from the job's first row"}
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: colBeta, Text: field(colBeta), Reason: "differs from the job's first row"}
 		}
 		last := len(job.Phases) - 1
 		switch {
 		case phase == last+1:
 			job.Phases = append(job.Phases, Phase{Start: start})
 		case phase != last:
-			return nil, &TraceError{Line: line, Column: colPhase, Text: field(colPhase), Reason: "phases must be 0, 1, … without gaps, in order"}
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: colPhase, Text: field(colPhase), Reason: "phases must be 0, 1, … without gaps, in order"}
 		case phase > 0 && start != job.Phases[last].Start:
-			return nil, &TraceError{Line: line, Column: colStart, Text: field(colStart), Reason: "differs from the phase's first row"}
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: colStart, Text: field(colStart), Reason: "differs from the phase's first row"}
 		}
 		ph := &job.Phases[len(job.Phases)-1]
 		ph.Durations = append(ph.Durations, duration)
@@ -208,17 +201,17 @@ func traceHeader(line int, rec []string) (map[string]int, error) {
 		switch name {
 		case colJob, colArrival, colPhase, colDuration, colGroup, colBeta, colStart:
 		default:
-			return nil, &TraceError{Line: line, Column: "header", Text: name,
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: "header", Text: name,
 				Reason: "unknown column (want job, arrival, phase, duration, group, beta, start)"}
 		}
 		if _, dup := cols[name]; dup {
-			return nil, &TraceError{Line: line, Column: "header", Text: name, Reason: "duplicate column"}
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: "header", Text: name, Reason: "duplicate column"}
 		}
 		cols[name] = i
 	}
 	for _, need := range []string{colJob, colArrival, colPhase, colDuration} {
 		if _, ok := cols[need]; !ok {
-			return nil, &TraceError{Line: line, Column: "header", Text: strings.Join(rec, ","), Reason: "missing column " + need}
+			return nil, &TraceError{Func: parseTrace, Line: line, Field: "header", Text: strings.Join(rec, ","), Reason: "missing column " + need}
 		}
 	}
 	return cols, nil
@@ -232,7 +225,7 @@ func traceFloat(line int, col, text string, lo, hi float64, closedLo bool) (floa
 		if closedLo {
 			interval = "["
 		}
-		return 0, &TraceError{Line: line, Column: col, Text: text,
+		return 0, &TraceError{Func: parseTrace, Line: line, Field: col, Text: text,
 			Reason: fmt.Sprintf("must be a number in %s%g, %g]", interval, lo, hi)}
 	}
 	return v, nil
@@ -241,7 +234,7 @@ func traceFloat(line int, col, text string, lo, hi float64, closedLo bool) (floa
 func traceInt(line int, col, text string, lo, hi int) (int, error) {
 	v, err := strconv.Atoi(text)
 	if err != nil || v < lo || v > hi {
-		return 0, &TraceError{Line: line, Column: col, Text: text, Reason: fmt.Sprintf("must be an integer in [%d, %d]", lo, hi)}
+		return 0, &TraceError{Func: parseTrace, Line: line, Field: col, Text: text, Reason: fmt.Sprintf("must be an integer in [%d, %d]", lo, hi)}
 	}
 	return v, nil
 }
@@ -267,7 +260,7 @@ func fitGroups(jobs []Job, firstLine map[int]int) error {
 			if err == nil {
 				reason = fmt.Sprintf("its durations fit β = %.3g ≤ 1 (no finite mean); add a beta column", beta)
 			}
-			return &TraceError{Line: firstLine[g], Column: colGroup, Text: strconv.Itoa(g), Reason: reason}
+			return &TraceError{Func: parseTrace, Line: firstLine[g], Field: colGroup, Text: strconv.Itoa(g), Reason: reason}
 		}
 		betas[g] = beta
 	}

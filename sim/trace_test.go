@@ -165,8 +165,8 @@ func TestTraceErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want a *TraceError", tc.name, err)
 			continue
 		}
-		if te.Line != tc.line || te.Column != tc.column {
-			t.Errorf("%s: line %d column %q (%v), want line %d column %q", tc.name, te.Line, te.Column, err, tc.line, tc.column)
+		if te.Line != tc.line || te.Field != tc.column {
+			t.Errorf("%s: line %d column %q (%v), want line %d column %q", tc.name, te.Line, te.Field, err, tc.line, tc.column)
 		}
 		if !strings.Contains(err.Error(), "line ") {
 			t.Errorf("%s: message %q does not name the line", tc.name, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -8,10 +9,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/sim"
 	"github.com/specsched/specsched/stragglers"
 )
@@ -65,173 +68,261 @@ type binOut struct {
 	Gain *float64 `json:"gain"` // null for an empty bin
 }
 
+// clusterFlags are the cluster command's flags.
+type clusterFlags struct {
+	fs                            *flag.FlagSet
+	set                           map[string]bool // the flags given
+	policies, betas, trace, rule  *string
+	estimator, service, plotFile  *string
+	slots, jobs                   *int
+	load, detect, cv, eps, budget *float64
+	seed                          *uint64
+	jsonOut, quiet                *bool
+	specs                         []policySpec // -policies, parsed
+	named                         bool         // -policies names the policies (not all)
+	spec                          sim.Speculation
+	svc                           sim.Service
+}
+
 func runCluster(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("cluster", clusterSummary, stderr)
-	policies := fs.String("policies", "all", "comma-separated policies ("+policyList()+"), or all")
-	slots := fs.Int("slots", defaultSlots, "slots in the cluster")
-	load := fs.Float64("load", defaultLoad, "offered load of the synthetic workload, in (0, 10]")
-	jobs := fs.Int("jobs", defaultJobs, "jobs in the synthetic workload")
-	betas := fs.String("beta", defaultBetas, "comma-separated Pareto tail index β of each job group (equal shares of the jobs)")
-	seed := fs.Uint64("seed", 1, "seed of the workload and of every random draw")
-	trace := fs.String("trace", "", "run the jobs of this CSV trace instead of a synthetic workload")
-	rule := fs.String("rule", "thesis", "in-job straggler rule: thesis (t_rem > t_new) or mantri")
-	estimator := fs.String("estimator", "progress", "how t_rem is estimated: progress or oracle")
-	detect := fs.Float64("detect", sim.DefaultDetect, "how long a task runs before it can be judged a straggler, as a fraction of t_new")
-	serviceFlag := fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
-	cv := fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, for -service machine")
-	eps := fs.Float64("eps", sim.DefaultEps, "ε of hopper-eps, a fraction of the fair share")
-	budget := fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies (at least 1 if > 0, at most all but 1)")
-	jsonOut := fs.Bool("json", false, "write the results as JSON, one object per policy")
-	plotFile := fs.String("plot", "", "draw the CDFs of job completion time to this .svg or .png file")
-	quiet := fs.Bool("q", false, "no progress bar")
-	if err := parse(fs, args); err != nil {
+	f, err := parseClusterFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	workload, describe, err := f.workload()
+	if err != nil {
+		return err
+	}
+	specs := f.specs
+	if !f.named {
+		specs = runnable(specs, *f.slots, stderr)
+	}
+	// SRPT and Fair are the baselines of the gains: run them even if not asked.
+	shown := specs
+	specs = withBaselines(specs)
+	cfgs, err := f.configs(specs)
+	if err != nil {
+		return err
+	}
+	bar := newProgress(stderr, !*f.quiet && isTerminal(stderr), len(specs)*len(workload))
+	results, err := runAll(workload, specs, cfgs, bar)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	rows, err := compare(specs, results)
+	if err != nil {
+		return err
+	}
+	rows = only(rows, shown)
+	if *f.plotFile != "" {
+		if err := plotCDF(*f.plotFile, rows); err != nil {
+			return fmt.Errorf("-plot %s: %w", *f.plotFile, err)
+		}
+	}
+	if *f.jsonOut {
+		return writeJSON(stdout, rows)
+	}
+	f.writeHeader(stdout, workload, describe)
+	writeTable(stdout, rows)
+	return nil
+}
 
-	ps, err := parsePolicies(*policies)
+// parseClusterFlags parses and checks the cluster command's flags. The
+// ranges of the simulator's parameters are sim.Config's (Config.Validate),
+// its errors reported against the flag that set the field.
+func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
+	fs := newFlags("cluster", clusterSummary, stderr)
+	f := &clusterFlags{fs: fs, set: map[string]bool{}}
+	f.policies = fs.String("policies", "all", "comma-separated policies: presets ("+policyList()+
+		"), combinations allocator+rule of an allocator ("+strings.Join(sim.AllocatorNames(), ", ")+
+		") and an in-job rule ("+strings.Join(sim.RuleNames(), ", ")+"), or all (the presets)")
+	f.slots = fs.Int("slots", defaultSlots, "slots in the cluster")
+	f.load = fs.Float64("load", defaultLoad, "offered load of the synthetic workload, in (0, 10]")
+	f.jobs = fs.Int("jobs", defaultJobs, "jobs in the synthetic workload")
+	f.betas = fs.String("beta", defaultBetas, "comma-separated Pareto tail index β of each job group (equal shares of the jobs)")
+	f.seed = fs.Uint64("seed", 1, "seed of the workload and of every random draw")
+	f.trace = fs.String("trace", "", "run the jobs of this CSV trace instead of a synthetic workload")
+	f.rule = fs.String("rule", "thesis", "in-job straggler rule: thesis (t_rem > t_new) or mantri")
+	f.estimator = fs.String("estimator", "progress", "how t_rem is estimated: progress or oracle")
+	f.detect = fs.Float64("detect", sim.DefaultDetect, "how long a task runs before it can be judged a straggler, as a fraction of t_new")
+	f.service = fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
+	f.cv = fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, for -service machine")
+	f.eps = fs.Float64("eps", sim.DefaultEps, "ε of hopper-eps, a fraction of the fair share")
+	f.budget = fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies (at least 1 if > 0, at most all but 1)")
+	f.jsonOut = fs.Bool("json", false, "write the results as JSON, one object per policy")
+	f.plotFile = fs.String("plot", "", "draw the CDFs of job completion time to this .svg or .png file")
+	f.quiet = fs.Bool("q", false, "no progress bar")
+	if err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+
+	var err error
+	if f.specs, err = parsePolicies(*f.policies); err != nil {
+		return nil, usageError(fs, "-policies: %v", err)
+	}
+	f.named = strings.TrimSpace(*f.policies) != "all"
+	// -jobs ≥ 1 and -budget, a share, are the command's own bounds.
+	if *f.jobs < 1 || *f.jobs > sim.MaxSynthJobs {
+		return nil, usageError(fs, "-jobs %d: must lie in [1, %d]", *f.jobs, sim.MaxSynthJobs)
+	}
+	if !(*f.budget >= 0 && *f.budget < 1) {
+		return nil, usageError(fs, "-budget %g: must lie in [0, 1)", *f.budget)
+	}
+	f.spec = sim.DefaultSpeculation()
+	r, err := stragglers.ParseRule(*f.rule)
 	if err != nil {
-		return usageError(fs, "-policies: %v", err)
+		return nil, usageError(fs, "-rule %q: want thesis or mantri", *f.rule)
 	}
-	named := strings.TrimSpace(*policies) != "all"
-	if *jobs < 1 || *jobs > sim.MaxSynthJobs {
-		return usageError(fs, "-jobs %d: must lie in [1, %d]", *jobs, sim.MaxSynthJobs)
+	f.spec.Mantri = r == stragglers.MantriRule
+	if f.spec.Estimator, err = sim.ParseEstimator(*f.estimator); err != nil {
+		return nil, usageError(fs, "-estimator %q: want progress or oracle", *f.estimator)
 	}
-	if *slots < 1 || *slots > sim.MaxSlots {
-		return usageError(fs, "-slots %d: must lie in [1, %d]", *slots, sim.MaxSlots)
-	}
-	if !(*budget >= 0 && *budget < 1) {
-		return usageError(fs, "-budget %g: must lie in [0, 1)", *budget)
-	}
-	if !(*eps >= 0 && *eps <= 1) {
-		return usageError(fs, "-eps %g: must lie in [0, 1]", *eps)
-	}
-	spec := sim.DefaultSpeculation()
-	r, err := stragglers.ParseRule(*rule)
-	if err != nil {
-		return usageError(fs, "-rule %q: want thesis or mantri", *rule)
-	}
-	spec.Mantri = r == stragglers.MantriRule
-	if spec.Estimator, err = sim.ParseEstimator(*estimator); err != nil {
-		return usageError(fs, "-estimator %q: want progress or oracle", *estimator)
-	}
-	if !(*detect >= 0 && *detect <= 1e6) {
-		return usageError(fs, "-detect %g: must lie in [0, 1e6]", *detect)
-	}
-	spec.Detect = *detect
-	var svc sim.Service
-	switch *serviceFlag {
+	f.spec.Detect = *f.detect
+	switch *f.service {
 	case "copy":
 	case "machine":
-		svc = sim.MachineService
-		if !(*cv > 0 && *cv <= 100) {
-			return usageError(fs, "-cv %g: must lie in (0, 100]", *cv)
-		}
+		f.svc = sim.MachineService
 	default:
-		return usageError(fs, "-service %q: want copy or machine", *serviceFlag)
+		return nil, usageError(fs, "-service %q: want copy or machine", *f.service)
 	}
-	if *plotFile != "" && !strings.HasSuffix(*plotFile, ".svg") && !strings.HasSuffix(*plotFile, ".png") {
-		return usageError(fs, "-plot %q: the file must end in .svg or .png", *plotFile)
+	if *f.plotFile != "" && !strings.HasSuffix(*f.plotFile, ".svg") && !strings.HasSuffix(*f.plotFile, ".png") {
+		return nil, usageError(fs, "-plot %q: the file must end in .svg or .png", *f.plotFile)
 	}
+	if err := f.config(sim.SRPT).Validate(); err != nil {
+		return nil, flagError(fs, err, configFlags)
+	}
+	return f, nil
+}
 
-	var workload []sim.Job
-	var describe string
-	if *trace != "" {
-		for _, f := range []string{"jobs", "load", "beta"} {
-			if set[f] {
-				return usageError(fs, "-%s describes the synthetic workload and cannot be combined with -trace", f)
+// configFlags maps the sim.Config fields the cluster flags set
+// (specsched.InputError.Field) to the flags.
+var configFlags = map[string]string{
+	"slots":      "slots",
+	"eps":        "eps",
+	"detect":     "detect",
+	"service cv": "cv",
+}
+
+// flagError reports an *specsched.InputError about a field a flag sets as
+// a bad value of that flag ("-slots 0: must lie in [1, 2^24]"), and any
+// other error as it is.
+func flagError(fs *flag.FlagSet, err error, flags map[string]string) error {
+	var ie *specsched.InputError
+	if errors.As(err, &ie) {
+		if name, ok := flags[ie.Field]; ok {
+			return usageError(fs, "-%s %s: %s", name, fs.Lookup(name).Value, ie.Reason)
+		}
+	}
+	return usageError(fs, "%v", err)
+}
+
+// config is the configuration the flags give preset p.
+func (f *clusterFlags) config(p sim.Policy) sim.Config {
+	cfg := sim.DefaultConfig(p, *f.slots)
+	cfg.Seed = *f.seed
+	cfg.Eps = *f.eps
+	cfg.Speculation = f.spec
+	cfg.Service, cfg.ServiceCV = f.svc, *f.cv
+	cfg.Budget = budgetSlots(*f.budget, *f.slots)
+	return cfg
+}
+
+// configs returns the configuration of every policy, each with its own
+// allocator and rule values (they keep scratch memory, and the runs are
+// concurrent).
+func (f *clusterFlags) configs(specs []policySpec) ([]sim.Config, error) {
+	cfgs := make([]sim.Config, len(specs))
+	for i, s := range specs {
+		if !canRun(s, *f.slots) {
+			return nil, usageError(f.fs, "-policies: %v needs at least 2 slots", s.name)
+		}
+		cfgs[i] = f.config(s.preset)
+		if s.alloc == "" {
+			continue
+		}
+		var err error
+		if cfgs[i].Allocator, err = sim.NewAllocator(s.alloc); err != nil {
+			return nil, err
+		}
+		if cfgs[i].Rule, err = sim.NewRule(s.rule); err != nil {
+			return nil, err
+		}
+	}
+	return cfgs, nil
+}
+
+// workload returns the jobs to run — the trace's, or the synthetic
+// workload's — and their description for the header.
+func (f *clusterFlags) workload() ([]sim.Job, string, error) {
+	if *f.trace != "" {
+		for _, name := range []string{"jobs", "load", "beta"} {
+			if f.set[name] {
+				return nil, "", usageError(f.fs, "-%s describes the synthetic workload and cannot be combined with -trace", name)
 			}
 		}
-		if workload, err = readTrace(*trace); err != nil {
-			return err
-		}
-		describe = fmt.Sprintf("trace %s", *trace)
-	} else {
-		c := sim.DefaultWorkload(*jobs, *slots, *load)
-		if c.Groups, err = parseGroups(*betas); err != nil {
-			return usageError(fs, "-beta %q: %v", *betas, err)
-		}
-		if workload, err = sim.Synthesize(c, rand.New(rand.NewPCG(*seed, 0x5eed))); err != nil {
-			return err
-		}
-		describe = fmt.Sprintf("synthetic workload, offered load %g, β %s", *load, *betas)
+		jobs, err := readTrace(*f.trace)
+		return jobs, fmt.Sprintf("trace %s", *f.trace), err
 	}
+	c := sim.DefaultWorkload(*f.jobs, *f.slots, *f.load)
+	var err error
+	if c.Groups, err = parseGroups(*f.betas); err != nil {
+		return nil, "", usageError(f.fs, "-beta %q: %v", *f.betas, err)
+	}
+	jobs, err := sim.Synthesize(c, rand.New(rand.NewPCG(*f.seed, 0x5eed)))
+	return jobs, fmt.Sprintf("synthetic workload, offered load %g, β %s", *f.load, *f.betas), err
+}
+
+// writeHeader prints the two lines above the table: the workload and the
+// speculation.
+func (f *clusterFlags) writeHeader(w io.Writer, workload []sim.Job, describe string) {
 	tasks := 0
 	for _, j := range workload {
 		for _, p := range j.Phases {
 			tasks += p.Tasks
 		}
 	}
-
-	if !named {
-		ps = runnable(ps, *slots, stderr)
-	}
-	// SRPT and Fair are the baselines of the gains: run them even if not asked.
-	shown := ps
-	ps = withBaselines(ps)
-	cfgs := make([]sim.Config, len(ps))
-	for i, p := range ps {
-		cfg := sim.DefaultConfig(p, *slots)
-		cfg.Seed = *seed
-		cfg.Eps = *eps
-		cfg.Speculation = spec
-		cfg.Service, cfg.ServiceCV = svc, *cv
-		cfg.Budget = budgetSlots(*budget, *slots)
-		if !canRun(p, *slots) {
-			return usageError(fs, "-policies: %v needs at least 2 slots", p)
-		}
-		cfgs[i] = cfg
-	}
-	bar := newProgress(stderr, !*quiet && isTerminal(stderr), len(ps)*len(workload))
-	results, err := runAll(workload, cfgs, bar)
-	bar.done()
-	if err != nil {
-		return err
-	}
-	rows, err := compare(ps, results)
-	if err != nil {
-		return err
-	}
-	rows = only(rows, shown)
-	if *plotFile != "" {
-		if err := plotCDF(*plotFile, rows); err != nil {
-			return fmt.Errorf("-plot %s: %w", *plotFile, err)
-		}
-	}
-	if *jsonOut {
-		return writeJSON(stdout, rows)
-	}
-	fmt.Fprintf(stdout, "%d jobs, %d tasks on %d slots (%s; seed %d)\n", len(workload), tasks, *slots, describe, *seed)
+	fmt.Fprintf(w, "%d jobs, %d tasks on %d slots (%s; seed %d)\n", len(workload), tasks, *f.slots, describe, *f.seed)
 	service := ""
-	if svc == sim.MachineService {
-		service = fmt.Sprintf("; machine service variability, CV %g", *cv)
+	if f.svc == sim.MachineService {
+		service = fmt.Sprintf("; machine service variability, CV %g", *f.cv)
 	}
-	fmt.Fprintf(stdout, "speculation: %s rule, %s estimates, judged after %g·t_new%s; times in units of the mean task duration\n\n",
-		*rule, spec.Estimator, spec.Detect, service)
-	writeTable(stdout, rows)
-	return nil
+	fmt.Fprintf(w, "speculation: %s rule, %s estimates, judged after %g·t_new%s; times in units of the mean task duration\n\n",
+		*f.rule, f.spec.Estimator, f.spec.Detect, service)
 }
 
-// canRun reports whether policy p can run on a cluster of slots slots:
+// A policySpec is a policy of -policies: a preset of package sim, or a
+// combination allocator+rule. A combination that is a preset is the preset.
+type policySpec struct {
+	name        string     // as shown: the preset's name, or "allocator+rule"
+	preset      sim.Policy // the preset; for a combination, the label of its results
+	alloc, rule string     // a combination's parts, "" for a preset
+}
+
+// canRun reports whether policy s can run on a cluster of slots slots:
 // budgeted speculation reserves at least one slot for copies and runs tasks
 // on the others, so it needs two.
-func canRun(p sim.Policy, slots int) bool {
-	return slots >= 2 || (p != sim.SRPTBudgeted && p != sim.FairBudgeted)
+func canRun(s policySpec, slots int) bool {
+	_, rule := s.preset.Parts()
+	if s.alloc != "" {
+		rule = s.rule
+	}
+	return slots >= 2 || rule != "budgeted"
 }
 
 // runnable returns the policies of the default set that can run on slots
 // slots, and notes on stderr those it leaves out: the default run works on
 // any valid cluster, while a policy named by -policies that cannot run is an
 // error.
-func runnable(ps []sim.Policy, slots int, stderr io.Writer) []sim.Policy {
-	var out []sim.Policy
+func runnable(specs []policySpec, slots int, stderr io.Writer) []policySpec {
+	var out []policySpec
 	var left []string
-	for _, p := range ps {
-		if canRun(p, slots) {
-			out = append(out, p)
+	for _, s := range specs {
+		if canRun(s, slots) {
+			out = append(out, s)
 		} else {
-			left = append(left, p.String())
+			left = append(left, s.name)
 		}
 	}
 	if len(left) > 0 {
@@ -259,44 +350,73 @@ func policyList() string {
 	return strings.Join(names, ", ")
 }
 
-func parsePolicies(s string) ([]sim.Policy, error) {
+// parsePolicies parses -policies: "all" (every preset), or a
+// comma-separated list of presets (sim.ParsePolicy) and combinations
+// allocator+rule (sim.NewAllocator, sim.NewRule), repeats dropped.
+func parsePolicies(s string) ([]policySpec, error) {
 	if strings.TrimSpace(s) == "all" {
-		return sim.Policies(), nil
+		var specs []policySpec
+		for _, p := range sim.Policies() {
+			specs = append(specs, presetSpec(p))
+		}
+		return specs, nil
 	}
-	var ps []sim.Policy
-	seen := map[sim.Policy]bool{}
+	var specs []policySpec
+	seen := map[string]bool{}
 	for _, name := range strings.Split(s, ",") {
-		p, err := sim.ParsePolicy(name)
+		spec, err := parsePolicy(name)
 		if err != nil {
 			return nil, err
 		}
-		if !seen[p] {
-			seen[p] = true
-			ps = append(ps, p)
+		if !seen[spec.name] {
+			seen[spec.name] = true
+			specs = append(specs, spec)
 		}
 	}
-	return ps, nil
+	return specs, nil
 }
 
-func withBaselines(ps []sim.Policy) []sim.Policy {
-	out := append([]sim.Policy(nil), ps...)
-	for _, base := range []sim.Policy{sim.SRPT, sim.Fair} {
-		found := false
-		for _, p := range ps {
-			found = found || p == base
+func presetSpec(p sim.Policy) policySpec { return policySpec{name: p.String(), preset: p} }
+
+// parsePolicy parses one policy of -policies.
+func parsePolicy(name string) (policySpec, error) {
+	a, r, combined := strings.Cut(strings.ToLower(strings.TrimSpace(name)), "+")
+	if !combined {
+		p, err := sim.ParsePolicy(name)
+		return presetSpec(p), err
+	}
+	a, r = strings.TrimSpace(a), strings.TrimSpace(r)
+	if _, err := sim.NewAllocator(a); err != nil {
+		return policySpec{}, err
+	}
+	if _, err := sim.NewRule(r); err != nil {
+		return policySpec{}, err
+	}
+	for _, p := range sim.Policies() {
+		if pa, pr := p.Parts(); pa == a && pr == r {
+			return presetSpec(p), nil
 		}
-		if !found {
-			out = append(out, base)
+	}
+	return policySpec{name: a + "+" + r, preset: sim.SRPT, alloc: a, rule: r}, nil
+}
+
+// withBaselines appends SRPT and Fair to specs unless they are in it.
+func withBaselines(specs []policySpec) []policySpec {
+	out := append([]policySpec(nil), specs...)
+	for _, base := range []sim.Policy{sim.SRPT, sim.Fair} {
+		if !slices.ContainsFunc(specs, func(s policySpec) bool { return s.name == base.String() }) {
+			out = append(out, presetSpec(base))
 		}
 	}
 	return out
 }
 
-func only(rows []clusterResult, ps []sim.Policy) []clusterResult {
+// only returns the rows of the policies specs, in their order.
+func only(rows []clusterResult, specs []policySpec) []clusterResult {
 	var out []clusterResult
-	for _, p := range ps {
+	for _, s := range specs {
 		for _, r := range rows {
-			if r.Policy == p.String() {
+			if r.Policy == s.name {
 				out = append(out, r)
 			}
 		}
@@ -335,7 +455,7 @@ func readTrace(name string) ([]sim.Job, error) {
 // runAll simulates every configuration on the jobs, up to GOMAXPROCS at a
 // time. Each run is a pure function of its inputs, so the results do not
 // depend on the scheduling of the goroutines.
-func runAll(jobs []sim.Job, cfgs []sim.Config, bar *progress) ([]*sim.Result, error) {
+func runAll(jobs []sim.Job, specs []policySpec, cfgs []sim.Config, bar *progress) ([]*sim.Result, error) {
 	results := make([]*sim.Result, len(cfgs))
 	errs := make([]error, len(cfgs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -354,28 +474,28 @@ func runAll(jobs []sim.Job, cfgs []sim.Config, bar *progress) ([]*sim.Result, er
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("%v: %w", cfgs[i].Policy, err)
+			return nil, fmt.Errorf("%s: %w", specs[i].name, err)
 		}
 	}
 	return results, nil
 }
 
 // compare summarises every result against the SRPT and Fair runs.
-func compare(ps []sim.Policy, results []*sim.Result) ([]clusterResult, error) {
+func compare(specs []policySpec, results []*sim.Result) ([]clusterResult, error) {
 	var srpt, fair *sim.Result
-	for i, p := range ps {
-		switch p {
-		case sim.SRPT:
+	for i, s := range specs {
+		switch s.name {
+		case sim.SRPT.String():
 			srpt = results[i]
-		case sim.Fair:
+		case sim.Fair.String():
 			fair = results[i]
 		}
 	}
-	rows := make([]clusterResult, len(ps))
+	rows := make([]clusterResult, len(specs))
 	for i, r := range results {
 		s := sim.Summarize(r)
 		row := clusterResult{
-			Policy: ps[i].String(), timeStats: summaryStats(s),
+			Policy: specs[i].name, timeStats: summaryStats(s),
 			Utilisation: s.Utilisation, Copies: s.Copies, Killed: s.Killed, Wasted: s.Wasted, WastedFrac: s.WastedFraction,
 			result: r,
 		}

@@ -28,11 +28,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-
+	"github.com/specsched/specsched/internal/stats"
 	"github.com/specsched/specsched/sim"
 )
 
@@ -150,29 +148,12 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 
 // timeStats are the columns every subcommand reports about the completion
 // (or response) times of one run: how many, their mean and their empirical
-// percentiles (gonum stat.Quantile, stat.Empirical).
-type timeStats struct {
-	Jobs int     `json:"jobs"`
-	Mean float64 `json:"mean"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P99  float64 `json:"p99"`
-}
+// percentiles (internal/stats: gonum stat.Quantile, stat.Empirical).
+type timeStats = stats.Summary
 
 // summaryStats are the timeStats of a sim run's summary.
 func summaryStats(s sim.Summary) timeStats {
 	return timeStats{Jobs: s.Jobs, Mean: s.Mean, P50: s.P50, P90: s.P90, P99: s.P99}
-}
-
-// statsOf returns the timeStats of times, which it sorts.
-func statsOf(times []float64) timeStats {
-	mean := stat.Mean(times, nil)
-	slices.Sort(times)
-	return timeStats{
-		Jobs: len(times), Mean: mean,
-		P50: stat.Quantile(0.5, stat.Empirical, times, nil), P90: stat.Quantile(0.9, stat.Empirical, times, nil),
-		P99: stat.Quantile(0.99, stat.Empirical, times, nil),
-	}
 }
 
 // writeJSON writes v as indented JSON.

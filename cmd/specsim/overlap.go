@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"text/tabwriter"
 
+	"github.com/specsched/specsched/internal/stats"
 	"github.com/specsched/specsched/overlap"
 )
 
@@ -64,7 +65,7 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		s := statsOf(times)
+		s := stats.Summarize(times)
 		rows = append(rows, overlapRow{Policy: kind.String(), timeStats: s, Relative: s.Mean / lbMean})
 	}
 	if *jsonOut {

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"text/tabwriter"
 
-	"gonum.org/v1/gonum/stat"
+	"github.com/specsched/specsched/internal/stats"
 
 	"github.com/specsched/specsched/probe"
 )
@@ -79,7 +79,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 				est[i] = j.EstTask
 			}
 			slices.Sort(est)
-			cut = stat.Quantile(0.9, stat.Empirical, est, nil)
+			cut = stats.Quantile(0.9, est)
 		}
 	} else {
 		if *jobs < 1 {
@@ -102,7 +102,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		s := r.Summarize()
 		rows = append(rows, probeRow{
-			Policy: p.String(), timeStats: statsOf(slices.Clone(r.Completion)),
+			Policy: p.String(), timeStats: stats.Summarize(slices.Clone(r.Completion)),
 			ShortP50: num(s.Short.P50), ShortP90: num(s.Short.P90), ShortP99: num(s.Short.P99),
 			LongP50: num(s.Long.P50), LongP90: num(s.Long.P90), LongP99: num(s.Long.P99),
 			Utilisation: r.Stats.Utilisation,

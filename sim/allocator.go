@@ -1,0 +1,296 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/competitive"
+	"github.com/specsched/specsched/dag"
+	"github.com/specsched/specsched/fairness"
+	"github.com/specsched/specsched/stragglers"
+)
+
+// An Allocator is the first half of a cluster scheduler: how the slots are
+// shared among the active jobs. At every decision at which a slot is free,
+// Simulate calls Allocate, hands the free slots to the jobs below their
+// target in increasing key (ties by position: arrival order), each job
+// filling its grant by the InJobRule, and then — for every allocator but
+// the demand-capped SRPTAllocator and FairAllocator — offers the slots still
+// free to every job in the same order (work conservation, thesis §3.3). No
+// copy is preempted: a job above its target keeps its copies.
+//
+// An Allocator may keep scratch memory between calls (the built-in ones
+// do): a value serves one Simulate at a time.
+type Allocator interface {
+	// Allocate writes, for every active job k of d (len(target) =
+	// len(key) = d.Active()), target[k], the slots the job should hold,
+	// and key[k], its priority: lower first, a number ≥ 0 (not NaN). An
+	// error stops the run and Simulate returns it.
+	Allocate(d *Decision, target []int, key []float64) error
+}
+
+// demandCapped marks the allocators whose targets never exceed the jobs'
+// demands (Decision.Demand): the engine does not offer them the slots left
+// after the grants (no work conservation), as SRPT and Fair of the thesis
+// §2.1 do not.
+type demandCapped interface{ demandCapped() }
+
+// poolKeyer is an allocator's priority among the jobs for budgeted
+// speculation's pool, if it is not the default, fewest remaining tasks
+// first.
+type poolKeyer interface {
+	poolKey(e *engine, j int32) float64
+}
+
+// remainingKeys sets key[k] to T_j of every active job: the SRPT order of
+// SRPT and the Hopper family, and the remaining tasks their allocations
+// take.
+func remainingKeys(e *engine, key []float64) {
+	for k, j := range e.active {
+		key[k] = float64(e.js[j].unfinished)
+	}
+}
+
+// internalError wraps an error from an algorithm package called on data the
+// engine validated: it cannot happen for an accepted input, and is reported
+// as the engine's fault, not the caller's.
+func internalError(e *engine, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: internal error: %s: %w", e.fn, what, err)
+}
+
+// SRPTAllocator serves the jobs with the fewest remaining tasks T_j first,
+// each up to its demand (Decision.Demand), until the slots run out (thesis
+// §2.1). Priority: increasing T_j. O(n log n) for n active jobs.
+type SRPTAllocator struct {
+	demand []int
+}
+
+func (*SRPTAllocator) demandCapped() {}
+
+// Allocate implements Allocator.
+func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	e := d.e
+	a.demand = grow(a.demand, len(target))
+	for k := range a.demand {
+		a.demand[k] = d.Demand(k)
+	}
+	remainingKeys(e, key)
+	left := d.Capacity()
+	for _, k := range e.sortedBy(key, len(key)) {
+		g := min(a.demand[k], left)
+		target[k] = g
+		left -= g
+	}
+	e.ordered = true // e.order is the order of key
+	return nil
+}
+
+// FairAllocator shares the slots max-min fairly over the jobs' demands
+// (Decision.Demand): every job gets min(demand, λ), λ the water level at
+// which they sum to min(capacity, Σ demand), rounded by alloc.Apportion with
+// ties in arrival order — Hadoop's Fair scheduler, capped at what each job
+// can use, the leftover of small jobs going evenly to the others (thesis
+// §2.1). Priority: arrival. In budgeted speculation's pool, the jobs with
+// the fewest pool slots go first. O(n log n) for n active jobs.
+type FairAllocator struct {
+	demand, shares, sorted []float64
+	ws                     alloc.Workspace
+}
+
+func (*FairAllocator) demandCapped() {}
+
+func (*FairAllocator) poolKey(e *engine, j int32) float64 { return float64(e.js[j].poolHeld) }
+
+// Allocate implements Allocator.
+func (a *FairAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	a.demand = grow(a.demand, len(target))
+	for k := range a.demand {
+		a.demand[k] = float64(d.Demand(k))
+	}
+	got, err := a.maxMinFair(target, a.demand, d.Capacity())
+	copy(target, got)
+	for k := range key {
+		key[k] = 0 // arrival order: the positions'
+	}
+	return internalError(d.e, "fair allocation", err)
+}
+
+// maxMinFair writes the max-min fair integer allocation of capacity slots
+// among demands (see FairAllocator).
+func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) ([]int, error) {
+	n := len(demand)
+	var total float64
+	for _, d := range demand {
+		total += d
+	}
+	a.shares = grow(a.shares, n)
+	shares := a.shares
+	if total <= float64(capacity) {
+		copy(shares, demand)
+		return alloc.Apportion(dst, shares, int(total), nil, &a.ws)
+	}
+	a.sorted = append(a.sorted[:0], demand...)
+	sorted := a.sorted
+	slices.Sort(sorted)
+	left := float64(capacity)
+	level := 0.0
+	for i, d := range sorted {
+		// The remaining n−i jobs each want at least d.
+		if d*float64(n-i) >= left {
+			level = left / float64(n-i)
+			break
+		}
+		left -= d
+	}
+	for k, d := range demand {
+		shares[k] = math.Min(d, level)
+	}
+	return alloc.Apportion(dst, shares, capacity, nil, &a.ws)
+}
+
+// HopperAllocator is Hopper's Algorithm 1 (alloc.AllocateSlots) on the
+// jobs' remaining tasks T_j with one β for the cluster
+// (Decision.ClusterBeta). Priority: increasing T_j. O(n) plus the
+// algorithm's O(n) (alloc.AllocateSlots) for n active jobs, and the sort of
+// the priority, O(n log n).
+type HopperAllocator struct {
+	ws alloc.Workspace
+}
+
+// Allocate implements Allocator.
+func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	remainingKeys(d.e, key)
+	got, err := alloc.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), &a.ws)
+	copy(target, got)
+	return internalError(d.e, "Algorithm 1", err)
+}
+
+// EpsFairAllocator is Hopper's Algorithm 2, ε-fair (fairness.AllocateSlots,
+// ε = Config.Eps of the fair share), on the jobs' remaining tasks with one
+// β for the cluster. Priority: increasing T_j.
+type EpsFairAllocator struct {
+	ws alloc.Workspace
+}
+
+// Allocate implements Allocator.
+func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	remainingKeys(d.e, key)
+	got, err := fairness.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), d.e.cfg.Eps, &a.ws)
+	copy(target, got)
+	return internalError(d.e, "Algorithm 2", err)
+}
+
+// HeteroAllocator is the K-class water-filling of Algorithm 4
+// (stragglers.AllocateSlots) on the jobs' remaining tasks, each with its
+// own β (Job.Beta). Priority: increasing T_j.
+type HeteroAllocator struct {
+	betas []float64
+	ws    stragglers.Workspace
+}
+
+// Allocate implements Allocator.
+func (a *HeteroAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	remainingKeys(d.e, key)
+	a.betas = grow(a.betas, len(key))
+	for k := range a.betas {
+		a.betas[k] = d.Beta(k)
+	}
+	got, err := stragglers.AllocateSlots(target, key, a.betas, d.Capacity(), &a.ws)
+	copy(target, got)
+	return internalError(d.e, "Algorithm 4", err)
+}
+
+// DAGAllocator is Hopper's Algorithm 3 (dag.AllocateSlots) with one β for
+// the cluster: for each job, T_i is the unfinished tasks of its current
+// phase (the earliest with a task whose run is not over), T'_i those of the
+// next phase, and α_i comes from dag.EstimateAlpha with the job's structure
+// as the recurring ratio (downstream tasks per upstream task) and its
+// progress in tasks (thesis §4.1: α_i = T'_i/T_i), dampened by
+// Config.Dampening. Priority: increasing max{T_i, T'_i} (MaxSRPT). O(n + P)
+// for n active jobs of P phases, plus the algorithm's.
+type DAGAllocator struct {
+	jobs []dag.Job
+	ws   dag.Workspace
+}
+
+// Allocate implements Allocator.
+func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	e := d.e
+	a.jobs = grow(a.jobs, len(key))
+	jobs := a.jobs
+	for k, j := range e.active {
+		js := &e.js[j]
+		cur := js.plo
+		for cur < js.phi-1 && e.ps[cur].computed == e.ps[cur].n {
+			cur++
+		}
+		up := &e.ps[cur]
+		t := float64(up.n - up.computed)
+		var down float64
+		alpha := 1.0
+		if cur+1 < js.phi && t > 0 {
+			dn := &e.ps[cur+1]
+			down = float64(dn.n - dn.computed)
+			ratio := float64(dn.n) / float64(up.n)
+			var err error
+			alpha, err = dag.EstimateAlpha(dag.Progress{
+				Done:           dag.Ratio{Input: float64(up.computed), Output: ratio * float64(up.computed)},
+				RemainingInput: t,
+				Read:           float64(dn.computed),
+			}, dag.Ratio{Input: float64(up.n), Output: float64(dn.n)}, e.cfg.Dampening)
+			if err != nil {
+				return internalError(e, "α of Algorithm 3", err)
+			}
+		}
+		jobs[k] = dag.Job{Remaining: t, Downstream: down, Alpha: alpha}
+		key[k] = math.Max(t, down)
+	}
+	got, err := dag.AllocateSlots(target, jobs, d.Capacity(), d.ClusterBeta(), &a.ws)
+	copy(target, got)
+	return internalError(e, "Algorithm 3", err)
+}
+
+// SREWCAllocator is SREW+C(β)'s share g_j(t) (competitive.Machines, β =
+// Config.SREWCBeta) from each job's remaining effective workload Υ_j(t) =
+// Σ over its phases of the unfinished tasks times (E + λσ) (Xu et al. eq.
+// 25 over a chain of any length, λ = Config.Lambda; E and σ the mean and
+// standard deviation of the phase's first copies' durations, computed once
+// per run). Each job is handed to Machines as one phase of one task whose
+// mean is Υ_j(t), so that Machines ranks it by exactly that value.
+// Priority: increasing Υ_j(t). O(n + P) for n active jobs of P phases, plus
+// Machines'. (Its layout is DAGAllocator's on purpose — a per-job snapshot
+// in the algorithm package's type, then one call — but the snapshots share
+// nothing.)
+type SREWCAllocator struct {
+	jobs []competitive.Job
+	ws   competitive.Workspace
+}
+
+// Allocate implements Allocator.
+func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	e := d.e
+	a.jobs = grow(a.jobs, len(key))
+	jobs := a.jobs
+	for k, j := range e.active {
+		js := &e.js[j]
+		var upsilon float64
+		for p := js.plo; p < js.phi; p++ {
+			ph := &e.ps[p]
+			upsilon += float64(ph.n-ph.computed) * (ph.mean + e.cfg.Lambda*ph.sd)
+		}
+		key[k] = upsilon
+		if upsilon > 0 {
+			jobs[k] = competitive.Job{Map: competitive.Phase{Tasks: 1, Mean: upsilon, Unscheduled: 1}}
+		} else {
+			jobs[k] = competitive.Job{}
+		}
+	}
+	got, err := competitive.Machines(target, jobs, d.Capacity(), e.cfg.SREWCBeta, 0, &a.ws)
+	copy(target, got)
+	return internalError(e, "SREW+C shares", err)
+}
