@@ -169,4 +169,3 @@ func TestProportionalSubnormalRatio(t *testing.T) {
 		}
 	}
 }
-
