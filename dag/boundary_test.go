@@ -169,3 +169,109 @@ func TestProportionalSubnormalRatio(t *testing.T) {
 		}
 	}
 }
+
+// sameRescaled reports whether Allocate gives the same bits, times 2^e,
+// on the instance with T, T' and S times 2^e and α times 4^f (which must
+// be exact): the homogeneity of Algorithm 3, which the fast paths keep to
+// the bit, since their products and quotients of normal numbers round
+// alike at every scale.
+func sameRescaled(t *testing.T, jobs []Job, S, beta float64, e, f int) bool {
+	t.Helper()
+	scaled := make([]Job, len(jobs))
+	for i, j := range jobs {
+		scaled[i] = Job{Remaining: math.Ldexp(j.Remaining, e), Downstream: math.Ldexp(j.Downstream, e), Alpha: math.Ldexp(j.Alpha, 2*f)}
+		if math.Ldexp(scaled[i].Remaining, -e) != j.Remaining || math.Ldexp(scaled[i].Downstream, -e) != j.Downstream ||
+			math.Ldexp(scaled[i].Alpha, -2*f) != j.Alpha {
+			t.Fatalf("job %d (%v) not exactly scalable by 2^%d, 4^%d", i, j, e, f)
+		}
+	}
+	a, err := Allocate(nil, jobs, S, beta, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Allocate(nil, scaled, math.Ldexp(S, e), beta, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		if math.Ldexp(b[i], -e) != a[i] {
+			t.Errorf("T, S ×2^%d, α ×4^%d: job %d got %v, scaled back %v (jobs %v, S %v, β %v)", e, f, i, a[i], math.Ldexp(b[i], -e), jobs, S, beta)
+			return false
+		}
+	}
+	return true
+}
+
+// TestPathBoundariesRescaled: instances at the boundaries of the fast
+// paths of scale.go, each compared with the instance rescaled (T, T', S by
+// 2^e, α by 4^f) away from the boundary. The boundary values are normal
+// numbers, which the doc comments give to the fast path; the exact path
+// (mantissas and exponents apart, multiplied in another order) may round
+// differently. β = 1.5, so that c = 2/β is no power of two; an extra job
+// B (T 2^−600, α 2^−1000, key 2^1000 or MaxFloat64: last in the order,
+// served by no case here, T·√α = 0) makes every snapshot unsafe, so that Ṽ_i goes
+// through virtual.
+func TestPathBoundariesRescaled(t *testing.T) {
+	t.Parallel()
+	const beta = 1.5
+	c := 2 / beta
+	r := rand.New(rand.NewPCG(11, 4))
+	B := Job{Remaining: 0x1p-600, Downstream: 0x1p1000, Alpha: 0x1p-1000}
+
+	// virtual, T·√α = 2^−1022 exactly: job A (α ∈ [1, 4), T·√α rounding
+	// to 2^−1022, first) and job C (T 2, α 1, J_m and the least weight),
+	// S ∈ [1, 2) (no scaling): case 2 (S ≤ t_A + t_C), A gets its target
+	// Ṽ_A = c·2^−1022. Twin: T, S ×2, where T_A·√α = 2^−1021.
+	n := 0
+	for range 100 {
+		alpha := 1 + 3*r.Float64()
+		for _, T := range roundsTo(0x1p-1022, math.Sqrt(alpha)) {
+			if 2*T*math.Sqrt(alpha) != 0x1p-1021 {
+				continue // T·√α below 2^−1022, rounded at subnormal spacing
+			}
+			n++
+			jobs := []Job{{Remaining: T, Alpha: alpha}, {Remaining: 2, Alpha: 1}, B}
+			sameRescaled(t, jobs, 1+r.Float64(), beta, 1, 0)
+		}
+	}
+	// virtual, T·√α = MaxFloat64 exactly: job A (α ∈ 16·(1, 4), T·√α
+	// rounding to MaxFloat64), job C (T MaxFloat64/2, α 16, J_m and the
+	// least weight), S ∈ [0.35, 0.49)·MaxFloat64 (below 2^1023, so that c·2^k
+	// is a normal number: k ≥ −1022), above t_A = c·T_A·√α_A/4 ≈
+	// MaxFloat64/3: case 2, A gets its target. Twin: T, S ×2^−1.
+	for range 100 {
+		alpha := 16 * (1 + 3*r.Float64())
+		for _, T := range roundsTo(math.MaxFloat64, math.Sqrt(alpha)) {
+			n++
+			jobs := []Job{{Remaining: T, Alpha: alpha}, {Remaining: math.MaxFloat64 / 2, Alpha: 16}, {B.Remaining, math.MaxFloat64, B.Alpha}}
+			sameRescaled(t, jobs, math.MaxFloat64*(0.35+0.14*r.Float64()), beta, -1, 0)
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d instances at the boundaries of virtual", n)
+	}
+	// targets, 2^−k/√α_min = 2^−1022 exactly: α_min = 2^1000 and S ∈
+	// [2^−522, 2^−521) (k = 522). Jobs 1 and 2 (T ∈ 2^−525·[1, 2), α
+	// 2^1000·(1, 2), targets below S/2 together), job 3 (T 2^−521, α
+	// 2^1000, target above S, J_m and the least weight): case 2, jobs 1
+	// and 2 get their targets. Twin: α ×4^−1.
+	for range 50 {
+		jobs := []Job{
+			{Remaining: 0x1p-525 * (1 + r.Float64()), Downstream: 0x1p-525, Alpha: 0x1p1000 * (1 + r.Float64())},
+			{Remaining: 0x1p-525 * (1 + r.Float64()), Downstream: 0x1p-524, Alpha: 0x1p1000 * (1 + r.Float64())},
+			{Remaining: 0x1p-521, Alpha: 0x1p1000},
+		}
+		sameRescaled(t, jobs, 0x1p-522*(1+r.Float64()), beta, 0, -1)
+	}
+	// targets, Ṽ_i = 2^−1022 exactly: job A (α 2, (T·√2)·c rounding to
+	// 2^−922, first), job C (T 2^101, α 1, J_m), S ∈ [2^100, 2^101)
+	// (k = −100): case 2, A gets its target Ṽ_A·2^100/1. Twin: α ×4.
+	for _, y := range roundsTo(0x1p-922, c) {
+		for _, T := range roundsTo(y, math.Sqrt(2)) {
+			for range 20 {
+				jobs := []Job{{Remaining: T, Alpha: 2}, {Remaining: 0x1p101, Alpha: 1}}
+				sameRescaled(t, jobs, 0x1p100*(1+r.Float64()), beta, 0, 1)
+			}
+		}
+	}
+}
