@@ -3,6 +3,7 @@ package dag
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -273,5 +274,36 @@ func TestPathBoundariesRescaled(t *testing.T) {
 				sameRescaled(t, jobs, 0x1p100*(1+r.Float64()), beta, 0, 1)
 			}
 		}
+	}
+}
+
+// TestSumInOrderAtThreshold: S exactly at a case boundary whose float sum
+// is exact only in Algorithm 3's order. β = 2, α = 1 (V = T), 48 active
+// jobs — the most that search sorts and scans one at a time instead of
+// bucketing (smallSort): J_1 (T 2^−53, key 1), J_2 (T 2^−53, key 2^100),
+// J_3 (T 1, key 1.5·2^100), all α = 1, then 45 jobs (T 1, key 2^1000, α 4).
+// S = 1 + 2^−52 = T_1 + T_2 + T_3 is the upper end of case 2 with k+1 = 3
+// (inclusive; α_min^(4) = α_min^(3) = 1, so case 3 with k+1 = 3 is empty):
+// J_1 and J_2 get their targets 2^−53, J_3 the remaining 1, the others 0. Summed in that order, 2^−53 + 2^−53 + 1 is exact; J_2 + J_3
+// first (a histogram bucket holding both) rounds to 1, and the cut would
+// move to J_4, which, heavier than J_3, would take J_3's slots (case 2).
+func TestSumInOrderAtThreshold(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{
+		{Remaining: 0x1p-53, Downstream: 1, Alpha: 1},
+		{Remaining: 0x1p-53, Downstream: 0x1p100, Alpha: 1},
+		{Remaining: 1, Downstream: 1.5 * 0x1p100, Alpha: 1},
+	}
+	for len(jobs) < smallSort {
+		jobs = append(jobs, Job{Remaining: 1, Downstream: 0x1p1000, Alpha: 4})
+	}
+	got, err := Allocate(nil, jobs, 1+0x1p-52, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, len(jobs))
+	want[0], want[1], want[2] = 0x1p-53, 0x1p-53, 1
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
