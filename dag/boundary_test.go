@@ -307,3 +307,36 @@ func TestSumInOrderAtThreshold(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// TestTargetsFactorOutOfRange: case 2's targets t_i = Ṽ_i·2^−k/√α_min^(m)
+// where that factor is not a normal number must be computed with the
+// exponents apart. β = 1.5. Factor +Inf: S = 1.5·2^1000 (k = −1000),
+// α_min = 2^−1000 (factor 2^1500); J_1 (T 2^998, α 3·2^−1000, target
+// c·2^998·√3 < S) and J_2 (T 2^1001, α 2^−1000, target c·2^1001 > S, J_m
+// and the least weight): case 2, J_1 gets its target, J_2 the rest.
+// Factor 0: the same instance with T, S times 2^−2000 and α times 2^2000
+// (factor 2^−1500). Checked against math/big.
+func TestTargetsFactorOutOfRange(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		jobs []Job
+		S    float64
+	}{
+		{[]Job{{Remaining: 0x1p998, Alpha: 3 * 0x1p-1000}, {Remaining: 0x1p1001, Alpha: 0x1p-1000}}, 1.5 * 0x1p1000},
+		{[]Job{{Remaining: 0x1p-1002, Alpha: 3 * 0x1p1000}, {Remaining: 0x1p-999, Alpha: 0x1p1000}}, 1.5 * 0x1p-1000},
+	} {
+		got, err := Allocate(nil, tc.jobs, tc.S, 1.5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, kind, _ := bigReference(tc.jobs, tc.S, 1.5)
+		if kind[0] != shareFormula || kind[1] != shareRemainder {
+			t.Fatalf("reference kinds %v, want a target and a remainder (case 2)", kind)
+		}
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 0x1p-50*tc.S {
+				t.Errorf("S = %v: job %d got %v, want %v", tc.S, i, got[i], want[i])
+			}
+		}
+	}
+}
