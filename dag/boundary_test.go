@@ -278,33 +278,76 @@ func TestPathBoundariesRescaled(t *testing.T) {
 }
 
 // TestSumInOrderAtThreshold: S exactly at a case boundary whose float sum
-// is exact only in Algorithm 3's order. β = 2, α = 1 (V = T), 48 active
-// jobs — the most that search sorts and scans one at a time instead of
-// bucketing (smallSort): J_1 (T 2^−53, key 1), J_2 (T 2^−53, key 2^100),
-// J_3 (T 1, key 1.5·2^100), all α = 1, then 45 jobs (T 1, key 2^1000, α 4).
-// S = 1 + 2^−52 = T_1 + T_2 + T_3 is the upper end of case 2 with k+1 = 3
+// is exact only when the two small sizes are added before the large one.
+// β = 2, α = 1 (V = T): J_1 (T 2^−53, key k_1), J_2 (T 2^−53, key k_2),
+// J_3 (T 1, key k_3), then jobs (T 1, key 2^1000, α 4) up to n. S = 1 +
+// 2^−52 = T_1 + T_2 + T_3 is the upper end of case 2 with k+1 = 3
 // (inclusive; α_min^(4) = α_min^(3) = 1, so case 3 with k+1 = 3 is empty):
-// J_1 and J_2 get their targets 2^−53, J_3 the remaining 1, the others 0. Summed in that order, 2^−53 + 2^−53 + 1 is exact; J_2 + J_3
-// first (a histogram bucket holding both) rounds to 1, and the cut would
-// move to J_4, which, heavier than J_3, would take J_3's slots (case 2).
+// J_1 and J_2 get their targets 2^−53, J_3 the remaining 1, the others 0.
+// 2^−53 + 2^−53 + 1 is exact; J_2 + J_3 first (a histogram bucket holding
+// both but not J_1) rounds to 1, and the cut would move to J_4, which,
+// heavier than J_3, would take J_3's slots (case 2).
+//   - n = 48, the most that search sorts and scans one at a time (smallSort),
+//     keys 1, 2^100, 1.5·2^100 (J_2 and J_3 share any bucket of 16 over
+//     [1, 2^1000], J_1 does not);
+//   - n = 64, keys 1, 2, 3: one bucket of the 16 over [1, 2^1000] holds all
+//     three (its sum, in index order, is exact); a finer level, one bucket
+//     per binade, would hold J_2 and J_3 without J_1.
 func TestSumInOrderAtThreshold(t *testing.T) {
 	t.Parallel()
-	jobs := []Job{
-		{Remaining: 0x1p-53, Downstream: 1, Alpha: 1},
-		{Remaining: 0x1p-53, Downstream: 0x1p100, Alpha: 1},
-		{Remaining: 1, Downstream: 1.5 * 0x1p100, Alpha: 1},
+	for _, tc := range []struct {
+		n    int
+		keys [3]float64
+	}{
+		{smallSort, [3]float64{1, 0x1p100, 1.5 * 0x1p100}},
+		{64, [3]float64{1, 2, 3}},
+	} {
+		jobs := []Job{
+			{Remaining: 0x1p-53, Downstream: tc.keys[0], Alpha: 1},
+			{Remaining: 0x1p-53, Downstream: tc.keys[1], Alpha: 1},
+			{Remaining: 1, Downstream: tc.keys[2], Alpha: 1},
+		}
+		for len(jobs) < tc.n {
+			jobs = append(jobs, Job{Remaining: 1, Downstream: 0x1p1000, Alpha: 4})
+		}
+		got, err := Allocate(nil, jobs, 1+0x1p-52, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]float64, len(jobs))
+		want[0], want[1], want[2] = 0x1p-53, 0x1p-53, 1
+		if !slices.Equal(got, want) {
+			t.Errorf("n = %d, keys %v: got %v, want %v", tc.n, tc.keys, got, want)
+		}
 	}
-	for len(jobs) < smallSort {
-		jobs = append(jobs, Job{Remaining: 1, Downstream: 0x1p1000, Alpha: 4})
+}
+
+// TestSearchNextWeightAtTiedKey: a bucket's "first" weight, the next
+// job's α when the cut is at the end of the bucket before, is the largest
+// α among the records at the bucket's smallest key (Algorithm 3 orders
+// equal keys by α descending), whatever their index order. 64 records
+// (key 1, α 20, V = (4/3)·√α), then at key 128 α = 0.155 (index 64) and
+// α = 1/51.2 (index 65): the next job after the 64 has α = 0.155, so
+// Σ_{i≤64} V_i/√0.155 ≈ 969 < S = 1367.9 and the cut is past the 64th
+// job; with α = 1/51.2 as the next weight the threshold would be ≈ 2731.
+// Checked against the sort-and-scan reference.
+func TestSearchNextWeightAtTiedKey(t *testing.T) {
+	t.Parallel()
+	var recs []record
+	add := func(key, alpha float64) {
+		recs = append(recs, record{key: key, alpha: alpha, v: 4.0 / 3 * math.Sqrt(alpha), idx: len(recs)})
 	}
-	got, err := Allocate(nil, jobs, 1+0x1p-52, 2, nil)
-	if err != nil {
-		t.Fatal(err)
+	for range 64 {
+		add(1, 20)
 	}
-	want := make([]float64, len(jobs))
-	want[0], want[1], want[2] = 0x1p-53, 0x1p-53, 1
-	if !slices.Equal(got, want) {
-		t.Errorf("got %v, want %v", got, want)
+	add(128, 0.15503875968992248)
+	add(128, 0.01953125)
+	const S = 1367.8782952668291
+	_, wantAt := referenceSearch(recs, S)
+	ws := Workspace{recs: slices.Clone(recs)}
+	got := ws.search(unscaled(S), math.Float64bits(1), math.Float64bits(128))
+	if got.at.idx != wantAt.idx || wantAt.idx == 63 {
+		t.Fatalf("cut at job %d, want %d (past job 63)", got.at.idx, wantAt.idx)
 	}
 }
 
