@@ -9,9 +9,11 @@ import (
 
 // Tests at the boundaries between Algorithm 3's cases and between the
 // fast and exact paths of its arithmetic (the mutation pass of issue 11).
-// Each expected value is exact and worked by hand: an instance whose
-// shares are representable, and whose arithmetic on the documented path
-// is exact, must give them to the bit.
+// Each is checked against something independent: shares worked by hand
+// where they are representable and the documented path computes them
+// exactly (to the bit), math/big, the instance rescaled by powers of two
+// (to the bit, where both instances take the fast paths), or the
+// sort-and-scan reference of the search.
 
 // roundsTo returns the floats T near target/w (both > 0, normal) whose
 // product T·w rounds to target exactly.
