@@ -1,7 +1,12 @@
 package overlap
 
 import (
+	"errors"
+	"math/big"
+	"strings"
 	"testing"
+
+	"github.com/specsched/specsched"
 )
 
 // Tests that pin behaviour of the allocation and rate files which the
@@ -35,5 +40,80 @@ func TestAvailableDocumentedCases(t *testing.T) {
 		if got := c.job.Available(); got != c.want {
 			t.Errorf("%+v.Available() = %v, want %v", c.job, got, c.want)
 		}
+	}
+}
+
+// TestJobErrorReasons checks that Rates names the field and the rule an
+// invalid job breaks (Job's documented validity): y(t) outside [0, y] is
+// "must be in [0, shuffle]", also when x(t) = 0; y(t) inside it but below
+// y·x(t)/x (by more than availTol·y) is constraint (1).
+func TestJobErrorReasons(t *testing.T) {
+	t.Parallel()
+	const (
+		inRange   = "must be in [0, shuffle]"
+		violation = "violates constraint (1)"
+	)
+	for _, c := range []struct {
+		job           Job
+		field, reason string
+	}{
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 0, RemainingShuffle: 5}, "remainingShuffle", inRange},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: -1}, "remainingShuffle", inRange},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 0}, "remainingShuffle", violation},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 1}, "remainingShuffle", violation},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 3, RemainingShuffle: 4}, "remainingMap", "must be in [0, map]"},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: -1, RemainingShuffle: 4}, "remainingMap", "must be in [0, map]"},
+	} {
+		ok := Job{Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1}
+		_, err := Rates(nil, []Job{ok, c.job}, 1, Policy{}, nil)
+		var in *specsched.InputError
+		if !errors.As(err, &in) || in.Index != 1 || in.Field != c.field || !strings.Contains(in.Reason, c.reason) {
+			t.Errorf("Rates with job %+v: got %v; want job 1, field %q, reason %q", c.job, err, c.field, c.reason)
+		}
+	}
+}
+
+// TestConstraintOneBoundary: a deficit of exactly availTol·y (the fraction
+// y(t)/y − x(t)/x = −availTol) is within the tolerance and accepted; one
+// ulp more is a violation. With x = y = 1, x(t) = 1e-9 + 2^-60 (exact) and
+// y(t) = 2^-60, y(t) − x(t) = −1e-9 exactly.
+func TestConstraintOneBoundary(t *testing.T) {
+	t.Parallel()
+	const tiny = 0x1p-60
+	xr := availTol + tiny
+	if tiny-xr != -availTol {
+		t.Fatalf("test setup: %v − %v = %v, want exactly −%v", tiny, xr, tiny-xr, availTol)
+	}
+	at := Job{Map: 1, Shuffle: 1, RemainingMap: xr, RemainingShuffle: tiny}
+	if _, err := Rates(nil, []Job{at}, 1, Policy{}, nil); err != nil {
+		t.Errorf("Rates with a deficit of exactly availTol·y: %v; want it accepted", err)
+	}
+	past := at
+	past.RemainingShuffle = tiny / 2 // deficit 1e-9 + 2^-61
+	if _, err := Rates(nil, []Job{past}, 1, Policy{}, nil); err == nil {
+		t.Errorf("Rates with a deficit above availTol·y: accepted; want an InputError")
+	}
+}
+
+// TestWaterFillExactLimit: a limited job whose limit l is below the level
+// θ gets exactly l, also where l·(open jobs) rounds to the capacity c. With
+// l = 0.1 and two unlimited jobs, c = fl(3·0.1) exceeds 3·0.1 (checked in
+// math/big), so the exact level is θ = (c − l)/2 > l: the limited job gets
+// 0.1, not c/3.
+func TestWaterFillExactLimit(t *testing.T) {
+	t.Parallel()
+	l := 0.1
+	c := l * 3
+	exact3l := new(big.Float).SetPrec(200).Mul(big.NewFloat(l), big.NewFloat(3))
+	if new(big.Float).SetPrec(200).SetFloat64(c).Cmp(exact3l) <= 0 {
+		t.Fatalf("test setup: fl(3·%v) = %v does not exceed 3·%v", l, c, l)
+	}
+	lim := []limitEntry{{limit: l, id: 0}}
+	theta := waterFill(c, 2, lim)
+	if lim[0].limit != l {
+		t.Errorf("waterFill(%v, 2, [%v]): limited job gets %v, want its limit %v", c, l, lim[0].limit, l)
+	}
+	if want := (c - l) / 2; theta != want {
+		t.Errorf("waterFill(%v, 2, [%v]) = θ %v, want (c − l)/2 = %v", c, l, theta, want)
 	}
 }
