@@ -1,12 +1,15 @@
 package overlap
 
 import (
+	"cmp"
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/specsched/specsched"
+	"pgregory.net/rapid"
 )
 
 // Tests that pin behaviour of the allocation and rate files which the
@@ -115,5 +118,79 @@ func TestWaterFillExactLimit(t *testing.T) {
 	}
 	if want := (c - l) / 2; theta != want {
 		t.Errorf("waterFill(%v, 2, [%v]) = θ %v, want (c − l)/2 = %v", c, l, theta, want)
+	}
+}
+
+// testKLPSSelectsEarliest: k-LPS's map station serves the k earliest jobs
+// (arrival, then index) with map work left, each at speed/min(k, m) for m
+// such jobs (§5.1), whatever order the snapshot lists them in: checked
+// against a sort of the jobs. Arrivals are drawn unordered with ties, so
+// the bounded max-heap that selects them is exercised on replacements that
+// must sift down either child.
+func testKLPSSelectsEarliest(t *rapid.T) {
+	n := rapid.IntRange(0, 12).Draw(t, "n")
+	jobs := make([]Job, n)
+	for i := range jobs {
+		x := float64(rapid.IntRange(0, 2).Draw(t, "map"))
+		jobs[i] = Job{Arrival: float64(rapid.IntRange(0, 6).Draw(t, "arrival")), Map: x, Shuffle: 1, RemainingMap: x, RemainingShuffle: 1}
+	}
+	k := rapid.IntRange(1, 8).Draw(t, "k")
+	got, err := Rates(nil, jobs, 1, Policy{Kind: KLPS, K: k}, nil)
+	if err != nil {
+		t.Fatalf("Rates: %v", err)
+	}
+	var order []int
+	for i, j := range jobs {
+		if j.RemainingMap > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(jobs[a].Arrival, jobs[b].Arrival) })
+	order = order[:min(k, len(order))]
+	want := make([]float64, n)
+	for _, i := range order {
+		want[i] = 1 / float64(len(order))
+	}
+	for i := range jobs {
+		if got[i].Map != want[i] {
+			t.Fatalf("k = %d, arrivals %v: map rates %v, want %v (the %d earliest)", k, jobs, got, want, len(order))
+		}
+	}
+}
+
+func TestKLPSSelectsEarliest(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testKLPSSelectsEarliest)
+	// By hand: k = 3, arrivals 1, 2, 3, 0, 0.5 in index order. The heap of
+	// the first three has the latest (3) at its root; job 3 (arrival 0)
+	// replaces it and must sift below its later child (arrival 2), so that
+	// job 4 (arrival 0.5) then replaces arrival 2: jobs 0, 3, 4 are served.
+	var jobs []Job
+	for _, r := range []float64{1, 2, 3, 0, 0.5} {
+		jobs = append(jobs, Job{Arrival: r, Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1})
+	}
+	got, err := Rates(nil, jobs, 3, Policy{Kind: KLPS, K: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{1, 0, 0, 1, 1} {
+		if got[i].Map != want {
+			t.Errorf("k-LPS, k = 3, arrivals 1, 2, 3, 0, 0.5, speed 3: map rates %v, want jobs 0, 3 and 4 at 1", got)
+			break
+		}
+	}
+}
+
+// TestLowerBoundZeroAllocs: LowerBound with a reused Workspace allocates
+// nothing on a second call with the same number of jobs (the scratch it
+// grew on the first call is exactly large enough).
+func TestLowerBoundZeroAllocs(t *testing.T) {
+	jobs := benchWorkload(200)
+	var ws Workspace
+	if _, err := LowerBound(jobs, 1, &ws); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(10, func() { _, _ = LowerBound(jobs, 1, &ws) }); a != 0 {
+		t.Errorf("LowerBound: %v allocs per call with a reused Workspace", a)
 	}
 }
