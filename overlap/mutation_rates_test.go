@@ -194,3 +194,24 @@ func TestLowerBoundZeroAllocs(t *testing.T) {
 		t.Errorf("LowerBound: %v allocs per call with a reused Workspace", a)
 	}
 }
+
+// TestSRPTQueueAnchorsAtReachedArrival: a job that arrives exactly when the
+// SRPT queue's head finishes is reached by advancing the clock, and the
+// clock is re-anchored at its arrival, so its response time is its own
+// service time even when that is far below the ulp of the arrival time
+// (lowerbound.go's srptQueue, the clock of table.go). By hand: job 0
+// (time 0, size 1e20) finishes at 1e20, when job 1 (size 1) arrives and is
+// served alone: responses 1e20 and 1. Measured from time 0, job 1's
+// completion 1e20 + 1 would round to 1e20 and give it 0.
+func TestSRPTQueueAnchorsAtReachedArrival(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Time: 0, Map: 1e20, Shuffle: 1e20}, {Time: 1e20, Map: 1, Shuffle: 1}}
+	for _, shuffle := range []bool{false, true} {
+		var q srptQueue
+		resp := make([]float64, len(jobs))
+		q.run(resp, jobs, shuffle, 1)
+		if resp[0] != 1e20 || resp[1] != 1 {
+			t.Errorf("srptQueue.run (shuffle %v): responses %v, want [1e20 1]", shuffle, resp)
+		}
+	}
+}
