@@ -215,3 +215,71 @@ func TestSRPTQueueAnchorsAtReachedArrival(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxSRPTHeadTies: MaxSRPT's heads on key ties decided by arrival,
+// where the snapshot lists the later arrival first (Algorithm 1, ties by
+// arrival then index, see MaxSRPT). Worked by hand:
+//   - map head: jobs 0 and 1 (no map phase, key 1, all shuffle available)
+//     come first in the shuffle order; jobs 2 and 3 (sizes (5, 5), nothing
+//     done, key 5) tie, and job 3 arrives first, so the map station serves
+//     job 3 at 1; job 0 takes the whole shuffle station (its work is all
+//     available): rates [{0 1} {0 0} {0 0} {1 0}];
+//   - shuffle head after a limited map job: job 0 (sizes (2, 1), nothing
+//     done, key 2) gets map rate 1 and shuffle rate (1/2)·1 = 0.5, all its
+//     map rate allows; jobs 1, 2, 3 (no map phase, key 3) tie, job 3
+//     arrives first and takes the remaining 0.5.
+func TestMaxSRPTHeadTies(t *testing.T) {
+	t.Parallel()
+	avail := func(r, y float64) Job { return Job{Arrival: r, Shuffle: y, RemainingShuffle: y} }
+	full := func(r, x, y float64) Job {
+		return Job{Arrival: r, Map: x, Shuffle: y, RemainingMap: x, RemainingShuffle: y}
+	}
+	for _, c := range []struct {
+		name string
+		jobs []Job
+		want []Rate
+	}{
+		{"map head", []Job{avail(0, 1), avail(0, 1), full(2, 5, 5), full(1, 5, 5)},
+			[]Rate{{0, 1}, {}, {}, {1, 0}}},
+		{"shuffle head", []Job{full(0, 2, 1), avail(5, 3), avail(5, 3), avail(1, 3)},
+			[]Rate{{1, 0.5}, {}, {}, {0, 0.5}}},
+	} {
+		got, err := Rates(nil, c.jobs, 1, Policy{Kind: MaxSRPT}, nil)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: Rates = %v, %v; want %v", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestRatesAvailabilityBoundaries: a job's shuffle work counts as available
+// exactly when Job.Available's rule says so (a fraction y(t)/y − x(t)/x
+// above availTol), on both sides of the size where the rate code switches
+// from the amount to the fractions (2^-990). A single MaxSRPT job gets map
+// rate 1 and, if it has available work, shuffle rate 1; if not, (y/x)·1.
+// All the sizes below are exact, and each fraction is worked out by hand:
+//   - y = 1, x = 4, x(t) = 2^-58, y(t) = 1e-9 + 2^-60: the fraction is
+//     exactly 1e-9 = availTol: none available, shuffle rate 1/4;
+//   - y = 4, x = 16, x(t) = 2^-56, y(t) = 2^-58 + 2e-9: fraction 5e-10
+//     (amount 2e-9 < availTol·y = 4e-9): none, shuffle rate 1/4;
+//   - y = 2^-992, x = 1, x(t) = 2^-60, y(t) = (1e-9 + 2^-60)·2^-992:
+//     fraction exactly 1e-9: none, shuffle rate 2^-992;
+//   - y = y(t) = 5e-324, x = 4, x(t) = 3: fraction 1/4 (availFraction's
+//     example; the amount 5e-324 − 5e-324·0.75 rounds to 0): available,
+//     shuffle rate 1.
+func TestRatesAvailabilityBoundaries(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		job     Job
+		shuffle float64
+	}{
+		{Job{Map: 4, Shuffle: 1, RemainingMap: 0x1p-58, RemainingShuffle: availTol + 0x1p-60}, 0.25},
+		{Job{Map: 16, Shuffle: 4, RemainingMap: 0x1p-56, RemainingShuffle: 0x1p-58 + 2*availTol}, 0.25},
+		{Job{Map: 1, Shuffle: 0x1p-992, RemainingMap: 0x1p-60, RemainingShuffle: (availTol + 0x1p-60) * 0x1p-992}, 0x1p-992},
+		{Job{Map: 4, Shuffle: 5e-324, RemainingMap: 3, RemainingShuffle: 5e-324}, 1},
+	} {
+		got, err := Rates(nil, []Job{c.job}, 1, Policy{Kind: MaxSRPT}, nil)
+		if want := []Rate{{1, c.shuffle}}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("Rates(%+v) = %v, %v; want %v", c.job, got, err, want)
+		}
+	}
+}
