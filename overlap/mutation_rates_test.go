@@ -283,3 +283,19 @@ func TestRatesAvailabilityBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestParseKindQuotesName: ParseKind's error quotes an unknown name in full
+// up to 40 bytes and cuts a longer one to its first 40 bytes plus "…".
+func TestParseKindQuotesName(t *testing.T) {
+	t.Parallel()
+	name40 := strings.Repeat("x", 40)
+	for _, c := range []struct{ name, quoted string }{
+		{name40, `"` + name40 + `"`},
+		{name40 + "y", `"` + name40 + `…"`},
+	} {
+		_, err := ParseKind(c.name)
+		if err == nil || !strings.Contains(err.Error(), c.quoted) {
+			t.Errorf("ParseKind(%q): error %v; want it to quote %s", c.name, err, c.quoted)
+		}
+	}
+}
