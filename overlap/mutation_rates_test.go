@@ -3,6 +3,7 @@ package overlap
 import (
 	"cmp"
 	"errors"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -297,5 +298,31 @@ func TestParseKindQuotesName(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.quoted) {
 			t.Errorf("ParseKind(%q): error %v; want it to quote %s", c.name, err, c.quoted)
 		}
+	}
+}
+
+// TestSplitSRPTOverflowingImbalances: β(t) is the least imbalance also
+// when every job's imbalance exceeds MaxFloat64 (the quotients round to
+// +Inf and only the exact comparison tells them apart). Job A (1e200,
+// 1e-200, imbalance 1e400) is listed before job B (1e160, 1e-160, 1e320),
+// so β(t) = B's 1e320. Under SplitSRPTStrict at speed s = 1e300 both are
+// map-heavy; B has the smaller x(t) and is served: map rate μ₂·s and
+// shuffle rate min(μ₁·s, (y_B/x_B)·μ₂·s), both ≈ s·lo_B/(lo_B + hi_B) ≈
+// 1e-20 for the shuffle, checked against math/big (with A's imbalance the
+// shuffle capacity would be 1e-100).
+func TestSplitSRPTOverflowingImbalances(t *testing.T) {
+	t.Parallel()
+	const s = 1e300
+	a := Job{Map: 1e200, Shuffle: 1e-200, RemainingMap: 1e200, RemainingShuffle: 1e-200}
+	b := Job{Map: 1e160, Shuffle: 1e-160, RemainingMap: 1e160, RemainingShuffle: 1e-160}
+	got, err := Rates(nil, []Job{a, b}, s, Policy{Kind: SplitSRPTStrict}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := badd(bf(b.Map), bf(b.Shuffle))
+	mu1s, _ := bquo(bmul(bf(s), bf(b.Shuffle)), sum).Float64()
+	mu2s, _ := bquo(bmul(bf(s), bf(b.Map)), sum).Float64()
+	if got[0] != (Rate{}) || math.Abs(got[1].Map-mu2s) > 1e-12*mu2s || math.Abs(got[1].Shuffle-mu1s) > 1e-12*mu1s {
+		t.Errorf("Rates(A, B) = %v; want [{0 0} {%v %v}]", got, mu2s, mu1s)
 	}
 }
