@@ -326,3 +326,24 @@ func TestSplitSRPTOverflowingImbalances(t *testing.T) {
 		t.Errorf("Rates(A, B) = %v; want [{0 0} {%v %v}]", got, mu2s, mu1s)
 	}
 }
+
+// TestSplitSRPTSubnormalShare: a limit (y/x)·p is formed from the exact
+// rate p, not from its rounding, when p is subnormal. One shuffle-heavy
+// job, x = 2^-500, y = 3·2^498 (β = 3·2^998), under SplitSRPTStrict (the
+// classes keep their capacities) at speed s = 2^-60: its map
+// rate μ₁·s = s·x/(x+y) ≈ 2^-1074·21845.3 is subnormal (rounded to
+// 21845·2^-1074, 1.5e-5 low); its shuffle rate is min(μ₂·s, (y/x)·μ₁·s),
+// both s·y/(x+y), which rounds to s. From the rounded map rate the limit
+// would be s·(1 − 2^-16). Both rates are checked against math/big.
+func TestSplitSRPTSubnormalShare(t *testing.T) {
+	t.Parallel()
+	const s, x, y = 0x1p-60, 0x1p-500, 3 * 0x1p498
+	job := Job{Map: x, Shuffle: y, RemainingMap: x, RemainingShuffle: y}
+	sum := badd(bf(x), bf(y))
+	wantMap, _ := bquo(bmul(bf(s), bf(x)), sum).Float64()
+	wantShuffle, _ := bquo(bmul(bf(s), bf(y)), sum).Float64()
+	got, err := Rates(nil, []Job{job}, s, Policy{Kind: SplitSRPTStrict}, nil)
+	if want := []Rate{{wantMap, wantShuffle}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Rates(%+v, speed 2^-60) = %v, %v; want %v", job, got, err, want)
+	}
+}
