@@ -722,37 +722,3 @@ func TestCorollary6Magnitudes(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testCorollary6Magnitudes)
 }
-
-// testLogNormalParamsMagnitudes: for mean and sd over float64's range,
-// LogNormalParams refuses exactly the documented cases (mean ≤ 0, sd < 0,
-// (sd/mean)² overflowing) and otherwise returns finite (μ, σ) with σ ≥ 0
-// and exp(μ + σ²/2) = mean, i.e. μ + σ²/2 = ln(mean) (big-float check of
-// σ² = ln(1 + (sd/mean)²) through its exponential).
-func testLogNormalParamsMagnitudes(t *rapid.T) {
-	mean := testutil.Magnitude().Draw(t, "mean")
-	sd := testutil.Magnitude().Draw(t, "sd")
-	mu, sigma, err := LogNormalParams(mean, sd)
-	cv := sd / mean
-	if !(mean > 0) || !finite(cv*cv) {
-		if !isInputError(err) {
-			t.Fatalf("LogNormalParams(%v, %v) = %v, %v, %v; want an InputError", mean, sd, mu, sigma, err)
-		}
-		return
-	}
-	if err != nil || !finite(mu) || !finite(sigma) || sigma < 0 {
-		t.Fatalf("LogNormalParams(%v, %v) = %v, %v, %v", mean, sd, mu, sigma, err)
-	}
-	lnMean := math.Log(mean)
-	if got := mu + sigma*sigma/2; math.Abs(got-lnMean) > 1e-12*math.Max(1, math.Abs(lnMean))+1e-12*sigma*sigma {
-		t.Fatalf("LogNormalParams(%v, %v): μ + σ²/2 = %v, want ln(mean) = %v", mean, sd, got, lnMean)
-	}
-	// Var = (e^{σ²} − 1)·mean²: e^{σ²} − 1 = cv².
-	if got := math.Expm1(sigma * sigma); math.Abs(got-cv*cv) > 1e-9*cv*cv+1e-300 {
-		t.Fatalf("LogNormalParams(%v, %v): e^{σ²} − 1 = %v, want (sd/mean)² = %v", mean, sd, got, cv*cv)
-	}
-}
-
-func TestLogNormalParamsMagnitudes(t *testing.T) {
-	t.Parallel()
-	rapid.Check(t, testLogNormalParamsMagnitudes)
-}

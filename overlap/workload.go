@@ -23,7 +23,18 @@ import (
 // mean 1 and sd 3.28 for the shuffle/map ratio (μ ≈ −1.2323, σ ≈ 1.5699).
 //
 // Special cases: sd = 0 gives σ = 0 (the constant mean). mean must be finite
-// and > 0, sd finite and ≥ 0.
+// and > 0, sd finite and ≥ 0; every such pair is answered, with σ and μ
+// correct to a few roundings (μ to a few ulps of max(|ln mean|, σ²/2)) at
+// every magnitude, subnormals included: with c = sd/mean, c ≤ 2^-30 gives
+// σ = c (ln(1+c²) = c²(1 − c²/2 + …), so σ = c·(1 − c²/4 + …) rounds to c,
+// also where c² would underflow), and c > 2^500 gives σ²/2 = ln c (the
+// ln(1 + c^-2) dropped is below 2^-1000, also where c or c² overflow:
+// mean = 1e-300, sd = 1e300 give σ² = 1200·ln 10, μ = −900·ln 10).
+// Logarithms of subnormal values are taken on their normalised mantissa
+// (logPositive), not with math.Log, which on amd64 returns −709.09 for
+// 5e-324 (the true ln 2^-1074 is −744.44).
+//
+// Time: O(1).
 func LogNormalParams(mean, sd float64) (mu, sigma float64, err error) {
 	const fn = "overlap.LogNormalParams"
 	if err := check.Positive(fn, check.Scalar, "mean", mean); err != nil {
@@ -32,12 +43,34 @@ func LogNormalParams(mean, sd float64) (mu, sigma float64, err error) {
 	if err := check.NonNegative(fn, check.Scalar, "sd", sd); err != nil {
 		return 0, 0, err
 	}
-	cv := sd / mean
-	s2 := math.Log1p(cv * cv)
-	if !finite(s2) {
-		return 0, 0, check.Err(fn, -1, "sd", sd, "sd/mean too large: its square overflows")
+	lnMean := logPositive(mean)
+	var half float64 // σ²/2
+	switch cv := sd / mean; {
+	case cv <= 0x1p-30:
+		sigma, half = cv, cv*cv/2
+	case cv <= 0x1p500:
+		s2 := math.Log1p(cv * cv)
+		sigma, half = math.Sqrt(s2), s2/2
+	default:
+		half = math.Log(cv) // c > 2^500 is normal
+		if cv > math.MaxFloat64 {
+			half = logPositive(sd) - lnMean // ln(sd/mean) past MaxFloat64
+		}
+		sigma = math.Sqrt(2 * half)
 	}
-	return math.Log(mean) - s2/2, math.Sqrt(s2), nil
+	return lnMean - half, sigma, nil
+}
+
+// logPositive returns ln x for finite x > 0, subnormals included: math.Log
+// on amd64 reads a subnormal's exponent field as if it were normal
+// (ln 5e-324 = −709.09 instead of −744.44), so a subnormal x is split into
+// its normalised mantissa f ∈ [0.5, 1) and exponent e, ln x = ln f + e·ln 2.
+func logPositive(x float64) float64 {
+	if x >= 0x1p-1022 {
+		return math.Log(x)
+	}
+	f, e := math.Frexp(x)
+	return math.Log(f) + float64(e)*math.Ln2
 }
 
 // A Workload is the synthetic workload of §5.3: Poisson arrivals; map sizes

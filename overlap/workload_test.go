@@ -36,7 +36,7 @@ func TestLogNormalParams(t *testing.T) {
 	for _, c := range []struct {
 		mean, sd float64
 		field    string
-	}{{0, 1, "mean"}, {-1, 1, "mean"}, {math.NaN(), 1, "mean"}, {1, -1, "sd"}, {1, math.Inf(1), "sd"}, {1e-300, 1e300, "sd"}} {
+	}{{0, 1, "mean"}, {-1, 1, "mean"}, {math.NaN(), 1, "mean"}, {1, -1, "sd"}, {1, math.Inf(1), "sd"}} {
 		_, _, err := LogNormalParams(c.mean, c.sd)
 		var in *specsched.InputError
 		if !errors.As(err, &in) || in.Field != c.field {
