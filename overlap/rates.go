@@ -33,14 +33,18 @@ type Workspace struct {
 // and a job with no available shuffle work gets a shuffle rate of at most
 // (Shuffle/Map)·(its map rate), so its available work never goes negative.
 //
-// Every rate is the policy's exact rate rounded once to float64, for every
-// accepted input: the products and quotients it is made of — the limit
+// Every rate is the policy's exact rate to within a few ulps, for every
+// accepted input (rounded once where it is a capacity share; a limit
+// (y/x)·p of normal magnitude is rounded twice, and SplitSRPT compares
+// imbalances rounded to float64, so of two jobs whose imbalances round to
+// the same value the earlier in its order is taken): the products and
+// quotients it is made of — the limit
 // (y/x)·p, SplitSRPT's μ₁ = 1/(1+β) with β = max(x/y, y/x) — are formed
 // with an unbounded exponent (x = 1e-300, y = 1e300 give β = 1e600 and
 // μ₁·s = 1e-600·s, yet the job's shuffle rate (y/x)·μ₁·s is s), so no rate
 // is NaN or ±Inf and none is lost to an intermediate overflow. The relations
-// above hold for the exact rates; for the returned ones up to that final
-// rounding (relative 2^-53, or 2^-1074 absolute for a subnormal rate: two
+// above hold for the exact rates; for the returned ones up to that
+// rounding (a few units of relative 2^-53, or 2^-1074 absolute for a subnormal rate: two
 // rates of 1.5·2^-1074 at speed 3·2^-1074 are each returned as 2·2^-1074;
 // a map rate below 2^-1074 is returned as 0 even though the shuffle rate it
 // allows is not).
