@@ -92,8 +92,11 @@ func testSearchMatchesSort(t *rapid.T) {
 			}
 			continue
 		}
+		// Every aggregate the cut documents: the groups before it (Σw, Σv)
+		// and the group itself.
 		if got.before.count != want.before.count || got.group.count != want.group.count ||
-			!approx(got.before.w, want.before.w, want.before.w) || !approx(got.group.v, want.group.v, want.group.v) {
+			!approx(got.before.w, want.before.w, want.before.w) || !approx(got.before.v, want.before.v, want.before.v) ||
+			!approx(got.group.w, want.group.w, want.group.w) || !approx(got.group.v, want.group.v, want.group.v) {
 			t.Fatalf("cut at %v: before %+v group %+v, want %+v %+v", got.key, got.before, got.group, want.before, want.group)
 		}
 	}
