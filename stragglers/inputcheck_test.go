@@ -122,6 +122,16 @@ func TestAllocationInputChecks(t *testing.T) {
 	if got, err := Allocate(nil, []float64{math.MaxFloat64 / 2}, []float64{3}, math.MaxFloat64, nil); err != nil || got[0] != math.MaxFloat64 {
 		t.Errorf("Allocate, T = MaxFloat64/2 with β ≥ 2, S = MaxFloat64: %v, %v; want all of S", got, err)
 	}
+	// The weight bound counts only jobs with β < 2: T = 3/8·MaxFloat64 at
+	// β = 2 beside T = MaxFloat64/12 at β = 1.25 (weight MaxFloat64/6) is
+	// answered, though T + weight passes MaxFloat64/2. S = MaxFloat64 lies
+	// past every breakpoint (1/6 + 3/8 of it): the β = 2 job holds its T,
+	// the other gets the rest, 5/8·MaxFloat64.
+	const m = math.MaxFloat64
+	if got, err := Allocate(nil, []float64{m / 12, 3 * (m / 8)}, []float64{1.25, 2}, m, nil); err != nil ||
+		!approx(got[0], 5*(m/8), 5*(m/8)) || !approx(got[1], 3*(m/8), 3*(m/8)) {
+		t.Errorf("Allocate, weights of β < 2 at MaxFloat64/6 beside T = 3/8·MaxFloat64 at β = 2: %v, %v; want [5/8 3/8]·MaxFloat64", got, err)
+	}
 }
 
 // TestSpeculateInputChecks: every check of Speculate's and

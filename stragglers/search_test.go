@@ -92,8 +92,11 @@ func testSearchMatchesSort(t *rapid.T) {
 			}
 			continue
 		}
+		// Every aggregate the cut documents: the groups before it (Σw, Σv)
+		// and the group itself.
 		if got.before.count != want.before.count || got.group.count != want.group.count ||
-			!approx(got.before.w, want.before.w, want.before.w) || !approx(got.group.v, want.group.v, want.group.v) {
+			!approx(got.before.w, want.before.w, want.before.w) || !approx(got.before.v, want.before.v, want.before.v) ||
+			!approx(got.group.w, want.group.w, want.group.w) || !approx(got.group.v, want.group.v, want.group.v) {
 			t.Fatalf("cut at %v: before %+v group %+v, want %+v %+v", got.key, got.before, got.group, want.before, want.group)
 		}
 	}
@@ -105,4 +108,29 @@ func testSearchMatchesSort(t *rapid.T) {
 func TestSearchMatchesSort(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testSearchMatchesSort)
+}
+
+// TestSearchHistogramFollowsWork: the search's cost follows its records.
+// A histogram level resolves bits.Len(n) − 4 bits (at least 4, at most
+// maxBits), so it has at most max(16, n/8) buckets: a few records never
+// get the 1024-bucket histogram that only large inputs pay for. Every
+// record has its own β < 2, so each level has a range to split.
+func TestSearchHistogramFollowsWork(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{49, 100, 300, 1000, 20000} {
+		remaining := make([]float64, n)
+		beta := make([]float64, n)
+		for i := range n {
+			remaining[i] = float64(1 + i%7)
+			beta[i] = 1.01 + 0.98*float64(i)/float64(n)
+		}
+		var ws Workspace
+		if _, err := Allocate(nil, remaining, beta, float64(n), &ws); err != nil {
+			t.Fatal(err)
+		}
+		limit := max(16, n/8)
+		if len(ws.hist) == 0 || cap(ws.hist) > 2*limit {
+			t.Errorf("n = %d: histogram of %d buckets (capacity %d), want at most %d", n, len(ws.hist), cap(ws.hist), limit)
+		}
+	}
 }

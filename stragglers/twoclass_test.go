@@ -257,3 +257,30 @@ func TestSlotsRemainderTie(t *testing.T) {
 		t.Errorf("AllocateSlots = %v, %v; want %v", got, err, want)
 	}
 }
+
+// TestTwoClassesNoWork: the documented special case "no work gives all
+// zeros" with two classes and S > 0, where S exceeds θ + (2/β₂)·ΣT_II = 0
+// and Algorithm 4's case 3 would split S between two zero weights (0/0).
+// Allocate, the K-class solver, agrees.
+func TestTwoClassesNoWork(t *testing.T) {
+	t.Parallel()
+	for _, beta := range [][]float64{{1.2, 1.5, 1.2}, {1.5, 1.2, 1.5}, {1.5, 1.5, 1.5}} {
+		remaining := []float64{0, 0, 0}
+		for _, slots := range []float64{0, 1, 3, 1e300} {
+			got, err := TwoClasses(nil, remaining, beta, slots, nil)
+			if err != nil || !slices.Equal(got, []float64{0, 0, 0}) {
+				t.Errorf("TwoClasses(β %v, S %v) = %v, %v; want [0 0 0]", beta, slots, got, err)
+			}
+			all, err := Allocate(nil, remaining, beta, slots, nil)
+			if err != nil || !slices.Equal(all, []float64{0, 0, 0}) {
+				t.Errorf("Allocate(β %v, S %v) = %v, %v; want [0 0 0]", beta, slots, all, err)
+			}
+		}
+		for _, slots := range []int{0, 1, 7} {
+			got, err := TwoClassesSlots(nil, remaining, beta, slots, nil)
+			if err != nil || !slices.Equal(got, []int{0, 0, 0}) {
+				t.Errorf("TwoClassesSlots(β %v, S %d) = %v, %v; want [0 0 0]", beta, slots, got, err)
+			}
+		}
+	}
+}

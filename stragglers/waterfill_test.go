@@ -514,3 +514,59 @@ func BenchmarkAlgorithm1Baseline(b *testing.B) {
 		})
 	}
 }
+
+// TestAllocateAtClassStart: S exactly at the breakpoint where a class
+// starts to receive slots, W_{<g}/√a_g (breakpoints, a sort of the
+// classes), with every weight near the subnormals (scaled by
+// weightScale) and S subnormal, so that the classes before g hold S to the
+// last bit: they share all of S, class g and later ones get 0 — not a
+// share in proportion to their far larger weights, and never a negative
+// one. For two classes, TwoClasses (Algorithm 4's case 1, S ≤ θ) is the
+// sibling answer.
+func TestAllocateAtClassStart(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		remaining, beta []float64
+		slots           float64
+		later           []int // the jobs of class g and after: 0
+	}{
+		{[]float64{2.192059143759814e-293, 1.813229e-317}, []float64{1.5, 1.3}, 3.121158e-317, []int{0}},
+		{[]float64{1.0609978955e-313, 1.2759463534223696e-303}, []float64{1.5, 2}, 1.50047761345e-313, []int{1}},
+		{[]float64{1.7628851326804976e-279, 3.2593855349227e-311, 1.6033346880071782e-291, 6.4758e-319, 3.0420931659278e-310},
+			[]float64{1.5, 1.3, 1.5601849066058224, 1.7, 1.1}, 9.63081596811952e-310, []int{0, 2, 3}},
+	} {
+		// S is one of the breakpoints, to within a few subnormal ulps.
+		slots, near := c.slots, false
+		for _, x := range breakpoints(snapshot{c.remaining, c.beta}) {
+			near = near || math.Abs(x-slots) <= 4*math.SmallestNonzeroFloat64
+		}
+		if !near {
+			t.Fatalf("S = %v is not a breakpoint of %v", slots, breakpoints(snapshot{c.remaining, c.beta}))
+		}
+		got, err := Allocate(nil, c.remaining, c.beta, slots, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for i, x := range got {
+			if !(x >= 0) {
+				t.Errorf("%v: job %d gets %v", c.remaining, i, x)
+			}
+			sum += x
+		}
+		for _, i := range c.later {
+			if got[i] != 0 {
+				t.Errorf("%v, β %v, S %v: job %d gets %v, want 0 (its class starts at S)", c.remaining, c.beta, slots, i, got[i])
+			}
+		}
+		if math.Abs(sum-slots) > 4*math.SmallestNonzeroFloat64 {
+			t.Errorf("%v: Σ = %v, want S = %v", c.remaining, sum, slots)
+		}
+		if len(c.remaining) == 2 && c.beta[1] < 2 {
+			two, err := TwoClasses(nil, c.remaining, c.beta, slots, nil)
+			if err != nil || !slices.Equal(two, got) {
+				t.Errorf("TwoClasses gives %v, %v; Allocate %v", two, err, got)
+			}
+		}
+	}
+}
