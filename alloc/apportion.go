@@ -117,8 +117,7 @@ func Apportion(dst []int, shares []float64, total int, priority []float64, ws *W
 //
 // Complexity: O(n) time; allocation-free with a dst of capacity n and a
 // reused ws. Errors are those of Allocate (dst must not overlap
-// remaining), with slots < 0 or > MaxTotal rejected. (remaining may be
-// ws.Shares, the workspace's scratch: it is then not reused.)
+// remaining), with slots < 0 or > MaxTotal rejected.
 func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *Workspace) ([]int, error) {
 	const fn = "alloc.AllocateSlots"
 	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
@@ -133,13 +132,10 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	}
 	ws = orNew(ws)
 	n := len(remaining)
-	if check.Disjoint(fn, ws.Shares, n, "remaining", remaining) != nil {
-		ws.Shares = nil // the caller's remaining is the scratch: leave it
-	}
-	ws.Shares = slices.Grow(ws.Shares[:0], n)[:n]
-	allocate(ws.Shares, remaining, float64(slots), snap, ws)
+	shares := selection.Shares(ws, n)
+	allocate(shares, remaining, float64(slots), snap, ws)
 	dst = slices.Grow(dst[:0], n)[:n]
 	// With no work every share is 0, and so is every apportioned slot.
-	selection.Apportion(ws, dst, ws.Shares, slots, remaining)
+	selection.Apportion(ws, dst, shares, slots, remaining)
 	return dst, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -278,21 +279,21 @@ func TestAliasedDst(t *testing.T) {
 	}
 }
 
-// TestAllocateSlotsSharesScratch: remaining may be the workspace's own
-// scratch ws.Shares (a caller reusing it between calls); AllocateSlots then
-// leaves it alone and answers as with a copy.
-func TestAllocateSlotsSharesScratch(t *testing.T) {
+// TestWorkspaceOpaque: alloc.Workspace exposes no field and no method (issue
+// 12): a caller can only declare one and pass it, so it can neither read
+// the scratch of one call as the input of the next nor reach the internal
+// operations. (It replaces a test that remaining = the once-exported
+// ws.Shares was left alone.)
+func TestWorkspaceOpaque(t *testing.T) {
 	t.Parallel()
-	var ws alloc.Workspace
-	ws.Shares = append(ws.Shares[:0], 3, 1, 2, 2)
-	want, err := alloc.AllocateSlots(nil, slices.Clone(ws.Shares), 5, 1.5, nil)
-	if err != nil {
-		t.Fatal(err)
+	typ := reflect.TypeFor[alloc.Workspace]()
+	for i := range typ.NumField() {
+		if f := typ.Field(i); f.IsExported() {
+			t.Errorf("alloc.Workspace has the exported field %s", f.Name)
+		}
 	}
-	remaining := ws.Shares
-	got, err := alloc.AllocateSlots(nil, remaining, 5, 1.5, &ws)
-	if err != nil || !slices.Equal(got, want) || !slices.Equal(remaining, []float64{3, 1, 2, 2}) {
-		t.Errorf("AllocateSlots(ws.Shares) = %v, %v (remaining now %v); want %v", got, err, remaining, want)
+	if n := reflect.PointerTo(typ).NumMethod(); n != 0 {
+		t.Errorf("*alloc.Workspace has %d exported methods, want none", n)
 	}
 }
 

@@ -154,8 +154,8 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 		return nil, err
 	}
 	n := len(jobs)
-	ws.sel.Shares = slices.Grow(ws.sel.Shares[:0], n)[:n]
-	ws.allocate(ws.sel.Shares, jobs, float64(slots), &p)
+	shares := selection.Shares(&ws.sel, n)
+	ws.allocate(shares, jobs, float64(slots), &p)
 	// Equal remainders go in Algorithm 3's order: smaller max{T, T'} first,
 	// then the larger α, then the smaller index.
 	ws.keys = slices.Grow(ws.keys[:0], n)[:n]
@@ -167,7 +167,7 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 	dst = slices.Grow(dst[:0], n)[:n]
 	// With no job at work every share is 0 and the apportionment gives
 	// nothing, so the result sums to 0.
-	selection.ApportionBy(&ws.sel, dst, ws.sel.Shares, slots, ws.keys, ws.alphaKeys)
+	selection.ApportionBy(&ws.sel, dst, shares, slots, ws.keys, ws.alphaKeys)
 	return dst, nil
 }
 

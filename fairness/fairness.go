@@ -111,16 +111,13 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 	if ws == nil {
 		ws = new(alloc.Workspace)
 	}
-	if check.Disjoint(fn, ws.Shares, n, "remaining", remaining) != nil {
-		ws.Shares = nil // the caller's scratch is its input: use fresh scratch
-	}
-	ws.Shares = slices.Grow(ws.Shares[:0], n)[:n]
+	shares := selection.Shares(ws, n)
 	total := 0
-	if allocate(ws.Shares, remaining, float64(slots), c, eps, snap, ws) {
+	if allocate(shares, remaining, float64(slots), c, eps, snap, ws) {
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(ws, dst, ws.Shares, total, remaining)
+	selection.Apportion(ws, dst, shares, total, remaining)
 	return dst, nil
 }
 

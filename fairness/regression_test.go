@@ -204,12 +204,6 @@ func TestDstOverlap(t *testing.T) {
 		t.Errorf("AllocateSlots, disjoint dst: got %v, %v; want %v", got, err, wantInts)
 	}
 
-	// A workspace whose Shares scratch is remaining itself is not written
-	// through.
-	ws := alloc.Workspace{Shares: remaining}
-	if got, err := fairness.AllocateSlots(nil, remaining, 4, 2, 0.5, &ws); err != nil || !slices.Equal(got, wantInts) || !slices.Equal(remaining, input) {
-		t.Errorf("ws.Shares = remaining: got %v, %v, remaining %v; want %v, %v", got, err, remaining, wantInts, input)
-	}
 }
 
 // TestInputChecks: every documented rejection, with the field and job

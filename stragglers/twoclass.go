@@ -97,14 +97,14 @@ func TwoClassesSlots(dst []int, remaining, beta []float64, slots int, ws *Worksp
 		return nil, err
 	}
 	n := len(remaining)
-	ws.sel.Shares = slices.Grow(ws.sel.Shares[:0], n)[:n]
-	ws.scatterClasses(ws.sel.Shares, beta, c)
+	shares := selection.Shares(&ws.sel, n)
+	ws.scatterClasses(shares, beta, c)
 	total := 0
 	if c.total[0]+c.total[1] > 0 {
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(&ws.sel, dst, ws.sel.Shares, total, remaining)
+	selection.Apportion(&ws.sel, dst, shares, total, remaining)
 	return dst, nil
 }
 

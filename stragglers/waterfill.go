@@ -114,13 +114,13 @@ func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspac
 		return nil, err
 	}
 	n := len(remaining)
-	ws.sel.Shares = slices.Grow(ws.sel.Shares[:0], n)[:n]
+	shares := selection.Shares(&ws.sel, n)
 	total := 0
-	if ws.waterfill(ws.sel.Shares, remaining, beta, float64(slots), p) {
+	if ws.waterfill(shares, remaining, beta, float64(slots), p) {
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(&ws.sel, dst, ws.sel.Shares, total, remaining)
+	selection.Apportion(&ws.sel, dst, shares, total, remaining)
 	return dst, nil
 }
 

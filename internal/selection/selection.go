@@ -24,14 +24,13 @@ import (
 
 // Workspace holds scratch memory for searches and apportionment. The zero
 // value is ready; buffers grow to the largest input seen. It is exposed to
-// users as alloc.Workspace; its operations are functions of this internal
-// package, so that code outside the module cannot call them with input the
-// exported functions have not validated.
+// users as alloc.Workspace, an opaque type: it has no exported fields or
+// methods, and its operations are functions of this internal package, so
+// that code outside the module can neither call them with input the
+// exported functions have not validated nor hand its scratch back as an
+// input.
 type Workspace struct {
-	// Shares is scratch for callers: the real-valued shares that the integer
-	// forms of the allocation algorithms compute before apportioning them.
-	Shares []float64
-
+	shares  []float64 // Shares: the real-valued shares of the integer forms
 	keys    []float64 // values of the bucket being refined, or of a small input
 	counts  []int     // NewHistogram: the counts
 	indices []int32   // job indices, for callers (Indices)
@@ -290,6 +289,15 @@ func firstAfter(h []bucket, i int) int {
 		}
 	}
 	return len(h) // unreachable: callers know a later bucket exists
+}
+
+// Shares returns a scratch slice of n float64s for the real-valued shares
+// that the integer forms of the allocation algorithms compute before
+// apportioning them, valid until the next call to Shares on ws. Its
+// contents are unspecified.
+func Shares(ws *Workspace, n int) []float64 {
+	ws.shares = slices.Grow(ws.shares[:0], n)[:n]
+	return ws.shares
 }
 
 // Indices returns a scratch slice of n job indices, valid until the next
