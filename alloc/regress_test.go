@@ -448,3 +448,11 @@ func TestModelSignedZero(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxTotalIsMaxExact: the test generators' count bound (testutil, which
+// does not import alloc) is the one Apportion documents.
+func TestMaxTotalIsMaxExact(t *testing.T) {
+	if alloc.MaxTotal != testutil.MaxExact {
+		t.Fatalf("alloc.MaxTotal = %d, testutil.MaxExact = %d", alloc.MaxTotal, testutil.MaxExact)
+	}
+}

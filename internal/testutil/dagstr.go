@@ -7,7 +7,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
-	"github.com/specsched/specsched/alloc"
 )
 
 // RealNoPanic is the hostile-input property of a real-valued allocation
@@ -40,10 +39,10 @@ func RealNoPanic(t *rapid.T, fn string, tol float64, call func(dst []float64, sl
 }
 
 // IntNoPanic is RealNoPanic for the integer forms: the slots are drawn in
-// [0, 1000], or −1, MaxInt or alloc.MaxTotal + 1; dst has capacity 1 and
+// [0, 1000], or −1, MaxInt or MaxExact + 1 (alloc.MaxTotal + 1); dst has capacity 1 and
 // holds 42; a result must be non-negative and sum to at most S.
 func IntNoPanic(t *rapid.T, fn string, call func(dst []int, slots int) ([]int, error)) {
-	slots := rapid.OneOf(rapid.IntRange(0, 1000), rapid.SampledFrom([]int{-1, math.MaxInt, alloc.MaxTotal + 1})).Draw(t, "slots")
+	slots := rapid.OneOf(rapid.IntRange(0, 1000), rapid.SampledFrom([]int{-1, math.MaxInt, MaxExact + 1})).Draw(t, "slots")
 	sentinel := []int{42}
 	got, err := call(sentinel[:0:1], slots)
 	if err != nil {
