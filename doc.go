@@ -60,6 +60,38 @@
 // The paper copies are in ../shared/papers beside the module; each function's
 // doc comment names the equation, algorithm and theorem it implements.
 //
+// # Layers
+//
+// The module is layered; each layer imports only the ones before it:
+//
+//  1. The root package specsched: the two error types every package
+//     returns, InputError (a bad argument: function, job, field, value,
+//     reason) and TraceError (a malformed trace line).
+//  2. internal/: the machinery the algorithms share and users never see —
+//     check (input validation and the dst-overlap rule), scale (shares at
+//     the edges of float64's range), selection (radix selection and
+//     largest-remainder apportionment, whose workspace users know as
+//     alloc.Workspace), minheap (the simulators' one binary heap), stats
+//     (the one completion-time summary) and testutil (generators and
+//     references for the tests).
+//  3. The algorithm packages, pure functions of a snapshot: alloc, then
+//     fairness, dag and stragglers (which build on alloc), competitive,
+//     overlap's Rates, and probe's placement functions.
+//  4. The simulators, which run those functions at every event: sim (slot
+//     cluster), probe's Simulate (node queues), competitive's Simulate
+//     (time slots) and overlap's Simulate (fluid tandem queue). Each keeps
+//     its own event loop and shares the heap and summary of layer 2.
+//  5. cmd/specsim, the command line over the simulators.
+//
+// sim composes a policy from two parts: an allocator, which shares the
+// slots among jobs at each decision (sim.Allocator: SRPT, Fair, Hopper's
+// Algorithms 1–4, SREW+C), and an in-job rule, which decides how a job
+// uses the slots it got (sim.InJobRule: launch only, Hopper's speculation,
+// best effort, budgeted, SREW+C's plan). Any allocator combines with any
+// rule, and a user's own implementation of either plugs into Simulate
+// through sim.Config; the named policies (sim.Policy) are presets of the
+// two, and specsim's -policies accepts both the names and allocator+rule.
+//
 // # Conventions shared by every package
 //
 // Snapshots in, allocations out. Every decision function is a pure function
