@@ -84,3 +84,27 @@ func TestTraceErrorFormat(t *testing.T) {
 		}
 	}
 }
+
+// testTraceErrorNoPanic: any field values format without panicking; the
+// message names the function and the line, and the field and its quoted
+// text when there is a field.
+func testTraceErrorNoPanic(t *rapid.T) {
+	e := specsched.TraceError{
+		Func:   rapid.String().Draw(t, "func"),
+		Line:   rapid.Int().Draw(t, "line"),
+		Field:  rapid.String().Draw(t, "field"),
+		Text:   rapid.String().Draw(t, "text"),
+		Reason: rapid.String().Draw(t, "reason"),
+	}
+	msg := e.Error()
+	if !strings.HasPrefix(msg, fmt.Sprintf("%s: line %d: ", e.Func, e.Line)) || !strings.HasSuffix(msg, ": "+e.Reason) {
+		t.Fatalf("message %q does not name func %q, line %d and reason %q", msg, e.Func, e.Line, e.Reason)
+	}
+	if e.Field != "" && !strings.Contains(msg, fmt.Sprintf("%s %q", e.Field, e.Text)) {
+		t.Fatalf("message %q does not name field %q with text %q", msg, e.Field, e.Text)
+	}
+}
+
+func TestTraceErrorNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testTraceErrorNoPanic) }
+
+func FuzzTraceError(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testTraceErrorNoPanic)) }
