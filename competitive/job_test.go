@@ -2,8 +2,11 @@ package competitive
 
 import (
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/testutil"
 
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -212,3 +215,51 @@ func TestValidGrid(t *testing.T) {
 		}
 	}
 }
+
+// testScanPasses: scanJobs' two passes agree. scanFast, whenever it accepts
+// a snapshot, gives scanExact's loads, active count and range bit for bit;
+// and it declines every snapshot that scanExact rejects, that has a tiny
+// E + λσ (where scanExact computes Υ_j(t) in the scaled form) or a
+// Running overlapping out — so that scanJobs, which falls back to
+// scanExact, is scanExact.
+func testScanPasses(t *rapid.T) {
+	var jobs []Job
+	if rapid.Bool().Draw(t, "extreme") {
+		jobs = extremeJobs(t)
+	} else {
+		jobs = genJobs(t, 1, 5, 5, 2)
+		corrupt(t, jobs)
+	}
+	lambda := rapid.OneOf(rapid.SampledFrom([]float64{0, 1, 1e300}), testutil.Magnitude()).Draw(t, "lambda")
+	// out: nothing, or the memory of one job's Running (a dst aliasing it).
+	out := check.Span{}
+	if k := rapid.IntRange(-1, 2*len(jobs)-1).Draw(t, "alias"); k >= 0 {
+		if r := jobs[k/2].phase(Stage(k % 2)).Running; len(r) > 0 {
+			out = check.SpanOf(r, len(r))
+		}
+	}
+	exact := make([]float64, len(jobs))
+	active, r, err := scanExact("f", exact, jobs, lambda, out)
+	tiny := false
+	for j := range jobs {
+		tiny = tiny || jobs[j].Map.tinyHere(lambda) || jobs[j].Reduce.tinyHere(lambda)
+	}
+	fast := make([]float64, len(jobs))
+	fActive, fr, ok := scanFast(fast, jobs, lambda, out)
+	if ok && (err != nil || tiny) {
+		t.Fatalf("scanFast accepts a snapshot scanExact rejects (%v) or with a tiny E + λσ (%v)", err, tiny)
+	}
+	if ok && (fActive != active || fr != r || !slices.Equal(fast, exact)) {
+		t.Fatalf("scanFast: %d %v %v; scanExact: %d %v %v", fActive, fr, fast, active, r, exact)
+	}
+	got := make([]float64, len(jobs))
+	gActive, gr, gErr := scanJobs("f", got, jobs, lambda, out)
+	if fmt.Sprint(gErr) != fmt.Sprint(err) || err == nil && (gActive != active || gr != r || !slices.Equal(got, exact)) {
+		t.Fatalf("scanJobs: %d %v %v %v; scanExact: %d %v %v %v", gActive, gr, got, gErr, active, r, exact, err)
+	}
+}
+
+func TestScanPasses(t *testing.T) { t.Parallel(); rapid.Check(t, testScanPasses) }
+
+// tinyHere reports whether the phase has tasks and E + λσ is tiny.
+func (p *Phase) tinyHere(lambda float64) bool { return p.Tasks > 0 && tiny(p.perTask(lambda)) }
