@@ -279,6 +279,24 @@ func TestPlanWorked(t *testing.T) {
 	}
 }
 
+// TestPlanDeterministicPreemptStops: without an rng, preemption takes
+// copies from the first running tasks and stops when it has taken k —
+// the tasks after that get no action at all (not one of 0 copies). Worked
+// by hand: running copies (2, 1, 3), o = 6, g = 3, so k = 3 copies go: 2 of
+// task 0 and 1 of task 1; task 2 keeps its 3.
+func TestPlanDeterministicPreemptStops(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Map: Phase{Tasks: 4, Mean: 1, Running: []int{2, 1, 3}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}}
+	got, err := Plan(nil, jobs, []int{3}, 6, 0, Preemptive, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Action{{0, MapStage, Preempt, 0, 2}, {0, MapStage, Preempt, 1, 1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("Plan (-want +got):\n%s", diff)
+	}
+}
+
 // TestPlanUniform checks the randomised choices against their laws with a
 // fixed seed: which copies are preempted (k of o uniformly: task i loses
 // k·c_i/o on average) and which tasks get the extra copy (r of u: each
