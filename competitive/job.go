@@ -110,6 +110,10 @@ func tiny(x float64) bool { return x > 0 && x < 0x1p-1000 }
 // tinyBits − 1 in unsigned arithmetic (0 wraps to the largest).
 const tinyBits = (1023 - 1000) << 52
 
+// hugeBits is the IEEE bits of 2⁹⁶⁰: with E + λσ below it in both phases
+// and at most 2⁵³ tasks in each, Υ_j is finite.
+const hugeBits = (1023 + 960) << 52
+
 // perTaskScaled returns (E + λσ)·2¹⁰⁰ for a tiny E + λσ.
 func (p *Phase) perTaskScaled(lambda float64) float64 {
 	if lambda >= 1 { // σ ≤ λσ < 2⁻¹⁰⁰⁰
@@ -256,7 +260,9 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out check.S
 // scanFast is scanJobs' pass for snapshots of ordinary jobs: ok is false,
 // with load partly written, as soon as a job fails its test — one
 // branch-light expression that implies checkJob's acceptance (it is
-// Job.valid's check, written out so that its products serve the load too),
+// Job.valid's check, written out so that its products serve the load too,
+// except that Υ_j's finiteness is implied by E + λσ < 2⁹⁶⁰ in both phases,
+// a test on the bits the tiny test reads anyway, instead of computing Υ_j),
 // Running disjoint from out, and E + λσ not tiny in either phase.
 func scanFast(load []float64, jobs []Job, lambda float64, out check.Span) (active int, r loadRange, ok bool) {
 	// The IEEE bits of the loads, which order non-negative floats: the
@@ -267,11 +273,11 @@ func scanFast(load []float64, jobs []Job, lambda float64, out check.Span) (activ
 		mp, rp := &jobs[j].Map, &jobs[j].Reduce
 		perMap, perReduce := mp.perTask(lambda), rp.perTask(lambda)
 		mapLeft, reduceLeft := mp.unfinished(), rp.unfinished()
-		total := float64(mp.Tasks)*perMap + float64(rp.Tasks)*perReduce
+		mapBits, reduceBits := math.Float64bits(perMap), math.Float64bits(perReduce)
 		if !(mp.valid() && rp.valid() &&
 			(mapLeft == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
-			total <= math.MaxFloat64 && // false for +Inf and NaN
-			min(math.Float64bits(perMap)-1, math.Float64bits(perReduce)-1) >= tinyBits-1 && // neither is tiny
+			max(mapBits, reduceBits) < hugeBits && // Υ_j < 2·2⁵³·2⁹⁶⁰ is finite
+			min(mapBits-1, reduceBits-1) >= tinyBits-1 && // neither is tiny
 			!check.Overlaps(out, mp.Running) && !check.Overlaps(out, rp.Running)) {
 			return 0, loadRange{}, false
 		}

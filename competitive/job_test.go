@@ -263,3 +263,26 @@ func TestScanPasses(t *testing.T) { t.Parallel(); rapid.Check(t, testScanPasses)
 
 // tinyHere reports whether the phase has tasks and E + λσ is tiny.
 func (p *Phase) tinyHere(lambda float64) bool { return p.Tasks > 0 && tiny(p.perTask(lambda)) }
+
+// TestScanFastHuge: scanFast's finiteness test (E + λσ < 2⁹⁶⁰ in both
+// phases) declines every job whose Υ_j overflows: 2⁵³ tasks of 2⁹⁷⁵ give
+// 2¹⁰²⁸, which scanExact rejects; and 2 tasks of 2⁹⁶⁵, which it declines
+// too, get Υ_j(t) = 2⁹⁶⁶ from scanExact.
+func TestScanFastHuge(t *testing.T) {
+	t.Parallel()
+	over := []Job{{Map: Phase{Tasks: 1 << 53, Mean: 0x1p975, Unscheduled: 1 << 53}}}
+	if _, _, ok := scanFast(make([]float64, 1), over, 0, check.Span{}); ok {
+		t.Errorf("scanFast accepts Υ_j = 2^1028")
+	}
+	if _, _, err := scanJobs("f", make([]float64, 1), over, 0, check.Span{}); err == nil {
+		t.Errorf("scanJobs accepts Υ_j = 2^1028")
+	}
+	fits := []Job{{Map: Phase{Tasks: 2, Mean: 0x1p965, Unscheduled: 2}}}
+	load := make([]float64, 1)
+	if _, _, ok := scanFast(load, fits, 0, check.Span{}); ok {
+		t.Errorf("scanFast accepts E = 2^965")
+	}
+	if active, _, err := scanJobs("f", load, fits, 0, check.Span{}); err != nil || active != 1 || load[0] != 0x1p966 {
+		t.Errorf("scanJobs: %d active, loads %v, %v; want 1, [2^966]", active, load, err)
+	}
+}
