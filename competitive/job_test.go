@@ -221,7 +221,8 @@ func TestValidGrid(t *testing.T) {
 // and it declines every snapshot that scanExact rejects, that has a tiny
 // E + λσ (where scanExact computes Υ_j(t) in the scaled form) or a
 // Running overlapping out — so that scanJobs, which falls back to
-// scanExact, is scanExact.
+// scanExact, is scanExact; and it accepts every other valid snapshot (its
+// declining more would only cost speed, which this pins too).
 func testScanPasses(t *rapid.T) {
 	var jobs []Job
 	if rapid.Bool().Draw(t, "extreme") {
@@ -249,6 +250,20 @@ func testScanPasses(t *rapid.T) {
 	if ok && (err != nil || tiny) {
 		t.Fatalf("scanFast accepts a snapshot scanExact rejects (%v) or with a tiny E + λσ (%v)", err, tiny)
 	}
+	// And it declines only what it must: a valid snapshot without a −0, a
+	// tiny or a huge (≥ 2^960) E + λσ, or a Running overlapping out, is
+	// accepted.
+	ordinary := err == nil && !tiny
+	for j := range jobs {
+		for _, p := range []*Phase{&jobs[j].Map, &jobs[j].Reduce} {
+			x := p.perTask(lambda)
+			ordinary = ordinary && !math.Signbit(p.Mean) && !math.Signbit(p.SD) && // no −0
+				(x == 0 || x >= 0x1p-1000 && x < 0x1p960) && !check.Overlaps(out, p.Running)
+		}
+	}
+	if ordinary && !ok {
+		t.Fatalf("scanFast declines an ordinary snapshot %+v (λ = %v)", jobs, lambda)
+	}
 	if ok && (fActive != active || fr != r || !slices.Equal(fast, exact)) {
 		t.Fatalf("scanFast: %d %v %v; scanExact: %d %v %v", fActive, fr, fast, active, r, exact)
 	}
@@ -267,7 +282,7 @@ func (p *Phase) tinyHere(lambda float64) bool { return p.Tasks > 0 && tiny(p.per
 // TestScanFastHuge: scanFast's finiteness test (E + λσ < 2⁹⁶⁰ in both
 // phases) declines every job whose Υ_j overflows: 2⁵³ tasks of 2⁹⁷⁵ give
 // 2¹⁰²⁸, which scanExact rejects; and 2 tasks of 2⁹⁶⁵, which it declines
-// too, get Υ_j(t) = 2⁹⁶⁶ from scanExact.
+// too, get Υ_j(t) = 2⁹⁶⁶ from scanExact. Just below 2⁹⁶⁰ it accepts.
 func TestScanFastHuge(t *testing.T) {
 	t.Parallel()
 	over := []Job{{Map: Phase{Tasks: 1 << 53, Mean: 0x1p975, Unscheduled: 1 << 53}}}
@@ -276,6 +291,10 @@ func TestScanFastHuge(t *testing.T) {
 	}
 	if _, _, err := scanJobs("f", make([]float64, 1), over, 0, check.Span{}); err == nil {
 		t.Errorf("scanJobs accepts Υ_j = 2^1028")
+	}
+	below := []Job{{Map: Phase{Tasks: 2, Mean: math.Nextafter(0x1p960, 0), Unscheduled: 2}}}
+	if _, _, ok := scanFast(make([]float64, 1), below, 0, check.Span{}); !ok {
+		t.Errorf("scanFast declines E just below 2^960")
 	}
 	fits := []Job{{Map: Phase{Tasks: 2, Mean: 0x1p965, Unscheduled: 2}}}
 	load := make([]float64, 1)
