@@ -282,7 +282,8 @@ func (p *Phase) tinyHere(lambda float64) bool { return p.Tasks > 0 && tiny(p.per
 // TestScanFastHuge: scanFast's finiteness test (E + λσ < 2⁹⁶⁰ in both
 // phases) declines every job whose Υ_j overflows: 2⁵³ tasks of 2⁹⁷⁵ give
 // 2¹⁰²⁸, which scanExact rejects; and 2 tasks of 2⁹⁶⁵, which it declines
-// too, get Υ_j(t) = 2⁹⁶⁶ from scanExact. Just below 2⁹⁶⁰ it accepts.
+// too, get Υ_j(t) = 2⁹⁶⁶ from scanExact. Just below 2⁹⁶⁰, and at 2⁻¹⁰⁰⁰
+// (not tiny), it accepts.
 func TestScanFastHuge(t *testing.T) {
 	t.Parallel()
 	over := []Job{{Map: Phase{Tasks: 1 << 53, Mean: 0x1p975, Unscheduled: 1 << 53}}}
@@ -292,9 +293,10 @@ func TestScanFastHuge(t *testing.T) {
 	if _, _, err := scanJobs("f", make([]float64, 1), over, 0, check.Span{}); err == nil {
 		t.Errorf("scanJobs accepts Υ_j = 2^1028")
 	}
-	below := []Job{{Map: Phase{Tasks: 2, Mean: math.Nextafter(0x1p960, 0), Unscheduled: 2}}}
-	if _, _, ok := scanFast(make([]float64, 1), below, 0, check.Span{}); !ok {
-		t.Errorf("scanFast declines E just below 2^960")
+	for _, mean := range []float64{math.Nextafter(0x1p960, 0), 0x1p-1000} {
+		if _, _, ok := scanFast(make([]float64, 1), []Job{{Map: Phase{Tasks: 2, Mean: mean, Unscheduled: 2}}}, 0, check.Span{}); !ok {
+			t.Errorf("scanFast declines E = %v, in [2^-1000, 2^960)", mean)
+		}
 	}
 	fits := []Job{{Map: Phase{Tasks: 2, Mean: 0x1p965, Unscheduled: 2}}}
 	load := make([]float64, 1)
