@@ -498,6 +498,14 @@ func TestSEWGroupsAcrossJobs(t *testing.T) {
 	if want := []Action{{0, ReduceStage, Launch, 0, 1}}; !slices.Equal(got, want) {
 		t.Errorf("one idle reduce machine: %v, want %v", got, want)
 	}
+	// The map group likewise: 1 running map copy leaves 2 − 1 = 1 idle map
+	// machine, one launch of ordinal 0; the job's reduce tasks wait for its
+	// maps (lines 12–13), so the reduce group does nothing.
+	mapping := Job{Map: Phase{Tasks: 6, Mean: 1, Unscheduled: 4, Running: []int{1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}
+	got, err = SEW(nil, []Job{mapping}, 4, 0, nil, nil)
+	if want := []Action{{0, MapStage, Launch, 0, 1}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("one idle map machine: %v, %v; want %v", got, err, want)
+	}
 	// MaxActions counts the idle machines only: M = 2^31 + 2 gives a reduce
 	// group of 2^30 + 1, one copy runs, so the 2^30 = MaxActions idle
 	// machines all clone the one unfinished reduce task — allowed.
