@@ -110,6 +110,10 @@ func tiny(x float64) bool { return x > 0 && x < 0x1p-1000 }
 // tinyBits − 1 in unsigned arithmetic (0 wraps to the largest).
 const tinyBits = (1023 - 1000) << 52
 
+// hugeBits is the IEEE bits of 2⁹⁶⁰: with E + λσ below it in both phases
+// and at most 2⁵³ tasks in each, Υ_j is finite.
+const hugeBits = (1023 + 960) << 52
+
 // perTaskScaled returns (E + λσ)·2¹⁰⁰ for a tiny E + λσ.
 func (p *Phase) perTaskScaled(lambda float64) float64 {
 	if lambda >= 1 { // σ ≤ λσ < 2⁻¹⁰⁰⁰
@@ -233,18 +237,64 @@ func (p *Phase) valid() bool {
 // scanJobs validates the jobs for the functions that read only counts,
 // means and SDs, and writes Υ_j(t) to load (len(jobs) elements) in the
 // same pass; it returns the number of active jobs and the loads' range r.
-// load is scratch: it may be partly written when an error is returned. The
-// pass is the hot loop of Shares and Machines: the checks are one
-// branch-light expression that mirrors checkJob, which builds the detailed
-// error only on failure. (It is Job.valid's check, written out so that
-// its products serve the load too: the call would not inline.)
-//
+// load is scratch: it may be partly written when an error is returned.
 // out is the memory the caller's dst would be written in: a job whose
-// Running shares it is an error too (see check.Span), found in the same pass.
+// Running shares it is an error too (see check.Span), found in the same
+// pass.
+//
+// The pass is the hot loop of Shares and Machines, so it is split in two:
+// scanFast, a loop without calls that accepts a snapshot whose every job
+// passes a branch-light test mirroring checkJob, and, when one does not,
+// scanExact, which starts again from the first job and builds the error of
+// the first invalid one (or accepts a mean or SD of −0, and computes Υ_j(t)
+// with the scaled form where E + λσ is tiny). Both passes give the same
+// loads and the same first error; the second costs a pass only for the
+// snapshots that need it.
 func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out check.Span) (int, loadRange, error) {
-	active := 0
+	if active, r, ok := scanFast(load, jobs, lambda, out); ok {
+		return active, r, nil
+	}
+	return scanExact(fn, load, jobs, lambda, out)
+}
+
+// scanFast is scanJobs' pass for snapshots of ordinary jobs: ok is false,
+// with load partly written, as soon as a job fails its test — one
+// branch-light expression that implies checkJob's acceptance (it is
+// Job.valid's check, written out so that its products serve the load too,
+// except that Υ_j's finiteness is implied by E + λσ < 2⁹⁶⁰ in both phases,
+// a test on the bits the tiny test reads anyway, instead of computing Υ_j),
+// Running disjoint from out, and E + λσ not tiny in either phase.
+func scanFast(load []float64, jobs []Job, lambda float64, out check.Span) (active int, r loadRange, ok bool) {
 	// The IEEE bits of the loads, which order non-negative floats: the
 	// smallest positive one (bits − 1 makes 0 the largest) and the largest.
+	least, most := uint64(math.MaxUint64), uint64(0)
+	load = load[:len(jobs)]
+	for j := range jobs {
+		mp, rp := &jobs[j].Map, &jobs[j].Reduce
+		perMap, perReduce := mp.perTask(lambda), rp.perTask(lambda)
+		mapLeft, reduceLeft := mp.unfinished(), rp.unfinished()
+		mapBits, reduceBits := math.Float64bits(perMap), math.Float64bits(perReduce)
+		if !(mp.valid() && rp.valid() &&
+			(mapLeft == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
+			max(mapBits, reduceBits) < hugeBits && // Υ_j < 2·2⁵³·2⁹⁶⁰ is finite
+			min(mapBits-1, reduceBits-1) >= tinyBits-1 && // neither is tiny
+			!check.Overlaps(out, mp.Running) && !check.Overlaps(out, rp.Running)) {
+			return 0, loadRange{}, false
+		}
+		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
+		load[j] = v
+		b := math.Float64bits(v)
+		least, most = min(least, b-1), max(most, b)
+		active += int((b-1)>>63 ^ 1) // b > 0: Υ_j(t) > 0
+	}
+	return active, loadRange{math.Float64frombits(least + 1), math.Float64frombits(most)}, true
+}
+
+// scanExact is scanJobs' pass for a snapshot scanFast did not accept: job
+// by job, checkJob and the Running overlap for a job that fails the fast
+// test, and Υ_j(t) by Job.remaining (the scaled form) where E + λσ is tiny.
+func scanExact(fn string, load []float64, jobs []Job, lambda float64, out check.Span) (int, loadRange, error) {
+	active := 0
 	least, most := uint64(math.MaxUint64), uint64(0)
 	for j := range jobs {
 		job := &jobs[j]
@@ -254,7 +304,7 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out check.S
 		total := float64(mp.Tasks)*perMap + float64(rp.Tasks)*perReduce
 		if !(mp.valid() && rp.valid() &&
 			(mapLeft == 0 || (len(rp.Running) == 0 && rp.Unscheduled == rp.Tasks)) &&
-			total <= math.MaxFloat64 && // false for +Inf and NaN
+			total <= math.MaxFloat64 &&
 			!check.Overlaps(out, mp.Running) && !check.Overlaps(out, rp.Running)) {
 			if err := checkJob(fn, j, job, lambda, false); err != nil {
 				return 0, loadRange{}, err
@@ -264,7 +314,7 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out check.S
 			}
 		}
 		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
-		if min(math.Float64bits(perMap)-1, math.Float64bits(perReduce)-1) < tinyBits-1 { // rare: tiny(perMap) || tiny(perReduce)
+		if min(math.Float64bits(perMap)-1, math.Float64bits(perReduce)-1) < tinyBits-1 { // tiny(perMap) || tiny(perReduce)
 			v = job.remaining(lambda)
 		}
 		load[j] = v

@@ -2,8 +2,11 @@ package competitive
 
 import (
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/testutil"
 
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,5 +213,97 @@ func TestValidGrid(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// testScanPasses: scanJobs' two passes agree. scanFast, whenever it accepts
+// a snapshot, gives scanExact's loads, active count and range bit for bit;
+// and it declines every snapshot that scanExact rejects, that has a tiny
+// E + λσ (where scanExact computes Υ_j(t) in the scaled form) or a
+// Running overlapping out — so that scanJobs, which falls back to
+// scanExact, is scanExact; and it accepts every other valid snapshot (its
+// declining more would only cost speed, which this pins too).
+func testScanPasses(t *rapid.T) {
+	var jobs []Job
+	if rapid.Bool().Draw(t, "extreme") {
+		jobs = extremeJobs(t)
+	} else {
+		jobs = genJobs(t, 1, 5, 5, 2)
+		corrupt(t, jobs)
+	}
+	lambda := rapid.OneOf(rapid.SampledFrom([]float64{0, 1, 1e300}), testutil.Magnitude()).Draw(t, "lambda")
+	// out: nothing, or the memory of one job's Running (a dst aliasing it).
+	out := check.Span{}
+	if k := rapid.IntRange(-1, 2*len(jobs)-1).Draw(t, "alias"); k >= 0 {
+		if r := jobs[k/2].phase(Stage(k % 2)).Running; len(r) > 0 {
+			out = check.SpanOf(r, len(r))
+		}
+	}
+	exact := make([]float64, len(jobs))
+	active, r, err := scanExact("f", exact, jobs, lambda, out)
+	tiny := false
+	for j := range jobs {
+		tiny = tiny || jobs[j].Map.tinyHere(lambda) || jobs[j].Reduce.tinyHere(lambda)
+	}
+	fast := make([]float64, len(jobs))
+	fActive, fr, ok := scanFast(fast, jobs, lambda, out)
+	if ok && (err != nil || tiny) {
+		t.Fatalf("scanFast accepts a snapshot scanExact rejects (%v) or with a tiny E + λσ (%v)", err, tiny)
+	}
+	// And it declines only what it must: a valid snapshot without a −0, a
+	// tiny or a huge (≥ 2^960) E + λσ, or a Running overlapping out, is
+	// accepted.
+	ordinary := err == nil && !tiny
+	for j := range jobs {
+		for _, p := range []*Phase{&jobs[j].Map, &jobs[j].Reduce} {
+			x := p.perTask(lambda)
+			ordinary = ordinary && !math.Signbit(p.Mean) && !math.Signbit(p.SD) && // no −0
+				(x == 0 || x >= 0x1p-1000 && x < 0x1p960) && !check.Overlaps(out, p.Running)
+		}
+	}
+	if ordinary && !ok {
+		t.Fatalf("scanFast declines an ordinary snapshot %+v (λ = %v)", jobs, lambda)
+	}
+	if ok && (fActive != active || fr != r || !slices.Equal(fast, exact)) {
+		t.Fatalf("scanFast: %d %v %v; scanExact: %d %v %v", fActive, fr, fast, active, r, exact)
+	}
+	got := make([]float64, len(jobs))
+	gActive, gr, gErr := scanJobs("f", got, jobs, lambda, out)
+	if fmt.Sprint(gErr) != fmt.Sprint(err) || err == nil && (gActive != active || gr != r || !slices.Equal(got, exact)) {
+		t.Fatalf("scanJobs: %d %v %v %v; scanExact: %d %v %v %v", gActive, gr, got, gErr, active, r, exact, err)
+	}
+}
+
+func TestScanPasses(t *testing.T) { t.Parallel(); rapid.Check(t, testScanPasses) }
+
+// tinyHere reports whether the phase has tasks and E + λσ is tiny.
+func (p *Phase) tinyHere(lambda float64) bool { return p.Tasks > 0 && tiny(p.perTask(lambda)) }
+
+// TestScanFastHuge: scanFast's finiteness test (E + λσ < 2⁹⁶⁰ in both
+// phases) declines every job whose Υ_j overflows: 2⁵³ tasks of 2⁹⁷⁵ give
+// 2¹⁰²⁸, which scanExact rejects; and 2 tasks of 2⁹⁶⁵, which it declines
+// too, get Υ_j(t) = 2⁹⁶⁶ from scanExact. Just below 2⁹⁶⁰, and at 2⁻¹⁰⁰⁰
+// (not tiny), it accepts.
+func TestScanFastHuge(t *testing.T) {
+	t.Parallel()
+	over := []Job{{Map: Phase{Tasks: 1 << 53, Mean: 0x1p975, Unscheduled: 1 << 53}}}
+	if _, _, ok := scanFast(make([]float64, 1), over, 0, check.Span{}); ok {
+		t.Errorf("scanFast accepts Υ_j = 2^1028")
+	}
+	if _, _, err := scanJobs("f", make([]float64, 1), over, 0, check.Span{}); err == nil {
+		t.Errorf("scanJobs accepts Υ_j = 2^1028")
+	}
+	for _, mean := range []float64{math.Nextafter(0x1p960, 0), 0x1p-1000} {
+		if _, _, ok := scanFast(make([]float64, 1), []Job{{Map: Phase{Tasks: 2, Mean: mean, Unscheduled: 2}}}, 0, check.Span{}); !ok {
+			t.Errorf("scanFast declines E = %v, in [2^-1000, 2^960)", mean)
+		}
+	}
+	fits := []Job{{Map: Phase{Tasks: 2, Mean: 0x1p965, Unscheduled: 2}}}
+	load := make([]float64, 1)
+	if _, _, ok := scanFast(load, fits, 0, check.Span{}); ok {
+		t.Errorf("scanFast accepts E = 2^965")
+	}
+	if active, _, err := scanJobs("f", load, fits, 0, check.Span{}); err != nil || active != 1 || load[0] != 0x1p966 {
+		t.Errorf("scanJobs: %d active, loads %v, %v; want 1, [2^966]", active, load, err)
 	}
 }

@@ -279,6 +279,24 @@ func TestPlanWorked(t *testing.T) {
 	}
 }
 
+// TestPlanDeterministicPreemptStops: without an rng, preemption takes
+// copies from the first running tasks and stops when it has taken k —
+// the tasks after that get no action at all (not one of 0 copies). Worked
+// by hand: running copies (2, 1, 3), o = 6, g = 3, so k = 3 copies go: 2 of
+// task 0 and 1 of task 1; task 2 keeps its 3.
+func TestPlanDeterministicPreemptStops(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Map: Phase{Tasks: 4, Mean: 1, Running: []int{2, 1, 3}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}}
+	got, err := Plan(nil, jobs, []int{3}, 6, 0, Preemptive, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Action{{0, MapStage, Preempt, 0, 2}, {0, MapStage, Preempt, 1, 1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("Plan (-want +got):\n%s", diff)
+	}
+}
+
 // TestPlanUniform checks the randomised choices against their laws with a
 // fixed seed: which copies are preempted (k of o uniformly: task i loses
 // k·c_i/o on average) and which tasks get the extra copy (r of u: each
@@ -537,5 +555,57 @@ func BenchmarkSREWC(b *testing.B) {
 				b.Fatal("no actions")
 			}
 		})
+	}
+}
+
+// constSource is a rand.Source that always returns x.
+type constSource uint64
+
+func (s constSource) Uint64() uint64 { return uint64(s) }
+
+// floydReference is Floyd's algorithm as the paper of Bentley and Floyd
+// writes it, with a Go map for the set: the k-subset of [0, n) that the
+// draws rng.IntN(m+1), m = n−k, …, n−1, give, in increasing order.
+func floydReference(n, k int, rng *rand.Rand) []int {
+	set := map[int]bool{}
+	for m := n - k; m < n; m++ {
+		t := rng.IntN(m + 1)
+		if set[t] {
+			t = m
+		}
+		set[t] = true
+	}
+	out := make([]int, 0, k)
+	for t := range set {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestSubsetIsFloyd: subset is Floyd's algorithm on the same draws, on both
+// of its membership sets (the bit set for n ≤ 64·(k+16), the hash set
+// above), for seeded sources and for constant ones, whose draws repeat
+// (a source of 1s draws 0 again and again unless the bound is a power of
+// two; one of 2⁶⁴−1 draws m each time) and so exercise the "already taken"
+// branch and the sets' handling of the value 0.
+func TestSubsetIsFloyd(t *testing.T) {
+	t.Parallel()
+	var ws Workspace
+	sources := []func() rand.Source{
+		func() rand.Source { return constSource(1) },
+		func() rand.Source { return constSource(math.MaxUint64) },
+		func() rand.Source { return rand.NewPCG(7, 8) },
+		func() rand.Source { return rand.NewPCG(9, 10) },
+	}
+	for _, n := range []int{40, 100, 1000, 1<<20 + 3, 1<<40 + 5} {
+		for _, k := range []int{1, 2, 3, 7, 20} {
+			for s, src := range sources {
+				got := ws.subset(n, k, rand.New(src()))
+				if want := floydReference(n, k, rand.New(src())); !slices.Equal(got, want) {
+					t.Errorf("source %d: subset(%d, %d) = %v, Floyd's %v", s, n, k, got, want)
+				}
+			}
+		}
 	}
 }

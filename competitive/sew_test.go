@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/specsched/specsched"
 	"pgregory.net/rapid"
 )
 
@@ -464,5 +466,51 @@ func TestSEWTheorem2(t *testing.T) {
 				t.Errorf("λ = %v, job %d: bound %v met in %v of runs, Theorem 2 says ≥ %v", lambda, j, bound[j], freq, p)
 			}
 		}
+	}
+}
+
+// TestSEWGroupsAcrossJobs: the machine groups are shared by all jobs.
+// Worked by hand with M = 4 (map group 2, reduce group 2), λ = 0, no rng:
+//   - running reduce copies 1 and 2 in two jobs exceed the reduce group
+//     (the second job's 2 > 2 − 1), which is an error naming job 1, while
+//     1 and 1 fill it exactly;
+//   - a job reducing with 1 running copy and 4 unscheduled reduce tasks
+//     leaves 2 − 1 = 1 idle reduce machine: one launch, of ordinal 0, and
+//     no map work to do;
+//   - the MaxActions bound applies to the idle machines, not the group.
+func TestSEWGroupsAcrossJobs(t *testing.T) {
+	t.Parallel()
+	reducing := func(unscheduled int, running ...int) Job {
+		return Job{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: unscheduled + len(running) + 1, Mean: 1, Unscheduled: unscheduled, Running: running}}
+	}
+	_, err := SEW(nil, []Job{reducing(0, 1), reducing(0, 2)}, 4, 0, nil, nil)
+	var ie *specsched.InputError
+	if !isInputError(err, "competitive.SEW") || !errors.As(err, &ie) || ie.Index != 1 || ie.Field != "reduce.running" {
+		t.Errorf("copies 1 + 2 in a reduce group of 2: err = %v, want an InputError for job 1's reduce.running", err)
+	}
+	if got, err := SEW(nil, []Job{reducing(0, 1), reducing(0, 1)}, 4, 0, nil, nil); err != nil || len(got) != 0 {
+		t.Errorf("copies 1 + 1 in a reduce group of 2: %v, %v; want no action and no error", got, err)
+	}
+	got, err := SEW(nil, []Job{reducing(4, 1)}, 4, 0, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Action{{0, ReduceStage, Launch, 0, 1}}; !slices.Equal(got, want) {
+		t.Errorf("one idle reduce machine: %v, want %v", got, want)
+	}
+	// The map group likewise: 1 running map copy leaves 2 − 1 = 1 idle map
+	// machine, one launch of ordinal 0; the job's reduce tasks wait for its
+	// maps (lines 12–13), so the reduce group does nothing.
+	mapping := Job{Map: Phase{Tasks: 6, Mean: 1, Unscheduled: 4, Running: []int{1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}
+	got, err = SEW(nil, []Job{mapping}, 4, 0, nil, nil)
+	if want := []Action{{0, MapStage, Launch, 0, 1}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("one idle map machine: %v, %v; want %v", got, err, want)
+	}
+	// MaxActions counts the idle machines only: M = 2^31 + 2 gives a reduce
+	// group of 2^30 + 1, one copy runs, so the 2^30 = MaxActions idle
+	// machines all clone the one unfinished reduce task — allowed.
+	got, err = SEW(nil, []Job{reducing(0, 1)}, 1<<31+2, 0, nil, nil)
+	if want := []Action{{0, ReduceStage, Clone, 0, MaxActions}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("MaxActions idle reduce machines: %v, %v; want %v", got, err, want)
 	}
 }

@@ -45,7 +45,7 @@ import (
 // locates the ⌈βN⌉-th ranked job's bucket; and a pass writing the shares,
 // which settles the few jobs of that bucket last. With a dst of capacity n
 // and a reused ws, Shares allocates nothing. At n = 10 000 it takes about
-// 3.5× a bare two-pass scan of the snapshot (BenchmarkRatio).
+// 4× a bare two-pass scan of the snapshot (BenchmarkRatio).
 //
 // Special cases: no jobs gives an empty result. Inactive jobs get 0 and do
 // not count in N; with no active job, or M = 0, every job gets 0. The
