@@ -2,6 +2,8 @@ package competitive
 
 import (
 	"errors"
+	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/specsched/specsched"
@@ -86,5 +88,29 @@ func TestSEWReduceIdleAtScale(t *testing.T) {
 	}
 	if len(acts) != 1 || acts[0].Job != 1 || acts[0].Kind != Launch || acts[0].Stage != ReduceStage || acts[0].Copies != 1 {
 		t.Fatalf("got %+v, want one reduce launch of job 1", acts)
+	}
+}
+
+// TestSEWClonesCostFollowTargets: SEW's clones cost O(min(C, T)) memory
+// (its doc): 2^20 idle map machines cloning the one running task allocate
+// a few hundred bytes per call, not a pick per machine (8 MiB).
+func TestSEWClonesCostFollowTargets(t *testing.T) {
+	jobs := []Job{{Map: Phase{Tasks: 1, Mean: 1, Running: []int{1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}}
+	const machines = 1<<21 + 2 // map group 2^20 + 1, one machine busy
+	rng := rand.New(rand.NewPCG(1, 2))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 4 {
+		acts, err := SEW(nil, jobs, machines, 0, rng, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(acts) != 1 || acts[0].Kind != Clone || acts[0].Copies != 1<<20 {
+			t.Fatalf("got %+v, want one clone action of 2^20 copies", acts)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if b := (after.TotalAlloc - before.TotalAlloc) / 4; b > 1<<16 {
+		t.Errorf("SEW allocated %d bytes per call for 2^20 clones of one target", b)
 	}
 }
