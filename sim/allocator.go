@@ -28,6 +28,11 @@ type Allocator interface {
 	// len(key) = d.Active()), target[k], the slots the job should hold,
 	// and key[k], its priority: lower first, a number ≥ 0 (not NaN). An
 	// error stops the run and Simulate returns it.
+	//
+	// The built-in allocators' Allocate returns a *specsched.InputError,
+	// and writes nothing, for a nil receiver (Field "receiver"), a nil or
+	// zero Decision (Field "d"), or target or key of a length other than
+	// d.Active() (Field "len(target)", "len(key)").
 	Allocate(d *Decision, target []int, key []float64) error
 }
 
@@ -74,6 +79,9 @@ func (*SRPTAllocator) demandCapped() {}
 
 // Allocate implements Allocator.
 func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.SRPTAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	e := d.e
 	a.demand = grow(a.demand, len(target))
 	for k := range a.demand {
@@ -108,6 +116,9 @@ func (*FairAllocator) poolKey(e *engine, j int32) float64 { return float64(e.js[
 
 // Allocate implements Allocator.
 func (a *FairAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.FairAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	a.demand = grow(a.demand, len(target))
 	for k := range a.demand {
 		a.demand[k] = float64(d.Demand(k))
@@ -164,6 +175,9 @@ type HopperAllocator struct {
 
 // Allocate implements Allocator.
 func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.HopperAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	remainingKeys(d.e, key)
 	got, err := alloc.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), &a.ws)
 	copy(target, got)
@@ -179,6 +193,9 @@ type EpsFairAllocator struct {
 
 // Allocate implements Allocator.
 func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.EpsFairAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	remainingKeys(d.e, key)
 	got, err := fairness.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), d.e.cfg.Eps, &a.ws)
 	copy(target, got)
@@ -195,6 +212,9 @@ type HeteroAllocator struct {
 
 // Allocate implements Allocator.
 func (a *HeteroAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.HeteroAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	remainingKeys(d.e, key)
 	a.betas = grow(a.betas, len(key))
 	for k := range a.betas {
@@ -220,6 +240,9 @@ type DAGAllocator struct {
 
 // Allocate implements Allocator.
 func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.DAGAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	e := d.e
 	a.jobs = grow(a.jobs, len(key))
 	jobs := a.jobs
@@ -273,6 +296,9 @@ type SREWCAllocator struct {
 
 // Allocate implements Allocator.
 func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.SREWCAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	e := d.e
 	a.jobs = grow(a.jobs, len(key))
 	jobs := a.jobs

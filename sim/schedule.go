@@ -24,6 +24,9 @@ func (e *engine) schedule() error {
 			}
 		}
 	}
+	if e.err != nil {
+		return e.err // a misuse of the Decision's methods in CanUse
+	}
 	if e.pool != nil {
 		return e.pool.fillPool(e)
 	}
