@@ -9,6 +9,7 @@ import (
 	"github.com/specsched/specsched/competitive"
 	"github.com/specsched/specsched/dag"
 	"github.com/specsched/specsched/fairness"
+	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -296,10 +297,19 @@ type SREWCAllocator struct {
 
 // Allocate implements Allocator.
 func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) error {
-	if err := allocArgs("sim.SREWCAllocator.Allocate", a == nil, d, target, key); err != nil {
+	const fn = "sim.SREWCAllocator.Allocate"
+	if err := allocArgs(fn, a == nil, d, target, key); err != nil {
 		return err
 	}
 	e := d.e
+	if !(e.cfg.SREWCBeta > 0 && e.cfg.SREWCBeta <= 1) {
+		// Config.Validate's check, for an SREWCAllocator wrapped in the
+		// caller's allocator.
+		return check.Err(fn, check.Scalar, "srewc beta", e.cfg.SREWCBeta, "must lie in (0, 1]")
+	}
+	if !e.moments {
+		e.phaseMoments()
+	}
 	a.jobs = grow(a.jobs, len(key))
 	jobs := a.jobs
 	for k, j := range e.active {

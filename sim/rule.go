@@ -94,13 +94,14 @@ type judge struct {
 	ws      stragglers.Workspace
 }
 
-func (*judge) traits() ruleTraits { return ruleTraits{judges: true} }
-
-// CanUse implements InJobRule: the engine's eligibility filter (false only
-// if no running task of the job can be judged a straggler now). False for a
-// nil or zero Decision, and for k outside [0, d.Active()), a misuse the
-// Decision records (Func "sim.InJobRule.CanUse"; see Decision).
-func (*judge) CanUse(d *Decision, k int) bool {
+// canJudge is the CanUse of the rules that judge stragglers: the engine's
+// eligibility filter (false only if no running task of the job can be
+// judged a straggler now). False for a nil or zero Decision, and for k
+// outside [0, d.Active()), a misuse the Decision records (Func
+// "sim.InJobRule.CanUse"; see Decision). It is no method of judge, whose
+// methods would be promoted to the rules through a value, and panic for a
+// nil rule.
+func canJudge(d *Decision, k int) bool {
 	j, ok := d.job("sim.InJobRule.CanUse", k)
 	return ok && d.e.mayHaveStraggler(j)
 }
@@ -229,6 +230,14 @@ func (r *judge) stragglerCopies(e *engine, j int32, g int) error {
 // launch without one.
 type SpeculateRule struct{ judge }
 
+func (*SpeculateRule) traits() ruleTraits { return ruleTraits{judges: true} }
+
+// CanUse implements InJobRule: false only if no running task of the job
+// can be judged a straggler now (and for a nil or zero Decision, or k
+// outside [0, d.Active()), a misuse the Decision records, Func
+// "sim.InJobRule.CanUse"; see Decision).
+func (*SpeculateRule) CanUse(d *Decision, k int) bool { return canJudge(d, k) }
+
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *SpeculateRule) Use(d *Decision, k, g int) error {
@@ -284,6 +293,9 @@ func (r *SpeculateRule) speculateJob(e *engine, j int32, g int) (int, error) {
 // a decision is taken at every instant, the would-be ends of killed copies
 // included.
 type BestEffortRule struct{ judge }
+
+// CanUse implements InJobRule, as SpeculateRule.CanUse.
+func (*BestEffortRule) CanUse(d *Decision, k int) bool { return canJudge(d, k) }
 
 func (*BestEffortRule) traits() ruleTraits { return ruleTraits{judges: true, oneCopy: true} }
 
