@@ -27,8 +27,10 @@ import (
 type Allocator interface {
 	// Allocate writes, for every active job k of d (len(target) =
 	// len(key) = d.Active()), target[k], the slots the job should hold,
-	// and key[k], its priority: lower first, a number ≥ 0 (not NaN). An
-	// error stops the run and Simulate returns it.
+	// and key[k], its priority: lower first, a number ≥ 0 (not NaN;
+	// Simulate returns a *specsched.InputError naming the job and the
+	// field "key" otherwise). An error stops the run and Simulate returns
+	// it.
 	//
 	// The built-in allocators' Allocate returns a *specsched.InputError,
 	// and writes nothing, for a nil receiver (Field "receiver"), a nil or
@@ -287,7 +289,11 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 // per run). Each job is handed to Machines as one phase of one task whose
 // mean is Υ_j(t), so that Machines ranks it by exactly that value.
 // Priority: increasing Υ_j(t). O(n + P) for n active jobs of P phases, plus
-// Machines'. (Its layout is DAGAllocator's on purpose — a per-job snapshot
+// Machines' (and O(tasks) at the run's first call, for the moments). Besides
+// the errors of every built-in Allocate (see Allocator), it returns an
+// InputError for Config.SREWCBeta outside (0, 1], which Config.Validate
+// reports unless the SREWCAllocator is called by the caller's own
+// allocator. (Its layout is DAGAllocator's on purpose — a per-job snapshot
 // in the algorithm package's type, then one call — but the snapshots share
 // nothing.)
 type SREWCAllocator struct {

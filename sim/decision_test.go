@@ -601,3 +601,20 @@ func TestWrappedSREWC(t *testing.T) {
 	_, err = Simulate(jobs, cfg)
 	wantInputError(t, err, "sim.SREWCAllocator.Allocate", -1, "srewc beta")
 }
+
+// TestBadKeys: a caller's allocator whose priority of a job is NaN or
+// negative makes Simulate return an InputError naming the job and the
+// field "key" (before: the jobs were served in an order the sort made up).
+func TestBadKeys(t *testing.T) {
+	t.Parallel()
+	for _, bad := range []float64{math.NaN(), -1, math.Inf(-1)} {
+		cfg := DefaultConfig(Hopper, 6)
+		cfg.Allocator = allocatorFunc(func(d *Decision, target []int, key []float64) error {
+			err := (&HopperAllocator{}).Allocate(d, target, key)
+			key[d.Active()-1] = bad
+			return err
+		})
+		_, err := Simulate(ThesisExample(), cfg)
+		wantInputError(t, err, "sim.Simulate", 1, "key")
+	}
+}

@@ -3,6 +3,8 @@ package sim
 import (
 	"math"
 	"slices"
+
+	"github.com/specsched/specsched/internal/check"
 )
 
 // schedule is the decision taken at every event, once the event's copy ends
@@ -75,6 +77,14 @@ func (e *engine) grant(free int) (int, error) {
 	// only): only the others are sorted.
 	order := e.order
 	if !e.ordered {
+		// The priorities must be numbers ≥ 0 (Allocator): a caller's
+		// allocator may break that, and the order would then be the
+		// sort's accident.
+		for k, x := range e.key {
+			if !(x >= 0) {
+				return free, check.Err(e.fn, int(e.active[k]), "key", x, "the allocator's priority of the job must be a number ≥ 0")
+			}
+		}
 		e.order = e.order[:0]
 		for k := range e.active {
 			if e.canUse(k) {

@@ -128,7 +128,10 @@ type Result struct {
 // below MinTimeRatio × the job's arrival, mismatched lengths, more than 2^28
 // tasks in all); errors name the job and the field (Config.Validate makes
 // the configuration's checks alone). An error returned by the caller's
-// Allocator or InJobRule stops the run and is returned as it is. Every job
+// Allocator or InJobRule stops the run and is returned as it is; so do,
+// as a *specsched.InputError, a misuse of a Decision's methods by them (a
+// position, task or count out of range; see Decision) and an allocator's
+// priority that is NaN or negative (Field "key", the job's index). Every job
 // of an accepted input completes in a positive time (a copy ends at least
 // one ulp of the clock after it starts).
 func Simulate(jobs []Job, cfg Config) (*Result, error) {
