@@ -97,7 +97,10 @@ func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error
 		target[k] = g
 		left -= g
 	}
-	e.ordered = true // e.order is the order of key
+	// e.order is the order of key, unless a caller's allocator that
+	// calls this one may change key after. (Interface values of different
+	// dynamic types compare unequal, comparable or not.)
+	e.ordered = e.alloc == Allocator(a)
 	return nil
 }
 

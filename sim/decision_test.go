@@ -122,7 +122,7 @@ func TestZeroDecision(t *testing.T) {
 }
 
 // probe is a user allocator and rule wrapping a built-in allocator and rule
-// that, at its first calls, calls Decision's methods (and the built-in
+// that, at some of its calls, calls Decision's methods (and the built-in
 // parts) with drawn arguments, in range or not, checks each answer against
 // the model, and records the first misuse it commits: the InputError
 // Simulate must return.
@@ -135,6 +135,16 @@ type probe struct {
 	calls int // probing calls left
 	now   float64
 	want  *specsched.InputError // the first misuse
+}
+
+// probing draws whether this call probes: about one in three, until the
+// probe's budget of calls is spent.
+func (p *probe) probing() bool {
+	if p.calls == 0 || rapid.IntRange(0, 2).Draw(p.t, "probe") != 0 {
+		return false
+	}
+	p.calls--
+	return true
 }
 
 // miss records a misuse if it is the first.
@@ -247,8 +257,7 @@ func (p *probe) look(d *Decision) {
 }
 
 func (p *probe) Allocate(d *Decision, target []int, key []float64) error {
-	if p.calls > 0 {
-		p.calls--
+	if p.probing() {
 		p.look(d)
 		// The built-in allocator rejects slices of the wrong length, and
 		// leaves them alone.
@@ -267,14 +276,21 @@ func (p *probe) Allocate(d *Decision, target []int, key []float64) error {
 				p.t.Fatalf("Allocate wrote to its slices on error")
 			}
 		}
+		// A priority that is NaN or negative is the caller's error too.
+		if rapid.IntRange(0, 3).Draw(p.t, "badKey") == 0 {
+			err := p.a.Allocate(d, target, key)
+			k := rapid.IntRange(0, d.Active()-1).Draw(p.t, "badKeyK")
+			key[k] = rapid.SampledFrom([]float64{math.NaN(), -1, math.Inf(-1), -5e-324}).Draw(p.t, "badKeyValue")
+			p.miss("sim.Simulate", d.Job(k), "key")
+			return err
+		}
 	}
 	return p.a.Allocate(d, target, key)
 }
 
 func (p *probe) Use(d *Decision, k, g int) error {
 	t := p.t
-	if p.calls > 0 {
-		p.calls--
+	if p.probing() {
 		p.look(d)
 		switch rapid.IntRange(0, 3).Draw(t, "act") {
 		case 0: // Launch
@@ -296,7 +312,10 @@ func (p *probe) Use(d *Decision, k, g int) error {
 				t.Fatalf("Launch(%d, %d) = %d with %d unscheduled before, %d after, g = %d", kk, n, got, before, d.Unscheduled(kk), g)
 			}
 		case 1: // Copy
-			kk := p.position(d, "copyK")
+			kk := k // the job granted the slots, most often
+			if rapid.Bool().Draw(t, "copyOther") {
+				kk = p.position(d, "copyK")
+			}
 			in := kk >= 0 && kk < d.Active()
 			i := rapid.IntRange(-1, d.Running(max(0, min(kk, d.Active()-1)))).Draw(t, "copyI")
 			ok := d.Copy(kk, i)
