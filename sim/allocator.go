@@ -9,7 +9,6 @@ import (
 	"github.com/specsched/specsched/competitive"
 	"github.com/specsched/specsched/dag"
 	"github.com/specsched/specsched/fairness"
-	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -294,9 +293,9 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 // Priority: increasing Υ_j(t). O(n + P) for n active jobs of P phases, plus
 // Machines' (and O(tasks) at the run's first call, for the moments). Besides
 // the errors of every built-in Allocate (see Allocator), it returns an
-// InputError for Config.SREWCBeta outside (0, 1], which Config.Validate
-// reports unless the SREWCAllocator is called by the caller's own
-// allocator. (Its layout is DAGAllocator's on purpose — a per-job snapshot
+// InputError for Config.SREWCBeta outside (0, 1] or Config.Lambda above
+// MaxSREWCLambda, which Config.Validate reports unless the SREWCAllocator
+// is called by the caller's own allocator. (Its layout is DAGAllocator's on purpose — a per-job snapshot
 // in the algorithm package's type, then one call — but the snapshots share
 // nothing.)
 type SREWCAllocator struct {
@@ -311,10 +310,10 @@ func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) erro
 		return err
 	}
 	e := d.e
-	if !(e.cfg.SREWCBeta > 0 && e.cfg.SREWCBeta <= 1) {
-		// Config.Validate's check, for an SREWCAllocator wrapped in the
+	if err := e.cfg.srewc(fn); err != nil {
+		// Config.Validate's check, for an SREWCAllocator called by the
 		// caller's allocator.
-		return check.Err(fn, check.Scalar, "srewc beta", e.cfg.SREWCBeta, "must lie in (0, 1]")
+		return err
 	}
 	if !e.moments {
 		e.phaseMoments()

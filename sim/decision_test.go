@@ -637,3 +637,24 @@ func TestBadKeys(t *testing.T) {
 		wantInputError(t, err, "sim.Simulate", 1, "key")
 	}
 }
+
+// TestSREWCLambdaBound: SREW+C's λ is bounded by MaxSREWCLambda (before:
+// λ = 1e308 passed Validate and the effective workloads overflowed into an
+// "internal error"); at the bound it runs, and the other policies, which
+// do not weigh workloads by λ, accept any λ ≥ 0.
+func TestSREWCLambdaBound(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig(SREWC, 6)
+	cfg.Lambda = 1e308
+	wantInputError(t, cfg.Validate(), "sim.Simulate", -1, "lambda")
+	_, err := Simulate(ThesisExample(), cfg)
+	wantInputError(t, err, "sim.Simulate", -1, "lambda")
+	cfg.Lambda = MaxSREWCLambda
+	if _, err := Simulate(ThesisExample(), cfg); err != nil {
+		t.Errorf("λ = MaxSREWCLambda: %v", err)
+	}
+	cfg.Policy, cfg.Lambda = Hopper, 1e308
+	if _, err := Simulate(ThesisExample(), cfg); err != nil {
+		t.Errorf("Hopper, λ = 1e308: %v", err)
+	}
+}
