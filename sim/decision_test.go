@@ -256,7 +256,16 @@ func (p *probe) look(d *Decision) {
 	}
 }
 
+// again fails if the engine calls the probe after a misuse: the run
+// must stop once the call that committed it returns.
+func (p *probe) again() {
+	if p.want != nil {
+		p.t.Fatalf("the probe is called again after the misuse %+v", *p.want)
+	}
+}
+
 func (p *probe) Allocate(d *Decision, target []int, key []float64) error {
+	p.again()
 	if p.probing() {
 		p.look(d)
 		// The built-in allocator rejects slices of the wrong length, and
@@ -290,6 +299,7 @@ func (p *probe) Allocate(d *Decision, target []int, key []float64) error {
 
 func (p *probe) Use(d *Decision, k, g int) error {
 	t := p.t
+	p.again()
 	if p.probing() {
 		p.look(d)
 		switch rapid.IntRange(0, 3).Draw(t, "act") {
@@ -348,13 +358,20 @@ func (p *probe) Use(d *Decision, k, g int) error {
 	return p.r.Use(d, k, g)
 }
 
-func (p *probe) CanUse(d *Decision, k int) bool { return p.r.CanUse(d, k) }
+func (p *probe) CanUse(d *Decision, k int) bool {
+	p.again()
+	if p.probing() {
+		p.look(d)
+	}
+	return p.r.CanUse(d, k)
+}
 
 // testDecisionNoPanic: a caller's allocator and rule that call Decision's
 // methods with any arguments never crash Simulate; answers in range agree
 // with the jobs and each other, answers out of range are zeros, and
 // Simulate returns the InputError of the first misuse (method, position,
-// field) or, with none, a run within the model (checkRun).
+// field), without calling the allocator or rule again, or, with none, a
+// run within the model (checkRun).
 func testDecisionNoPanic(t *rapid.T) {
 	jobs := paretoJobs(t, 4)
 	cfg := anyConfig(t)

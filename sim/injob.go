@@ -48,8 +48,8 @@ func (e *engine) canUse(k int) bool {
 	if e.cfg.Speculation.Off || len(js.running) == 0 {
 		return false
 	}
-	// A misuse of the Decision's methods in CanUse passes the job over;
-	// schedule returns it.
+	// A misuse of the Decision's methods in CanUse passes the job over,
+	// and the engine returns it at once.
 	return e.rule.CanUse(&e.dec, k) && e.err == nil
 }
 

@@ -45,6 +45,9 @@ func (e *engine) anyCanUse() bool {
 		if e.canUse(k) {
 			return true
 		}
+		if e.err != nil {
+			return false // a misuse of the Decision: schedule returns it
+		}
 	}
 	return false
 }
@@ -89,6 +92,8 @@ func (e *engine) grant(free int) (int, error) {
 		for k := range e.active {
 			if e.canUse(k) {
 				e.order = append(e.order, int32(k))
+			} else if e.err != nil {
+				return free, e.err // a misuse of the Decision in CanUse
 			}
 		}
 		order = e.sortPositions(e.key, e.order)
@@ -99,6 +104,9 @@ func (e *engine) grant(free int) (int, error) {
 		}
 		j := e.active[k]
 		if e.target[k] <= e.held(j) || !e.canUse(int(k)) {
+			if e.err != nil {
+				return free, e.err // a misuse of the Decision in CanUse
+			}
 			continue
 		}
 		g := min(e.target[k]-e.held(j), free)
@@ -120,6 +128,9 @@ func (e *engine) conserve(free int) error {
 			break
 		}
 		if !e.canUse(int(k)) {
+			if e.err != nil {
+				return e.err // a misuse of the Decision in CanUse
+			}
 			continue
 		}
 		used, err := e.use(int(k), free)
