@@ -24,6 +24,15 @@ import (
 //
 // An InJobRule may keep scratch memory between calls (the built-in ones
 // do): a value serves one Simulate at a time.
+//
+// The built-in rules may be called by the caller's own rule or allocator:
+// their Use returns a *specsched.InputError for a nil receiver (Field
+// "receiver"), a nil or zero Decision ("d"), k outside [0, d.Active())
+// ("k") or g < 1 ("g"), and fills at most the slots the Decision still
+// grants (none outside a call of Use by Simulate); their CanUse is false
+// for a nil or zero Decision or k out of range (for SpeculateRule,
+// BestEffortRule and PlanRule, which read the job, a misuse the Decision
+// records; see Decision).
 type InJobRule interface {
 	// Use lets the active job at position k of d fill up to g ≥ 1 more
 	// slots, by Decision.Launch and Decision.Copy (which stop at g). An
