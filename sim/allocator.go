@@ -295,9 +295,9 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 // the errors of every built-in Allocate (see Allocator), it returns an
 // InputError for Config.SREWCBeta outside (0, 1] or Config.Lambda above
 // MaxSREWCLambda, which Config.Validate reports unless the SREWCAllocator
-// is called by the caller's own allocator. (Its layout is DAGAllocator's on purpose — a per-job snapshot
-// in the algorithm package's type, then one call — but the snapshots share
-// nothing.)
+// is called by the caller's own allocator. (Its layout is DAGAllocator's
+// on purpose — a per-job snapshot in the algorithm package's type, then one
+// call — but the snapshots share nothing.)
 type SREWCAllocator struct {
 	jobs []competitive.Job
 	ws   competitive.Workspace
