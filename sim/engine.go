@@ -135,6 +135,7 @@ type engine struct {
 	dec       Decision  // what alloc and rule see: this engine
 	err       error     // the first error met inside a Decision method
 	moments   bool      // phaseMoments has run (SREWCAllocator)
+	userAlloc bool      // alloc is none of the built-in allocators: its priorities are checked
 
 	// The grant's scratch, reused at every decision: the allocation and
 	// priority of the active jobs, their order (ordered: set by the
@@ -192,6 +193,11 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		traits = t.traits()
 	}
 	e.betaC = clusterBeta(&cfg, jobs)
+	switch e.alloc.(type) {
+	case *SRPTAllocator, *FairAllocator, *HopperAllocator, *EpsFairAllocator, *DAGAllocator, *HeteroAllocator, *SREWCAllocator:
+	default:
+		e.userAlloc = true
+	}
 	_, capped := e.alloc.(demandCapped)
 	e.conserving = !capped
 	e.judges = traits.judges && on

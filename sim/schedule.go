@@ -80,13 +80,8 @@ func (e *engine) grant(free int) (int, error) {
 	// only): only the others are sorted.
 	order := e.order
 	if !e.ordered {
-		// The priorities must be numbers ≥ 0 (Allocator): a caller's
-		// allocator may break that, and the order would then be the
-		// sort's accident.
-		for k, x := range e.key {
-			if !(x >= 0) {
-				return free, check.Err(e.fn, int(e.active[k]), "key", x, "the allocator's priority of the job must be a number ≥ 0")
-			}
+		if err := e.checkKeys(); err != nil {
+			return free, err
 		}
 		e.order = e.order[:0]
 		for k := range e.active {
@@ -117,6 +112,22 @@ func (e *engine) grant(free int) (int, error) {
 		free -= used
 	}
 	return free, nil
+}
+
+// checkKeys reports a priority of the caller's allocator that is not a
+// number ≥ 0 (Allocator), which would make the order the sort's accident;
+// the built-in allocators' priorities are counts and workloads, ≥ 0 by
+// construction, and are not scanned again.
+func (e *engine) checkKeys() error {
+	if !e.userAlloc {
+		return nil
+	}
+	for k, x := range e.key {
+		if !(x >= 0) {
+			return check.Err(e.fn, int(e.active[k]), "key", x, "the allocator's priority of the job must be a number ≥ 0")
+		}
+	}
+	return nil
 }
 
 // conserve offers the slots still free to the active jobs, in the
