@@ -31,21 +31,27 @@ type Decision struct {
 // valid reports whether d was handed out by Simulate.
 func (d *Decision) valid() bool { return d != nil && d.e != nil }
 
-// job returns the index of the active job at position k, or false (the
-// misuse recorded for function fn) if there is none.
-func (d *Decision) job(fn string, k int) (int32, bool) {
+// job returns the index of the active job at position k, or false if there
+// is none (the caller records the misuse: misuseK). It is kept inlinable:
+// the accessors' bounds test is one comparison on the hot path.
+func (d *Decision) job(k int) (int32, bool) {
 	if d != nil && d.e != nil && uint(k) < uint(len(d.e.active)) {
 		return d.e.active[k], true
 	}
-	d.misuse(fn, k, "k", k)
 	return 0, false
 }
+
+// misuseK records the misuse of a position k by function fn (see misuse).
+//
+//go:noinline
+func (d *Decision) misuseK(fn string, k int) { d.misuse(fn, k, "k", k) }
 
 // task returns the running task i of the active job at position k, or
 // false (the misuse recorded for function fn) if there is none.
 func (d *Decision) task(fn string, k, i int) (int32, bool) {
-	j, ok := d.job(fn, k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK(fn, k)
 		return 0, false
 	}
 	if running := d.e.js[j].running; uint(i) < uint(len(running)) {
@@ -105,15 +111,19 @@ func (d *Decision) Active() int {
 // Job is the index in Simulate's jobs of the active job at position k (0,
 // and a misuse recorded, for k outside [0, Active()); see Decision).
 func (d *Decision) Job(k int) int {
-	j, _ := d.job("sim.Decision.Job", k)
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.Job", k)
+	}
 	return int(j)
 }
 
 // Beta is the Pareto tail index β of the active job at position k
 // (Job.Beta; 0, and a misuse recorded, for k outside [0, Active())).
 func (d *Decision) Beta(k int) float64 {
-	j, ok := d.job("sim.Decision.Beta", k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK("sim.Decision.Beta", k)
 		return 0
 	}
 	return d.e.jobs[j].Beta
@@ -133,8 +143,9 @@ func (d *Decision) ClusterBeta() float64 {
 // not over, over all its phases (0, and a misuse recorded, for k outside
 // [0, Active())).
 func (d *Decision) Remaining(k int) int {
-	j, ok := d.job("sim.Decision.Remaining", k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK("sim.Decision.Remaining", k)
 		return 0
 	}
 	return int(d.e.js[j].unfinished)
@@ -144,8 +155,9 @@ func (d *Decision) Remaining(k int) int {
 // budgeted speculation's pool (0, and a misuse recorded, for k outside [0,
 // Active())).
 func (d *Decision) Held(k int) int {
-	j, ok := d.job("sim.Decision.Held", k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK("sim.Decision.Held", k)
 		return 0
 	}
 	return d.e.held(j)
@@ -155,8 +167,9 @@ func (d *Decision) Held(k int) int {
 // position k in its runnable phases: the tasks Launch can start now (0, and
 // a misuse recorded, for k outside [0, Active())).
 func (d *Decision) Unscheduled(k int) int {
-	j, ok := d.job("sim.Decision.Unscheduled", k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK("sim.Decision.Unscheduled", k)
 		return 0
 	}
 	return int(d.e.js[j].unsched)
@@ -169,8 +182,9 @@ func (d *Decision) Unscheduled(k int) int {
 // It is what the SRPT and Fair allocators cap each job at. 0, and a misuse
 // recorded, for k outside [0, Active()).
 func (d *Decision) Demand(k int) int {
-	j, ok := d.job("sim.Decision.Demand", k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK("sim.Decision.Demand", k)
 		return 0
 	}
 	e := d.e
@@ -189,8 +203,9 @@ func (d *Decision) Demand(k int) int {
 // tasks with at least one live copy whose run is not over (0, and a misuse
 // recorded, for k outside [0, Active())).
 func (d *Decision) Running(k int) int {
-	j, ok := d.job("sim.Decision.Running", k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK("sim.Decision.Running", k)
 		return 0
 	}
 	return len(d.e.js[j].running)
@@ -218,8 +233,9 @@ func (d *Decision) RunningTask(k, i int) (copies int, elapsed, remaining float64
 // InJobRule's Use may call it (elsewhere it starts nothing). It starts
 // nothing, and a misuse is recorded, for k outside [0, Active()) or n < 0.
 func (d *Decision) Launch(k, n int) int {
-	j, ok := d.job("sim.Decision.Launch", k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK("sim.Decision.Launch", k)
 		return 0
 	}
 	if n < 0 {

@@ -111,8 +111,11 @@ type judge struct {
 // methods would be promoted to the rules through a value, and panic for a
 // nil rule.
 func canJudge(d *Decision, k int) bool {
-	j, ok := d.job("sim.InJobRule.CanUse", k)
-	return ok && d.e.mayHaveStraggler(j)
+	if j, ok := d.job(k); ok {
+		return d.e.mayHaveStraggler(j)
+	}
+	d.misuseK("sim.InJobRule.CanUse", k)
+	return false
 }
 
 // specPolicy is job j's stragglers.Policy.
@@ -419,8 +422,9 @@ type PlanRule struct {
 // Decision, and for k outside [0, d.Active()), a misuse the Decision
 // records (Func "sim.PlanRule.CanUse"; see Decision).
 func (*PlanRule) CanUse(d *Decision, k int) bool {
-	j, ok := d.job("sim.PlanRule.CanUse", k)
+	j, ok := d.job(k)
 	if !ok {
+		d.misuseK("sim.PlanRule.CanUse", k)
 		return false
 	}
 	js := &d.e.js[j]
