@@ -26,8 +26,15 @@ import (
 type Allocator interface {
 	// Allocate writes, for every active job k of d (len(target) =
 	// len(key) = d.Active()), target[k], the slots the job should hold,
-	// and key[k], its priority: lower first, a number ≥ 0 (not NaN). An
-	// error stops the run and Simulate returns it.
+	// and key[k], its priority: lower first, a number ≥ 0 (not NaN;
+	// Simulate returns a *specsched.InputError naming the job and the
+	// field "key" otherwise). An error stops the run and Simulate returns
+	// it.
+	//
+	// The built-in allocators' Allocate returns a *specsched.InputError,
+	// and writes nothing, for a nil receiver (Field "receiver"), a nil or
+	// zero Decision (Field "d"), or target or key of a length other than
+	// d.Active() (Field "len(target)", "len(key)").
 	Allocate(d *Decision, target []int, key []float64) error
 }
 
@@ -74,6 +81,9 @@ func (*SRPTAllocator) demandCapped() {}
 
 // Allocate implements Allocator.
 func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.SRPTAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	e := d.e
 	a.demand = grow(a.demand, len(target))
 	for k := range a.demand {
@@ -86,7 +96,10 @@ func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error
 		target[k] = g
 		left -= g
 	}
-	e.ordered = true // e.order is the order of key
+	// e.order is the order of key, unless a caller's allocator that
+	// calls this one may change key after. (Interface values of different
+	// dynamic types compare unequal, comparable or not.)
+	e.ordered = e.alloc == Allocator(a)
 	return nil
 }
 
@@ -108,6 +121,9 @@ func (*FairAllocator) poolKey(e *engine, j int32) float64 { return float64(e.js[
 
 // Allocate implements Allocator.
 func (a *FairAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.FairAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	a.demand = grow(a.demand, len(target))
 	for k := range a.demand {
 		a.demand[k] = float64(d.Demand(k))
@@ -164,6 +180,9 @@ type HopperAllocator struct {
 
 // Allocate implements Allocator.
 func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.HopperAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	remainingKeys(d.e, key)
 	got, err := alloc.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), &a.ws)
 	copy(target, got)
@@ -179,6 +198,9 @@ type EpsFairAllocator struct {
 
 // Allocate implements Allocator.
 func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.EpsFairAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	remainingKeys(d.e, key)
 	got, err := fairness.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), d.e.cfg.Eps, &a.ws)
 	copy(target, got)
@@ -195,6 +217,9 @@ type HeteroAllocator struct {
 
 // Allocate implements Allocator.
 func (a *HeteroAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.HeteroAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	remainingKeys(d.e, key)
 	a.betas = grow(a.betas, len(key))
 	for k := range a.betas {
@@ -220,6 +245,9 @@ type DAGAllocator struct {
 
 // Allocate implements Allocator.
 func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	if err := allocArgs("sim.DAGAllocator.Allocate", a == nil, d, target, key); err != nil {
+		return err
+	}
 	e := d.e
 	a.jobs = grow(a.jobs, len(key))
 	jobs := a.jobs
@@ -263,9 +291,13 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 // per run). Each job is handed to Machines as one phase of one task whose
 // mean is Υ_j(t), so that Machines ranks it by exactly that value.
 // Priority: increasing Υ_j(t). O(n + P) for n active jobs of P phases, plus
-// Machines'. (Its layout is DAGAllocator's on purpose — a per-job snapshot
-// in the algorithm package's type, then one call — but the snapshots share
-// nothing.)
+// Machines' (and O(tasks) at the run's first call, for the moments). Besides
+// the errors of every built-in Allocate (see Allocator), it returns an
+// InputError for Config.SREWCBeta outside (0, 1] or Config.Lambda above
+// MaxSREWCLambda, which Config.Validate reports unless the SREWCAllocator
+// is called by the caller's own allocator. (Its layout is DAGAllocator's
+// on purpose — a per-job snapshot in the algorithm package's type, then one
+// call — but the snapshots share nothing.)
 type SREWCAllocator struct {
 	jobs []competitive.Job
 	ws   competitive.Workspace
@@ -273,7 +305,19 @@ type SREWCAllocator struct {
 
 // Allocate implements Allocator.
 func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	const fn = "sim.SREWCAllocator.Allocate"
+	if err := allocArgs(fn, a == nil, d, target, key); err != nil {
+		return err
+	}
 	e := d.e
+	if err := e.cfg.srewc(fn); err != nil {
+		// Config.Validate's check, for an SREWCAllocator called by the
+		// caller's allocator.
+		return err
+	}
+	if !e.moments {
+		e.phaseMoments()
+	}
 	a.jobs = grow(a.jobs, len(key))
 	jobs := a.jobs
 	for k, j := range e.active {

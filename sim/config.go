@@ -29,6 +29,13 @@ const (
 	DefaultDampening = 0.8
 )
 
+// MaxSREWCLambda is the largest Config.Lambda SREWCAllocator accepts: its
+// remaining effective workloads Υ_j(t) = Σ unfinished·(E + λσ) stay finite
+// for every accepted job (at most 2^28 tasks, whose moments are far below
+// 1e100) only for a bounded λ. Xu et al. use λ = 1; 1e12 is this library's
+// choice, far above any meaningful value.
+const MaxSREWCLambda = 1e12
+
 // MaxSlots is the largest cluster Simulate accepts.
 const MaxSlots = 1 << 24
 
@@ -86,7 +93,8 @@ type Config struct {
 	Eps float64
 
 	// SREWCBeta ∈ (0, 1] and Lambda ≥ 0 are SREW+C(β)'s β and λ
-	// (SREWCAllocator; PlanRule uses λ).
+	// (SREWCAllocator; PlanRule uses λ). With SREWCAllocator, Lambda is at
+	// most MaxSREWCLambda.
 	SREWCBeta, Lambda float64
 
 	// Budget is the number of slots budgeted speculation reserves for
@@ -185,11 +193,13 @@ func (cfg *Config) validate(fn string) error {
 		return err
 	}
 	a, r := cfg.parts()
-	if _, ok := a.(*SREWCAllocator); ok && !(cfg.SREWCBeta > 0 && cfg.SREWCBeta <= 1) {
-		return check.Err(fn, check.Scalar, "srewc beta", cfg.SREWCBeta, "must lie in (0, 1]")
-	}
 	if err := check.NonNegative(fn, check.Scalar, "lambda", cfg.Lambda); err != nil {
 		return err
+	}
+	if _, ok := a.(*SREWCAllocator); ok {
+		if err := cfg.srewc(fn); err != nil {
+			return err
+		}
 	}
 	if _, ok := r.(pooler); ok && (cfg.Budget < 0 || cfg.Budget >= cfg.Slots) {
 		return check.Err(fn, check.Scalar, "budget", float64(cfg.Budget), "must lie in [0, Slots)")
@@ -204,6 +214,18 @@ func (cfg *Config) validate(fn string) error {
 		return check.Err(fn, check.Scalar, "service cv", cfg.ServiceCV, "must lie in (0, 100]")
 	}
 	return cfg.Speculation.validate(fn)
+}
+
+// srewc checks the parameters of SREWCAllocator: SREWCBeta ∈ (0, 1],
+// Lambda ≤ MaxSREWCLambda.
+func (cfg *Config) srewc(fn string) error {
+	if !(cfg.SREWCBeta > 0 && cfg.SREWCBeta <= 1) {
+		return check.Err(fn, check.Scalar, "srewc beta", cfg.SREWCBeta, "must lie in (0, 1]")
+	}
+	if !(cfg.Lambda <= MaxSREWCLambda) {
+		return check.Err(fn, check.Scalar, "lambda", cfg.Lambda, "must be at most MaxSREWCLambda = 1e12 for SREWCAllocator")
+	}
+	return nil
 }
 
 // clusterBeta returns the β the homogeneous Hopper policies assume: Beta,

@@ -83,6 +83,7 @@
 // same Result bit for bit, and two policies run with the same seed see the
 // same duration for the same copy of the same task, so their comparison is
 // paired. Invalid input returns a *specsched.InputError naming the job and
-// field (a *TraceError, with the line, for a malformed trace); no exported
-// function panics.
+// field (a *TraceError, with the line, for a malformed trace), and so does a
+// misuse of a Decision by the caller's allocator or rule (see Decision); no
+// exported function or method panics.
 package sim

@@ -134,6 +134,8 @@ type engine struct {
 	pool      pooler    // the rule, if it fills a reserved pool (speculation on)
 	dec       Decision  // what alloc and rule see: this engine
 	err       error     // the first error met inside a Decision method
+	moments   bool      // phaseMoments has run (SREWCAllocator)
+	userAlloc bool      // alloc is none of the built-in allocators: its priorities are checked
 
 	// The grant's scratch, reused at every decision: the allocation and
 	// priority of the active jobs, their order (ordered: set by the
@@ -191,6 +193,11 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		traits = t.traits()
 	}
 	e.betaC = clusterBeta(&cfg, jobs)
+	switch e.alloc.(type) {
+	case *SRPTAllocator, *FairAllocator, *HopperAllocator, *EpsFairAllocator, *DAGAllocator, *HeteroAllocator, *SREWCAllocator:
+	default:
+		e.userAlloc = true
+	}
 	_, capped := e.alloc.(demandCapped)
 	e.conserving = !capped
 	e.judges = traits.judges && on
@@ -248,9 +255,6 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		js.thetaMax = math.Inf(-1)
 		js.quiet = math.Inf(1)
 	}
-	if _, ok := e.alloc.(*SREWCAllocator); ok {
-		e.phaseMoments()
-	}
 	if cfg.Speculation.Mantri {
 		for j := range e.js {
 			e.js[j].mantriCut = mantriCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
@@ -291,8 +295,12 @@ func phaseMeanCopy(ph *Phase, beta float64) float64 {
 // phaseMoments computes, for SREW+C's effective workloads (Xu et al. eq.
 // 25, Assumption 1), the mean and standard deviation of each phase's task
 // durations from the durations its first copies take: what the scheduler
-// knows a priori, estimated as the paper's §5 does from the trace.
+// knows a priori, estimated as the paper's §5 does from the trace. It is
+// computed at the first call of SREWCAllocator.Allocate of the run (moments
+// set), so that an SREWCAllocator called by the caller's own allocator sees
+// them too.
 func (e *engine) phaseMoments() {
+	e.moments = true
 	for p := range e.ps {
 		ph := &e.ps[p]
 		var sum, sq float64

@@ -30,6 +30,9 @@ func (e *engine) use(k, g int) (int, error) {
 	err := e.rule.Use(&e.dec, k, g)
 	e.dec.grant = 0
 	used := e.regBusy - before
+	if err == nil {
+		err = e.err // a misuse of the Decision's methods
+	}
 	if err == nil && used > g {
 		err = fmt.Errorf("%s: the in-job rule started %d copies in %d slots", e.fn, used, g)
 	}
@@ -45,7 +48,9 @@ func (e *engine) canUse(k int) bool {
 	if e.cfg.Speculation.Off || len(js.running) == 0 {
 		return false
 	}
-	return e.rule.CanUse(&e.dec, k)
+	// A misuse of the Decision's methods in CanUse passes the job over,
+	// and the engine returns it at once.
+	return e.rule.CanUse(&e.dec, k) && e.err == nil
 }
 
 // mayHaveStraggler is the eligibility filter: false only if no running task

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/competitive"
+	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -23,6 +24,15 @@ import (
 //
 // An InJobRule may keep scratch memory between calls (the built-in ones
 // do): a value serves one Simulate at a time.
+//
+// The built-in rules may be called by the caller's own rule or allocator:
+// their Use returns a *specsched.InputError for a nil receiver (Field
+// "receiver"), a nil or zero Decision ("d"), k outside [0, d.Active())
+// ("k") or g < 1 ("g"), and fills at most the slots the Decision still
+// grants (none outside a call of Use by Simulate); their CanUse is false
+// for a nil or zero Decision or k out of range (for SpeculateRule,
+// BestEffortRule and PlanRule, which read the job, a misuse the Decision
+// records; see Decision).
 type InJobRule interface {
 	// Use lets the active job at position k of d fill up to g ≥ 1 more
 	// slots, by Decision.Launch and Decision.Copy (which stop at g). An
@@ -67,10 +77,16 @@ type pooler interface{ fillPool(e *engine) error }
 // §2.1). O(g) for g slots.
 type LaunchRule struct{}
 
-// Use implements InJobRule.
+// Use implements InJobRule. Like every built-in rule's Use, it returns a
+// *specsched.InputError for a nil or zero Decision, k outside [0,
+// d.Active()) or g < 1 (the field named), and fills at most the slots the
+// Decision still grants (none outside a call of Use by Simulate).
 func (LaunchRule) Use(d *Decision, k, g int) error {
-	d.Launch(k, g)
-	return nil
+	_, g, err := ruleArgs("sim.LaunchRule.Use", false, d, k, g)
+	if err == nil {
+		d.Launch(k, g)
+	}
+	return err
 }
 
 // CanUse implements InJobRule: a job with no unscheduled task cannot use a
@@ -87,11 +103,20 @@ type judge struct {
 	ws      stragglers.Workspace
 }
 
-func (*judge) traits() ruleTraits { return ruleTraits{judges: true} }
-
-// CanUse implements InJobRule: the engine's eligibility filter (false only
-// if no running task of the job can be judged a straggler now).
-func (*judge) CanUse(d *Decision, k int) bool { return d.e.mayHaveStraggler(d.e.active[k]) }
+// canJudge is the CanUse of the rules that judge stragglers: the engine's
+// eligibility filter (false only if no running task of the job can be
+// judged a straggler now). False for a nil or zero Decision, and for k
+// outside [0, d.Active()), a misuse the Decision records (Func
+// "sim.InJobRule.CanUse"; see Decision). It is no method of judge, whose
+// methods would be promoted to the rules through a value, and panic for a
+// nil rule.
+func canJudge(d *Decision, k int) bool {
+	if j, ok := d.job(k); ok {
+		return d.e.mayHaveStraggler(j)
+	}
+	d.misuseK("sim.InJobRule.CanUse", k)
+	return false
+}
 
 // specPolicy is job j's stragglers.Policy.
 func specPolicy(e *engine, j int32) stragglers.Policy {
@@ -217,9 +242,23 @@ func (r *judge) stragglerCopies(e *engine, j int32, g int) error {
 // launch without one.
 type SpeculateRule struct{ judge }
 
-// Use implements InJobRule.
+func (*SpeculateRule) traits() ruleTraits { return ruleTraits{judges: true} }
+
+// CanUse implements InJobRule: false only if no running task of the job
+// can be judged a straggler now (and for a nil or zero Decision, or k
+// outside [0, d.Active()), a misuse the Decision records, Func
+// "sim.InJobRule.CanUse"; see Decision).
+func (*SpeculateRule) CanUse(d *Decision, k int) bool { return canJudge(d, k) }
+
+// Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
+// receiver).
 func (r *SpeculateRule) Use(d *Decision, k, g int) error {
-	_, err := r.speculateJob(d.e, d.e.active[k], g)
+	j, g, err := ruleArgs("sim.SpeculateRule.Use", r == nil, d, k, g)
+	if err != nil {
+		return err
+	}
+	used, err := r.speculateJob(d.e, j, g)
+	d.grant -= used
 	return err
 }
 
@@ -267,26 +306,36 @@ func (r *SpeculateRule) speculateJob(e *engine, j int32, g int) (int, error) {
 // included.
 type BestEffortRule struct{ judge }
 
+// CanUse implements InJobRule, as SpeculateRule.CanUse.
+func (*BestEffortRule) CanUse(d *Decision, k int) bool { return canJudge(d, k) }
+
 func (*BestEffortRule) traits() ruleTraits { return ruleTraits{judges: true, oneCopy: true} }
 
 // requests is the number of job j's running tasks its speculation rule
 // would copy now: best-effort speculation's copy requests.
 func (r *BestEffortRule) requests(e *engine, j int32) (int, error) {
+	if r == nil {
+		return 0, nilRule("sim.BestEffortRule.Demand")
+	}
 	err := r.stragglerCopies(e, j, len(e.js[j].running))
 	return len(r.acts), err
 }
 
-// Use implements InJobRule.
+// Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
+// receiver).
 func (r *BestEffortRule) Use(d *Decision, k, g int) error {
+	j, g, err := ruleArgs("sim.BestEffortRule.Use", r == nil, d, k, g)
+	if err != nil {
+		return err
+	}
 	e := d.e
-	j := e.active[k]
 	if err := r.stragglerCopies(e, j, g); err != nil {
 		return err
 	}
 	if err := r.apply(e, false); err != nil {
 		return err
 	}
-	e.launchUpTo(j, g-len(r.acts))
+	d.grant -= len(r.acts) + e.launchUpTo(j, g-len(r.acts))
 	return nil
 }
 
@@ -302,10 +351,13 @@ type BudgetedRule struct{ judge }
 
 func (*BudgetedRule) traits() ruleTraits { return ruleTraits{judges: true, oneCopy: true} }
 
-// Use implements InJobRule: launches only.
+// Use implements InJobRule: launches only (errors as LaunchRule.Use's).
 func (*BudgetedRule) Use(d *Decision, k, g int) error {
-	d.e.launchUpTo(d.e.active[k], g)
-	return nil
+	_, g, err := ruleArgs("sim.BudgetedRule.Use", false, d, k, g)
+	if err == nil {
+		d.Launch(k, g)
+	}
+	return err
 }
 
 // CanUse implements InJobRule: outside the pool, a job with no unscheduled
@@ -314,6 +366,9 @@ func (*BudgetedRule) CanUse(*Decision, int) bool { return false }
 
 // fillPool hands the free slots of the pool to detected stragglers.
 func (r *BudgetedRule) fillPool(e *engine) error {
+	if r == nil {
+		return nilRule("sim.BudgetedRule.pool")
+	}
 	free := e.cfg.Budget - (e.busy - e.regBusy)
 	if free <= 0 {
 		return nil
@@ -363,15 +418,28 @@ type PlanRule struct {
 }
 
 // CanUse implements InJobRule: SREW+C clones running tasks into any
-// machine it is given, up to MaxCopies each.
+// machine it is given, up to MaxCopies each. False for a nil or zero
+// Decision, and for k outside [0, d.Active()), a misuse the Decision
+// records (Func "sim.PlanRule.CanUse"; see Decision).
 func (*PlanRule) CanUse(d *Decision, k int) bool {
-	js := &d.e.js[d.e.active[k]]
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.PlanRule.CanUse", k)
+		return false
+	}
+	js := &d.e.js[j]
 	return len(js.running) > int(js.capped)
 }
 
-// Use implements InJobRule.
+// Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
+// receiver).
 func (r *PlanRule) Use(d *Decision, k, g int) error {
-	_, err := r.plan(d.e, d.e.active[k], g)
+	j, g, err := ruleArgs("sim.PlanRule.Use", r == nil, d, k, g)
+	if err != nil || g == 0 {
+		return err
+	}
+	used, err := r.plan(d.e, j, g)
+	d.grant -= used
 	return err
 }
 
@@ -449,4 +517,10 @@ func (e *engine) firstRunnableUnscheduled(j int32) int32 {
 		}
 	}
 	return -1
+}
+
+// nilRule is the error of built-in rule function fn called through a nil
+// pointer (embedded in a caller's rule, say).
+func nilRule(fn string) error {
+	return check.Err(fn, check.Scalar, "receiver", 0, "must not be nil (use NewRule or a new value)")
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"math"
 	"slices"
+
+	"github.com/specsched/specsched/internal/check"
 )
 
 // schedule is the decision taken at every event, once the event's copy ends
@@ -24,6 +26,9 @@ func (e *engine) schedule() error {
 			}
 		}
 	}
+	if e.err != nil {
+		return e.err // a misuse of the Decision's methods in CanUse
+	}
 	if e.pool != nil {
 		return e.pool.fillPool(e)
 	}
@@ -39,6 +44,9 @@ func (e *engine) anyCanUse() bool {
 	for k := range e.active {
 		if e.canUse(k) {
 			return true
+		}
+		if e.err != nil {
+			return false // a misuse of the Decision: schedule returns it
 		}
 	}
 	return false
@@ -72,10 +80,15 @@ func (e *engine) grant(free int) (int, error) {
 	// only): only the others are sorted.
 	order := e.order
 	if !e.ordered {
+		if err := e.checkKeys(); err != nil {
+			return free, err
+		}
 		e.order = e.order[:0]
 		for k := range e.active {
 			if e.canUse(k) {
 				e.order = append(e.order, int32(k))
+			} else if e.err != nil {
+				return free, e.err // a misuse of the Decision in CanUse
 			}
 		}
 		order = e.sortPositions(e.key, e.order)
@@ -86,6 +99,9 @@ func (e *engine) grant(free int) (int, error) {
 		}
 		j := e.active[k]
 		if e.target[k] <= e.held(j) || !e.canUse(int(k)) {
+			if e.err != nil {
+				return free, e.err // a misuse of the Decision in CanUse
+			}
 			continue
 		}
 		g := min(e.target[k]-e.held(j), free)
@@ -98,6 +114,22 @@ func (e *engine) grant(free int) (int, error) {
 	return free, nil
 }
 
+// checkKeys reports a priority of the caller's allocator that is not a
+// number ≥ 0 (Allocator), which would make the order the sort's accident;
+// the built-in allocators' priorities are counts and workloads, ≥ 0 by
+// construction, and are not scanned again.
+func (e *engine) checkKeys() error {
+	if !e.userAlloc {
+		return nil
+	}
+	for k, x := range e.key {
+		if !(x >= 0) {
+			return check.Err(e.fn, int(e.active[k]), "key", x, "the allocator's priority of the job must be a number ≥ 0")
+		}
+	}
+	return nil
+}
+
 // conserve offers the slots still free to the active jobs, in the
 // allocator's priority order (e.order, as grant left it), so that no slot idles while a
 // job can use it (§3.3: "it should not leave slots unused").
@@ -107,6 +139,9 @@ func (e *engine) conserve(free int) error {
 			break
 		}
 		if !e.canUse(int(k)) {
+			if e.err != nil {
+				return e.err // a misuse of the Decision in CanUse
+			}
 			continue
 		}
 		used, err := e.use(int(k), free)

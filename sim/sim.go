@@ -119,7 +119,8 @@ type Result struct {
 // anything runs, for an invalid cfg (Slots outside [1, 2^24], an unknown
 // policy, estimator or service model, a Beta that is neither 0 nor > 1,
 // Eps, Threshold or Dampening outside [0, 1], SREWCBeta outside (0, 1] for
-// SREWCAllocator, a negative Lambda, a Budget outside [0, Slots) for
+// SREWCAllocator, a negative Lambda (or one above MaxSREWCLambda for
+// SREWCAllocator), a Budget outside [0, Slots) for
 // BudgetedRule,
 // EstimateError outside [0, 10], Detect outside [0, 1e6], a ServiceCV outside
 // (0, 100] under MachineService, any NaN) and an invalid job (see Job and
@@ -128,7 +129,10 @@ type Result struct {
 // below MinTimeRatio × the job's arrival, mismatched lengths, more than 2^28
 // tasks in all); errors name the job and the field (Config.Validate makes
 // the configuration's checks alone). An error returned by the caller's
-// Allocator or InJobRule stops the run and is returned as it is. Every job
+// Allocator or InJobRule stops the run and is returned as it is; so do,
+// as a *specsched.InputError, a misuse of a Decision's methods by them (a
+// position, task or count out of range; see Decision) and an allocator's
+// priority that is NaN or negative (Field "key", the job's index). Every job
 // of an accepted input completes in a positive time (a copy ends at least
 // one ulp of the clock after it starts).
 func Simulate(jobs []Job, cfg Config) (*Result, error) {
