@@ -114,3 +114,28 @@ func TestSEWClonesCostFollowTargets(t *testing.T) {
 		t.Errorf("SEW allocated %d bytes per call for 2^20 clones of one target", b)
 	}
 }
+
+// TestSEWMaxActionsNamesFirstCloneTarget: a machine group that would clone
+// more than MaxActions copies names the first job, in index order, with a
+// running task of the phase; a group with nothing to clone (no running and
+// no unscheduled task of its phase) clones nothing and is no error,
+// however many machines are idle.
+func TestSEWMaxActionsNamesFirstCloneTarget(t *testing.T) {
+	t.Parallel()
+	const machines = 1 << 40 // 2^39 per group
+	two := []Job{
+		{Map: Phase{Tasks: 1, Mean: 1, Running: []int{1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}},
+		{Map: Phase{Tasks: 1, Mean: 1, Running: []int{1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}},
+	}
+	_, err := SEW(nil, two, machines, 0, nil, nil)
+	var ie *specsched.InputError
+	if !errors.As(err, &ie) || ie.Index != 0 {
+		t.Errorf("2^39 − 2 clones of two jobs' running maps: err = %v, want an InputError naming job 0", err)
+	}
+	// The job is in its reduce phase with the reduce group full: the map
+	// group has no task to clone, the reduce group no idle machine.
+	idle := []Job{{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{machines / 2}}}}
+	if acts, err := SEW(nil, idle, machines, 0, nil, nil); err != nil || len(acts) != 0 {
+		t.Errorf("nothing to clone on 2^39 idle map machines: got %v, %v; want no action and no error", acts, err)
+	}
+}
