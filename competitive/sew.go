@@ -67,7 +67,8 @@ import (
 // EffectiveWorkload; here also every entry of Running must be ≥ 1), and a
 // machine group that would launch more than MaxActions tasks or clone
 // more than MaxActions copies in this slot (the error names the job of
-// the last launch, or the first job with a task to clone), and a dst that overlaps
+// the last launch; for clones, the first job with a running task of the
+// phase, else the job of the last launch), and a dst that overlaps
 // jobs or a job's Running (dst may be filled up to its capacity).
 func SEW(dst []Action, jobs []Job, machines int, lambda float64, rng *rand.Rand, ws *Workspace) ([]Action, error) {
 	const fn = "competitive.SEW"

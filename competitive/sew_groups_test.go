@@ -117,7 +117,7 @@ func TestSEWClonesCostFollowTargets(t *testing.T) {
 
 // TestSEWMaxActionsNamesFirstCloneTarget: a machine group that would clone
 // more than MaxActions copies names the first job, in index order, with a
-// running task of the phase; a group with nothing to clone (no running and
+// running task of the phase, else the job of the last launch; a group with nothing to clone (no running and
 // no unscheduled task of its phase) clones nothing and is no error,
 // however many machines are idle.
 func TestSEWMaxActionsNamesFirstCloneTarget(t *testing.T) {
@@ -131,6 +131,15 @@ func TestSEWMaxActionsNamesFirstCloneTarget(t *testing.T) {
 	var ie *specsched.InputError
 	if !errors.As(err, &ie) || ie.Index != 0 {
 		t.Errorf("2^39 − 2 clones of two jobs' running maps: err = %v, want an InputError naming job 0", err)
+	}
+	// No running map task: the clones' targets are the tasks just
+	// launched, and the error names the job of the last launch.
+	fresh := []Job{
+		{Map: Phase{Tasks: 2, Mean: 1, Unscheduled: 2}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}},
+		{Map: Phase{Tasks: 2, Mean: 1, Unscheduled: 2}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}},
+	}
+	if _, err := SEW(nil, fresh, machines, 0, nil, nil); !errors.As(err, &ie) || ie.Index != 1 {
+		t.Errorf("2^39 − 4 clones of the tasks just launched: err = %v, want an InputError naming job 1", err)
 	}
 	// The job is in its reduce phase with the reduce group full: the map
 	// group has no task to clone, the reduce group no idle machine.
