@@ -1,0 +1,42 @@
+package competitive
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/specsched/specsched"
+)
+
+// TestSimulateDefaultCapIsGenerous: MaxSlots = 0 means a cap that a
+// feasible run never reaches. One machine at speed 1/128 serves 1000 map
+// tasks of work 1 one at a time: 128 000 slots. The default cap,
+// 64 + 64·tasks·⌈work/min(δ, 1)⌉ = 8 192 064, holds it; a cap that
+// divided instead of multiplying anywhere in that product would not.
+func TestSimulateDefaultCapIsGenerous(t *testing.T) {
+	t.Parallel()
+	jobs := []SimJob{{MapTasks: 1000, MapWork: 1}}
+	flow, stats, err := Simulate(nil, jobs, Config{Machines: 1, Policy: FairPolicy, Speed: 1.0 / 128}, nil)
+	if err != nil {
+		t.Fatalf("Simulate: %v", err)
+	}
+	if flow[0] != 128000 || stats.Slots != 128000 {
+		t.Errorf("flow %v, last slot %d; want 128000 (1000 tasks × 128 slots)", flow, stats.Slots)
+	}
+}
+
+// TestSimulateUpFrontWork: a phase whose one task needs more slots than
+// MaxSlots at δΔ per slot is rejected before simulating, naming the job and
+// the phase's work — also the reduce phase of a job without map tasks —
+// and a task that fits (work 1000 at δ = 100, Δ = 4: 2.5 slots) is not.
+func TestSimulateUpFrontWork(t *testing.T) {
+	t.Parallel()
+	var ie *specsched.InputError
+	_, _, err := Simulate(nil, []SimJob{{ReduceTasks: 1, ReduceWork: 1e15}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil)
+	if !errors.As(err, &ie) || ie.Index != 0 || ie.Field != "reduce.work" {
+		t.Errorf("reduce work 1e15 with MaxSlots 10: err = %v, want an InputError on job 0 reduce.work", err)
+	}
+	cfg := Config{Machines: 1, Policy: FairPolicy, Speed: 100, Peak: 4, MaxSlots: 20}
+	if _, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 1000}}, cfg, nil); err != nil {
+		t.Errorf("work 1000 at δ = 100 with MaxSlots 20: %v", err)
+	}
+}
