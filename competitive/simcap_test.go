@@ -2,6 +2,7 @@ package competitive
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/specsched/specsched"
@@ -38,5 +39,23 @@ func TestSimulateUpFrontWork(t *testing.T) {
 	cfg := Config{Machines: 1, Policy: FairPolicy, Speed: 100, Peak: 4, MaxSlots: 20}
 	if _, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 1000}}, cfg, nil); err != nil {
 		t.Errorf("work 1000 at δ = 100 with MaxSlots 20: %v", err)
+	}
+}
+
+// TestSimulateArrivalsOutOfOrder: jobs may be listed in any order of
+// arrival. Three jobs of one map task of work 1 arriving at the ends of
+// slots 5, 0 and 2 on two idle machines each run in the slot after their
+// arrival: flow time 1 each, the last in slot 6.
+func TestSimulateArrivalsOutOfOrder(t *testing.T) {
+	t.Parallel()
+	jobs := []SimJob{{Arrival: 5, MapTasks: 1, MapWork: 1}, {Arrival: 0, MapTasks: 1, MapWork: 1}, {Arrival: 2, MapTasks: 1, MapWork: 1}}
+	for _, p := range []Policy{FairPolicy, SEWPolicy} {
+		flow, stats, err := Simulate(nil, jobs, Config{Machines: 2, Policy: p}, nil)
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		if !slices.Equal(flow, []int{1, 1, 1}) || stats.Slots != 6 {
+			t.Errorf("%v: flow %v, last slot %d; want [1 1 1], 6", p, flow, stats.Slots)
+		}
 	}
 }
