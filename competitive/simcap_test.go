@@ -59,3 +59,24 @@ func TestSimulateArrivalsOutOfOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateStatsCounts: Stats counts copies, worked by hand. SEW on
+// M = 8 (a map group of 4), deterministic service 1 per slot; job A has one
+// map task of work 1, job B two of work 2 (Υ: A first). Slot 1: the three
+// tasks launch and the idle fourth machine clones the first target, A's
+// task (its copy joins the launch: 4 copies launched). Slot 2: A is done;
+// B's two tasks run one copy each and the two idle machines clone one each
+// (two Clone actions), and both finish. So 4 launched, 2 cloned, 8 busy
+// machine-slots over 2 active slots, 3 tasks finished.
+func TestSimulateStatsCounts(t *testing.T) {
+	t.Parallel()
+	jobs := []SimJob{{MapTasks: 1, MapWork: 1}, {MapTasks: 2, MapWork: 2}}
+	_, stats, err := Simulate(nil, jobs, Config{Machines: 8, Policy: SEWPolicy}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Stats{Slots: 2, ActiveSlots: 2, BusyMachineSlots: 8, Launched: 4, Cloned: 2, TasksFinished: 3}
+	if stats != want {
+		t.Errorf("stats %+v, want %+v", stats, want)
+	}
+}
