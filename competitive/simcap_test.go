@@ -80,3 +80,27 @@ func TestSimulateStatsCounts(t *testing.T) {
 		t.Errorf("stats %+v, want %+v", stats, want)
 	}
 }
+
+// TestSimulatePreemptionCounts: preemption, worked by hand. Three machines;
+// job A (3 map tasks of work 10) runs alone in slot 1 (3 copies launched);
+// B and C (one task of work 1 each) arrive at its end, and Fair (and
+// SREW+C with β = 1) gives each job one machine in slot 2: A's two other
+// copies are preempted (two actions), B and C launch and finish (flow 1).
+// From slot 3 A holds all three machines again and relaunches its two
+// checkpointed tasks (7 launched in all); its first task finishes at the
+// end of slot 10, the idle machine clones one of the other two in slot 11,
+// and both finish then (flow 11). Busy machine-slots: 3 in each of 11 slots.
+func TestSimulatePreemptionCounts(t *testing.T) {
+	t.Parallel()
+	jobs := []SimJob{{MapTasks: 3, MapWork: 10}, {Arrival: 1, MapTasks: 1, MapWork: 1}, {Arrival: 1, MapTasks: 1, MapWork: 1}}
+	want := Stats{Slots: 11, ActiveSlots: 11, BusyMachineSlots: 33, Launched: 7, Cloned: 1, Preempted: 2, TasksFinished: 5}
+	for _, p := range []Policy{FairPolicy, SREWCPolicy} {
+		flow, stats, err := Simulate(nil, jobs, Config{Machines: 3, Policy: p, Beta: 1}, nil)
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		if !slices.Equal(flow, []int{11, 1, 1}) || stats != want {
+			t.Errorf("%v: flow %v, stats %+v; want [11 1 1], %+v", p, flow, stats, want)
+		}
+	}
+}
