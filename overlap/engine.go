@@ -364,7 +364,7 @@ func (e *prioEngine) step(tau float64, trig int32, mapDone bool) {
 	}
 	if trig >= 0 {
 		if mapDone {
-			e.tab.jobs[trig].xr = 0
+			e.tab.jobs[trig].completeMap()
 		} else {
 			e.tab.jobs[trig].avail = 0
 		}

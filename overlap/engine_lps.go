@@ -225,7 +225,7 @@ func (e *lpsEngine) step(tau float64, arrival bool, trig int, mapDone, shuffleDo
 	}
 	if trig >= 0 {
 		if j := &e.tab.jobs[e.inService[trig]]; mapDone {
-			j.xr = 0
+			j.completeMap()
 		} else {
 			j.avail = 0
 		}
@@ -276,6 +276,8 @@ func (e *lpsEngine) snapshot(dst []simView) []simView {
 		if rem, ok := onHeap[int32(i)]; ok {
 			v.avail, v.job.RemainingShuffle = rem*e.tab.unit, rem*e.tab.unit
 			v.rate = Rate{Shuffle: e.theta * e.tab.unit}
+			v.eng.avail, v.eng.job.RemainingShuffle = rem, rem
+			v.eng.rate = Rate{Shuffle: e.theta}
 		}
 		dst = append(dst, v)
 	}

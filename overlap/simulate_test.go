@@ -185,14 +185,20 @@ func (c *pathChecker) interval(now, tau float64, view []simView) {
 		t.Fatalf("t=%v: map station serves %v < speed %v with map work present", now, sumMap, c.speed)
 	}
 	// The engine's rates are those of Rates on the snapshot, at the start of
-	// the interval and halfway through it (so no priority change is missed).
-	c.compare(now, view, snap, 0)
+	// the interval and halfway through it (so no priority change is missed),
+	// both in the engine's units: there its keys are what it ranks by, which
+	// the products by the speed could round into ties or apart.
+	eng := make([]Job, len(view))
+	for k, v := range view {
+		eng[k] = v.eng.job
+	}
+	c.compare(now, view, eng, 0)
 	if tau > 0 {
-		mid := make([]Job, len(snap))
+		mid := make([]Job, len(eng))
 		for k, v := range view {
-			mid[k] = v.job
-			mid[k].RemainingMap = math.Max(v.job.RemainingMap-v.rate.Map*tau/2, 0)
-			mid[k].RemainingShuffle = math.Max(v.job.RemainingShuffle-v.rate.Shuffle*tau/2, 0)
+			mid[k] = v.eng.job
+			mid[k].RemainingMap = math.Max(v.eng.job.RemainingMap-v.eng.rate.Map*tau/2, 0)
+			mid[k].RemainingShuffle = math.Max(v.eng.job.RemainingShuffle-v.eng.rate.Shuffle*tau/2, 0)
 		}
 		c.compare(now+tau/2, view, mid, tau/2)
 	}
@@ -210,10 +216,10 @@ func (c *pathChecker) interval(now, tau float64, view []simView) {
 	}
 }
 
-// compare checks the engine's rates against Rates on snap, unless some job
-// sits within the tolerance band of "no available work" (where the two may
-// legitimately classify it differently) or two keys are within rounding of
-// each other at a mid-interval point.
+// compare checks the engine's rates against Rates on snap, in the engine's
+// units (speed 1), unless some job sits within the tolerance band of "no
+// available work" (where the two may legitimately classify it differently)
+// or two keys are within rounding of each other at a mid-interval point.
 func (c *pathChecker) compare(at float64, view []simView, snap []Job, dt float64) {
 	for k, v := range view {
 		a := snap[k].Available()
@@ -221,22 +227,23 @@ func (c *pathChecker) compare(at float64, view []simView, snap []Job, dt float64
 		if snap[k].Map > 0 {
 			raw -= snap[k].Shuffle * (snap[k].RemainingMap / snap[k].Map)
 		}
-		if (a == 0) != (v.avail+v.rate.Map*snap[k].Shuffle/math.Max(snap[k].Map, 1e-300)*dt-v.rate.Shuffle*dt <= 0) && math.Abs(raw) < 4*availTol*snap[k].Shuffle {
+		r := v.eng.rate
+		if (a == 0) != (v.eng.avail+r.Map*snap[k].Shuffle/math.Max(snap[k].Map, 1e-300)*dt-r.Shuffle*dt <= 0) && math.Abs(raw) < 4*availTol*snap[k].Shuffle {
 			return // ambiguous band of (1)
 		}
 	}
 	var err error
-	c.rates, err = Rates(c.rates, snap, c.speed, c.policy, &c.ws)
+	c.rates, err = Rates(c.rates, snap, 1, c.policy, &c.ws)
 	if err != nil {
 		c.t.Fatalf("t=%v: Rates on the engine's snapshot: %v", at, err)
 	}
 	for k, v := range view {
-		if !near(c.rates[k].Map, v.rate.Map, c.speed) || !near(c.rates[k].Shuffle, v.rate.Shuffle, c.speed) {
+		if !near(c.rates[k].Map, v.eng.rate.Map, 1) || !near(c.rates[k].Shuffle, v.eng.rate.Shuffle, 1) {
 			if dt > 0 && keysTied(snap, c.policy) {
 				return
 			}
-			c.t.Fatalf("t=%v (%v): job %d %+v: engine rate %+v, Rates gives %+v\nsnapshot %+v\nengine %+v\nRates %+v",
-				at, c.policy, v.id, snap[k], v.rate, c.rates[k], snap, view, c.rates)
+			c.t.Fatalf("t=%v (%v): job %d %+v: engine rate %+v, Rates gives %+v (the engine's units: speed %v)\nsnapshot %+v\nengine %+v\nRates %+v",
+				at, c.policy, v.id, snap[k], v.eng.rate, c.rates[k], c.speed, snap, view, c.rates)
 		}
 	}
 }

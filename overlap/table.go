@@ -13,32 +13,41 @@ type simJob struct {
 	id      int // input index; -1 for a free slot
 	arrival float64
 	x, y    float64
-	ratio   float64 // y/x where it is a normal float ≤ 2^1000, else 0 (yr's fast path)
+	ratio   float64 // y/x where it is a normal float ≤ 2^1000, else 0 (setMap's fast path)
 	xr      float64 // remaining map work
 	avail   float64 // available shuffle work
+	yd      float64 // shuffle work done (for yr and avail at the map's end)
 	p, q    float64 // current map and shuffle rates
 	pX      xfloat  // p exactly (a SplitSRPT map rate μ₁·s may be below 2^-1074)
 	g       float64 // y·p/x: shuffle work produced per unit time (+Inf if above MaxFloat64)
 	class   int8
 }
 
-// yr is the remaining shuffle work: exactly y for a job whose map has not
-// started, and at most y otherwise (the rounding of (y/x)·x would put such
-// a job an ulp above or below y, and break its key ties with jobs of equal
-// key the other way than Rates, which reads y from the snapshot).
+// yr is the remaining shuffle work. While the map runs it is y − yd, not
+// avail + (y/x)·xr: that sum carries the rounding of every interval's
+// produced work, so a job that has had no shuffle service would sit an ulp
+// off y and break its key ties with jobs of equal key the other way than
+// Rates, which reads the sizes from the snapshot (a job of map 1, shuffle
+// 3 whose map ran while others were shuffled came out at 3 − ulp and
+// overtook an earlier job of shuffle 3). It is at least avail, which the
+// rounding of yd could otherwise cross when xr is tiny. After the map,
+// avail is the remaining shuffle work (completeMap sets it to y − yd).
 func (j *simJob) yr() float64 {
 	if j.xr == 0 {
 		return math.Min(j.avail, j.y)
 	}
-	if j.xr == j.x {
-		// No map work done (or less than xr's rounding): avail is 0 or
-		// below y's rounding.
-		return j.y
+	return math.Max(j.y-j.yd, j.avail)
+}
+
+// completeMap ends the job's map: all of y has been produced, so the
+// available shuffle work is y − yd, exactly y if none was served (a
+// residue within snapTol of zero is a simultaneous departure's rounding).
+func (j *simJob) completeMap() {
+	j.xr = 0
+	j.avail = j.y - j.yd
+	if j.avail <= snapTol*j.y {
+		j.avail = 0
 	}
-	if j.ratio > 0 {
-		return math.Min(j.avail+j.ratio*j.xr, j.y) // y/x·x(t), a multiplication
-	}
-	return math.Min(j.avail+j.y*(j.xr/j.x), j.y)
 }
 
 // drift is d(avail)/dt at the current rates (+Inf when g is).
@@ -50,10 +59,8 @@ func (j *simJob) advance(tau float64) {
 	xr := j.xr
 	if j.pX.m > 0 {
 		j.xr -= j.mapWork(tau)
-		if j.xr <= snapTol*j.x {
-			j.xr = 0
-		}
 	}
+	j.yd += j.q * tau
 	switch d := j.drift(); {
 	case d == 0:
 	case d <= math.MaxFloat64:
@@ -67,6 +74,9 @@ func (j *simJob) advance(tau float64) {
 		// g overflowed: y·(map work done)/x, with (xr − x(t))/x ≤ 1,
 		// is the shuffle work produced.
 		j.avail += j.y*((xr-j.xr)/j.x) - j.q*tau
+	}
+	if j.pX.m > 0 && j.xr <= snapTol*j.x {
+		j.completeMap()
 	}
 }
 
@@ -176,16 +186,30 @@ func (t *jobTable) release(s int32) {
 	t.live--
 }
 
-// view returns the job as tests see it, in the caller's units: sizes and
-// rates times unit.
+// view returns the job as tests see it: in the caller's units (sizes and
+// rates times unit) and in the engine's own.
 func (j *simJob) view(unit float64) simView {
-	return simView{id: j.id, avail: j.avail * unit, rate: Rate{Map: j.p * unit, Shuffle: j.q * unit},
+	eng := simState{avail: j.avail, rate: Rate{Map: j.p, Shuffle: j.q},
+		job: Job{Arrival: j.arrival, Map: j.x, Shuffle: j.y, RemainingMap: j.xr, RemainingShuffle: j.yr()}}
+	return simView{id: j.id, eng: eng, avail: j.avail * unit, rate: Rate{Map: j.p * unit, Shuffle: j.q * unit},
 		job: Job{Arrival: j.arrival, Map: j.x * unit, Shuffle: j.y * unit, RemainingMap: j.xr * unit, RemainingShuffle: j.yr() * unit}}
 }
 
 // A simView is one job present in a running simulation, as tests see it.
 type simView struct {
 	id    int
+	job   Job
+	rate  Rate
+	avail float64
+	// eng is the same in the engine's units (sizes over the speed, rates
+	// as fractions of the station): the state the engine ranks, before the
+	// rounding of the products by the speed, which can turn an ulp between
+	// two keys into a tie or a tie into an ulp.
+	eng simState
+}
+
+// A simState is a job's state and rates, in one system of units.
+type simState struct {
 	job   Job
 	rate  Rate
 	avail float64
