@@ -15,19 +15,29 @@ import (
 type InputError struct {
 	Func   string  // the exported function, e.g. "alloc.Allocate"
 	Index  int     // the job (or task, or sample) index; -1 for a scalar parameter
+	Item   string  // what Index counts: "task", "sample", …; "" means "job"
 	Field  string  // the field or parameter, e.g. "remaining", "slots", "beta"
 	Value  float64 // the offending value (NaN, ±Inf and integers are exact)
+	Text   string  // the offending value when it is not a number (a name, "nil"); Value is then 0
 	Reason string  // what the value must satisfy, e.g. "must be finite and ≥ 0"
 }
 
 // Error formats the error as "func: job i: field = value: reason", leaving out
-// the job for scalar parameters.
+// the job for scalar parameters, with Item for "job" when it is set and the
+// quoted Text for the value when it is set.
 func (e *InputError) Error() string {
 	value := strconv.FormatFloat(e.Value, 'g', -1, 64)
+	if e.Text != "" {
+		value = strconv.Quote(e.Text)
+	}
 	if e.Index < 0 {
 		return fmt.Sprintf("%s: %s = %s: %s", e.Func, e.Field, value, e.Reason)
 	}
-	return fmt.Sprintf("%s: job %d: %s = %s: %s", e.Func, e.Index, e.Field, value, e.Reason)
+	item := e.Item
+	if item == "" {
+		item = "job"
+	}
+	return fmt.Sprintf("%s: %s %d: %s = %s: %s", e.Func, item, e.Index, e.Field, value, e.Reason)
 }
 
 // A TraceError reports a malformed trace read by one of the simulators'

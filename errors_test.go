@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,6 +24,12 @@ func TestInputErrorFormat(t *testing.T) {
 		{specsched.InputError{Func: "alloc.Allocate", Index: -1, Field: "beta", Value: 1, Reason: "must be a finite number > 1"},
 			"alloc.Allocate: beta = 1: must be a finite number > 1"},
 		{specsched.InputError{Func: "f", Index: 0, Field: "x", Value: math.Inf(-1), Reason: "r"}, "f: job 0: x = -Inf: r"},
+		{specsched.InputError{Func: "stragglers.Speculate", Item: "task", Index: 2, Field: "copies", Value: -1, Reason: "r"},
+			"stragglers.Speculate: task 2: copies = -1: r"},
+		{specsched.InputError{Func: "probe.ParsePolicy", Index: -1, Field: "policy", Text: "eagle2", Reason: "unknown policy"},
+			`probe.ParsePolicy: policy = "eagle2": unknown policy`},
+		{specsched.InputError{Func: "f", Index: 1, Item: "sample", Field: "rng", Text: "nil", Reason: "must not be nil"},
+			`f: sample 1: rng = "nil": must not be nil`},
 	}
 	for _, tc := range cases {
 		if got := tc.err.Error(); got != tc.want {
@@ -43,14 +50,23 @@ func testInputErrorNoPanic(t *rapid.T) {
 		Index:  rapid.Int().Draw(t, "index"),
 		Field:  rapid.String().Draw(t, "field"),
 		Value:  rapid.OneOf(rapid.Float64(), rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1)})).Draw(t, "value"),
+		Item:   rapid.SampledFrom([]string{"", "task", "sample"}).Draw(t, "item"),
+		Text:   rapid.OneOf(rapid.Just(""), rapid.String()).Draw(t, "text"),
 		Reason: rapid.String().Draw(t, "reason"),
 	}
 	msg := e.Error()
 	if !strings.HasPrefix(msg, e.Func+": ") || !strings.Contains(msg, e.Field+" = ") {
 		t.Fatalf("message %q does not name func %q and field %q", msg, e.Func, e.Field)
 	}
-	if e.Index >= 0 && !strings.Contains(msg, fmt.Sprintf("job %d: ", e.Index)) {
-		t.Fatalf("message %q does not name job %d", msg, e.Index)
+	item := e.Item
+	if item == "" {
+		item = "job"
+	}
+	if e.Index >= 0 && !strings.Contains(msg, fmt.Sprintf("%s %d: ", item, e.Index)) {
+		t.Fatalf("message %q does not name %s %d", msg, item, e.Index)
+	}
+	if e.Text != "" && !strings.Contains(msg, " = "+strconv.Quote(e.Text)+": ") {
+		t.Fatalf("message %q does not quote the text %q as the value", msg, e.Text)
 	}
 }
 

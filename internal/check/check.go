@@ -18,6 +18,18 @@ func Err(fn string, index int, field string, value float64, reason string) error
 	return &specsched.InputError{Func: fn, Index: index, Field: field, Value: value, Reason: reason}
 }
 
+// ErrText builds an InputError whose offending value is not a number: a
+// name that is unknown, "nil" for a missing argument.
+func ErrText(fn string, index int, field, text, reason string) error {
+	return &specsched.InputError{Func: fn, Index: index, Field: field, Text: text, Reason: reason}
+}
+
+// ErrItem builds an InputError whose Index counts item ("task", "sample",
+// …) rather than jobs.
+func ErrItem(fn, item string, index int, field string, value float64, reason string) error {
+	return &specsched.InputError{Func: fn, Item: item, Index: index, Field: field, Value: value, Reason: reason}
+}
+
 // Finite reports an error unless v is a finite number.
 func Finite(fn string, index int, field string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {

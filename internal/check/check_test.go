@@ -59,6 +59,23 @@ func TestScalarIndex(t *testing.T) {
 	}
 }
 
+// TestErrTextItem: ErrText and ErrItem fill every field they are given and
+// leave the others zero.
+func TestErrTextItem(t *testing.T) {
+	t.Parallel()
+	var ie *specsched.InputError
+	err := check.ErrText("f", 2, "policy", "eagle2", "unknown policy")
+	want := specsched.InputError{Func: "f", Index: 2, Field: "policy", Text: "eagle2", Reason: "unknown policy"}
+	if !errors.As(err, &ie) || *ie != want {
+		t.Errorf("ErrText = %#v, want %#v", err, want)
+	}
+	err = check.ErrItem("f", "task", 3, "copies", -1, "r")
+	want = specsched.InputError{Func: "f", Item: "task", Index: 3, Field: "copies", Value: -1, Reason: "r"}
+	if !errors.As(err, &ie) || *ie != want {
+		t.Errorf("ErrItem = %#v, want %#v", err, want)
+	}
+}
+
 // TestLen: equal lengths pass; any other length is an error on len(field)
 // whose value is the length found.
 func TestLen(t *testing.T) {
