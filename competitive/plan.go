@@ -252,6 +252,18 @@ const MaxActions = 1 << 30
 // actions and returns them, or returns an error naming the job at which
 // the slot's launches or preemptions pass MaxActions, with dst untouched.
 func (ws *Workspace) plan(fn string, dst []Action, jobs []Job, allot []int, cluster int, lambda float64, mode Mode, rng *rand.Rand) ([]Action, error) {
+	ws.grants(jobs, allot, cluster, lambda, mode)
+	if j := ws.overMax(jobs, mode); j >= 0 {
+		return nil, check.Err(fn, j, "machines", float64(allot[j]),
+			"the slot would launch more than MaxActions tasks or preempt more than MaxActions copies")
+	}
+	return ws.emit(dst, jobs, mode, rng), nil
+}
+
+// grants sets ws.grant[j] to the copies job j gains (> 0) or loses (< 0)
+// this slot: its allotment less its running copies, rationed to the idle
+// machines in NonPreemptive mode. O(n log n).
+func (ws *Workspace) grants(jobs []Job, allot []int, cluster int, lambda float64, mode Mode) {
 	n := len(jobs)
 	ws.grant = ints(ws.grant, n)
 	idle := cluster
@@ -268,10 +280,14 @@ func (ws *Workspace) plan(fn string, dst []Action, jobs []Job, allot []int, clus
 	if mode == NonPreemptive && need > idle {
 		ws.rationIdle(jobs, idle, lambda)
 	}
-	if j := ws.overMax(jobs, mode); j >= 0 {
-		return nil, check.Err(fn, j, "machines", float64(allot[j]),
-			"the slot would launch more than MaxActions tasks or preempt more than MaxActions copies")
-	}
+}
+
+// emit resets dst to length 0 and appends the actions of ws.grant: the
+// launches or clones of each job's gain spread over its tasks, the
+// preemptions of its loss (Preemptive mode), picked with rng. Its work is
+// the actions it appends: callers bound them by MaxActions (overMax) or,
+// like Simulate, by a cluster below it.
+func (ws *Workspace) emit(dst []Action, jobs []Job, mode Mode, rng *rand.Rand) []Action {
 	dst = dst[:0]
 	for j := range jobs {
 		k := ws.grant[j]
@@ -291,7 +307,7 @@ func (ws *Workspace) plan(fn string, dst []Action, jobs []Job, allot []int, clus
 		}
 		dst = ws.spread(dst, j, z, kind, targets, k, rng)
 	}
-	return dst, nil
+	return dst
 }
 
 // overMax returns the job at which the plan of ws.grant launches more

@@ -464,10 +464,10 @@ func (s *sim) slot() error {
 			return err
 		}
 		s.ws.allot = allot
-		s.actions, err = s.ws.plan("competitive.Simulate", s.actions, s.snap, allot, m, s.cfg.Lambda, s.cfg.Mode, s.rng)
-		if err != nil {
-			return err // unreachable: M ≤ MaxSimMachines < MaxActions
-		}
+		// No MaxActions check: a slot acts on at most M ≤ MaxSimMachines
+		// copies and tasks, far below it.
+		s.ws.grants(s.snap, allot, m, s.cfg.Lambda, s.cfg.Mode)
+		s.actions = s.ws.emit(s.actions, s.snap, s.cfg.Mode, s.rng)
 	}
 	for _, a := range s.actions {
 		if err := s.apply(a); err != nil {
