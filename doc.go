@@ -89,7 +89,7 @@
 // uses the slots it got (sim.InJobRule: launch only, Hopper's speculation,
 // best effort, budgeted, SREW+C's plan). Any allocator combines with any
 // rule, and a user's own implementation of either plugs into Simulate
-// through sim.Config; the named policies (sim.Policy) are presets of the
+// through sim.Config; the named policies (sim.Preset) are presets of the
 // two, and specsim's -policies accepts both the names and allocator+rule.
 //
 // # Conventions shared by every package

@@ -18,7 +18,7 @@ func benchWorkload(tb testing.TB, tasks, slots int) []Job {
 
 // benchmarkSimulate runs policy p on the workload and reports the
 // simulator's throughput in events per second.
-func benchmarkSimulate(b *testing.B, p Policy, tasks, slots int) {
+func benchmarkSimulate(b *testing.B, p Preset, tasks, slots int) {
 	jobs := benchWorkload(b, tasks, slots)
 	cfg := DefaultConfig(p, slots)
 	b.ReportAllocs()
@@ -40,7 +40,7 @@ func benchmarkSimulate(b *testing.B, p Policy, tasks, slots int) {
 // BenchmarkSimulate: SRPT (no speculation) is the baseline of the ratios;
 // Hopper adds the allocation of Algorithm 1 and stragglers.Speculate.
 func BenchmarkSimulate(b *testing.B) {
-	for _, p := range []Policy{SRPT, Hopper, SRPTBestEffort, HopperEps} {
+	for _, p := range []Preset{SRPT, Hopper, SRPTBestEffort, HopperEps} {
 		for _, tasks := range []int{1e3, 1e4, 1e5} {
 			b.Run(fmt.Sprintf("%v/tasks=%d", p, tasks), func(b *testing.B) { benchmarkSimulate(b, p, tasks, 200) })
 		}

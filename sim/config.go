@@ -73,10 +73,10 @@ type Config struct {
 	// Slots is the number of slots S ≥ 1 of the cluster; each runs one copy
 	// of one task at a time.
 	Slots  int
-	Policy Policy
+	Policy Preset
 
 	// Allocator and Rule, if not nil, replace Policy's allocator and in-job
-	// rule (Policy.Allocator, Policy.Rule): any allocator combines with any
+	// rule (Preset.Allocator, Preset.Rule): any allocator combines with any
 	// rule, built-in or the caller's own. Each value serves one Simulate at
 	// a time (it may keep scratch memory); Policy then only labels the
 	// Result.
@@ -142,7 +142,7 @@ type debugFlags struct {
 // the Spark dampening 0.8 for α, the thesis's speculation rule with
 // progress-based estimates (DefaultSpeculation), and copies drawn
 // independently. Beta is 0: the jobs' own tail indices decide.
-func DefaultConfig(p Policy, slots int) Config {
+func DefaultConfig(p Preset, slots int) Config {
 	budget := int(math.Round(DefaultBudgetFraction * float64(slots)))
 	if budget < 1 && slots >= 2 {
 		budget = 1

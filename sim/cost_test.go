@@ -12,11 +12,11 @@ import (
 type costCase struct {
 	name   string
 	jobs   func(t *testing.T) []Job
-	config func(p Policy, slots int) Config
+	config func(p Preset, slots int) Config
 }
 
 func costCases() []costCase {
-	defaults := func(p Policy, slots int) Config { return DefaultConfig(p, slots) }
+	defaults := func(p Preset, slots int) Config { return DefaultConfig(p, slots) }
 	return []costCase{
 		// Issue 17: one 2-task job; SREW+C clones it into every machine.
 		{"two tasks", func(*testing.T) []Job {
@@ -28,7 +28,7 @@ func costCases() []costCase {
 			return []Job{{Beta: 1.5, NewCopy: 1, Phases: []Phase{{
 				Tasks: 2, Durations: []float64{10, 12}, CopyDurations: []float64{10, 12},
 			}}}}
-		}, func(p Policy, slots int) Config {
+		}, func(p Preset, slots int) Config {
 			cfg := DefaultConfig(p, slots)
 			cfg.Speculation.Detect = 0
 			cfg.Speculation.Estimator = Oracle
@@ -98,7 +98,7 @@ func TestMaxCopies(t *testing.T) {
 	one := func(d float64) Job {
 		return Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 1, Durations: []float64{d}, CopyDurations: []float64{d}}}}
 	}
-	for _, p := range []Policy{SREWC, Hopper} {
+	for _, p := range []Preset{SREWC, Hopper} {
 		cfg := DefaultConfig(p, 1000)
 		cfg.Speculation.Detect = 0
 		cfg.Speculation.Estimator = Oracle

@@ -512,7 +512,7 @@ func testNamesNoPanic(t *rapid.T) {
 			t.Fatalf("the name lists are shared")
 		}
 	}
-	p := Policy(rapid.IntRange(0, 255).Draw(t, "policy"))
+	p := Preset(rapid.IntRange(0, 255).Draw(t, "policy"))
 	a, r := p.Parts()
 	if p >= numPolicies {
 		if a != "" || r != "" || p.Allocator() != nil || p.Rule() != nil {
@@ -546,7 +546,7 @@ func FuzzPolicyAllocatorRule(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testNamesNoPa
 // jobs) Simulate fails with the same error, or runs.
 func testValidateNoPanic(t *rapid.T) {
 	slots := rapid.IntRange(-2, 12).Draw(t, "slots")
-	cfg := DefaultConfig(Policy(rapid.IntRange(0, int(numPolicies)+1).Draw(t, "policy")), slots)
+	cfg := DefaultConfig(Preset(rapid.IntRange(0, int(numPolicies)+1).Draw(t, "policy")), slots)
 	cfg.Beta = rapid.SampledFrom([]float64{0, 0.5, 1, 1.3, math.NaN(), math.Inf(1), math.MaxFloat64}).Draw(t, "beta")
 	cfg.Eps = anyValue(t, "eps") / 50
 	cfg.SREWCBeta = anyValue(t, "srewcBeta") / 50

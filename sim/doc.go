@@ -30,7 +30,7 @@
 // jobs, and an InJobRule, how a job uses the slots it is granted; any
 // allocator combines with any rule, and a caller can plug in its own of
 // either (Config.Allocator, Config.Rule; see the Allocator example). The
-// Policy constants are presets of the built-in ones (Policy.Parts). At every
+// Preset constants name combinations of the built-in ones (Preset.Parts). At every
 // event — a copy's end, an arrival, a task becoming old enough to be judged
 // a straggler — the allocator computes its targets from the active jobs'
 // snapshot (a Decision), the free slots go to the jobs below their target
@@ -47,7 +47,7 @@
 // built-in allocators and rules own their scratch memory, so a value serves
 // one run at a time. No copy is preempted, and a task runs at most
 // MaxCopies copies at once, so that a run costs what its jobs need however
-// many slots idle. See Simulate for the rules in full and Policy for the
+// many slots idle. See Simulate for the rules in full and Preset for the
 // list.
 //
 // t_rem is known exactly (Oracle) or estimated from progress with a

@@ -26,7 +26,7 @@ func ExampleSummarize() {
 		panic(err)
 	}
 	var base *sim.Result
-	for _, p := range []sim.Policy{sim.SRPT, sim.SRPTBestEffort, sim.Hopper} {
+	for _, p := range []sim.Preset{sim.SRPT, sim.SRPTBestEffort, sim.Hopper} {
 		r, err := sim.Simulate(jobs, sim.DefaultConfig(p, 20))
 		if err != nil {
 			panic(err)

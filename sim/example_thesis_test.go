@@ -74,7 +74,7 @@ import (
 // never copied. Hopper's head start in Figure 2.3 needs prompt detection.
 var thesisCases = []struct {
 	name   string
-	policy sim.Policy
+	policy sim.Preset
 	detect float64 // Speculation.Detect, a fraction of t_new = 2
 	a, b   float64
 	copies []string
@@ -117,7 +117,7 @@ var thesisCases = []struct {
 
 // thesisConfig is the example's configuration: exact t_rem (the figures'
 // tasks know their durations), the thesis's rule, 2 budget slots.
-func thesisConfig(p sim.Policy, detect float64) sim.Config {
+func thesisConfig(p sim.Preset, detect float64) sim.Config {
 	cfg := sim.DefaultConfig(p, 6)
 	cfg.Budget = 2
 	cfg.Speculation = sim.Speculation{Estimator: sim.Oracle, Detect: detect}

@@ -105,7 +105,7 @@ func testNamesAndDefaults(t *rapid.T) {
 	if e, err := ParseEstimator(s); err == nil && e.String() != s {
 		t.Fatalf("ParseEstimator(%q) = %v", s, e)
 	}
-	p := Policy(rapid.IntRange(0, 255).Draw(t, "policy"))
+	p := Preset(rapid.IntRange(0, 255).Draw(t, "policy"))
 	slots := rapid.IntRange(-3, 1<<25).Draw(t, "slots")
 	cfg := DefaultConfig(p, slots)
 	_ = p.String()

@@ -88,7 +88,7 @@ func paretoJobs(t *rapid.T, maxJobs int) []Job {
 // anyConfig draws a valid configuration of any policy.
 func anyConfig(t *rapid.T) Config {
 	slots := rapid.IntRange(1, 8).Draw(t, "slots")
-	p := Policy(rapid.IntRange(0, int(numPolicies)-1).Draw(t, "policy"))
+	p := Preset(rapid.IntRange(0, int(numPolicies)-1).Draw(t, "policy"))
 	if p.budgeted() && slots < 2 {
 		slots = 2
 	}

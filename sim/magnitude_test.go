@@ -299,7 +299,7 @@ func TestClusterBetaHuge(t *testing.T) {
 	if got := clusterBeta(&cfg, huge(1.5, 2.5)); got != 2 {
 		t.Errorf("mean of 1.5 and 2.5 = %g, want 2", got)
 	}
-	for _, p := range []Policy{Hopper, HopperEps, HopperDAG} {
+	for _, p := range []Preset{Hopper, HopperEps, HopperDAG} {
 		if _, err := Simulate(huge(math.MaxFloat64, math.MaxFloat64, 1e300), DefaultConfig(p, 4)); err != nil {
 			t.Errorf("%v with β near MaxFloat64: %v", p, err)
 		}

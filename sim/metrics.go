@@ -11,7 +11,7 @@ import (
 // A Summary condenses one run: the thesis's §6 metrics of job completion
 // time, and what the run spent on speculation.
 type Summary struct {
-	Policy        Policy
+	Policy        Preset
 	Jobs          int
 	Mean          float64 // mean job completion time
 	P50, P90, P99 float64 // empirical percentiles of the completion times

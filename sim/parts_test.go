@@ -40,10 +40,10 @@ func TestPresetParts(t *testing.T) {
 			t.Errorf("%v: two calls of Allocator share a value", p)
 		}
 	}
-	if a, r := Policy(numPolicies).Parts(); a != "" || r != "" {
+	if a, r := Preset(numPolicies).Parts(); a != "" || r != "" {
 		t.Errorf("unknown policy: parts %q, %q", a, r)
 	}
-	if Policy(numPolicies).Allocator() != nil || Policy(numPolicies).Rule() != nil {
+	if Preset(numPolicies).Allocator() != nil || Preset(numPolicies).Rule() != nil {
 		t.Errorf("unknown policy: non-nil parts")
 	}
 	for _, bad := range []string{"", "lottery", "srpt-besteffort", "hopper+speculate"} {

@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// A Policy is a preset cluster scheduler: an Allocator, how the slots are
+// A Preset is a named cluster scheduler, a policy: an Allocator, how the slots are
 // shared among the jobs, and an InJobRule, how each job uses its share
 // (Parts names them; Config.Allocator and Config.Rule replace either). Any
 // allocator combines with any rule. The presets:
 //
-//	Policy           allocator (NewAllocator)         rule (NewRule)
+//	Preset           allocator (NewAllocator)         rule (NewRule)
 //	Fair             fair (FairAllocator)             launch (LaunchRule)
 //	SRPT             srpt (SRPTAllocator)             launch
 //	Hopper           hopper (HopperAllocator)         speculate (SpeculateRule)
@@ -23,12 +23,12 @@ import (
 //	FairBestEffort   fair                             besteffort
 //	SRPTBudgeted     srpt                             budgeted (BudgetedRule)
 //	FairBudgeted     fair                             budgeted
-type Policy uint8
+type Preset uint8
 
 const (
 	// Fair shares the slots max-min fairly among the active jobs, each
 	// capped at what it can run; no speculation (thesis §2.1).
-	Fair Policy = iota
+	Fair Preset = iota
 	// SRPT serves the jobs with the fewest remaining tasks first, each up
 	// to what it can run; no speculation (thesis §2.1).
 	SRPT
@@ -83,31 +83,31 @@ var policyNames = [numPolicies]string{
 }
 
 // String returns the policy's name, as ParsePolicy accepts it.
-func (p Policy) String() string {
+func (p Preset) String() string {
 	if p < numPolicies {
 		return policyNames[p]
 	}
-	return fmt.Sprintf("Policy(%d)", uint8(p))
+	return fmt.Sprintf("Policy(%d)", uint8(p)) // the name it had before the type was renamed
 }
 
 // ParsePolicy returns the policy named s (case-insensitive): "fair", "srpt",
 // "hopper", "hopper-eps", "hopper-dag", "hopper-hetero", "srewc",
 // "srpt-besteffort", "fair-besteffort", "srpt-budgeted", "fair-budgeted".
-func ParsePolicy(s string) (Policy, error) {
+func ParsePolicy(s string) (Preset, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
 	for p, n := range policyNames {
 		if n == name {
-			return Policy(p), nil
+			return Preset(p), nil
 		}
 	}
 	return 0, fmt.Errorf("sim: unknown policy %q (want one of %s)", s, strings.Join(policyNames[:], ", "))
 }
 
 // Policies returns every policy, in the order of the constants.
-func Policies() []Policy {
-	ps := make([]Policy, numPolicies)
+func Policies() []Preset {
+	ps := make([]Preset, numPolicies)
 	for i := range ps {
-		ps[i] = Policy(i)
+		ps[i] = Preset(i)
 	}
 	return ps
 }
@@ -131,7 +131,7 @@ var presets = [numPolicies][2]string{
 // Parts returns the names of the policy's allocator and in-job rule, as
 // NewAllocator and NewRule accept them: "hopper" and "speculate" for
 // Hopper. An unknown policy has neither ("", "").
-func (p Policy) Parts() (allocator, rule string) {
+func (p Preset) Parts() (allocator, rule string) {
 	if p < numPolicies {
 		return presets[p][0], presets[p][1]
 	}
@@ -140,14 +140,14 @@ func (p Policy) Parts() (allocator, rule string) {
 
 // Allocator returns a new value of the policy's allocator (nil for an
 // unknown policy).
-func (p Policy) Allocator() Allocator {
+func (p Preset) Allocator() Allocator {
 	a, _ := p.Parts()
 	return newAllocator[a]()
 }
 
 // Rule returns a new value of the policy's in-job rule (nil for an
 // unknown policy).
-func (p Policy) Rule() InJobRule {
+func (p Preset) Rule() InJobRule {
 	_, r := p.Parts()
 	return newRule[r]()
 }
@@ -210,4 +210,4 @@ func NewRule(s string) (InJobRule, error) {
 }
 
 // budgeted reports whether the policy is a budgeted preset.
-func (p Policy) budgeted() bool { return p == SRPTBudgeted || p == FairBudgeted }
+func (p Preset) budgeted() bool { return p == SRPTBudgeted || p == FairBudgeted }

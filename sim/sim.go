@@ -38,7 +38,7 @@ type Stats struct {
 // A Result is the outcome of Simulate: one JobResult per input job, in input
 // order, and the run's counters.
 type Result struct {
-	Policy Policy // Config.Policy (only a label when Config.Allocator and Rule replace it)
+	Policy Preset // Config.Policy (only a label when Config.Allocator and Rule replace it)
 	Slots  int
 	Jobs   []JobResult
 	Stats  Stats

@@ -61,7 +61,7 @@ const (
 
 // Speculation configures how a job chooses, within the slots it holds, which
 // unscheduled tasks to launch and which running tasks to copy. The decision
-// itself is stragglers.Speculate's (see Policy for who calls it how).
+// itself is stragglers.Speculate's (see Preset for who calls it how).
 type Speculation struct {
 	// Off disables copies: every policy only launches tasks. A policy with
 	// speculation off is its own non-speculative base.

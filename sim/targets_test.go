@@ -67,7 +67,7 @@ func multiPhaseJobs(t *rapid.T) []Job {
 func testAllocationInputs(t *rapid.T) {
 	jobs := multiPhaseJobs(t)
 	slots := rapid.IntRange(1, 40).Draw(t, "slots")
-	p := rapid.SampledFrom([]Policy{Hopper, HopperEps, HopperHetero, HopperDAG, SREWC}).Draw(t, "policy")
+	p := rapid.SampledFrom([]Preset{Hopper, HopperEps, HopperHetero, HopperDAG, SREWC}).Draw(t, "policy")
 	cfg := DefaultConfig(p, slots)
 	cfg.Dampening = rapid.Float64Range(0, 1).Draw(t, "dampening")
 	cfg.Lambda = rapid.SampledFrom([]float64{0, 1, 2.5}).Draw(t, "lambda")

@@ -185,7 +185,7 @@ func TestPolicyNames(t *testing.T) {
 	if _, err := ParsePolicy("lottery"); err == nil {
 		t.Error("ParsePolicy accepted an unknown name")
 	}
-	if s := Policy(200).String(); s != "Policy(200)" {
+	if s := Preset(200).String(); s != "Policy(200)" {
 		t.Errorf("unknown policy prints %q", s)
 	}
 	for _, e := range []Estimator{Oracle, Progress} {

@@ -219,7 +219,7 @@ func flagError(fs *flag.FlagSet, err error, flags map[string]string) error {
 }
 
 // config is the configuration the flags give preset p.
-func (f *clusterFlags) config(p sim.Policy) sim.Config {
+func (f *clusterFlags) config(p sim.Preset) sim.Config {
 	cfg := sim.DefaultConfig(p, *f.slots)
 	cfg.Seed = *f.seed
 	cfg.Eps = *f.eps
@@ -296,7 +296,7 @@ func (f *clusterFlags) writeHeader(w io.Writer, workload []sim.Job, describe str
 // combination allocator+rule. A combination that is a preset is the preset.
 type policySpec struct {
 	name        string     // as shown: the preset's name, or "allocator+rule"
-	preset      sim.Policy // the preset; for a combination, the label of its results
+	preset      sim.Preset // the preset; for a combination, the label of its results
 	alloc, rule string     // a combination's parts, "" for a preset
 }
 
@@ -376,7 +376,7 @@ func parsePolicies(s string) ([]policySpec, error) {
 	return specs, nil
 }
 
-func presetSpec(p sim.Policy) policySpec { return policySpec{name: p.String(), preset: p} }
+func presetSpec(p sim.Preset) policySpec { return policySpec{name: p.String(), preset: p} }
 
 // parsePolicy parses one policy of -policies.
 func parsePolicy(name string) (policySpec, error) {
@@ -403,7 +403,7 @@ func parsePolicy(name string) (policySpec, error) {
 // withBaselines appends SRPT and Fair to specs unless they are in it.
 func withBaselines(specs []policySpec) []policySpec {
 	out := append([]policySpec(nil), specs...)
-	for _, base := range []sim.Policy{sim.SRPT, sim.Fair} {
+	for _, base := range []sim.Preset{sim.SRPT, sim.Fair} {
 		if !slices.ContainsFunc(specs, func(s policySpec) bool { return s.name == base.String() }) {
 			out = append(out, presetSpec(base))
 		}

@@ -30,7 +30,7 @@ type exampleRow struct {
 }
 
 var exampleRuns = []struct {
-	policy sim.Policy
+	policy sim.Preset
 	detect float64 // fraction of t_new = 2
 	figure string
 	thesis *[2]float64

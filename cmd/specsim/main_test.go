@@ -105,7 +105,7 @@ func TestClusterJSON(t *testing.T) {
 	}
 	// The gains are against the srpt and fair runs.
 	for _, base := range []struct {
-		p     sim.Policy
+		p     sim.Preset
 		field string
 	}{{sim.SRPT, "gain_over_srpt"}, {sim.Fair, "gain_over_fair"}} {
 		c := sim.DefaultConfig(base.p, 30)
