@@ -1,11 +1,11 @@
 package sim
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/enum"
 )
 
 // Defaults of the papers' evaluations.
@@ -57,16 +57,10 @@ const (
 	MachineService
 )
 
+var serviceNames = []string{CopyService: "copy", MachineService: "machine"}
+
 // String returns "copy" or "machine".
-func (s Service) String() string {
-	switch s {
-	case CopyService:
-		return "copy"
-	case MachineService:
-		return "machine"
-	}
-	return fmt.Sprintf("Service(%d)", uint8(s))
-}
+func (s Service) String() string { return enum.Name(s, serviceNames, "Service") }
 
 // Config configures Simulate. DefaultConfig fills in the papers' settings.
 type Config struct {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/specsched/specsched/internal/enum"
 )
 
 // A Preset is a named cluster scheduler, a policy: an Allocator, how the slots are
@@ -84,21 +86,15 @@ var policyNames = [numPolicies]string{
 
 // String returns the policy's name, as ParsePolicy accepts it.
 func (p Preset) String() string {
-	if p < numPolicies {
-		return policyNames[p]
-	}
-	return fmt.Sprintf("Policy(%d)", uint8(p)) // the name it had before the type was renamed
+	return enum.Name(p, policyNames[:], "Policy") // the name the type had before it was Preset
 }
 
 // ParsePolicy returns the policy named s (case-insensitive): "fair", "srpt",
 // "hopper", "hopper-eps", "hopper-dag", "hopper-hetero", "srewc",
 // "srpt-besteffort", "fair-besteffort", "srpt-budgeted", "fair-budgeted".
 func ParsePolicy(s string) (Preset, error) {
-	name := strings.ToLower(strings.TrimSpace(s))
-	for p, n := range policyNames {
-		if n == name {
-			return Preset(p), nil
-		}
+	if p, ok := enum.Index[Preset](strings.ToLower(strings.TrimSpace(s)), policyNames[:]); ok {
+		return p, nil
 	}
 	return 0, fmt.Errorf("sim: unknown policy %q (want one of %s)", s, strings.Join(policyNames[:], ", "))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/enum"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -24,24 +25,15 @@ const (
 	Progress
 )
 
+var estimatorNames = []string{Oracle: "oracle", Progress: "progress"}
+
 // String returns "oracle" or "progress".
-func (e Estimator) String() string {
-	switch e {
-	case Oracle:
-		return "oracle"
-	case Progress:
-		return "progress"
-	}
-	return fmt.Sprintf("Estimator(%d)", uint8(e))
-}
+func (e Estimator) String() string { return enum.Name(e, estimatorNames, "Estimator") }
 
 // ParseEstimator returns the estimator named s ("oracle" or "progress").
 func ParseEstimator(s string) (Estimator, error) {
-	switch s {
-	case "oracle":
-		return Oracle, nil
-	case "progress":
-		return Progress, nil
+	if e, ok := enum.Index[Estimator](s, estimatorNames); ok {
+		return e, nil
 	}
 	return 0, fmt.Errorf("sim: unknown estimator %q (want \"oracle\" or \"progress\")", s)
 }
