@@ -175,19 +175,19 @@ func (cfg *Config) parts() (Allocator, InJobRule) {
 // validate checks cfg at Simulate's boundary.
 func (cfg *Config) validate(fn string) error {
 	if cfg.Slots < 1 || cfg.Slots > MaxSlots {
-		return check.Err(fn, check.Scalar, "slots", float64(cfg.Slots), "must lie in [1, 2^24]")
+		return check.Err(fn, check.Scalar, "Slots", float64(cfg.Slots), "must lie in [1, 2^24]")
 	}
 	if cfg.Policy >= numPolicies {
-		return check.Err(fn, check.Scalar, "policy", float64(cfg.Policy), "unknown policy")
+		return check.Err(fn, check.Scalar, "Policy", float64(cfg.Policy), "unknown policy")
 	}
 	if cfg.Beta != 0 && !(cfg.Beta > 1 && cfg.Beta <= math.MaxFloat64) {
-		return check.Err(fn, check.Scalar, "beta", cfg.Beta, "must be 0 (the jobs' own) or a finite number > 1")
+		return check.Err(fn, check.Scalar, "Beta", cfg.Beta, "must be 0 (the jobs' own) or a finite number > 1")
 	}
-	if err := check.Unit(fn, check.Scalar, "eps", cfg.Eps); err != nil {
+	if err := check.Unit(fn, check.Scalar, "Eps", cfg.Eps); err != nil {
 		return err
 	}
 	a, r := cfg.parts()
-	if err := check.NonNegative(fn, check.Scalar, "lambda", cfg.Lambda); err != nil {
+	if err := check.NonNegative(fn, check.Scalar, "Lambda", cfg.Lambda); err != nil {
 		return err
 	}
 	if _, ok := a.(*SREWCAllocator); ok {
@@ -196,16 +196,16 @@ func (cfg *Config) validate(fn string) error {
 		}
 	}
 	if _, ok := r.(pooler); ok && (cfg.Budget < 0 || cfg.Budget >= cfg.Slots) {
-		return check.Err(fn, check.Scalar, "budget", float64(cfg.Budget), "must lie in [0, Slots)")
+		return check.Err(fn, check.Scalar, "Budget", float64(cfg.Budget), "must lie in [0, Slots)")
 	}
-	if err := check.Unit(fn, check.Scalar, "dampening", cfg.Dampening); err != nil {
+	if err := check.Unit(fn, check.Scalar, "Dampening", cfg.Dampening); err != nil {
 		return err
 	}
 	if cfg.Service > MachineService {
-		return check.Err(fn, check.Scalar, "service", float64(cfg.Service), "unknown service model")
+		return check.Err(fn, check.Scalar, "Service", float64(cfg.Service), "unknown service model")
 	}
 	if cfg.Service == MachineService && !(cfg.ServiceCV > 0 && cfg.ServiceCV <= 100) {
-		return check.Err(fn, check.Scalar, "service cv", cfg.ServiceCV, "must lie in (0, 100]")
+		return check.Err(fn, check.Scalar, "ServiceCV", cfg.ServiceCV, "must lie in (0, 100]")
 	}
 	return cfg.Speculation.validate(fn)
 }
@@ -214,10 +214,10 @@ func (cfg *Config) validate(fn string) error {
 // Lambda ≤ MaxSREWCLambda.
 func (cfg *Config) srewc(fn string) error {
 	if !(cfg.SREWCBeta > 0 && cfg.SREWCBeta <= 1) {
-		return check.Err(fn, check.Scalar, "srewc beta", cfg.SREWCBeta, "must lie in (0, 1]")
+		return check.Err(fn, check.Scalar, "SREWCBeta", cfg.SREWCBeta, "must lie in (0, 1]")
 	}
 	if !(cfg.Lambda <= MaxSREWCLambda) {
-		return check.Err(fn, check.Scalar, "lambda", cfg.Lambda, "must be at most MaxSREWCLambda = 1e12 for SREWCAllocator")
+		return check.Err(fn, check.Scalar, "Lambda", cfg.Lambda, "must be at most MaxSREWCLambda = 1e12 for SREWCAllocator")
 	}
 	return nil
 }

@@ -635,7 +635,7 @@ func TestWrappedSREWC(t *testing.T) {
 	}
 	cfg.SREWCBeta = 0
 	_, err = Simulate(jobs, cfg)
-	wantInputError(t, err, "sim.SREWCAllocator.Allocate", -1, "srewc beta")
+	wantInputError(t, err, "sim.SREWCAllocator.Allocate", -1, "SREWCBeta")
 }
 
 // TestBadKeys: a caller's allocator whose priority of a job is NaN or
@@ -663,9 +663,9 @@ func TestSREWCLambdaBound(t *testing.T) {
 	t.Parallel()
 	cfg := DefaultConfig(SREWC, 6)
 	cfg.Lambda = 1e308
-	wantInputError(t, cfg.Validate(), "sim.Simulate", -1, "lambda")
+	wantInputError(t, cfg.Validate(), "sim.Simulate", -1, "Lambda")
 	_, err := Simulate(ThesisExample(), cfg)
-	wantInputError(t, err, "sim.Simulate", -1, "lambda")
+	wantInputError(t, err, "sim.Simulate", -1, "Lambda")
 	cfg.Lambda = MaxSREWCLambda
 	if _, err := Simulate(ThesisExample(), cfg); err != nil {
 		t.Errorf("λ = MaxSREWCLambda: %v", err)

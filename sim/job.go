@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/specsched/specsched/internal/check"
 )
@@ -130,60 +131,64 @@ func validateJobs(fn string, jobs []Job) (int, error) {
 	for j := range jobs {
 		job := &jobs[j]
 		if !(job.Arrival >= 0 && job.Arrival <= MaxTime) {
-			return 0, check.Err(fn, j, "arrival", job.Arrival, "must lie in [0, 1e12]")
+			return 0, check.Err(fn, j, "Arrival", job.Arrival, "must lie in [0, 1e12]")
 		}
 		if job.Group < 0 {
-			return 0, check.Err(fn, j, "group", float64(job.Group), "must be ≥ 0")
+			return 0, check.Err(fn, j, "Group", float64(job.Group), "must be ≥ 0")
 		}
 		if !(job.Beta > 1 && job.Beta <= math.MaxFloat64) {
-			return 0, check.Err(fn, j, "beta", job.Beta, "must be a finite number > 1")
+			return 0, check.Err(fn, j, "Beta", job.Beta, "must be a finite number > 1")
 		}
 		if !(job.NewCopy >= 0 && job.NewCopy <= MaxTime) {
-			return 0, check.Err(fn, j, "new copy", job.NewCopy, "must lie in [0, 1e12]")
+			return 0, check.Err(fn, j, "NewCopy", job.NewCopy, "must lie in [0, 1e12]")
 		}
 		if len(job.Phases) == 0 {
-			return 0, check.Err(fn, j, "phases", 0, "a job has at least one phase")
+			return 0, check.Err(fn, j, "Phases", 0, "a job has at least one phase")
 		}
 		floor := job.Arrival * MinTimeRatio
 		for p := range job.Phases {
 			ph := &job.Phases[p]
 			if ph.Tasks < 1 || ph.Tasks > MaxTasks {
-				return 0, check.Err(fn, j, "tasks", float64(ph.Tasks), "every phase has between 1 and 2^28 tasks")
+				return 0, check.Err(fn, j, phaseField(p, "Tasks"), float64(ph.Tasks), "every phase has between 1 and 2^28 tasks")
 			}
 			if !(ph.Start >= 0 && ph.Start <= 1) {
-				return 0, check.Err(fn, j, "start", ph.Start, "must lie in [0, 1]")
+				return 0, check.Err(fn, j, phaseField(p, "Start"), ph.Start, "must lie in [0, 1]")
 			}
 			if ph.Durations == nil {
 				if ph.CopyDurations != nil {
-					return 0, check.Err(fn, j, "copy durations", float64(len(ph.CopyDurations)), "need Durations")
+					return 0, check.Err(fn, j, phaseField(p, "CopyDurations"), float64(len(ph.CopyDurations)), "need Durations")
 				}
 				if !(ph.Scale > 0 && ph.Scale <= MaxTime) {
-					return 0, check.Err(fn, j, "scale", ph.Scale, "must lie in (0, 1e12] when Durations is nil")
+					return 0, check.Err(fn, j, phaseField(p, "Scale"), ph.Scale, "must lie in (0, 1e12] when Durations is nil")
 				}
 				if ph.Scale < floor {
-					return 0, check.Err(fn, j, "scale", ph.Scale, tooShort)
+					return 0, check.Err(fn, j, phaseField(p, "Scale"), ph.Scale, tooShort)
 				}
 				if ph.Cap != 0 && !(ph.Cap >= ph.Scale && ph.Cap <= MaxTime) {
-					return 0, check.Err(fn, j, "cap", ph.Cap, "must be 0 or lie in [Scale, 1e12]")
+					return 0, check.Err(fn, j, phaseField(p, "Cap"), ph.Cap, "must be 0 or lie in [Scale, 1e12]")
 				}
 			} else {
-				if err := checkDurations(fn, j, "durations", ph.Durations, ph.Tasks, floor); err != nil {
+				if err := checkDurations(fn, j, phaseField(p, "Durations"), ph.Durations, ph.Tasks, floor); err != nil {
 					return 0, err
 				}
 				if ph.CopyDurations != nil {
-					if err := checkDurations(fn, j, "copy durations", ph.CopyDurations, ph.Tasks, floor); err != nil {
+					if err := checkDurations(fn, j, phaseField(p, "CopyDurations"), ph.CopyDurations, ph.Tasks, floor); err != nil {
 						return 0, err
 					}
 				}
 			}
 			total += ph.Tasks
 			if total > MaxTasks {
-				return 0, check.Err(fn, j, "tasks", float64(total), "more than 2^28 tasks in all")
+				return 0, check.Err(fn, j, "Phases", float64(total), "more than 2^28 tasks in all")
 			}
 		}
 	}
 	return total, nil
 }
+
+// phaseField names field f of phase p of a job, as a caller writes it
+// ("Phases[1].Scale"); it runs only to report an error.
+func phaseField(p int, f string) string { return "Phases[" + strconv.Itoa(p) + "]." + f }
 
 // tooShort is the reason of a duration below MinTimeRatio × the job's arrival.
 const tooShort = "must be at least 2^-40 × the job's arrival (MinTimeRatio: the clock's resolution there)"

@@ -26,7 +26,7 @@ func TestTinyWorkAtLateArrival(t *testing.T) {
 		cfg := DefaultConfig(p, 2)
 		jobs := []Job{{Arrival: 1e12, Beta: 1.5, Phases: []Phase{{Tasks: 1, Durations: []float64{1e-12}}}}}
 		_, err := Simulate(jobs, cfg)
-		if ie := asInputError(err); ie == nil || ie.Index != 0 || ie.Field != "durations" {
+		if ie := asInputError(err); ie == nil || ie.Index != 0 || ie.Field != "Phases[0].Durations" {
 			t.Fatalf("%v: arrival 1e12, duration 1e-12: error %v, want an InputError naming job 0's durations", p, err)
 		}
 		d := 1e12 * MinTimeRatio

@@ -279,12 +279,12 @@ func TestPartsValidation(t *testing.T) {
 		t.Fatalf("hopper: %v", err)
 	}
 	cfg.Allocator = &SREWCAllocator{}
-	if err := cfg.Validate(); !isInputError(err) || !strings.Contains(err.Error(), "srewc beta") {
+	if err := cfg.Validate(); !isInputError(err) || !strings.Contains(err.Error(), "SREWCBeta") {
 		t.Errorf("srewc+speculate with SREWCBeta 0: %v", err)
 	}
 	cfg.Allocator, cfg.Rule = &HopperAllocator{}, &BudgetedRule{}
 	err := cfg.Validate()
-	if !isInputError(err) || !strings.Contains(err.Error(), "budget") {
+	if !isInputError(err) || !strings.Contains(err.Error(), "Budget") {
 		t.Errorf("hopper+budgeted with Budget = Slots: %v", err)
 	}
 	if _, serr := Simulate(ThesisExample(), cfg); serr == nil || serr.Error() != err.Error() {

@@ -87,17 +87,17 @@ func DefaultSpeculation() Speculation {
 }
 
 func (s *Speculation) validate(fn string) error {
-	if err := check.Unit(fn, check.Scalar, "threshold", s.Threshold); err != nil {
+	if err := check.Unit(fn, check.Scalar, "Speculation.Threshold", s.Threshold); err != nil {
 		return err
 	}
 	if s.Estimator > Progress {
-		return check.Err(fn, check.Scalar, "estimator", float64(s.Estimator), "unknown estimator")
+		return check.Err(fn, check.Scalar, "Speculation.Estimator", float64(s.Estimator), "unknown estimator")
 	}
 	if !(s.EstimateError >= 0 && s.EstimateError <= 10) {
-		return check.Err(fn, check.Scalar, "estimate error", s.EstimateError, "must lie in [0, 10]")
+		return check.Err(fn, check.Scalar, "Speculation.EstimateError", s.EstimateError, "must lie in [0, 10]")
 	}
 	if !(s.Detect >= 0 && s.Detect <= 1e6) {
-		return check.Err(fn, check.Scalar, "detect", s.Detect, "must lie in [0, 1e6]")
+		return check.Err(fn, check.Scalar, "Speculation.Detect", s.Detect, "must lie in [0, 1e6]")
 	}
 	return nil
 }

@@ -186,56 +186,56 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 
 func (c *SynthConfig) validate(fn string) error {
 	if c.Jobs < 0 || c.Jobs > MaxSynthJobs {
-		return check.Err(fn, check.Scalar, "jobs", float64(c.Jobs), "must lie in [0, 2^24]")
+		return check.Err(fn, check.Scalar, "Jobs", float64(c.Jobs), "must lie in [0, 2^24]")
 	}
 	if c.Slots < 1 || c.Slots > MaxSlots {
-		return check.Err(fn, check.Scalar, "slots", float64(c.Slots), "must lie in [1, 2^24]")
+		return check.Err(fn, check.Scalar, "Slots", float64(c.Slots), "must lie in [1, 2^24]")
 	}
 	if !(c.Load > 0 && c.Load <= 10) {
-		return check.Err(fn, check.Scalar, "load", c.Load, "must lie in (0, 10]")
+		return check.Err(fn, check.Scalar, "Load", c.Load, "must lie in (0, 10]")
 	}
 	if !(c.MeanTask > 0 && c.MeanTask <= 1e6) {
-		return check.Err(fn, check.Scalar, "mean task", c.MeanTask, "must lie in (0, 1e6]")
+		return check.Err(fn, check.Scalar, "MeanTask", c.MeanTask, "must lie in (0, 1e6]")
 	}
 	if c.MaxSlowdown != 0 && !math.IsInf(c.MaxSlowdown, 1) && !(c.MaxSlowdown >= 1 && c.MaxSlowdown <= 1e6) {
-		return check.Err(fn, check.Scalar, "max slowdown", c.MaxSlowdown, "must be 0 or +Inf (no cap), or lie in [1, 1e6]")
+		return check.Err(fn, check.Scalar, "MaxSlowdown", c.MaxSlowdown, "must be 0 or +Inf (no cap), or lie in [1, 1e6]")
 	}
 	if len(c.Groups) == 0 {
-		return check.Err(fn, check.Scalar, "groups", 0, "at least one group")
+		return check.Err(fn, check.Scalar, "Groups", 0, "at least one group")
 	}
 	for i, g := range c.Groups {
 		if !(g.Beta > 1 && g.Beta <= 1e6) {
-			return check.Err(fn, i, "group beta", g.Beta, "must lie in (1, 1e6]")
+			return check.ErrItem(fn, "group", i, "Groups.Beta", g.Beta, "must lie in (1, 1e6]")
 		}
 		if !(g.Weight > 0 && g.Weight <= math.MaxFloat64) {
-			return check.Err(fn, i, "group weight", g.Weight, "must be finite and > 0")
+			return check.ErrItem(fn, "group", i, "Groups.Weight", g.Weight, "must be finite and > 0")
 		}
 	}
 	if !(c.TaskShape > 0 && c.TaskShape <= 100) {
-		return check.Err(fn, check.Scalar, "task shape", c.TaskShape, "must lie in (0, 100]")
+		return check.Err(fn, check.Scalar, "TaskShape", c.TaskShape, "must lie in (0, 100]")
 	}
 	if c.MaxTasks < 1 || c.MaxTasks > 1<<20 {
-		return check.Err(fn, check.Scalar, "max tasks", float64(c.MaxTasks), "must lie in [1, 2^20]")
+		return check.Err(fn, check.Scalar, "MaxTasks", float64(c.MaxTasks), "must lie in [1, 2^20]")
 	}
 	if len(c.PhaseWeights) > 16 {
-		return check.Err(fn, check.Scalar, "len(phase weights)", float64(len(c.PhaseWeights)), "at most 16 phases")
+		return check.Err(fn, check.Scalar, "len(PhaseWeights)", float64(len(c.PhaseWeights)), "at most 16 phases")
 	}
 	var positive bool
 	for i, w := range c.PhaseWeights {
 		if !(w >= 0 && w <= math.MaxFloat64) {
-			return check.Err(fn, i, "phase weight", w, "must be finite and ≥ 0")
+			return check.ErrItem(fn, "phase", i, "PhaseWeights", w, "must be finite and ≥ 0")
 		}
 		positive = positive || w > 0
 	}
 	if len(c.PhaseWeights) > 0 && !positive {
-		return check.Err(fn, check.Scalar, "phase weights", 0, "at least one must be > 0")
+		return check.Err(fn, check.Scalar, "PhaseWeights", 0, "at least one must be > 0")
 	}
 	if len(c.PhaseWeights) > 1 {
 		if !(c.MinRatio > 0 && c.MinRatio <= 1) {
-			return check.Err(fn, check.Scalar, "min ratio", c.MinRatio, "must lie in (0, 1]")
+			return check.Err(fn, check.Scalar, "MinRatio", c.MinRatio, "must lie in (0, 1]")
 		}
 		if !(c.SlowStart > 0 && c.SlowStart <= 1) {
-			return check.Err(fn, check.Scalar, "slow start", c.SlowStart, "must lie in (0, 1]")
+			return check.Err(fn, check.Scalar, "SlowStart", c.SlowStart, "must lie in (0, 1]")
 		}
 	}
 	return nil

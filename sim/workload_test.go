@@ -286,8 +286,8 @@ func TestSynthesizeOutOfRange(t *testing.T) {
 		load  float64
 		field string
 	}{
-		{1, 5e-324, "arrival"},
-		{5000, 1e-8, "scale"},
+		{1, 5e-324, "Arrival"},
+		{5000, 1e-8, "Phases[0].Scale"},
 	} {
 		jobs, err := Synthesize(DefaultWorkload(tc.jobs, 1, tc.load), rand.New(rand.NewPCG(1, 1)))
 		ie := asInputError(err)

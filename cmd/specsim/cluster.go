@@ -199,10 +199,10 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 // configFlags maps the sim.Config fields the cluster flags set
 // (specsched.InputError.Field) to the flags.
 var configFlags = map[string]string{
-	"slots":      "slots",
-	"eps":        "eps",
-	"detect":     "detect",
-	"service cv": "cv",
+	"Slots":              "slots",
+	"Eps":                "eps",
+	"Speculation.Detect": "detect",
+	"ServiceCV":          "cv",
 }
 
 // flagError reports an *specsched.InputError about a field a flag sets as
@@ -271,8 +271,19 @@ func (f *clusterFlags) workload() ([]sim.Job, string, error) {
 		return nil, "", usageError(f.fs, "-beta %q: %v", *f.betas, err)
 	}
 	jobs, err := sim.Synthesize(c, rand.New(rand.NewPCG(*f.seed, 0x5eed)))
+	var ie *specsched.InputError
+	if errors.As(err, &ie) && ie.Index < 0 && synthFlags[ie.Field] != "" {
+		// A value the flags set: name the flag (a workload the flags
+		// cannot be drawn from is still a run error, exit status 1).
+		name := synthFlags[ie.Field]
+		err = fmt.Errorf("-%s %s: %s", name, f.fs.Lookup(name).Value, ie.Reason)
+	}
 	return jobs, fmt.Sprintf("synthetic workload, offered load %g, β %s", *f.load, *f.betas), err
 }
+
+// synthFlags maps the sim.SynthConfig fields the cluster flags set
+// (specsched.InputError.Field) to the flags.
+var synthFlags = map[string]string{"Jobs": "jobs", "Slots": "slots", "Load": "load"}
 
 // writeHeader prints the two lines above the table: the workload and the
 // speculation.
