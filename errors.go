@@ -12,11 +12,18 @@ import (
 // Every exported function validates its inputs before computing anything
 // and returns an *InputError instead of panicking; test for it with
 // errors.As.
+//
+// Field is spelled as the caller's code spells what it passed: a
+// parameter by its name in the signature ("remaining", "slots", "beta"),
+// a field of a struct argument by its Go name and path from that
+// argument ("Slots", "Speculation.Detect", a job's "Phases[1].Scale"), a
+// length as len(x) and a derived quantity by its expression
+// ("sum(shares)"). Index counts jobs unless Item says what it counts.
 type InputError struct {
 	Func   string  // the exported function, e.g. "alloc.Allocate"
 	Index  int     // the job (or task, or sample) index; -1 for a scalar parameter
 	Item   string  // what Index counts: "task", "sample", …; "" means "job"
-	Field  string  // the field or parameter, e.g. "remaining", "slots", "beta"
+	Field  string  // the parameter or field at fault, as the caller writes it (see below)
 	Value  float64 // the offending value (NaN, ±Inf and integers are exact)
 	Text   string  // the offending value when it is not a number (a name, "nil"); Value is then 0
 	Reason string  // what the value must satisfy, e.g. "must be finite and ≥ 0"
