@@ -55,7 +55,7 @@ func ParsePolicy(s string) (Policy, error) {
 			return Policy(p), nil
 		}
 	}
-	return 0, check.Err("probe.ParsePolicy", -1, "policy "+s, math.NaN(), "unknown policy")
+	return 0, check.ErrText("probe.ParsePolicy", -1, "policy", s, "unknown policy")
 }
 
 // Config configures Simulate. DefaultConfig returns the papers' settings.
@@ -435,7 +435,7 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 	case cfg.MisestimateMin > cfg.MisestimateMax:
 		return check.Err(fn, -1, "MisestimateMin", cfg.MisestimateMin, "must be ≤ MisestimateMax")
 	case rng == nil:
-		return check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
+		return check.ErrText(fn, -1, "rng", "nil", "must not be nil")
 	}
 	if err := check.Positive(fn, -1, "ProbeRatio", cfg.ProbeRatio); err != nil {
 		return err

@@ -213,7 +213,7 @@ func PlaceProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Worksp
 	case probes > 0 && count == 0:
 		return nil, check.Err(fn, -1, "count", 0, "must be > 0 when probes > 0")
 	case rng == nil:
-		return nil, check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
+		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
 	}
 	if probes == 0 {
 		return dst[:0], nil
@@ -252,7 +252,7 @@ func ReplaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws 
 		return nil, check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
 	}
 	if rng == nil {
-		return nil, check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
+		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
 	}
 	candidates := free.Len() - free.CountLong()
 	if probes == 0 || candidates == 0 {
