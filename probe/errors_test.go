@@ -104,3 +104,36 @@ func TestErrorText(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateBetaEps: Simulate checks decentralized Hopper's β and ε
+// before anything runs, with the same bounds as HopperPick (β finite and >
+// 1, ε in [0, 1]); the other policies ignore them.
+func TestSimulateBetaEps(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Durations: []float64{1, 2}, EstTask: 1}}
+	for _, beta := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -2, 1} {
+		cfg := DefaultConfig(Hopper, 4, 1)
+		cfg.Beta = beta
+		_, err := Simulate(jobs, cfg, rngFrom(1))
+		inputErr(t, err, "probe.Simulate", -1, "Beta")
+		if ie := err.(*specsched.InputError); ie.Reason != "must be finite and > 1" || !(ie.Value == beta || math.IsNaN(beta)) {
+			t.Errorf("β = %v: %v", beta, err)
+		}
+		other := DefaultConfig(Sparrow, 4, 1)
+		other.Beta = beta
+		if _, err := Simulate(jobs, other, rngFrom(1)); err != nil {
+			t.Errorf("Sparrow with β = %v: %v", beta, err)
+		}
+	}
+	for _, beta := range []float64{math.Nextafter(1, 2), 2, math.MaxFloat64} {
+		cfg := DefaultConfig(Hopper, 4, 1)
+		cfg.Beta = beta
+		if _, err := Simulate(jobs, cfg, rngFrom(1)); err != nil {
+			t.Errorf("β = %v: %v", beta, err)
+		}
+	}
+	cfg := DefaultConfig(Hopper, 4, 1)
+	cfg.Eps = 1.5
+	_, err := Simulate(jobs, cfg, rngFrom(1))
+	inputErr(t, err, "probe.Simulate", -1, "Eps")
+}
