@@ -54,8 +54,16 @@ func Classify(estTask, threshold float64) (Class, error) {
 	if math.IsNaN(threshold) || threshold < 0 {
 		return Short, check.Err(fn, -1, "threshold", threshold, "must be ≥ 0 (+Inf allowed)")
 	}
+	return classify(estTask, threshold), nil
+}
+
+// classify is Classify on validated input (estTask finite and ≥ 0,
+// threshold ≥ 0 or +Inf): long means strictly above the threshold. The
+// simulator calls it on the estimates and threshold Simulate validated.
+// O(1).
+func classify(estTask, threshold float64) Class {
 	if estTask > threshold {
-		return Long, nil
+		return Long
 	}
-	return Short, nil
+	return Short
 }

@@ -39,5 +39,8 @@
 // input — NaN, ±Inf, negative durations or counts, out-of-range
 // parameters — returns a *specsched.InputError (a *TraceError, with the
 // line number, for a malformed trace) and leaves dst untouched; no exported
-// function panics. Times are in seconds.
+// function panics. The decision functions the simulator uses are that
+// validation followed by an unexported kernel that cannot fail (Classify
+// and classify, ProbeCount and probeCount, …); Simulate validates its jobs
+// and configuration once and then calls the kernels. Times are in seconds.
 package probe

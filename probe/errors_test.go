@@ -3,6 +3,8 @@ package probe
 import (
 	"math"
 	"testing"
+
+	"github.com/specsched/specsched"
 )
 
 // TestErrorFields: each validation of the placement and decision
@@ -75,4 +77,63 @@ func TestErrorFields(t *testing.T) {
 		}
 		inputErr(t, c.err, c.fn, c.index, c.field)
 	}
+}
+
+// TestErrorText: a value that is not a number — an unknown policy name, a
+// nil rng — is reported in InputError.Text (Value 0, no NaN placeholder),
+// and the message quotes it.
+func TestErrorText(t *testing.T) {
+	t.Parallel()
+	errOf := func(_ any, err error) error { return err }
+	cases := []struct {
+		err         error
+		fn, field   string
+		text, error string
+	}{
+		{errOf(ParsePolicy("fifo")), "probe.ParsePolicy", "policy", "fifo", `probe.ParsePolicy: policy = "fifo": unknown policy`},
+		{errOf(PlaceProbes(nil, 0, 1, 1, nil, nil)), "probe.PlaceProbes", "rng", "nil", `probe.PlaceProbes: rng = "nil": must not be nil`},
+		{errOf(ReplaceProbes(nil, nil, 1, nil, nil)), "probe.ReplaceProbes", "rng", "nil", `probe.ReplaceProbes: rng = "nil": must not be nil`},
+		{errOf(Simulate(nil, DefaultConfig(Eagle, 1, 1), nil)), "probe.Simulate", "rng", "nil", `probe.Simulate: rng = "nil": must not be nil`},
+		{errOf(Synthesize(GoogleLike(1, 1, 0.5), nil)), "probe.Synthesize", "rng", "nil", `probe.Synthesize: rng = "nil": must not be nil`},
+	}
+	for _, c := range cases {
+		inputErr(t, c.err, c.fn, -1, c.field)
+		ie := c.err.(*specsched.InputError)
+		if ie.Text != c.text || ie.Value != 0 || ie.Error() != c.error {
+			t.Errorf("%v: Text %q, Value %v; want Text %q, Value 0, message %q", c.err, ie.Text, ie.Value, c.text, c.error)
+		}
+	}
+}
+
+// TestSimulateBetaEps: Simulate checks decentralized Hopper's β and ε
+// before anything runs, with the same bounds as HopperPick (β finite and >
+// 1, ε in [0, 1]); the other policies ignore them.
+func TestSimulateBetaEps(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Durations: []float64{1, 2}, EstTask: 1}}
+	for _, beta := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -2, 1} {
+		cfg := DefaultConfig(Hopper, 4, 1)
+		cfg.Beta = beta
+		_, err := Simulate(jobs, cfg, rngFrom(1))
+		inputErr(t, err, "probe.Simulate", -1, "Beta")
+		if ie := err.(*specsched.InputError); ie.Reason != "must be finite and > 1" || !(ie.Value == beta || math.IsNaN(beta)) {
+			t.Errorf("β = %v: %v", beta, err)
+		}
+		other := DefaultConfig(Sparrow, 4, 1)
+		other.Beta = beta
+		if _, err := Simulate(jobs, other, rngFrom(1)); err != nil {
+			t.Errorf("Sparrow with β = %v: %v", beta, err)
+		}
+	}
+	for _, beta := range []float64{math.Nextafter(1, 2), 2, math.MaxFloat64} {
+		cfg := DefaultConfig(Hopper, 4, 1)
+		cfg.Beta = beta
+		if _, err := Simulate(jobs, cfg, rngFrom(1)); err != nil {
+			t.Errorf("β = %v: %v", beta, err)
+		}
+	}
+	cfg := DefaultConfig(Hopper, 4, 1)
+	cfg.Eps = 1.5
+	_, err := Simulate(jobs, cfg, rngFrom(1))
+	inputErr(t, err, "probe.Simulate", -1, "Eps")
 }

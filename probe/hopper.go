@@ -76,8 +76,9 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 	if err := check.NonNegative(fn, -1, "slots", slots); err != nil {
 		return -1, err
 	}
-	if !(beta > 1) || math.IsInf(beta, 1) {
-		return -1, check.Err(fn, -1, "beta", beta, "must be finite and > 1")
+	factor, err := speculationFactor(fn, "beta", beta)
+	if err != nil {
+		return -1, err
 	}
 	if err := check.Unit(fn, -1, "eps", eps); err != nil {
 		return -1, err
@@ -98,10 +99,28 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 		return -1, err // including a ΣT that overflows
 	}
 	// Algorithm 1's case split, computed as alloc computes it: (2/β)·ΣT,
-	// not Σ(2/β)·T_i, which can differ by an ulp exactly at ΣV = S.
-	totalV, _ := alloc.VirtualSize(totalT, beta) // finite: fairness.Allocate checked ΣV
-	constrained := totalV >= slots
-	return hopperChoose(queued, remaining, running, targets, constrained, beta), nil
+	// not Σ(2/β)·T_i, which can differ by an ulp exactly at ΣV = S. A ΣV
+	// that rounds past MaxFloat64 (fairness.Allocate accepts it when the
+	// sum Σ(2/β)·T_i it forms stays finite) is +Inf here: constrained.
+	constrained := factor*totalT >= slots
+	return hopperChoose(queued, remaining, running, targets, constrained, factor), nil
+}
+
+// speculationFactor returns the factor c = V/T of Hopper's virtual size
+// (thesis eq. 3.5): the optimal speculation level 2/β, 1 for β ≥ 2. It is
+// alloc.VirtualSize(1, β), exactly the factor alloc applies (c·1 is exact),
+// so that every virtual size c·T formed here is alloc.VirtualSize(T, β)
+// bit for bit while it is finite — one multiplication, where
+// alloc.VirtualSize validates both arguments at every call. It validates β
+// for fn, whose parameter field names it: alloc.VirtualSize(1, β) fails
+// exactly for β ≤ 1, NaN or +Inf (T = 1 neither fails nor overflows), and
+// the error is fn's. O(1).
+func speculationFactor(fn, field string, beta float64) (float64, error) {
+	factor, err := alloc.VirtualSize(1, beta)
+	if err != nil {
+		return 0, check.Err(fn, -1, field, beta, "must be finite and > 1")
+	}
+	return factor, nil
 }
 
 // hopperTargets computes the ε-fair targets into ws.targets.
@@ -117,14 +136,16 @@ func (ws *Workspace) hopperTargets(remaining []float64, slots, beta, eps float64
 // job already holding 5 slots must not take a sixth for that ulp.
 const TargetTolerance = 1e-9
 
-// hopperChoose applies rules 3 and 4 of HopperPick.
-func hopperChoose(queued []int, remaining, running, targets []float64, constrained bool, beta float64) int {
+// hopperChoose applies rules 3 and 4 of HopperPick, factor being
+// speculationFactor's 2/β: job i's virtual size is factor·T_i, finite
+// (T_i ≤ ΣT, whose virtual size fairness.Allocate or Simulate bounded).
+func hopperChoose(queued []int, remaining, running, targets []float64, constrained bool, factor float64) int {
 	best, bestJob := -1, -1
 	var bestBelow bool
 	var bestV float64
 	for k, i := range queued {
 		below := running[i] < targets[i]-TargetTolerance*max(1, targets[i])
-		v, _ := alloc.VirtualSize(remaining[i], beta) // ≤ ΣV: finite
+		v := factor * remaining[i]
 		better := best < 0 || (below && !bestBelow)
 		if !better && below == bestBelow {
 			c := cmp.Compare(v, bestV)

@@ -243,3 +243,27 @@ func TestHopperFillUlpTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestHopperPickVirtualOverflow: a snapshot whose total virtual size
+// (2/β)·ΣT rounds past MaxFloat64 while fairness.Allocate accepts it (its
+// running sum Σ(2/β)·T_i stays finite) is slot-constrained — ΣV ≥ S, as
+// refHopperPick decides. HopperPick used to take ΣV from alloc.VirtualSize
+// and discard its overflow error, leaving ΣV = 0: not constrained, and the
+// job furthest below its share (job 0) instead of the smaller one.
+func TestHopperPickVirtualOverflow(t *testing.T) {
+	t.Parallel()
+	const beta, slots, eps = 1.6088100937010426, 1, 0.1
+	remaining := []float64{4.820244767905938e+307, 4.820244767905937e+307, 4.820244767905939e+307}
+	running := []float64{0, 0.2, 0}
+	sumT := remaining[0] + remaining[1] + remaining[2]
+	if !math.IsInf(2/beta*sumT, 1) {
+		t.Fatalf("(2/β)·ΣT = %v: the snapshot no longer overflows", 2/beta*sumT)
+	}
+	if _, err := fairness.Allocate(nil, remaining, slots, beta, eps, nil); err != nil {
+		t.Fatalf("fairness.Allocate rejects the snapshot: %v", err)
+	}
+	got, err := HopperPick([]int{0, 1}, remaining, running, slots, beta, eps, nil)
+	if want := refHopperPick([]int{0, 1}, remaining, running, slots, beta, eps); err != nil || got != want || got != 1 {
+		t.Errorf("HopperPick = %d, %v; want %d (reference) = 1", got, err, want)
+	}
+}

@@ -44,12 +44,25 @@ func ProbeCount(tasks, minProbes int, ratio float64) (int, error) {
 	if err := check.NonNegative(fn, -1, "ratio", ratio); err != nil {
 		return 0, err
 	}
-	if tasks == 0 {
-		return 0, nil
-	}
-	scaled := math.Ceil(ratio * float64(tasks))
-	if scaled > MaxProbes {
+	if scaled := batchProbes(tasks, ratio); scaled > MaxProbes {
 		return 0, check.Err(fn, -1, "ratio·tasks", scaled, "must be ≤ 2^31")
 	}
-	return max(minProbes, int(scaled)), nil
+	return probeCount(tasks, minProbes, ratio), nil
+}
+
+// probeCount is ProbeCount on validated input: tasks and minProbes in [0,
+// MaxProbes], ratio finite and ≥ 0, and batchProbes(tasks, ratio) ≤
+// MaxProbes, which Simulate checks for every job. O(1).
+func probeCount(tasks, minProbes int, ratio float64) int {
+	if tasks == 0 {
+		return 0
+	}
+	return max(minProbes, int(batchProbes(tasks, ratio)))
+}
+
+// batchProbes is ⌈ratio·tasks⌉, the batch-sampling part of ProbeCount, as
+// a float64 so that the caller can bound it before converting (0 for
+// tasks = 0, ratio being finite).
+func batchProbes(tasks int, ratio float64) float64 {
+	return math.Ceil(ratio * float64(tasks))
 }

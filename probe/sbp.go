@@ -97,6 +97,14 @@ func GetProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int, erro
 	if err := check.Disjoint(fn, dst, len(queue), "queue", queue); err != nil {
 		return nil, -1, err
 	}
+	dst, chosen := getProbeFromQueue(dst, queue)
+	return dst, chosen, nil
+}
+
+// getProbeFromQueue is GetProbeFromQueue on validated input (every
+// EstJobLeft, EstTask, Bypassed and Cap finite and ≥ 0; dst not
+// overlapping queue): the choice and the counters. O(n).
+func getProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int) {
 	dst = slices.Grow(dst[:0], len(queue))[:len(queue)]
 	for i := range queue {
 		dst[i] = queue[i].Bypassed
@@ -108,7 +116,7 @@ func GetProbeFromQueue(dst []float64, queue []QueuedProbe) ([]float64, int, erro
 			dst[i] += est
 		}
 	}
-	return dst, chosen, nil
+	return dst, chosen
 }
 
 // chooseProbe is the scan of GetProbeFromQueue on validated input.

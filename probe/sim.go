@@ -55,7 +55,7 @@ func ParsePolicy(s string) (Policy, error) {
 			return Policy(p), nil
 		}
 	}
-	return 0, check.Err("probe.ParsePolicy", -1, "policy "+s, math.NaN(), "unknown policy")
+	return 0, check.ErrText("probe.ParsePolicy", -1, "policy", s, "unknown policy")
 }
 
 // Config configures Simulate. DefaultConfig returns the papers' settings.
@@ -290,8 +290,10 @@ type simulator struct {
 	queuedPos  []int     // scratch: active indices of the queued jobs
 	firstEntry []int     // scratch: queue position of each queued job's first entry
 	// totalRemaining is Σ hRemaining; hTargets are the ε-fair targets of
-	// the view at viewVersion targetsVersion.
+	// the view at viewVersion targetsVersion; speculation is the factor
+	// 2/β of a virtual size (speculationFactor).
 	totalRemaining              float64
+	speculation                 float64
 	hTargets                    []float64
 	viewVersion, targetsVersion int
 	// sparse forces the sparse layout of s.nodes (tests).
@@ -397,10 +399,11 @@ func Simulate(jobs []Job, cfg Config, rng *rand.Rand) (*Result, error) {
 // simulate runs Simulate and returns the simulator's final state; set
 // applies test settings (such as verifyPicks or sparse) before the run.
 func simulate(jobs []Job, cfg Config, rng *rand.Rand, set ...func(*simulator)) (*simulator, error) {
-	if err := validateSim(jobs, cfg, rng); err != nil {
+	factor, err := validateSim(jobs, cfg, rng)
+	if err != nil {
 		return nil, err
 	}
-	s := &simulator{cfg: cfg, jobs: jobs, rng: rng, res: &Result{
+	s := &simulator{cfg: cfg, jobs: jobs, rng: rng, speculation: factor, res: &Result{
 		Completion: make([]float64, len(jobs)),
 		Class:      make([]Class, len(jobs)),
 	}}
@@ -417,35 +420,42 @@ func simulate(jobs []Job, cfg Config, rng *rand.Rand, set ...func(*simulator)) (
 	return s, nil
 }
 
-func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
+// validateSim checks Simulate's arguments, everything the run's kernels
+// (classify, probeCount, placeProbes, replaceProbes, getProbeFromQueue,
+// hopperChoose) assume, and returns decentralized Hopper's speculation
+// factor 2/β (speculationFactor; 0 for the other policies), the one value
+// the checks derive.
+func validateSim(jobs []Job, cfg Config, rng *rand.Rand) (float64, error) {
 	const fn = "probe.Simulate"
 	switch {
 	case cfg.Policy > Hopper:
-		return check.Err(fn, -1, "Policy", float64(cfg.Policy), "unknown policy")
+		return 0, check.Err(fn, -1, "Policy", float64(cfg.Policy), "unknown policy")
 	case cfg.Nodes < 1 || cfg.Nodes > MaxProbes:
-		return check.Err(fn, -1, "Nodes", float64(cfg.Nodes), "must lie in [1, 2^31]")
+		return 0, check.Err(fn, -1, "Nodes", float64(cfg.Nodes), "must lie in [1, 2^31]")
 	case !(cfg.ShortFraction >= 0 && cfg.ShortFraction < 1):
-		return check.Err(fn, -1, "ShortFraction", cfg.ShortFraction, "must lie in [0, 1)")
+		return 0, check.Err(fn, -1, "ShortFraction", cfg.ShortFraction, "must lie in [0, 1)")
 	case math.IsNaN(cfg.Threshold) || cfg.Threshold < 0:
-		return check.Err(fn, -1, "Threshold", cfg.Threshold, "must be ≥ 0 (+Inf allowed)")
+		return 0, check.Err(fn, -1, "Threshold", cfg.Threshold, "must be ≥ 0 (+Inf allowed)")
 	case cfg.MinProbes < 0 || cfg.MinProbes > MaxProbes:
-		return check.Err(fn, -1, "MinProbes", float64(cfg.MinProbes), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, -1, "MinProbes", float64(cfg.MinProbes), "must lie in [0, 2^31]")
 	case cfg.StealAttempts < 0 || cfg.StealAttempts > MaxProbes:
-		return check.Err(fn, -1, "StealAttempts", float64(cfg.StealAttempts), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, -1, "StealAttempts", float64(cfg.StealAttempts), "must lie in [0, 2^31]")
 	case cfg.MisestimateMin > cfg.MisestimateMax:
-		return check.Err(fn, -1, "MisestimateMin", cfg.MisestimateMin, "must be ≤ MisestimateMax")
+		return 0, check.Err(fn, -1, "MisestimateMin", cfg.MisestimateMin, "must be ≤ MisestimateMax")
 	case rng == nil:
-		return check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
+		return 0, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
 	}
 	if err := check.Positive(fn, -1, "ProbeRatio", cfg.ProbeRatio); err != nil {
-		return err
+		return 0, err
 	}
+	var factor float64
 	if cfg.Policy == Hopper {
-		if !(cfg.Beta > 1) || math.IsInf(cfg.Beta, 1) {
-			return check.Err(fn, -1, "Beta", cfg.Beta, "must be finite and > 1")
+		var err error
+		if factor, err = speculationFactor(fn, "Beta", cfg.Beta); err != nil {
+			return 0, err
 		}
 		if err := check.Unit(fn, -1, "Eps", cfg.Eps); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	for _, f := range [...]struct {
@@ -455,31 +465,31 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) error {
 	}{{"NetworkDelay", cfg.NetworkDelay, MaxTime}, {"StarvationFactor", cfg.StarvationFactor, MaxFactor},
 		{"MisestimateMin", cfg.MisestimateMin, MaxFactor}, {"MisestimateMax", cfg.MisestimateMax, MaxFactor}} {
 		if err := bounded(fn, -1, f.name, f.v, f.max); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	for j := range jobs {
 		job := &jobs[j]
 		if err := bounded(fn, j, "Submit", job.Submit, MaxTime); err != nil {
-			return err
+			return 0, err
 		}
 		if err := bounded(fn, j, "EstTask", job.EstTask, MaxTime); err != nil {
-			return err
+			return 0, err
 		}
 		if len(job.Durations) == 0 || len(job.Durations) > MaxProbes {
-			return check.Err(fn, j, "len(Durations)", float64(len(job.Durations)), "must lie in [1, 2^31]")
+			return 0, check.Err(fn, j, "len(Durations)", float64(len(job.Durations)), "must lie in [1, 2^31]")
 		}
-		if _, err := ProbeCount(len(job.Durations), 0, cfg.ProbeRatio); err != nil {
+		if batchProbes(len(job.Durations), cfg.ProbeRatio) > MaxProbes {
 			// Before, the job silently sent no probe and never ran.
-			return check.Err(fn, j, "ProbeRatio·len(Durations)", cfg.ProbeRatio*float64(len(job.Durations)), "must be ≤ 2^31 probes (MaxProbes)")
+			return 0, check.Err(fn, j, "ProbeRatio·len(Durations)", cfg.ProbeRatio*float64(len(job.Durations)), "must be ≤ 2^31 probes (MaxProbes)")
 		}
 		for _, d := range job.Durations {
 			if err := bounded(fn, j, "Durations", d, MaxTime); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
-	return nil
+	return factor, nil
 }
 
 // MaxTime bounds every time the simulator takes (submission times, task
@@ -520,7 +530,7 @@ func (s *simulator) init() error {
 		if misestimate {
 			est *= factor.Rand()
 		}
-		class, _ := Classify(est, cfg.Threshold) // validated
+		class := classify(est, cfg.Threshold)
 		s.js[j] = jobState{class: class, est: est}
 		s.res.Class[j] = class
 		anyLong = anyLong || class == Long
@@ -530,7 +540,7 @@ func (s *simulator) init() error {
 	}
 	if cfg.Policy == Eagle || cfg.Policy == Hawk {
 		s.lwl = newLWLState(s.general)
-		s.vec, _ = NewStateVector(cfg.Nodes, 0)
+		s.vec = newStateVector(cfg.Nodes, 0)
 	}
 	if cfg.Policy == Hopper {
 		s.initHopper()
@@ -668,9 +678,9 @@ func (s *simulator) arrive(t float64, j int) {
 	if cfg.Policy != Eagle {
 		minProbes = 0
 	}
-	n, _ := ProbeCount(tasks, minProbes, cfg.ProbeRatio)
+	n := probeCount(tasks, minProbes, cfg.ProbeRatio)
 	s.res.Stats.Probes += int64(n)
-	s.targets, _ = PlaceProbes(s.targets, 0, cfg.Nodes, n, s.rng, &s.ws)
+	s.targets = placeProbes(s.targets, 0, cfg.Nodes, n, s.rng, &s.ws)
 	for _, i := range s.targets {
 		s.at(t, d, event{kind: evProbe, node: s.slot(i), job: j})
 	}
@@ -727,7 +737,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 	st.Rescheduled += int64(k)
 	s.targets = s.targets[:0]
 	if round == 0 {
-		s.targets, _ = ReplaceProbes(s.targets, vec, k, s.rng, &s.ws)
+		s.targets = replaceProbes(s.targets, vec, k, s.rng, &s.ws)
 	}
 	next := round + 1
 	if len(s.targets) == 0 { // second rejection, or no node free: short partition
@@ -737,7 +747,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 		if count == 0 {
 			first, count = 0, s.cfg.Nodes
 		}
-		s.targets, _ = PlaceProbes(s.targets, first, count, k, s.rng, &s.ws)
+		s.targets = placeProbes(s.targets, first, count, k, s.rng, &s.ws)
 	}
 	for _, i := range s.targets {
 		s.at(t, s.cfg.NetworkDelay, event{kind: evProbe, node: s.slot(i), job: j, round: uint8(next)})
@@ -830,7 +840,7 @@ func (s *simulator) choose(n *nodeState) int {
 		})
 	}
 	var pick int
-	s.counts, pick, _ = GetProbeFromQueue(s.counts, s.qp)
+	s.counts, pick = getProbeFromQueue(s.counts, s.qp)
 	for k := 0; k < pick; k++ {
 		n.queue[k].bypassed = s.counts[k]
 		s.maxOver = max(s.maxOver, s.counts[k]-s.qp[k].Cap)

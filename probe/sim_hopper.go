@@ -1,10 +1,6 @@
 package probe
 
-import (
-	"math"
-
-	"github.com/specsched/specsched/alloc"
-)
+import "math"
 
 // Decentralized Hopper in the simulator: the schedulers' state of every
 // active job (the view HopperPick needs) and speculative copies.
@@ -28,8 +24,8 @@ func (s *simulator) initHopper() {
 		s.copyNodes[x] = [2]int{-1, -1}
 	}
 	s.maxCopies = 1
-	if s.cfg.Beta < 2 && !s.cfg.NoSpeculation {
-		s.maxCopies = int(math.Ceil(2 / s.cfg.Beta))
+	if !s.cfg.NoSpeculation {
+		s.maxCopies = int(math.Ceil(s.speculation)) // ⌈2/β⌉, 1 for β ≥ 2
 	}
 	s.activePos = make([]int, len(s.jobs))
 	for j := range s.activePos {
@@ -84,12 +80,24 @@ func (s *simulator) hopperPick(n *nodeState) int {
 	// The targets depend only on the remaining tasks of the active jobs:
 	// recompute them only when those changed (viewVersion).
 	if s.targetsVersion != s.viewVersion || s.hTargets == nil {
-		s.hTargets, _ = s.ws.hopperTargets(s.hRemaining, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps)
-		s.targetsVersion = s.viewVersion
+		targets, err := s.ws.hopperTargets(s.hRemaining, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps)
+		if err != nil {
+			// Unreachable: β and ε passed validateSim, S = Nodes ≤ 2³¹,
+			// and the view holds task counts, integers ≥ 0 whose virtual
+			// sizes sum to at most 2·(the tasks of all jobs) — finite.
+			// Were an invariant broken, the run stops with the error
+			// (Simulate returns no result); the node serves its first
+			// request meanwhile.
+			if s.err == nil {
+				s.err = err
+			}
+			return 0
+		}
+		s.hTargets, s.targetsVersion = targets, s.viewVersion
 	}
-	totalV, _ := alloc.VirtualSize(s.totalRemaining, s.cfg.Beta) // validated
-	constrained := totalV >= float64(s.cfg.Nodes)
-	c := hopperChoose(s.queuedPos, s.hRemaining, s.hRunning, s.hTargets, constrained, s.cfg.Beta)
+	// ΣV = (2/β)·ΣT, as HopperPick forms it; finite (see above).
+	constrained := s.speculation*s.totalRemaining >= float64(s.cfg.Nodes)
+	c := hopperChoose(s.queuedPos, s.hRemaining, s.hRunning, s.hTargets, constrained, s.speculation)
 	if s.verifyPicks {
 		if want, err := HopperPick(s.queuedPos, s.hRemaining, s.hRunning, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps, nil); err != nil || want != c {
 			s.mismatches++

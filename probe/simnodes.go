@@ -24,7 +24,7 @@ func (s *simulator) initNodes() {
 	work := 0
 	for j := range s.jobs {
 		tasks := len(s.jobs[j].Durations)
-		probes, _ := ProbeCount(tasks, minProbes, s.cfg.ProbeRatio) // validated
+		probes := probeCount(tasks, minProbes, s.cfg.ProbeRatio)
 		work += tasks + 3*probes
 	}
 	if s.sparse || s.cfg.Nodes > denseFactor*work {

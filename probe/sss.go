@@ -52,7 +52,13 @@ func NewStateVector(nodes int, time float64) (*StateVector, error) {
 	if math.IsNaN(time) {
 		return nil, check.Err(fn, -1, "time", time, "must not be NaN")
 	}
-	return &StateVector{Time: time, nodes: nodes}, nil
+	return newStateVector(nodes, time), nil
+}
+
+// newStateVector is NewStateVector on validated input (nodes in [0,
+// MaxProbes], time not NaN). O(1).
+func newStateVector(nodes int, time float64) *StateVector {
+	return &StateVector{Time: time, nodes: nodes}
 }
 
 // Len returns the number of nodes the vector covers.
@@ -213,17 +219,24 @@ func PlaceProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Worksp
 	case probes > 0 && count == 0:
 		return nil, check.Err(fn, -1, "count", 0, "must be > 0 when probes > 0")
 	case rng == nil:
-		return nil, check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
+		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
 	}
+	return placeProbes(dst, first, count, probes, rng, ws), nil
+}
+
+// placeProbes is PlaceProbes on validated input (first+count ≤ MaxProbes,
+// probes in [0, MaxProbes], count > 0 when probes > 0, rng not nil; a
+// nil ws allocates a temporary one). Same complexity.
+func placeProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Workspace) []int {
 	if probes == 0 {
-		return dst[:0], nil
+		return dst[:0]
 	}
 	ws = orNew(ws)
 	dst = sampleSpread(dst[:0], count, probes, rng, ws)
 	for i := range dst {
 		dst[i] += first
 	}
-	return dst, nil
+	return dst
 }
 
 // ReplaceProbes re-places probes rejected by nodes that hold long tasks:
@@ -252,11 +265,18 @@ func ReplaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws 
 		return nil, check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
 	}
 	if rng == nil {
-		return nil, check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
+		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
 	}
+	return replaceProbes(dst, free, probes, rng, ws), nil
+}
+
+// replaceProbes is ReplaceProbes on validated input (probes in [0,
+// MaxProbes], rng not nil; a nil ws allocates a temporary one). Same
+// complexity.
+func replaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws *Workspace) []int {
 	candidates := free.Len() - free.CountLong()
 	if probes == 0 || candidates == 0 {
-		return dst[:0], nil
+		return dst[:0]
 	}
 	ws = orNew(ws)
 	ws.ranks = sampleSpread(ws.ranks[:0], candidates, probes, rng, ws)
@@ -292,5 +312,5 @@ func ReplaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws 
 	for ; r < len(ws.ranks); r++ { // past the last stored word: all clear
 		dst = append(dst, pos+ws.ranks[r]-rank)
 	}
-	return dst, nil
+	return dst
 }

@@ -104,7 +104,7 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	case check.Positive(fn, -1, "Load", c.Load) != nil:
 		return nil, check.Positive(fn, -1, "Load", c.Load)
 	case rng == nil:
-		return nil, check.Err(fn, -1, "rng", math.NaN(), "must not be nil")
+		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
 	}
 	longMean := c.LongTaskMean()
 	if !(longMean*(1-c.Spread) > c.ShortTaskMean*(1+c.Spread)) || math.IsInf(longMean, 0) {
