@@ -102,7 +102,7 @@ func BenchmarkPlacement(b *testing.B) {
 // benchmarkSimulate simulates a Google-like workload of about 66 tasks per
 // node (≈ 10⁶ tasks on 15 000 nodes) at load 0.9. The workload is built
 // outside the timer.
-func benchmarkSimulate(b *testing.B, p Policy, nodes int) {
+func benchmarkSimulate(b *testing.B, p Scheduler, nodes int) {
 	c := GoogleLike(nodes*76/15, nodes, 0.9)
 	jobs, err := Synthesize(c, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
@@ -126,7 +126,7 @@ func benchmarkSimulate(b *testing.B, p Policy, nodes int) {
 
 func BenchmarkSimulate(b *testing.B) {
 	for _, n := range []int{150, 1500, 15000} {
-		for _, p := range []Policy{Sparrow, Hawk, Eagle, Hopper} {
+		for _, p := range []Scheduler{Sparrow, Hawk, Eagle, Hopper} {
 			if p == Hopper && n > 1500 {
 				continue // O(active jobs) per decision: see Simulate
 			}

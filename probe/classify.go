@@ -2,9 +2,9 @@ package probe
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/enum"
 )
 
 // A Class says whether a job is scheduled as a short or as a long job.
@@ -19,16 +19,10 @@ const (
 	Long
 )
 
+var classNames = []string{Short: "short", Long: "long"}
+
 // String returns "short" or "long".
-func (c Class) String() string {
-	switch c {
-	case Short:
-		return "short"
-	case Long:
-		return "long"
-	}
-	return "Class(" + strconv.Itoa(int(c)) + ")"
-}
+func (c Class) String() string { return enum.Name(c, classNames, "Class") }
 
 // Classify classifies a job from its estimated mean task duration: "A job is
 // classified as long (short) if the average execution time for its tasks

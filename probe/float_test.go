@@ -35,7 +35,7 @@ func inputErr(t fataler, err error, fn string, index int, field string) {
 func TestSimulateLostTime(t *testing.T) {
 	t.Parallel()
 	one := func(submit, d float64) []Job { return []Job{{Submit: submit, Durations: []float64{2, d}, EstTask: 1}} }
-	for _, p := range []Policy{Eagle, Hawk, Sparrow, Hopper} {
+	for _, p := range []Scheduler{Eagle, Hawk, Sparrow, Hopper} {
 		cfg := DefaultConfig(p, 4, 100)
 		cfg.NetworkDelay = 0
 		for _, c := range []struct{ submit, d float64 }{{1e-150, 1e-300}, {1e12, 1e-5}, {1, 5e-324}} {

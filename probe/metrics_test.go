@@ -59,8 +59,8 @@ func TestPolicyNames(t *testing.T) {
 	if _, err := ParsePolicy("fifo"); !isInputError(err) {
 		t.Errorf("ParsePolicy(fifo): %v", err)
 	}
-	if Policy(9).String() != "Policy(9)" {
-		t.Errorf("String of unknown policy: %q", Policy(9).String())
+	if Scheduler(9).String() != "Policy(9)" {
+		t.Errorf("String of unknown policy: %q", Scheduler(9).String())
 	}
 }
 

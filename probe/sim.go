@@ -9,18 +9,20 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/enum"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// A Policy is the scheduling discipline the simulator runs.
-type Policy uint8
+// A Scheduler is the scheduler design a simulation runs (Config.Policy):
+// Eagle, Hawk, Sparrow or decentralized Hopper.
+type Scheduler uint8
 
 const (
 	// Eagle: long jobs placed by a centralized LWL scheduler in the general
 	// partition; short jobs by distributed schedulers with Succinct State
 	// Sharing, sticky batch probing, SRPT with starvation prevention and a
 	// minimum number of probes (Eagle §3–4).
-	Eagle Policy = iota
+	Eagle Scheduler = iota
 	// Hawk: the same hybrid split and LWL, short jobs batch-sampled over
 	// the whole cluster into FIFO queues, and randomized work stealing by
 	// idle general-partition nodes (Eagle §3.2, §6.1, [5]).
@@ -40,27 +42,22 @@ const (
 var policyNames = [...]string{Eagle: "eagle", Hawk: "hawk", Sparrow: "sparrow", Hopper: "hopper"}
 
 // String returns the policy's lower-case name.
-func (p Policy) String() string {
-	if int(p) < len(policyNames) {
-		return policyNames[p]
-	}
-	return "Policy(" + strconv.Itoa(int(p)) + ")"
+func (p Scheduler) String() string {
+	return enum.Name(p, policyNames[:], "Policy") // the name the type had before it was Scheduler
 }
 
 // ParsePolicy returns the policy named s ("eagle", "hawk", "sparrow",
 // "hopper").
-func ParsePolicy(s string) (Policy, error) {
-	for p, name := range policyNames {
-		if name == s {
-			return Policy(p), nil
-		}
+func ParsePolicy(s string) (Scheduler, error) {
+	if p, ok := enum.Index[Scheduler](s, policyNames[:]); ok {
+		return p, nil
 	}
 	return 0, check.ErrText("probe.ParsePolicy", -1, "policy", s, "unknown policy")
 }
 
 // Config configures Simulate. DefaultConfig returns the papers' settings.
 type Config struct {
-	Policy Policy
+	Policy Scheduler
 	Nodes  int // worker nodes, one slot and one queue each
 	// ShortFraction is the fraction of nodes reserved for short jobs (the
 	// short partition, Eagle and Hawk), in [0, 1). The short partition is
@@ -111,7 +108,7 @@ type Config struct {
 // no minimum for the baselines), starvation cap 5× the task estimate, and
 // Hawk stealing with 10 attempts. Sparrow and Hopper have no partition;
 // Hopper probes 4 per task (§7.2) with β = HopperBeta and ε = HopperEps.
-func DefaultConfig(p Policy, nodes int, threshold float64) Config {
+func DefaultConfig(p Scheduler, nodes int, threshold float64) Config {
 	c := Config{
 		Policy: p, Nodes: nodes, ShortFraction: ShortPartitionGoogle, Threshold: threshold,
 		NetworkDelay: NetworkDelay, ProbeRatio: SparrowProbeRatio,

@@ -153,7 +153,7 @@ func cloneJobs(jobs []Job) []Job {
 
 // drawConfig draws a policy and its switches on a small cluster.
 func drawConfig(t *rapid.T, threshold float64) Config {
-	p := Policy(rapid.IntRange(0, int(Hopper)).Draw(t, "policy"))
+	p := Scheduler(rapid.IntRange(0, int(Hopper)).Draw(t, "policy"))
 	cfg := DefaultConfig(p, rapid.IntRange(2, 12).Draw(t, "nodes"), threshold)
 	cfg.ShortFraction = []float64{0, 0.2, 0.5}[rapid.IntRange(0, 2).Draw(t, "shortFraction")]
 	if p == Hopper {
@@ -365,7 +365,7 @@ func testSimulateNoPanic(t *rapid.T) {
 	case 7:
 		cfg.Beta, cfg.Eps = anyFloat(t, "beta"), anyFloat(t, "eps")
 	case 8:
-		cfg.Policy = Policy(rapid.IntRange(0, 9).Draw(t, "policy"))
+		cfg.Policy = Scheduler(rapid.IntRange(0, 9).Draw(t, "policy"))
 	case 9:
 		if len(jobs) > 0 {
 			jobs[0].Durations[0] = anyFloat(t, "duration")

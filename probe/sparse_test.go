@@ -210,7 +210,7 @@ func tinyWorkload() []Job {
 // allocates on 1 000 nodes, under every policy, and every task runs.
 func TestSimulateHugeCluster(t *testing.T) {
 	jobs := tinyWorkload()
-	for _, p := range []Policy{Eagle, Hawk, Sparrow, Hopper} {
+	for _, p := range []Scheduler{Eagle, Hawk, Sparrow, Hopper} {
 		var small, huge *Result
 		var errSmall, errHuge error
 		cfg := DefaultConfig(p, 1000, 10)
