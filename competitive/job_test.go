@@ -224,14 +224,7 @@ func TestValidGrid(t *testing.T) {
 // scanExact, is scanExact; and it accepts every other valid snapshot (its
 // declining more would only cost speed, which this pins too).
 func testScanPasses(t *rapid.T) {
-	var jobs []Job
-	if rapid.Bool().Draw(t, "extreme") {
-		jobs = extremeJobs(t)
-	} else {
-		jobs = genJobs(t, 1, 5, 5, 2)
-		corrupt(t, jobs)
-	}
-	lambda := rapid.OneOf(rapid.SampledFrom([]float64{0, 1, 1e300}), testutil.Magnitude()).Draw(t, "lambda")
+	jobs, lambda := scanCase(t)
 	// out: nothing, or the memory of one job's Running (a dst aliasing it).
 	out := check.Span{}
 	if k := rapid.IntRange(-1, 2*len(jobs)-1).Draw(t, "alias"); k >= 0 {
@@ -275,6 +268,19 @@ func testScanPasses(t *rapid.T) {
 }
 
 func TestScanPasses(t *testing.T) { t.Parallel(); rapid.Check(t, testScanPasses) }
+
+// scanCase draws a snapshot — ordinary, perhaps corrupted, or of extreme
+// magnitudes — and a λ for the validation tests.
+func scanCase(t *rapid.T) ([]Job, float64) {
+	var jobs []Job
+	if rapid.Bool().Draw(t, "extreme") {
+		jobs = extremeJobs(t)
+	} else {
+		jobs = genJobs(t, 1, 5, 5, 2)
+		corrupt(t, jobs)
+	}
+	return jobs, rapid.OneOf(rapid.SampledFrom([]float64{0, 1, 1e300}), testutil.Magnitude()).Draw(t, "lambda")
+}
 
 // tinyHere reports whether the phase has tasks and E + λσ is tiny.
 func (p *Phase) tinyHere(lambda float64) bool { return p.Tasks > 0 && tiny(p.perTask(lambda)) }

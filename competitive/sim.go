@@ -97,7 +97,9 @@ const workTol = 1e-9
 // B ~ Beta (gonum distuv) of mean 1/Δ and variance σ²/Δ², the only Beta
 // law with the required moments on [0, Δ] (it needs σ² < Δ − 1, the
 // largest variance a law on [0, Δ] with mean 1 can have). A task of work p
-// finishes at the end of the slot in which its service reaches p.
+// finishes at the end of the slot in which its service reaches p, to
+// within a relative 10⁻⁹ that absorbs the rounding of the summed service:
+// when it is ≥ p·(1 − 10⁻⁹).
 //
 //   - Preemptive mode (§2.3): checkpointing — the copies of a task share
 //     its progress, which grows each slot by the largest service among them
@@ -141,7 +143,10 @@ const workTol = 1e-9
 // MaxSimTasks tasks in all, a work ≤ 0, NaN or ±Inf for a phase with tasks,
 // a dst that overlaps jobs, and when the run exceeds MaxSlots — up front,
 // without simulating, when a task's work alone needs more slots than
-// MaxSlots (or the default cap, at most 2^50) at δΔ per slot.
+// MaxSlots (or the default cap, at most 2^50) at δΔ per slot: when
+// p·(1 − 2·10⁻⁹)/(δΔ) ≥ MaxSlots − a_j, which leaves a further 10⁻⁹ of p
+// for rounding (a task within that margin of the bound is simulated, and
+// the run ends with the MaxSlots error).
 func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stats, error) {
 	const fn = "competitive.Simulate"
 	cfg, err := checkConfig(fn, cfg, rng)
@@ -185,13 +190,15 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 	}
 	// A task of work p runs at most δΔ per slot: a job that cannot finish
 	// within maxSlots is rejected now rather than after maxSlots slots
-	// (2^50 of them by default: years).
+	// (2^50 of them by default: years). At equality the task needs
+	// p·(1 − workTol) > p·(1 − 2·workTol) = (maxSlots − a_j)·δΔ: rejected.
+	// maxSlots − a_j is exact; a_j + slots could round up to maxSlots.
 	for j, job := range jobs {
 		for s, work := range [2]float64{job.MapWork, job.ReduceWork} {
 			if [2]int{job.MapTasks, job.ReduceTasks}[s] == 0 {
 				continue
 			}
-			if slots := work / (cfg.Speed * cfg.Peak) * (1 - 2*workTol); float64(job.Arrival)+slots > float64(maxSlots) {
+			if slots := work / (cfg.Speed * cfg.Peak) * (1 - 2*workTol); slots >= float64(maxSlots-job.Arrival) {
 				return nil, Stats{}, check.Err(fn, j, [2]string{"map.work", "reduce.work"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
 			}
 		}
