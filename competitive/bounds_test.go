@@ -241,7 +241,7 @@ func FuzzSREWCRatio(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(testBoundsNoPanic))
 // testStringsNoPanic covers the String methods of the enums.
 func testStringsNoPanic(t *rapid.T) {
 	v := rapid.Uint8().Draw(t, "v")
-	for _, s := range []string{Stage(v).String(), Kind(v).String(), Mode(v).String(), Policy(v).String()} {
+	for _, s := range []string{Stage(v).String(), Kind(v).String(), Mode(v).String(), Algorithm(v).String()} {
 		if s == "" {
 			t.Fatalf("empty String for %d", v)
 		}

@@ -124,7 +124,7 @@ func ExampleSEW() {
 // that model); with deterministic service Fair is better here.
 func ExampleSimulate() {
 	jobs := []competitive.SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}
-	for _, policy := range []competitive.Policy{competitive.SEWPolicy, competitive.SREWCPolicy, competitive.FairPolicy} {
+	for _, policy := range []competitive.Algorithm{competitive.SEWPolicy, competitive.SREWCPolicy, competitive.FairPolicy} {
 		cfg := competitive.Config{Machines: 2, Policy: policy, Beta: 0.5}
 		flow, stats, err := competitive.Simulate(nil, jobs, cfg, nil)
 		if err != nil {

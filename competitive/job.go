@@ -2,10 +2,10 @@ package competitive
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/enum"
 )
 
 // Stage names one of the two phases of a MapReduce job.
@@ -16,16 +16,10 @@ const (
 	ReduceStage              // the reduce phase: tasks T_j^{r,i}, runnable once every map task has finished
 )
 
+var stageNames = []string{MapStage: "map", ReduceStage: "reduce"}
+
 // String returns "map" or "reduce".
-func (s Stage) String() string {
-	switch s {
-	case MapStage:
-		return "map"
-	case ReduceStage:
-		return "reduce"
-	}
-	return "Stage(" + strconv.Itoa(int(s)) + ")"
-}
+func (s Stage) String() string { return enum.Name(s, stageNames, "Stage") }
 
 // Phase is what a scheduler knows about one phase of a job at the start of
 // a time slot (paper §2, Table 1, Assumption 1).

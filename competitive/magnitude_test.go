@@ -477,7 +477,7 @@ func testMagnitudeSimulate(t *rapid.T) {
 	}
 	cfg := Config{
 		Machines: rapid.IntRange(2, 6).Draw(t, "machines"),
-		Policy:   rapid.SampledFrom([]Policy{SEWPolicy, SREWCPolicy, FairPolicy}).Draw(t, "policy"),
+		Policy:   rapid.SampledFrom([]Algorithm{SEWPolicy, SREWCPolicy, FairPolicy}).Draw(t, "policy"),
 		Beta:     extremeBeta(t),
 		Lambda:   extremeLambda(t),
 		Mode:     rapid.SampledFrom([]Mode{Preemptive, NonPreemptive}).Draw(t, "mode"),

@@ -4,9 +4,9 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/enum"
 )
 
 // Kind is what an Action does.
@@ -25,18 +25,10 @@ const (
 	Preempt
 )
 
+var kindNames = []string{Launch: "launch", Clone: "clone", Preempt: "preempt"}
+
 // String returns "launch", "clone" or "preempt".
-func (k Kind) String() string {
-	switch k {
-	case Launch:
-		return "launch"
-	case Clone:
-		return "clone"
-	case Preempt:
-		return "preempt"
-	}
-	return "Kind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k Kind) String() string { return enum.Name(k, kindNames, "Kind") }
 
 // Action is one scheduling decision for the current slot: start or stop
 // Copies copies of one task of one job.
@@ -64,16 +56,10 @@ const (
 	NonPreemptive
 )
 
+var modeNames = []string{Preemptive: "preemptive", NonPreemptive: "non-preemptive"}
+
 // String returns "preemptive" or "non-preemptive".
-func (m Mode) String() string {
-	switch m {
-	case Preemptive:
-		return "preemptive"
-	case NonPreemptive:
-		return "non-preemptive"
-	}
-	return "Mode(" + strconv.Itoa(int(m)) + ")"
-}
+func (m Mode) String() string { return enum.Name(m, modeNames, "Mode") }
 
 // Plan computes the per-slot decisions of SREW+C(β), Xu et al. Algorithm 2
 // lines 3–14, for jobs that have been allotted machines[j] machines (g_j(t),

@@ -4,35 +4,27 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/enum"
 )
 
-// Policy is the scheduler a simulation runs.
-type Policy uint8
+// Algorithm is the scheduler a simulation runs.
+type Algorithm uint8
 
 const (
-	SEWPolicy   Policy = iota // SEW, Algorithm 1: map and reduce groups, jobs by Υ_j
-	SREWCPolicy               // SREW+C(β), Algorithm 2, with Config.Beta
-	FairPolicy                // the Fair scheduler: SREW+C(1), every active job M/N machines (§4.1)
+	SEWPolicy   Algorithm = iota // SEW, Algorithm 1: map and reduce groups, jobs by Υ_j
+	SREWCPolicy                  // SREW+C(β), Algorithm 2, with Config.Beta
+	FairPolicy                   // the Fair scheduler: SREW+C(1), every active job M/N machines (§4.1)
 )
 
+var policyNames = []string{SEWPolicy: "SEW", SREWCPolicy: "SREW+C", FairPolicy: "Fair"}
+
 // String returns "SEW", "SREW+C" or "Fair".
-func (p Policy) String() string {
-	switch p {
-	case SEWPolicy:
-		return "SEW"
-	case SREWCPolicy:
-		return "SREW+C"
-	case FairPolicy:
-		return "Fair"
-	}
-	return "Policy(" + strconv.Itoa(int(p)) + ")"
-}
+func (p Algorithm) String() string { return enum.Name(p, policyNames, "Policy") } // the name the type had before it was Algorithm
 
 // SimJob is a MapReduce job of the simulation: it arrives at the end of
 // slot Arrival (a_j) and can run from the next slot; it has MapTasks map
@@ -48,15 +40,15 @@ type SimJob struct {
 
 // Config describes the simulated cluster and scheduler.
 type Config struct {
-	Machines int     // M ≥ 1 (≥ 2 for SEW)
-	Policy   Policy  // SEW, SREW+C(β) or Fair
-	Beta     float64 // β ∈ (0, 1] for SREWCPolicy; ignored otherwise
-	Lambda   float64 // λ ≥ 0, the variance factor of Υ
-	Mode     Mode    // Preemptive: checkpointing (eq. 6); NonPreemptive: independent copies (eq. 1, 5)
-	Speed    float64 // δ > 0, the resource augmentation: service per slot δ·X_i(t); 0 means 1
-	Sigma    float64 // σ ≥ 0, the standard deviation of X_i(t)
-	Peak     float64 // Δ ≥ 1, the peak of X_i(t); 0 means 1; σ > 0 needs σ² < Δ − 1
-	MaxSlots int     // give up (with an error) after this many slots; 0 means a generous default
+	Machines int       // M ≥ 1 (≥ 2 for SEW)
+	Policy   Algorithm // SEW, SREW+C(β) or Fair
+	Beta     float64   // β ∈ (0, 1] for SREWCPolicy; ignored otherwise
+	Lambda   float64   // λ ≥ 0, the variance factor of Υ
+	Mode     Mode      // Preemptive: checkpointing (eq. 6); NonPreemptive: independent copies (eq. 1, 5)
+	Speed    float64   // δ > 0, the resource augmentation: service per slot δ·X_i(t); 0 means 1
+	Sigma    float64   // σ ≥ 0, the standard deviation of X_i(t)
+	Peak     float64   // Δ ≥ 1, the peak of X_i(t); 0 means 1; σ > 0 needs σ² < Δ − 1
+	MaxSlots int       // give up (with an error) after this many slots; 0 means a generous default
 }
 
 // Stats summarises a simulation run.

@@ -20,7 +20,7 @@ import (
 // or none, or that indexes out of range, fails.
 func TestConservationEachCheck(t *testing.T) {
 	t.Parallel()
-	cfg := func(p Policy, mode Mode) Config {
+	cfg := func(p Algorithm, mode Mode) Config {
 		return Config{Machines: 4, Policy: p, Mode: mode, Speed: 1, Peak: 1}
 	}
 	// One job of two map tasks (input index 1, behind a job already

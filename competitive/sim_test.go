@@ -176,7 +176,7 @@ func onlineLowerBound(jobs []SimJob, machines int, peak float64) float64 {
 
 func testSimulate(t *rapid.T) {
 	jobs := onlineJobs(t, 8)
-	policy := rapid.SampledFrom([]Policy{SEWPolicy, SREWCPolicy, FairPolicy}).Draw(t, "policy")
+	policy := rapid.SampledFrom([]Algorithm{SEWPolicy, SREWCPolicy, FairPolicy}).Draw(t, "policy")
 	cfg := Config{
 		Machines: rapid.IntRange(2, 12).Draw(t, "machines"),
 		Policy:   policy,
@@ -283,7 +283,7 @@ func testSimulateNoPanic(t *rapid.T) {
 	}
 	cfg := Config{
 		Machines: anyInt(t, "machines", 1, 2, 5),
-		Policy:   Policy(rapid.IntRange(0, 3).Draw(t, "policy")),
+		Policy:   Algorithm(rapid.IntRange(0, 3).Draw(t, "policy")),
 		Beta:     anyFloat(t, "beta", 0.5, 1),
 		Lambda:   anyFloat(t, "lambda", 0, 1),
 		Mode:     Mode(rapid.IntRange(0, 2).Draw(t, "mode")),
@@ -470,7 +470,7 @@ func TestSnapshot(t *testing.T) {
 func TestConservationChecks(t *testing.T) {
 	t.Parallel()
 	jobs := []SimJob{{MapTasks: 2, ReduceTasks: 1, MapWork: 1, ReduceWork: 1}}
-	fresh := func(policy Policy) *sim {
+	fresh := func(policy Algorithm) *sim {
 		s := newSim(jobs, Config{Machines: 2, Policy: policy, Speed: 1, Peak: 1}, 3, nil)
 		s.active = []int{0}
 		s.snapshot()
@@ -478,7 +478,7 @@ func TestConservationChecks(t *testing.T) {
 	}
 	cases := []struct {
 		name    string
-		policy  Policy
+		policy  Algorithm
 		actions []Action
 	}{
 		{"launch twice", SREWCPolicy, []Action{{0, MapStage, Launch, 0, 1}, {0, MapStage, Launch, 0, 1}}},

@@ -49,7 +49,7 @@ func TestSimulateUpFrontWork(t *testing.T) {
 func TestSimulateArrivalsOutOfOrder(t *testing.T) {
 	t.Parallel()
 	jobs := []SimJob{{Arrival: 5, MapTasks: 1, MapWork: 1}, {Arrival: 0, MapTasks: 1, MapWork: 1}, {Arrival: 2, MapTasks: 1, MapWork: 1}}
-	for _, p := range []Policy{FairPolicy, SEWPolicy} {
+	for _, p := range []Algorithm{FairPolicy, SEWPolicy} {
 		flow, stats, err := Simulate(nil, jobs, Config{Machines: 2, Policy: p}, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", p, err)
@@ -94,7 +94,7 @@ func TestSimulatePreemptionCounts(t *testing.T) {
 	t.Parallel()
 	jobs := []SimJob{{MapTasks: 3, MapWork: 10}, {Arrival: 1, MapTasks: 1, MapWork: 1}, {Arrival: 1, MapTasks: 1, MapWork: 1}}
 	want := Stats{Slots: 11, ActiveSlots: 11, BusyMachineSlots: 33, Launched: 7, Cloned: 1, Preempted: 2, TasksFinished: 5}
-	for _, p := range []Policy{FairPolicy, SREWCPolicy} {
+	for _, p := range []Algorithm{FairPolicy, SREWCPolicy} {
 		flow, stats, err := Simulate(nil, jobs, Config{Machines: 3, Policy: p, Beta: 1}, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", p, err)
