@@ -36,7 +36,7 @@ func LowerBound(jobs []Job, machines int, peak float64, ws *Workspace) (float64,
 	if machines < 1 || machines > maxCount {
 		return 0, check.Err(fn, check.Scalar, "machines", float64(machines), "must lie in [1, 2^53]")
 	}
-	if err := checkPeak(fn, peak); err != nil {
+	if err := checkPeak(fn, "peak", peak); err != nil {
 		return 0, err
 	}
 	if err := checkJobs(fn, jobs, 0, false); err != nil {
@@ -214,7 +214,7 @@ func SEWConfidence(lambda float64) (float64, error) {
 //
 // Special cases: an error is returned for peak < 1, NaN or ±Inf.
 func SEWRatio(peak float64) (float64, error) {
-	if err := checkPeak("competitive.SEWRatio", peak); err != nil {
+	if err := checkPeak("competitive.SEWRatio", "peak", peak); err != nil {
 		return 0, err
 	}
 	return peak + 2, nil
@@ -260,7 +260,7 @@ func SREWCRatio(machines int, beta, eps, peak float64) (float64, error) {
 	if err := checkTheorem4(fn, beta, eps); err != nil {
 		return 0, err
 	}
-	if err := checkPeak(fn, peak); err != nil {
+	if err := checkPeak(fn, "peak", peak); err != nil {
 		return 0, err
 	}
 	m := float64(machines)
@@ -286,9 +286,9 @@ func checkTheorem4(fn string, beta, eps float64) error {
 	return check.Positive(fn, check.Scalar, "eps", eps)
 }
 
-func checkPeak(fn string, peak float64) error {
+func checkPeak(fn, field string, peak float64) error {
 	if !(peak >= 1) || math.IsInf(peak, 1) {
-		return check.Err(fn, check.Scalar, "peak", peak, "must be finite and ≥ 1")
+		return check.Err(fn, check.Scalar, field, peak, "must be finite and ≥ 1")
 	}
 	return nil
 }

@@ -19,9 +19,9 @@ func TestSEWRunningEntries(t *testing.T) {
 		job   Job
 		field string
 	}{
-		{"map sum past 2^53", Job{Map: Phase{Tasks: 3, Mean: 1, Running: []int{1 << 52, 1 << 51, 1<<51 + 1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}, "map.running"},
-		{"reduce entry 0", Job{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{0}}}, "reduce.running"},
-		{"map entry 0", Job{Map: Phase{Tasks: 1, Mean: 1, Running: []int{0}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}, "map.running"},
+		{"map sum past 2^53", Job{Map: Phase{Tasks: 3, Mean: 1, Running: []int{1 << 52, 1 << 51, 1<<51 + 1}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}, "Map.Running"},
+		{"reduce entry 0", Job{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{0}}}, "Reduce.Running"},
+		{"map entry 0", Job{Map: Phase{Tasks: 1, Mean: 1, Running: []int{0}}, Reduce: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}, "Map.Running"},
 	}
 	for _, c := range cases {
 		_, err := SEW(nil, []Job{c.job}, 1<<53, 0, nil, nil)

@@ -100,7 +100,7 @@ func TestScalarBoundaries(t *testing.T) {
 		}
 		add("SEW M="+itoa(m.v), m.want, func() error { _, err := SEW(nil, jobs, m.v, 0, rng, nil); return err })
 	}
-	add("SEW map copies > ⌈M/2⌉", "map.running", func() error { _, err := SEW(nil, full, 1<<53-2, 0, nil, nil); return err })
+	add("SEW map copies > ⌈M/2⌉", "Map.Running", func() error { _, err := SEW(nil, full, 1<<53-2, 0, nil, nil); return err })
 	add("SEW map copies = ⌈M/2⌉", "", func() error { _, err := SEW(nil, full, 1<<53-1, 0, nil, nil); return err })
 
 	// LowerBound, SEWBound, SREWCRatio: M ∈ [1, 2^53]; peak ≥ 1 finite.
@@ -143,42 +143,42 @@ func TestScalarBoundaries(t *testing.T) {
 			return err
 		}
 	}
-	add("Simulate M=0", "machines", simCfg(func(c *Config) { c.Machines = 0 }))
+	add("Simulate M=0", "Machines", simCfg(func(c *Config) { c.Machines = 0 }))
 	add("Simulate M=1", "", simCfg(func(c *Config) { c.Machines = 1 }))
-	add("Simulate SEW M=1", "machines", simCfg(func(c *Config) { c.Machines, c.Policy = 1, SEWPolicy }))
+	add("Simulate SEW M=1", "Machines", simCfg(func(c *Config) { c.Machines, c.Policy = 1, SEWPolicy }))
 	add("Simulate SEW M=2", "", simCfg(func(c *Config) { c.Policy = SEWPolicy }))
 	add("Simulate M=MaxSimMachines", "", simCfg(func(c *Config) { c.Machines = MaxSimMachines }))
-	add("Simulate M=MaxSimMachines+1", "machines", simCfg(func(c *Config) { c.Machines = MaxSimMachines + 1 }))
-	add("Simulate β=0", "beta", simCfg(func(c *Config) { c.Beta = 0 }))
+	add("Simulate M=MaxSimMachines+1", "Machines", simCfg(func(c *Config) { c.Machines = MaxSimMachines + 1 }))
+	add("Simulate β=0", "Beta", simCfg(func(c *Config) { c.Beta = 0 }))
 	add("Simulate β=1", "", simCfg(func(c *Config) { c.Beta = 1 }))
-	add("Simulate β=1⁺", "beta", simCfg(func(c *Config) { c.Beta = up(1) }))
+	add("Simulate β=1⁺", "Beta", simCfg(func(c *Config) { c.Beta = up(1) }))
 	add("Simulate Fair ignores β", "", simCfg(func(c *Config) { c.Policy, c.Beta = FairPolicy, nan }))
-	add("Simulate policy", "policy", simCfg(func(c *Config) { c.Policy = FairPolicy + 1 }))
-	add("Simulate mode", "mode", simCfg(func(c *Config) { c.Mode = NonPreemptive + 1 }))
-	add("Simulate λ<0", "lambda", simCfg(func(c *Config) { c.Lambda = -5e-324 }))
-	add("Simulate speed<0", "speed", simCfg(func(c *Config) { c.Speed = -1 }))
-	add("Simulate speed=+Inf", "speed", simCfg(func(c *Config) { c.Speed = inf }))
-	add("Simulate peak<1", "peak", simCfg(func(c *Config) { c.Peak = down(1) }))
-	add("Simulate σ<0", "sigma", simCfg(func(c *Config) { c.Sigma = -1 }))
-	add("Simulate σ²=Δ−1", "sigma", simCfg(func(c *Config) { c.Sigma, c.Peak = 1, 2 }))
+	add("Simulate policy", "Policy", simCfg(func(c *Config) { c.Policy = FairPolicy + 1 }))
+	add("Simulate mode", "Mode", simCfg(func(c *Config) { c.Mode = NonPreemptive + 1 }))
+	add("Simulate λ<0", "Lambda", simCfg(func(c *Config) { c.Lambda = -5e-324 }))
+	add("Simulate speed<0", "Speed", simCfg(func(c *Config) { c.Speed = -1 }))
+	add("Simulate speed=+Inf", "Speed", simCfg(func(c *Config) { c.Speed = inf }))
+	add("Simulate peak<1", "Peak", simCfg(func(c *Config) { c.Peak = down(1) }))
+	add("Simulate σ<0", "Sigma", simCfg(func(c *Config) { c.Sigma = -1 }))
+	add("Simulate σ²=Δ−1", "Sigma", simCfg(func(c *Config) { c.Sigma, c.Peak = 1, 2 }))
 	add("Simulate σ²<Δ−1", "", simCfg(func(c *Config) { c.Sigma, c.Peak = 0.5, 2 }))
-	add("Simulate MaxSlots<0", "maxslots", simCfg(func(c *Config) { c.MaxSlots = -1 }))
+	add("Simulate MaxSlots<0", "MaxSlots", simCfg(func(c *Config) { c.MaxSlots = -1 }))
 	add("Simulate MaxSlots=2^40", "", simCfg(func(c *Config) { c.MaxSlots = maxSimSlot }))
-	add("Simulate MaxSlots>2^40", "maxslots", simCfg(func(c *Config) { c.MaxSlots = maxSimSlot + 1 }))
-	add("Simulate σ>0, nil rng", "sigma", func() error {
+	add("Simulate MaxSlots>2^40", "MaxSlots", simCfg(func(c *Config) { c.MaxSlots = maxSimSlot + 1 }))
+	add("Simulate σ>0, nil rng", "Sigma", func() error {
 		_, _, err := Simulate(nil, sim, Config{Machines: 2, Policy: FairPolicy, Sigma: 0.5, Peak: 2}, nil)
 		return err
 	})
 	for _, a := range []struct {
 		v    int
 		want string
-	}{{-1, "arrival"}, {0, ""}, {maxSimSlot, ""}, {maxSimSlot + 1, "arrival"}} {
+	}{{-1, "Arrival"}, {0, ""}, {maxSimSlot, ""}, {maxSimSlot + 1, "Arrival"}} {
 		add("Simulate arrival="+itoa(a.v), a.want, func() error {
 			_, _, err := Simulate(nil, []SimJob{{Arrival: a.v, MapTasks: 1, MapWork: 1}}, Config{Machines: 1, Policy: FairPolicy}, nil)
 			return err
 		})
 	}
-	add("Simulate tasks>MaxSimTasks", "reduce.tasks", func() error {
+	add("Simulate tasks>MaxSimTasks", "ReduceTasks", func() error {
 		_, _, err := Simulate(nil, []SimJob{{MapTasks: MaxSimTasks, MapWork: 1, ReduceTasks: 1, ReduceWork: 1}}, Config{Machines: 1, Policy: FairPolicy}, nil)
 		return err
 	})

@@ -144,8 +144,8 @@ func (j *Job) copies() int {
 const maxCount = alloc.MaxTotal
 
 var fieldNames = [2][5]string{
-	{"map.tasks", "map.mean", "map.sd", "map.unscheduled", "map.running"},
-	{"reduce.tasks", "reduce.mean", "reduce.sd", "reduce.unscheduled", "reduce.running"},
+	{"Map.Tasks", "Map.Mean", "Map.SD", "Map.Unscheduled", "Map.Running"},
+	{"Reduce.Tasks", "Reduce.Mean", "Reduce.SD", "Reduce.Unscheduled", "Reduce.Running"},
 }
 
 const (
@@ -198,8 +198,8 @@ func checkJob(fn string, j int, job *Job, lambda float64, deep bool) error {
 		return err
 	}
 	if job.Map.unfinished() > 0 && (len(job.Reduce.Running) > 0 || job.Reduce.Unscheduled != job.Reduce.Tasks) {
-		return check.Err(fn, j, "reduce.unscheduled", float64(job.Reduce.Unscheduled),
-			"must equal reduce.tasks with no reduce task running while a map task is unfinished")
+		return check.Err(fn, j, "Reduce.Unscheduled", float64(job.Reduce.Unscheduled),
+			"must equal Reduce.Tasks with no reduce task running while a map task is unfinished")
 	}
 	// With the precedence checked only one phase has running copies, so a
 	// deep check also bounds the job's copies o_j(t) by 2⁵³.

@@ -133,12 +133,12 @@ func TestWorkloadErrors(t *testing.T) {
 		{"NaN lambda", ok, math.NaN(), "lambda"},
 		{"negative lambda", ok, -1, "lambda"},
 		{"Inf lambda", ok, math.Inf(1), "lambda"},
-		{"negative tasks", Job{Map: Phase{Tasks: -1, Mean: 1}}, 0, "map.tasks"},
-		{"zero mean", Job{Map: Phase{Tasks: 1, Unscheduled: 1}}, 0, "map.mean"},
-		{"NaN SD", Job{Reduce: Phase{Tasks: 1, Mean: 1, SD: math.NaN(), Unscheduled: 1}}, 0, "reduce.sd"},
-		{"too many unscheduled", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 2}}, 0, "map.unscheduled"},
-		{"too many running", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 1, Running: []int{1}}}, 0, "map.running"},
-		{"reduce before maps", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{1}}}, 0, "reduce.unscheduled"},
+		{"negative tasks", Job{Map: Phase{Tasks: -1, Mean: 1}}, 0, "Map.Tasks"},
+		{"zero mean", Job{Map: Phase{Tasks: 1, Unscheduled: 1}}, 0, "Map.Mean"},
+		{"NaN SD", Job{Reduce: Phase{Tasks: 1, Mean: 1, SD: math.NaN(), Unscheduled: 1}}, 0, "Reduce.SD"},
+		{"too many unscheduled", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 2}}, 0, "Map.Unscheduled"},
+		{"too many running", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 1, Running: []int{1}}}, 0, "Map.Running"},
+		{"reduce before maps", Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}, Reduce: Phase{Tasks: 1, Mean: 1, Running: []int{1}}}, 0, "Reduce.Unscheduled"},
 		{"overflow", Job{Map: Phase{Tasks: 1 << 50, Mean: math.MaxFloat64, Unscheduled: 1}}, 0, "effective workload"},
 	}
 	for _, c := range cases {

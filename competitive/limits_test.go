@@ -41,7 +41,7 @@ func TestIssue17HugeCounts(t *testing.T) {
 	_, err = Plan(dst, jobs, []int{1<<53 - 1}, 1<<53, 0, Preemptive, rng, nil)
 	wantInputError(t, err, "competitive.Plan", 0, "machines")
 	_, err = SEW(dst, jobs, 1<<53, 0, rng, nil)
-	wantInputError(t, err, "competitive.SEW", 0, "map.unscheduled")
+	wantInputError(t, err, "competitive.SEW", 0, "Map.Unscheduled")
 	if diff := cmp.Diff(want, dst); diff != "" {
 		t.Errorf("dst written by a rejected call (-want +got):\n%s", diff)
 	}
@@ -109,16 +109,16 @@ func TestMaxActionsBoundary(t *testing.T) {
 	}
 	for _, rng := range []*rand.Rand{nil, rand.New(rand.NewPCG(1, 1))} {
 		_, err = SEW(nil, jobs, m+2, 0, rng, nil)
-		wantInputError(t, err, "competitive.SEW", 0, "map.unscheduled")
+		wantInputError(t, err, "competitive.SEW", 0, "Map.Unscheduled")
 	}
 	// SEW launching MaxActions + 1 tasks: rejected, naming the last job
 	// served; the reduce group is checked too.
 	jobs = []Job{{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}}, {Map: Phase{Tasks: 1 << 53, Mean: 2, Unscheduled: 1 << 53}}}
 	_, err = SEW(nil, jobs, 2*(MaxActions+1), 0, nil, nil)
-	wantInputError(t, err, "competitive.SEW", 1, "map.unscheduled")
+	wantInputError(t, err, "competitive.SEW", 1, "Map.Unscheduled")
 	jobs = []Job{{Map: Phase{Tasks: 1, Mean: 1}, Reduce: Phase{Tasks: 1 << 53, Mean: 1, Unscheduled: 1 << 53}}}
 	_, err = SEW(nil, jobs, 2*(MaxActions+1), 0, nil, nil)
-	wantInputError(t, err, "competitive.SEW", 0, "reduce.unscheduled")
+	wantInputError(t, err, "competitive.SEW", 0, "Reduce.Unscheduled")
 	// A reduce group blocked by a job still mapping does nothing at any M.
 	jobs = []Job{{Map: Phase{Tasks: 1, Mean: 1, Running: []int{1}}, Reduce: Phase{Tasks: 1 << 53, Mean: 1, Unscheduled: 1 << 53}}}
 	got, err = SEW(nil, jobs, 4, 0, nil, nil)

@@ -548,22 +548,22 @@ func TestMagnitudeRegressions(t *testing.T) {
 	// the phase's sd rather than a NaN workload.
 	var ie *specsched.InputError
 	_, err := EffectiveWorkload(Job{Map: Phase{Tasks: 1, Mean: 1, Unscheduled: 1}, Reduce: Phase{Mean: 1e308, SD: 1e308}}, 2)
-	if !errors.As(err, &ie) || ie.Field != "reduce.sd" || ie.Value != 1e308 {
+	if !errors.As(err, &ie) || ie.Field != "Reduce.SD" || ie.Value != 1e308 {
 		t.Errorf("err = %v, want an InputError on reduce.sd = 1e308", err)
 	}
 	// Simulate: a task needing 1e300 slots is rejected at once (it ran
 	// 2^50 slots before giving up); one that needs exactly MaxSlots runs.
 	start := time.Now()
 	_, _, err = Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 1e300}}, Config{Machines: 1, Policy: FairPolicy}, nil)
-	if !errors.As(err, &ie) || ie.Field != "map.work" || time.Since(start) > time.Second {
-		t.Errorf("Simulate, work 1e300: %v after %v; want an InputError on map.work at once", err, time.Since(start))
+	if !errors.As(err, &ie) || ie.Field != "MapWork" || time.Since(start) > time.Second {
+		t.Errorf("Simulate, work 1e300: %v after %v; want an InputError on MapWork at once", err, time.Since(start))
 	}
 	if flow, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 10}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil); err != nil || flow[0] != 10 {
 		t.Errorf("Simulate, work 10 in MaxSlots 10: %v, %v; want flowtime 10", flow, err)
 	}
 	_, _, err = Simulate(nil, []SimJob{{MapTasks: 1, ReduceTasks: 1, MapWork: 1, ReduceWork: 10.5}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil)
-	if !errors.As(err, &ie) || ie.Field != "reduce.work" {
-		t.Errorf("Simulate, reduce work 10.5 in MaxSlots 10: %v; want an InputError on reduce.work", err)
+	if !errors.As(err, &ie) || ie.Field != "ReduceWork" {
+		t.Errorf("Simulate, reduce work 10.5 in MaxSlots 10: %v; want an InputError on ReduceWork", err)
 	}
 }
 

@@ -523,10 +523,10 @@ func TestDeepCheckErrors(t *testing.T) {
 		{"too many", []int{maxCount, 1}},
 	} {
 		jobs := []Job{{Map: Phase{Tasks: 4, Mean: 1, Running: tc.running}}}
-		if _, err := Plan(nil, jobs, []int{4}, 4, 1, Preemptive, nil, nil); !isInputError(err, "competitive.Plan") || !strings.Contains(err.Error(), "map.running") {
+		if _, err := Plan(nil, jobs, []int{4}, 4, 1, Preemptive, nil, nil); !isInputError(err, "competitive.Plan") || !strings.Contains(err.Error(), "Map.Running") {
 			t.Errorf("Plan, %s: err = %v, want an InputError naming map.running", tc.name, err)
 		}
-		if _, err := SEW(nil, jobs, 4, 1, nil, nil); !isInputError(err, "competitive.SEW") || !strings.Contains(err.Error(), "map.running") {
+		if _, err := SEW(nil, jobs, 4, 1, nil, nil); !isInputError(err, "competitive.SEW") || !strings.Contains(err.Error(), "Map.Running") {
 			t.Errorf("SEW, %s: err = %v, want an InputError naming map.running", tc.name, err)
 		}
 	}

@@ -27,7 +27,7 @@ func TestSEWGroupCapacity(t *testing.T) {
 	for name, c := range map[string]struct {
 		jobs  []Job
 		field string
-	}{"map": {mapJobs, "map.running"}, "reduce": {reduceJobs, "reduce.running"}} {
+	}{"map": {mapJobs, "Map.Running"}, "reduce": {reduceJobs, "Reduce.Running"}} {
 		_, err := SEW(nil, c.jobs, 4, 0, nil, nil)
 		var ie *specsched.InputError
 		if !errors.As(err, &ie) || ie.Index != 1 || ie.Field != c.field {

@@ -485,7 +485,7 @@ func TestSEWGroupsAcrossJobs(t *testing.T) {
 	}
 	_, err := SEW(nil, []Job{reducing(0, 1), reducing(0, 2)}, 4, 0, nil, nil)
 	var ie *specsched.InputError
-	if !isInputError(err, "competitive.SEW") || !errors.As(err, &ie) || ie.Index != 1 || ie.Field != "reduce.running" {
+	if !isInputError(err, "competitive.SEW") || !errors.As(err, &ie) || ie.Index != 1 || ie.Field != "Reduce.Running" {
 		t.Errorf("copies 1 + 2 in a reduce group of 2: err = %v, want an InputError for job 1's reduce.running", err)
 	}
 	if got, err := SEW(nil, []Job{reducing(0, 1), reducing(0, 1)}, 4, 0, nil, nil); err != nil || len(got) != 0 {

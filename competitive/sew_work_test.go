@@ -20,5 +20,5 @@ func TestSEWMaxActionsLaunchesAndClones(t *testing.T) {
 		}
 	}
 	_, err := SEW(nil, jobs, 4*MaxActions+2, 0, nil, nil)
-	wantInputError(t, err, "competitive.SEW", 0, "map.unscheduled")
+	wantInputError(t, err, "competitive.SEW", 0, "Map.Unscheduled")
 }

@@ -152,21 +152,21 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 	maxArrival := 0
 	for j, job := range jobs {
 		if job.Arrival < 0 || job.Arrival > maxSimSlot {
-			return nil, Stats{}, check.Err(fn, j, "arrival", float64(job.Arrival), "must lie in [0, 2^40]")
+			return nil, Stats{}, check.Err(fn, j, "Arrival", float64(job.Arrival), "must lie in [0, 2^40]")
 		}
 		for s, ph := range [2]struct {
 			tasks int
 			work  float64
 		}{{job.MapTasks, job.MapWork}, {job.ReduceTasks, job.ReduceWork}} {
-			name := [2]string{"map.", "reduce."}[s]
+			name := [2]string{"Map", "Reduce"}[s]
 			if ph.tasks < 0 || ph.tasks > MaxSimTasks-totalTasks {
-				return nil, Stats{}, check.Err(fn, j, name+"tasks", float64(ph.tasks), "must be ≥ 0, with at most MaxSimTasks tasks in all")
+				return nil, Stats{}, check.Err(fn, j, name+"Tasks", float64(ph.tasks), "must be ≥ 0, with at most MaxSimTasks tasks in all")
 			}
 			if ph.tasks > 0 {
-				if err := check.Positive(fn, j, name+"work", ph.work); err != nil {
+				if err := check.Positive(fn, j, name+"Work", ph.work); err != nil {
 					return nil, Stats{}, err
 				}
-			} else if err := check.NonNegative(fn, j, name+"work", ph.work); err != nil {
+			} else if err := check.NonNegative(fn, j, name+"Work", ph.work); err != nil {
 				return nil, Stats{}, err
 			}
 			totalTasks += ph.tasks
@@ -191,7 +191,7 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 				continue
 			}
 			if slots := work / (cfg.Speed * cfg.Peak) * (1 - 2*workTol); slots >= float64(maxSlots-job.Arrival) {
-				return nil, Stats{}, check.Err(fn, j, [2]string{"map.work", "reduce.work"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
+				return nil, Stats{}, check.Err(fn, j, [2]string{"MapWork", "ReduceWork"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
 			}
 		}
 	}
@@ -212,54 +212,54 @@ func checkConfig(fn string, cfg Config, rng *rand.Rand) (Config, error) {
 		minMachines = 2
 	}
 	if cfg.Machines < minMachines || cfg.Machines > MaxSimMachines {
-		return cfg, check.Err(fn, check.Scalar, "machines", float64(cfg.Machines), "must lie in [1, MaxSimMachines] ([2, MaxSimMachines] under SEW)")
+		return cfg, check.Err(fn, check.Scalar, "Machines", float64(cfg.Machines), "must lie in [1, MaxSimMachines] ([2, MaxSimMachines] under SEW)")
 	}
 	if cfg.Policy > FairPolicy {
-		return cfg, check.Err(fn, check.Scalar, "policy", float64(cfg.Policy), "must be SEWPolicy, SREWCPolicy or FairPolicy")
+		return cfg, check.Err(fn, check.Scalar, "Policy", float64(cfg.Policy), "must be SEWPolicy, SREWCPolicy or FairPolicy")
 	}
 	if cfg.Policy == SREWCPolicy && !(cfg.Beta > 0 && cfg.Beta <= 1) {
-		return cfg, check.Err(fn, check.Scalar, "beta", cfg.Beta, "must lie in (0, 1]")
+		return cfg, check.Err(fn, check.Scalar, "Beta", cfg.Beta, "must lie in (0, 1]")
 	}
 	if cfg.Policy == FairPolicy {
 		cfg.Beta = 1
 	}
-	if err := checkLambda(fn, cfg.Lambda); err != nil {
+	if err := check.NonNegative(fn, check.Scalar, "Lambda", cfg.Lambda); err != nil {
 		return cfg, err
 	}
 	if cfg.Mode > NonPreemptive {
-		return cfg, check.Err(fn, check.Scalar, "mode", float64(cfg.Mode), "must be Preemptive or NonPreemptive")
+		return cfg, check.Err(fn, check.Scalar, "Mode", float64(cfg.Mode), "must be Preemptive or NonPreemptive")
 	}
 	if cfg.Speed == 0 {
 		cfg.Speed = 1
 	}
-	if err := check.Positive(fn, check.Scalar, "speed", cfg.Speed); err != nil {
+	if err := check.Positive(fn, check.Scalar, "Speed", cfg.Speed); err != nil {
 		return cfg, err
 	}
 	if cfg.Peak == 0 {
 		cfg.Peak = 1
 	}
-	if err := checkPeak(fn, cfg.Peak); err != nil {
+	if err := checkPeak(fn, "Peak", cfg.Peak); err != nil {
 		return cfg, err
 	}
-	if err := check.NonNegative(fn, check.Scalar, "sigma", cfg.Sigma); err != nil {
+	if err := check.NonNegative(fn, check.Scalar, "Sigma", cfg.Sigma); err != nil {
 		return cfg, err
 	}
 	if cfg.Sigma > 0 && !(cfg.Sigma*cfg.Sigma < cfg.Peak-1) {
-		return cfg, check.Err(fn, check.Scalar, "sigma", cfg.Sigma, "must satisfy sigma² < peak − 1: no law on [0, peak] with mean 1 varies more")
+		return cfg, check.Err(fn, check.Scalar, "Sigma", cfg.Sigma, "must satisfy sigma² < peak − 1: no law on [0, peak] with mean 1 varies more")
 	}
 	if cfg.Sigma > 0 {
 		// The Beta law's shape parameters must be finite and > 0; rounding
 		// can break that at the edges of σ² < Δ − 1 (σ tiny or σ² ≈ Δ − 1).
 		a, b := betaShape(cfg.Sigma, cfg.Peak)
 		if !(a > 0 && b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
-			return cfg, check.Err(fn, check.Scalar, "sigma", cfg.Sigma, "gives no usable Beta law for the service (too close to 0 or to sqrt(peak − 1))")
+			return cfg, check.Err(fn, check.Scalar, "Sigma", cfg.Sigma, "gives no usable Beta law for the service (too close to 0 or to sqrt(peak − 1))")
 		}
 	}
 	if cfg.Sigma > 0 && rng == nil {
-		return cfg, check.Err(fn, check.Scalar, "sigma", cfg.Sigma, "random service needs a non-nil rng")
+		return cfg, check.Err(fn, check.Scalar, "Sigma", cfg.Sigma, "random service needs a non-nil rng")
 	}
 	if cfg.MaxSlots < 0 || cfg.MaxSlots > maxSimSlot {
-		return cfg, check.Err(fn, check.Scalar, "maxslots", float64(cfg.MaxSlots), "must lie in [0, 2^40]")
+		return cfg, check.Err(fn, check.Scalar, "MaxSlots", float64(cfg.MaxSlots), "must lie in [0, 2^40]")
 	}
 	return cfg, nil
 }
@@ -395,7 +395,7 @@ func (s *sim) run(maxSlots int) ([]int, Stats, error) {
 			continue
 		}
 		if t > maxSlots {
-			return nil, Stats{}, check.Err("competitive.Simulate", check.Scalar, "maxslots", float64(maxSlots), "the run did not finish within MaxSlots slots")
+			return nil, Stats{}, check.Err("competitive.Simulate", check.Scalar, "MaxSlots", float64(maxSlots), "the run did not finish within MaxSlots slots")
 		}
 		s.now = t
 		if err := s.slot(); err != nil {

@@ -53,10 +53,10 @@ func TestSimulateUpFrontBoundary(t *testing.T) {
 		flow    []int
 		lastRun int
 	}{
-		{"map at equality", []SimJob{{MapTasks: 1, MapWork: 10.00000002}}, 1, 10, 10.00000002, 0, "map.work", nil, 0},
-		{"reduce at equality, a_j = 3", []SimJob{{Arrival: 3, ReduceTasks: 1, ReduceWork: 7.000000014}}, 1, 10, 7.000000014, 0, "reduce.work", nil, 0},
-		{"second job at equality, δ = 2", []SimJob{ok, {Arrival: 3, MapTasks: 2, MapWork: 14.000000028}}, 2, 10, 14.000000028, 1, "map.work", nil, 0},
-		{"one ulp below", []SimJob{{MapTasks: 1, MapWork: math.Nextafter(10.00000002, 0)}}, 1, 10, 0, -1, "maxslots", nil, 0},
+		{"map at equality", []SimJob{{MapTasks: 1, MapWork: 10.00000002}}, 1, 10, 10.00000002, 0, "MapWork", nil, 0},
+		{"reduce at equality, a_j = 3", []SimJob{{Arrival: 3, ReduceTasks: 1, ReduceWork: 7.000000014}}, 1, 10, 7.000000014, 0, "ReduceWork", nil, 0},
+		{"second job at equality, δ = 2", []SimJob{ok, {Arrival: 3, MapTasks: 2, MapWork: 14.000000028}}, 2, 10, 14.000000028, 1, "MapWork", nil, 0},
+		{"one ulp below", []SimJob{{MapTasks: 1, MapWork: math.Nextafter(10.00000002, 0)}}, 1, 10, 0, -1, "MaxSlots", nil, 0},
 		{"fits exactly", []SimJob{{MapTasks: 1, MapWork: 10}}, 1, 10, 0, 0, "", []int{10}, 10},
 		{"fits at a_j = 2^40 − 1", []SimJob{{Arrival: 1<<40 - 1, MapTasks: 1, MapWork: 0.99995}}, 1, 1 << 40, 0, 0, "", []int{1}, 1 << 40},
 	}

@@ -33,8 +33,8 @@ func TestSimulateUpFrontWork(t *testing.T) {
 	t.Parallel()
 	var ie *specsched.InputError
 	_, _, err := Simulate(nil, []SimJob{{ReduceTasks: 1, ReduceWork: 1e15}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil)
-	if !errors.As(err, &ie) || ie.Index != 0 || ie.Field != "reduce.work" {
-		t.Errorf("reduce work 1e15 with MaxSlots 10: err = %v, want an InputError on job 0 reduce.work", err)
+	if !errors.As(err, &ie) || ie.Index != 0 || ie.Field != "ReduceWork" {
+		t.Errorf("reduce work 1e15 with MaxSlots 10: err = %v, want an InputError on job 0 ReduceWork", err)
 	}
 	cfg := Config{Machines: 1, Policy: FairPolicy, Speed: 100, Peak: 4, MaxSlots: 20}
 	if _, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 1000}}, cfg, nil); err != nil {
