@@ -3,6 +3,8 @@ package overlap
 import (
 	"cmp"
 	"slices"
+
+	"github.com/specsched/specsched/internal/minheap"
 )
 
 // limitEntry is a rate-limited job of the processor-sharing water-fill: its
@@ -56,24 +58,27 @@ func waterFill(c float64, unlimited int, limited []limitEntry) (theta float64) {
 // to (y/x)·(its map rate).
 func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 	sel := ws.selected[:0]
-	// Select the k earliest jobs with map work: a max-heap (by arrival,
-	// index) of at most k indices; an earlier job replaces the latest in it.
-	later := func(i, l int) bool { // job i comes after job l
-		ri, rl := jobs[i].Arrival, jobs[l].Arrival
-		return ri > rl || (ri == rl && i > l)
-	}
+	// Select the k earliest jobs with map work (arrival, then index): the
+	// first k are taken as they come; then they become a heap whose root is
+	// the latest of them, which each earlier job replaces. The rank is
+	// (−arrival, −index), so that the least rank, the min-heap's root, is
+	// the latest job. The set selected is the same for any order of
+	// selection, and so are the rates.
 	for i := range jobs {
 		if jobs[i].RemainingMap == 0 {
 			continue
 		}
+		r := minheap.Rank{Key: -jobs[i].Arrival, ID: -i}
 		if len(sel) < k {
-			sel = append(sel, i)
-			heapUp(sel, len(sel)-1, later)
+			sel = append(sel, minheap.Item[struct{}]{Rank: r})
+			if len(sel) == k {
+				sel.Init()
+			}
 			continue
 		}
-		if later(sel[0], i) {
-			sel[0] = i
-			heapDown(sel, 0, later)
+		if latest := sel.Min(); latest.Less(&r) {
+			latest.Rank = r
+			sel.Fix(0)
 		}
 	}
 	ws.selected = sel
@@ -82,8 +87,8 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 		pX = xf(speed).div(xf(float64(len(sel))))
 		p = pX.float()
 	}
-	for _, i := range sel {
-		dst[i].Map = p
+	for _, job := range sel {
+		dst[-job.ID].Map = p
 	}
 	// The water-fill: jobs with available work are unlimited (marked by
 	// a negative shuffle rate until θ is known); jobs without are limited
@@ -115,37 +120,5 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 				dst[i].Shuffle = theta
 			}
 		}
-	}
-}
-
-// heapUp and heapDown maintain a binary heap of ints whose root is the
-// element no other precedes in less (less(a, b): a sits above b).
-func heapUp(h []int, i int, less func(a, b int) bool) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !less(h[i], h[parent]) {
-			return
-		}
-		h[i], h[parent] = h[parent], h[i]
-		i = parent
-	}
-}
-
-func heapDown(h []int, i int, less func(a, b int) bool) {
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		best := l
-		if r := l + 1; r < n && less(h[r], h[l]) {
-			best = r
-		}
-		if !less(h[best], h[i]) {
-			return
-		}
-		h[i], h[best] = h[best], h[i]
-		i = best
 	}
 }
