@@ -3,7 +3,6 @@ package overlap
 import (
 	"math"
 
-	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/minheap"
 )
 
@@ -68,13 +67,7 @@ type Workspace struct {
 // have no map work, the whole shuffle station).
 func Rates(dst []Rate, jobs []Job, speed float64, policy Policy, ws *Workspace) ([]Rate, error) {
 	const fn = "overlap.Rates"
-	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
-		return nil, err
-	}
-	if err := validateSpeed(fn, speed, true); err != nil {
-		return nil, err
-	}
-	if err := validatePolicy(fn, policy); err != nil {
+	if err := validateCall(fn, dst, jobs, speed, true, policy); err != nil {
 		return nil, err
 	}
 	if err := validateJobs(fn, jobs); err != nil {

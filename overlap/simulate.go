@@ -1,7 +1,5 @@
 package overlap
 
-import "github.com/specsched/specsched/internal/check"
-
 // Simulate runs the overlapping tandem queue (§2.1) under policy, with both
 // stations of speed speed, on the jobs arriving as listed, and returns each
 // job's response time (departure minus arrival) in dst[i] for jobs[i].
@@ -48,13 +46,7 @@ import "github.com/specsched/specsched/internal/check"
 // (an *specsched.InputError with Field "dst"; nothing is written).
 func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace) ([]float64, error) {
 	const fn = "overlap.Simulate"
-	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
-		return nil, err
-	}
-	if err := validateSpeed(fn, speed, false); err != nil {
-		return nil, err
-	}
-	if err := validatePolicy(fn, policy); err != nil {
+	if err := validateCall(fn, dst, jobs, speed, false, policy); err != nil {
 		return nil, err
 	}
 	if err := validateArrivals(fn, jobs, speed); err != nil {
@@ -94,12 +86,12 @@ func simulateUntil(out []float64, jobs []Arrival, speed float64, policy Policy, 
 		e := &ws.lps
 		e.reset(jobs, speed, policy.k(), out)
 		e.obs = obs
-		defer func() { e.obs, e.in, e.out = nil, nil, nil }()
+		defer e.detach()
 		return &e.tab, e.run(until)
 	}
 	e := &ws.prio
 	e.reset(jobs, speed, policy.Kind, out)
 	e.obs = obs
-	defer func() { e.obs, e.in, e.out = nil, nil, nil }()
+	defer e.detach()
 	return &e.tab, e.run(until)
 }
