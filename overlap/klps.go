@@ -57,30 +57,7 @@ func waterFill(c float64, unlimited int, limited []limitEntry) (theta float64) {
 // left, a job with available work being unlimited and one without limited
 // to (y/x)·(its map rate).
 func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
-	sel := ws.selected[:0]
-	// Select the k earliest jobs with map work (arrival, then index): the
-	// first k are taken as they come; then they become a heap whose root is
-	// the latest of them, which each earlier job replaces. The rank is
-	// (−arrival, −index), so that the least rank, the min-heap's root, is
-	// the latest job. The set selected is the same for any order of
-	// selection, and so are the rates.
-	for i := range jobs {
-		if jobs[i].RemainingMap == 0 {
-			continue
-		}
-		r := minheap.Rank{Key: -jobs[i].Arrival, ID: -i}
-		if len(sel) < k {
-			sel = append(sel, minheap.Item[struct{}]{Rank: r})
-			if len(sel) == k {
-				sel.Init()
-			}
-			continue
-		}
-		if latest := sel.Min(); latest.Less(&r) {
-			latest.Rank = r
-			sel.Fix(0)
-		}
-	}
+	sel := earliest(ws.selected, jobs, k)
 	ws.selected = sel
 	p, pX := 0.0, xfloat{}
 	if len(sel) > 0 {
@@ -88,7 +65,7 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 		p = pX.float()
 	}
 	for _, job := range sel {
-		dst[-job.ID].Map = p
+		dst[-job.ID].Map = p // the ID is −index: see latestFirst
 	}
 	// The water-fill: jobs with available work are unlimited (marked by
 	// a negative shuffle rate until θ is known); jobs without are limited
@@ -121,4 +98,47 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 			}
 		}
 	}
+}
+
+// earliest returns, in sel's memory, the k earliest jobs with map work
+// (arrival, then index), ranked by latestFirst: the first k listed are
+// taken as they come; if jobs remain, the k become a heap whose root is
+// the latest of them, and each remaining job that comes before the root
+// replaces it. The set does not depend on the order of selection.
+//
+// Time: O(n + k + r log k) for r replacements (none when jobs are listed
+// by arrival).
+func earliest(sel minheap.Heap[struct{}], jobs []Job, k int) minheap.Heap[struct{}] {
+	sel = sel[:0]
+	i := 0
+	for ; i < len(jobs) && len(sel) < k; i++ {
+		if jobs[i].RemainingMap > 0 {
+			sel = append(sel, minheap.Item[struct{}]{Rank: latestFirst(jobs, i)})
+		}
+	}
+	if i == len(jobs) {
+		return sel
+	}
+	sel.Init()
+	latest := sel.Min()
+	for ; i < len(jobs); i++ {
+		// A job that arrived after the latest selected one (−latest.Key is
+		// its arrival) is not among the k earliest: the common case when
+		// jobs are listed by arrival.
+		if jobs[i].RemainingMap == 0 || jobs[i].Arrival > -latest.Key {
+			continue
+		}
+		if r := latestFirst(jobs, i); latest.Less(&r) {
+			latest.Rank = r
+			sel.Fix(0)
+		}
+	}
+	return sel
+}
+
+// latestFirst is the rank of jobs[i] in k-LPS's selection heap,
+// (−arrival, −index): internal/minheap keeps the least rank on top, and
+// this puts the latest job (arrival, then index) there.
+func latestFirst(jobs []Job, i int) minheap.Rank {
+	return minheap.Rank{Key: -jobs[i].Arrival, ID: -i}
 }
