@@ -117,7 +117,11 @@ func (e *prioEngine) sync(s int32) {
 // admit puts the jobs due by now in their class's heaps (which grow their
 // position tables to a new slot on demand).
 func (e *prioEngine) admit() {
-	for s := e.arrive(); s >= 0; s = e.arrive() {
+	for e.due() {
+		s := e.arrive()
+		if s < 0 {
+			continue
+		}
 		j := &e.tab.jobs[s]
 		if e.split {
 			j.class = int8(splitClass(j.x, j.y))

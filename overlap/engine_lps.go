@@ -80,8 +80,9 @@ func (e *lpsEngine) rebase(v float64) {
 // straight to the shuffle-only heap if they have no map work; then it fills
 // the map station from the waiting queue.
 func (e *lpsEngine) admit() {
-	for s := e.arrive(); s >= 0; s = e.arrive() {
-		switch {
+	for e.due() {
+		switch s := e.arrive(); {
+		case s < 0: // both sizes zero: it left as it arrived
 		case e.tab.jobs[s].x == 0:
 			e.toShuffle(s)
 		case len(e.inService) < e.k && e.waiting.len() == 0:

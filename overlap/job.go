@@ -85,19 +85,6 @@ const snapTol = 1e-12
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// validateCall makes the checks Rates and Simulate share, in this order:
-// dst must not overlap jobs (Field "dst"), the speed must be valid (zeroOK
-// allows 0, see validateSpeed), and so must the policy.
-func validateCall[D, J any](fn string, dst []D, jobs []J, speed float64, zeroOK bool, policy Policy) error {
-	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
-		return err
-	}
-	if err := validateSpeed(fn, speed, zeroOK); err != nil {
-		return err
-	}
-	return validatePolicy(fn, policy)
-}
-
 // validateSpeed checks a station speed; zeroOK allows s = 0. Speeds above
 // maxSpeed are refused so that sums of two capacities cannot overflow.
 func validateSpeed(fn string, speed float64, zeroOK bool) error {

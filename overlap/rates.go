@@ -3,6 +3,7 @@ package overlap
 import (
 	"math"
 
+	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/minheap"
 )
 
@@ -67,7 +68,14 @@ type Workspace struct {
 // have no map work, the whole shuffle station).
 func Rates(dst []Rate, jobs []Job, speed float64, policy Policy, ws *Workspace) ([]Rate, error) {
 	const fn = "overlap.Rates"
-	if err := validateCall(fn, dst, jobs, speed, true, policy); err != nil {
+	// The same checks open Simulate, inline: one shared call cost Rates 4% at n = 10.
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
+		return nil, err
+	}
+	if err := validateSpeed(fn, speed, true); err != nil {
+		return nil, err
+	}
+	if err := validatePolicy(fn, policy); err != nil {
 		return nil, err
 	}
 	if err := validateJobs(fn, jobs); err != nil {

@@ -1,5 +1,7 @@
 package overlap
 
+import "github.com/specsched/specsched/internal/check"
+
 // Simulate runs the overlapping tandem queue (§2.1) under policy, with both
 // stations of speed speed, on the jobs arriving as listed, and returns each
 // job's response time (departure minus arrival) in dst[i] for jobs[i].
@@ -46,7 +48,14 @@ package overlap
 // (an *specsched.InputError with Field "dst"; nothing is written).
 func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace) ([]float64, error) {
 	const fn = "overlap.Simulate"
-	if err := validateCall(fn, dst, jobs, speed, false, policy); err != nil {
+	// The same checks open Rates, inline: one shared call cost Rates 4% at n = 10.
+	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
+		return nil, err
+	}
+	if err := validateSpeed(fn, speed, false); err != nil {
+		return nil, err
+	}
+	if err := validatePolicy(fn, policy); err != nil {
 		return nil, err
 	}
 	if err := validateArrivals(fn, jobs, speed); err != nil {

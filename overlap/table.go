@@ -303,26 +303,28 @@ func (c *engineCore) start(in []Arrival, speed float64, out []float64, maxEvents
 // detach drops the run's references to the caller's memory.
 func (c *engineCore) detach() { c.obs, c.in, c.out = nil, nil, nil }
 
-// arrive admits the next job due by now and returns its slot in the table,
-// or -1 when no job is due. A job arriving after the clock's anchor moves
-// the anchor to its arrival time (the rounding of base + elapsed); a job
-// with both sizes zero leaves as it arrives, with response time 0, and is
-// not stored. O(1) amortized.
+// due reports whether the next job of the input has arrived by now. O(1).
+func (c *engineCore) due() bool {
+	return c.next < len(c.in) && c.clk.reached(c.in[c.next].Time)
+}
+
+// arrive admits the next job of the input, which is due, and returns its
+// slot in the table, or -1 if it has both sizes zero: such a job leaves as
+// it arrives, with response time 0, and is not stored. A job arriving after
+// the clock's anchor moves the anchor to its arrival time (the rounding of
+// base + elapsed). O(1) amortized.
 func (c *engineCore) arrive() int32 {
-	for c.next < len(c.in) && c.clk.reached(c.in[c.next].Time) {
-		a := &c.in[c.next]
-		if a.Time > c.clk.base {
-			c.clk.anchor(a.Time)
-		}
-		id := c.next
-		c.next++
-		if a.Map == 0 && a.Shuffle == 0 {
-			c.out[id] = 0
-			continue
-		}
-		return c.tab.add(id, a)
+	a := &c.in[c.next]
+	if a.Time > c.clk.base {
+		c.clk.anchor(a.Time)
 	}
-	return -1
+	id := c.next
+	c.next++
+	if a.Map == 0 && a.Shuffle == 0 {
+		c.out[id] = 0
+		return -1
+	}
+	return c.tab.add(id, a)
 }
 
 // depart records the response time of the job in slot s, which leaves now,
