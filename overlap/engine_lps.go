@@ -22,7 +22,7 @@ import (
 // rebaseRatio·V, so that no job's remaining work key − V loses more than
 // 2^-33 of itself to the rounding of key = work + V.
 type lpsEngine struct {
-	tab         jobTable
+	engineCore
 	k           int
 	inService   []int32
 	waiting     ringQueue
@@ -30,41 +30,18 @@ type lpsEngine struct {
 	virtual     compSum   // V(t): shuffle work done per unlimited job since it was last 0
 	theta       float64   // water-fill level: rate of each unlimited job
 	limits      []limitEntry
-	clk         clock
-	next        int
-	in          []Arrival
-	out         []float64
-	events      int
-	maxEvents   int
-	obs         simObserver
-	view        []simView
 }
 
 func (e *lpsEngine) reset(in []Arrival, speed float64, k int, out []float64) {
-	e.tab.reset(speed)
+	// Per interval of constant membership, each in-service job's available
+	// work runs out at most once (θ only rises as jobs become limited), so
+	// events are O(n·k); the stall guard is far above that.
+	e.start(in, speed, out, 64*len(in)*(min(k, len(in))+2)+1024)
 	e.k = k
 	e.inService = e.inService[:0]
 	e.waiting.reset()
 	e.shuffleOnly = e.shuffleOnly[:0]
 	e.virtual, e.theta = compSum{}, 0
-	e.clk.anchor(0)
-	if len(in) > 0 {
-		e.clk.anchor(in[0].Time)
-	}
-	e.next = 0
-	e.in = in
-	e.out = out
-	e.events = 0
-	// Per interval of constant membership, each in-service job's available
-	// work runs out at most once (θ only rises as jobs become limited), so
-	// events are O(n·k); the guard is far above that.
-	e.maxEvents = 64*len(in)*(min(k, len(in))+2) + 1024
-}
-
-func (e *lpsEngine) depart(s int32) {
-	j := &e.tab.jobs[s]
-	e.out[j.id] = e.clk.since(j.arrival)
-	e.tab.release(s)
 }
 
 // toShuffle moves a job whose map is done to the shuffle-only heap.
@@ -98,21 +75,15 @@ func (e *lpsEngine) rebase(v float64) {
 	e.shuffleOnly.init()
 }
 
+// admit sends the jobs due by now to the map station (in service if it has
+// room and no job waits, else to the back of the waiting queue), or
+// straight to the shuffle-only heap if they have no map work; then it fills
+// the map station from the waiting queue.
 func (e *lpsEngine) admit() {
-	for e.next < len(e.in) && e.clk.reached(e.in[e.next].Time) {
-		a := &e.in[e.next]
-		if a.Time > e.clk.base {
-			e.clk.anchor(a.Time) // the rounding of base + elapsed
-		}
-		id := e.next
-		e.next++
-		if a.Map == 0 && a.Shuffle == 0 {
-			e.out[id] = 0
-			continue
-		}
-		s := e.tab.add(id, a)
-		switch {
-		case a.Map == 0:
+	for e.due() {
+		switch s := e.arrive(); {
+		case s < 0: // both sizes zero: it left as it arrived
+		case e.tab.jobs[s].x == 0:
 			e.toShuffle(s)
 		case len(e.inService) < e.k && e.waiting.len() == 0:
 			e.inService = append(e.inService, s)
@@ -159,7 +130,8 @@ func (e *lpsEngine) allocate() {
 }
 
 // run simulates until every job has left, or until time until if that is
-// earlier (then the state is advanced exactly to until).
+// earlier (then the state is advanced exactly to until). Its loop has
+// prioEngine.run's skeleton, kept apart for speed (see there).
 func (e *lpsEngine) run(until float64) error {
 	e.admit()
 	e.allocate()
@@ -180,6 +152,7 @@ func (e *lpsEngine) run(until float64) error {
 				tau, trig, shuffleDone = t, -1, true
 			}
 		}
+		// The rest repeats prioEngine.run on purpose: a loop shared by both engines cost 8% CPU (see there).
 		arrival := false
 		if e.next < len(e.in) {
 			if t := e.clk.until(e.in[e.next].Time); t <= tau {

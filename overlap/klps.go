@@ -3,6 +3,8 @@ package overlap
 import (
 	"cmp"
 	"slices"
+
+	"github.com/specsched/specsched/internal/minheap"
 )
 
 // limitEntry is a rate-limited job of the processor-sharing water-fill: its
@@ -55,35 +57,15 @@ func waterFill(c float64, unlimited int, limited []limitEntry) (theta float64) {
 // left, a job with available work being unlimited and one without limited
 // to (y/x)·(its map rate).
 func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
-	sel := ws.selected[:0]
-	// Select the k earliest jobs with map work: a max-heap (by arrival,
-	// index) of at most k indices; an earlier job replaces the latest in it.
-	later := func(i, l int) bool { // job i comes after job l
-		ri, rl := jobs[i].Arrival, jobs[l].Arrival
-		return ri > rl || (ri == rl && i > l)
-	}
-	for i := range jobs {
-		if jobs[i].RemainingMap == 0 {
-			continue
-		}
-		if len(sel) < k {
-			sel = append(sel, i)
-			heapUp(sel, len(sel)-1, later)
-			continue
-		}
-		if later(sel[0], i) {
-			sel[0] = i
-			heapDown(sel, 0, later)
-		}
-	}
+	sel := earliest(ws.selected, jobs, k)
 	ws.selected = sel
 	p, pX := 0.0, xfloat{}
 	if len(sel) > 0 {
 		pX = xf(speed).div(xf(float64(len(sel))))
 		p = pX.float()
 	}
-	for _, i := range sel {
-		dst[i].Map = p
+	for _, job := range sel {
+		dst[-job.ID].Map = p // the ID is −index: see latestFirst
 	}
 	// The water-fill: jobs with available work are unlimited (marked by
 	// a negative shuffle rate until θ is known); jobs without are limited
@@ -118,34 +100,45 @@ func klpsRates(dst []Rate, jobs []Job, speed float64, k int, ws *Workspace) {
 	}
 }
 
-// heapUp and heapDown maintain a binary heap of ints whose root is the
-// element no other precedes in less (less(a, b): a sits above b).
-func heapUp(h []int, i int, less func(a, b int) bool) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !less(h[i], h[parent]) {
-			return
+// earliest returns, in sel's memory, the k earliest jobs with map work
+// (arrival, then index), ranked by latestFirst: the first k listed are
+// taken as they come; if jobs remain, the k become a heap whose root is
+// the latest of them, and each remaining job that comes before the root
+// replaces it. The set does not depend on the order of selection.
+//
+// Time: O(n + k + r log k) for r replacements (none when jobs are listed
+// by arrival).
+func earliest(sel minheap.Heap[struct{}], jobs []Job, k int) minheap.Heap[struct{}] {
+	sel = sel[:0]
+	i := 0
+	for ; i < len(jobs) && len(sel) < k; i++ {
+		if jobs[i].RemainingMap > 0 {
+			sel = append(sel, minheap.Item[struct{}]{Rank: latestFirst(jobs, i)})
 		}
-		h[i], h[parent] = h[parent], h[i]
-		i = parent
 	}
+	if i == len(jobs) {
+		return sel
+	}
+	sel.Init()
+	latest := sel.Min()
+	for ; i < len(jobs); i++ {
+		// A job that arrived after the latest selected one (−latest.Key is
+		// its arrival) is not among the k earliest: the common case when
+		// jobs are listed by arrival.
+		if jobs[i].RemainingMap == 0 || jobs[i].Arrival > -latest.Key {
+			continue
+		}
+		if r := latestFirst(jobs, i); latest.Less(&r) {
+			latest.Rank = r
+			sel.Fix(0)
+		}
+	}
+	return sel
 }
 
-func heapDown(h []int, i int, less func(a, b int) bool) {
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		best := l
-		if r := l + 1; r < n && less(h[r], h[l]) {
-			best = r
-		}
-		if !less(h[best], h[i]) {
-			return
-		}
-		h[i], h[best] = h[best], h[i]
-		i = best
-	}
+// latestFirst is the rank of jobs[i] in k-LPS's selection heap,
+// (−arrival, −index): internal/minheap keeps the least rank on top, and
+// this puts the latest job (arrival, then index) there.
+func latestFirst(jobs []Job, i int) minheap.Rank {
+	return minheap.Rank{Key: -jobs[i].Arrival, ID: -i}
 }

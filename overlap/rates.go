@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/minheap"
 )
 
 // A Workspace holds the scratch memory of Rates, Simulate, LowerBound and
@@ -12,8 +13,8 @@ import (
 // *Workspace is allowed (a temporary one is allocated). A Workspace must not
 // be used by concurrent calls.
 type Workspace struct {
-	selected []int        // k-LPS: indices of the jobs in map service
-	limits   []limitEntry // k-LPS: the rate-limited jobs of the water-fill
+	selected minheap.Heap[struct{}] // k-LPS: the jobs in map service, ranked (−arrival, −index)
+	limits   []limitEntry           // k-LPS: the rate-limited jobs of the water-fill
 	prio     prioEngine
 	lps      lpsEngine
 	srpt     srptQueue
@@ -67,6 +68,7 @@ type Workspace struct {
 // have no map work, the whole shuffle station).
 func Rates(dst []Rate, jobs []Job, speed float64, policy Policy, ws *Workspace) ([]Rate, error) {
 	const fn = "overlap.Rates"
+	// The same checks open Simulate, inline: one shared call cost Rates 4% at n = 10.
 	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
 		return nil, err
 	}

@@ -48,6 +48,7 @@ import "github.com/specsched/specsched/internal/check"
 // (an *specsched.InputError with Field "dst"; nothing is written).
 func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace) ([]float64, error) {
 	const fn = "overlap.Simulate"
+	// The same checks open Rates, inline: one shared call cost Rates 4% at n = 10.
 	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
 		return nil, err
 	}
@@ -94,12 +95,12 @@ func simulateUntil(out []float64, jobs []Arrival, speed float64, policy Policy, 
 		e := &ws.lps
 		e.reset(jobs, speed, policy.k(), out)
 		e.obs = obs
-		defer func() { e.obs, e.in, e.out = nil, nil, nil }()
+		defer e.detach()
 		return &e.tab, e.run(until)
 	}
 	e := &ws.prio
 	e.reset(jobs, speed, policy.Kind, out)
 	e.obs = obs
-	defer func() { e.obs, e.in, e.out = nil, nil, nil }()
+	defer e.detach()
 	return &e.tab, e.run(until)
 }

@@ -267,3 +267,70 @@ func (c *clock) until(t float64) float64 { return math.Max((t-c.base)-c.elapsed.
 
 // since returns now − r for a time r ≤ base.
 func (c *clock) since(r float64) float64 { return math.Max((c.base-r)+c.elapsed.value(), 0) }
+
+// An engineCore is what the two engines (prioEngine, lpsEngine) share
+// around their own event loops: the input in arrival order and the next
+// job to admit from it, the clock, the table of the jobs present, the
+// response times written, the event count with its stall guard, and the
+// test observer.
+type engineCore struct {
+	tab       jobTable
+	clk       clock
+	next      int // next arrival to admit
+	in        []Arrival
+	out       []float64
+	events    int
+	maxEvents int // the stall guard: a run of more events is an errStall
+	obs       simObserver
+	view      []simView
+}
+
+// start empties the core for a run over in at speed speed, writing the
+// response times to out, with at most maxEvents events.
+func (c *engineCore) start(in []Arrival, speed float64, out []float64, maxEvents int) {
+	c.tab.reset(speed)
+	c.clk.anchor(0)
+	if len(in) > 0 {
+		c.clk.anchor(in[0].Time)
+	}
+	c.next = 0
+	c.in = in
+	c.out = out
+	c.events = 0
+	c.maxEvents = maxEvents
+}
+
+// detach drops the run's references to the caller's memory.
+func (c *engineCore) detach() { c.obs, c.in, c.out = nil, nil, nil }
+
+// due reports whether the next job of the input has arrived by now. O(1).
+func (c *engineCore) due() bool {
+	return c.next < len(c.in) && c.clk.reached(c.in[c.next].Time)
+}
+
+// arrive admits the next job of the input, which is due, and returns its
+// slot in the table, or -1 if it has both sizes zero: such a job leaves as
+// it arrives, with response time 0, and is not stored. A job arriving after
+// the clock's anchor moves the anchor to its arrival time (the rounding of
+// base + elapsed). O(1) amortized.
+func (c *engineCore) arrive() int32 {
+	a := &c.in[c.next]
+	if a.Time > c.clk.base {
+		c.clk.anchor(a.Time)
+	}
+	id := c.next
+	c.next++
+	if a.Map == 0 && a.Shuffle == 0 {
+		c.out[id] = 0
+		return -1
+	}
+	return c.tab.add(id, a)
+}
+
+// depart records the response time of the job in slot s, which leaves now,
+// and frees the slot.
+func (c *engineCore) depart(s int32) {
+	j := &c.tab.jobs[s]
+	c.out[j.id] = c.clk.since(j.arrival)
+	c.tab.release(s)
+}
