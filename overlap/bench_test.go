@@ -53,14 +53,14 @@ func BenchmarkScan(b *testing.B) {
 func benchmarkRates(b *testing.B, kind Kind, n int) {
 	jobs := benchSnapshot(n)
 	var ws Workspace
-	dst, err := Rates(nil, jobs, 1, Policy{Kind: kind}, &ws)
+	dst, err := Rates(nil, jobs, 1, Discipline{Kind: kind}, &ws)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		dst, err = Rates(dst, jobs, 1, Policy{Kind: kind}, &ws)
+		dst, err = Rates(dst, jobs, 1, Discipline{Kind: kind}, &ws)
 	}
 	b.StopTimer()
 	sum := 0.0
@@ -120,7 +120,7 @@ func benchmarkSimulate(b *testing.B, kind Kind, n int) {
 	b.ResetTimer()
 	var err error
 	for i := 0; i < b.N; i++ {
-		dst, err = Simulate(dst, jobs, 1, Policy{Kind: kind}, &ws)
+		dst, err = Simulate(dst, jobs, 1, Discipline{Kind: kind}, &ws)
 	}
 	b.StopTimer()
 	if err != nil || total(dst) <= 0 {
@@ -149,7 +149,7 @@ func TestZeroAllocs(t *testing.T) {
 	jobs := benchWorkload(2000)
 	for _, kind := range allKinds {
 		var ws Workspace
-		p := Policy{Kind: kind}
+		p := Discipline{Kind: kind}
 		rates, _ := Rates(nil, snap, 1, p, &ws)
 		if a := testing.AllocsPerRun(20, func() { rates, _ = Rates(rates, snap, 1, p, &ws) }); a != 0 {
 			t.Errorf("Rates %v: %v allocs per call", kind, a)

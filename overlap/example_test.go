@@ -18,7 +18,7 @@ func ExampleSimulate() {
 	}
 	var ws overlap.Workspace
 	for _, kind := range []overlap.Kind{overlap.FIFO, overlap.MaxSRPT} {
-		resp, err := overlap.Simulate(nil, jobs, 1, overlap.Policy{Kind: kind}, &ws)
+		resp, err := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Kind: kind}, &ws)
 		if err != nil {
 			panic(err)
 		}
@@ -45,7 +45,7 @@ func ExampleRates() {
 		{Arrival: 2, Map: 4, Shuffle: 1, RemainingMap: 4, RemainingShuffle: 1},
 	}
 	for _, kind := range []overlap.Kind{overlap.MaxSRPT, overlap.MaxSRPTStrict} {
-		rates, err := overlap.Rates(nil, jobs, 1, overlap.Policy{Kind: kind}, nil)
+		rates, err := overlap.Rates(nil, jobs, 1, overlap.Discipline{Kind: kind}, nil)
 		if err != nil {
 			panic(err)
 		}
@@ -62,8 +62,8 @@ func ExampleRates() {
 func ExampleCorollary6Instance() {
 	for _, n := range []int{10, 100, 1000} {
 		jobs, _ := overlap.Corollary6Instance(n, 2)
-		split, _ := overlap.Simulate(nil, jobs, 1, overlap.Policy{Kind: overlap.SplitSRPT}, nil)
-		alt, _ := overlap.Simulate(nil, jobs, 1, overlap.Policy{Kind: overlap.FIFO}, nil)
+		split, _ := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Kind: overlap.SplitSRPT}, nil)
+		alt, _ := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Kind: overlap.FIFO}, nil)
 		fmt.Printf("n=%d ratio %.4f\n", n, sum(split)/sum(alt))
 	}
 	// Output:

@@ -32,7 +32,7 @@ func TestRunExperiment(t *testing.T) {
 	}
 	jobs, _ := PaperWorkload(0.75).Generate(nil, n, rand.New(rand.NewPCG(3, 3)))
 	mean := func(k Kind) float64 {
-		resp, err := Simulate(nil, jobs, 1, Policy{Kind: k}, nil)
+		resp, err := Simulate(nil, jobs, 1, Discipline{Kind: k}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

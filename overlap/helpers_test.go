@@ -77,10 +77,10 @@ func genArrivals(t *rapid.T, maxJobs int) []Arrival {
 	return jobs
 }
 
-func genPolicy(t *rapid.T) Policy {
+func genPolicy(t *rapid.T) Discipline {
 	kind := rapid.SampledFrom(allKinds).Draw(t, "kind")
 	k := rapid.SampledFrom([]int{0, 1, 2, 3}).Draw(t, "k")
-	return Policy{Kind: kind, K: k}
+	return Discipline{Kind: kind, K: k}
 }
 
 // refAvail is the available shuffle work of a snapshot job, from the
@@ -157,7 +157,7 @@ func refWalk(out []Rate, jobs []Job, order []int, pcap, scap float64, strict boo
 }
 
 // refRates is a sort-based reference for Rates.
-func refRates(jobs []Job, speed float64, p Policy) []Rate {
+func refRates(jobs []Job, speed float64, p Discipline) []Rate {
 	out := make([]Rate, len(jobs))
 	if speed == 0 {
 		return out

@@ -98,7 +98,7 @@ func Corollary6Instance(n int, beta float64) ([]Arrival, error) {
 // the k² + k initial jobs up to t = k².
 //
 // Special cases: n must be in [1, 10⁹] (k ≤ 1000) and policy valid.
-func Theorem2Instance(n int, policy Policy, ws *Workspace) (jobs []Arrival, branch int, err error) {
+func Theorem2Instance(n int, policy Discipline, ws *Workspace) (jobs []Arrival, branch int, err error) {
 	const fn = "overlap.Theorem2Instance"
 	if n < 1 || n > 1e9 {
 		return nil, 0, check.Err(fn, -1, "n", float64(n), "must be in [1, 1e9]")

@@ -122,21 +122,21 @@ func validateJobs(fn string, jobs []Job) error {
 // jobError says what is wrong with the invalid job j.
 func jobError(fn string, i int, j *Job) error {
 	if !finite(j.Arrival) {
-		return check.Err(fn, i, "arrival", j.Arrival, "must be finite")
+		return check.Err(fn, i, "Arrival", j.Arrival, "must be finite")
 	}
-	if err := check.NonNegative(fn, i, "map", j.Map); err != nil {
+	if err := check.NonNegative(fn, i, "Map", j.Map); err != nil {
 		return err
 	}
-	if err := check.NonNegative(fn, i, "shuffle", j.Shuffle); err != nil {
+	if err := check.NonNegative(fn, i, "Shuffle", j.Shuffle); err != nil {
 		return err
 	}
 	switch {
 	case !(j.RemainingMap >= 0 && j.RemainingMap <= j.Map):
-		return check.Err(fn, i, "remainingMap", j.RemainingMap, "must be in [0, map]")
+		return check.Err(fn, i, "RemainingMap", j.RemainingMap, "must be in [0, map]")
 	case !(j.RemainingShuffle >= 0 && j.RemainingShuffle <= j.Shuffle):
-		return check.Err(fn, i, "remainingShuffle", j.RemainingShuffle, "must be in [0, shuffle]")
+		return check.Err(fn, i, "RemainingShuffle", j.RemainingShuffle, "must be in [0, shuffle]")
 	default:
-		return check.Err(fn, i, "remainingShuffle", j.RemainingShuffle,
+		return check.Err(fn, i, "RemainingShuffle", j.RemainingShuffle,
 			"violates constraint (1): must be ≥ shuffle·remainingMap/map")
 	}
 }
@@ -149,14 +149,14 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 		a := &jobs[i]
 		switch {
 		case !finite(a.Time):
-			return check.Err(fn, i, "time", a.Time, "must be finite")
+			return check.Err(fn, i, "Time", a.Time, "must be finite")
 		case i > 0 && a.Time < jobs[i-1].Time:
-			return check.Err(fn, i, "time", a.Time, "must be ≥ the previous job's time (sorted arrivals)")
+			return check.Err(fn, i, "Time", a.Time, "must be ≥ the previous job's time (sorted arrivals)")
 		}
-		if err := validateSize(fn, i, "map", a.Map, speed); err != nil {
+		if err := validateSize(fn, i, "Map", a.Map, speed); err != nil {
 			return err
 		}
-		if err := validateSize(fn, i, "shuffle", a.Shuffle, speed); err != nil {
+		if err := validateSize(fn, i, "Shuffle", a.Shuffle, speed); err != nil {
 			return err
 		}
 		// Summed as service times (size/speed, each at most MaxFloat64),
@@ -197,7 +197,7 @@ func validateImbalance(fn string, jobs []Arrival) error {
 	for i := range jobs {
 		a := &jobs[i]
 		if hi, lo := hiLo(a.Map, a.Shuffle); lo > 0 && !(hi/lo <= maxImbalance) {
-			return check.Err(fn, i, "shuffle", a.Shuffle, "max(map/shuffle, shuffle/map) must be ≤ 2^1000 under SplitSRPT (so that μ₁ = 1/(1+β) is a normal float64)")
+			return check.Err(fn, i, "Shuffle", a.Shuffle, "max(map/shuffle, shuffle/map) must be ≤ 2^1000 under SplitSRPT (so that μ₁ = 1/(1+β) is a normal float64)")
 		}
 	}
 	return nil

@@ -91,7 +91,7 @@ func bigWalk(out []bigRate, jobs []Job, order []int, pcap, scap *big.Float) *big
 // bigRates is the reference for Rates in exact arithmetic (MaxSRPT, FIFO,
 // SplitSRPT both ways, k-LPS by bisection on the processor-sharing level);
 // β = min max(x/y, y/x) is formed as a big.Float, so it does not overflow.
-func bigRates(jobs []Job, speed float64, p Policy) []bigRate {
+func bigRates(jobs []Job, speed float64, p Discipline) []bigRate {
 	zero := bnew()
 	out := make([]bigRate, len(jobs))
 	for i := range out {
@@ -572,7 +572,7 @@ func testSimulateMagnitudes(t *rapid.T) {
 		t.Fatalf("LowerBound = %v", lb)
 	}
 	for _, kind := range allKinds {
-		got, err := Simulate(nil, jobs, speed, Policy{Kind: kind}, nil)
+		got, err := Simulate(nil, jobs, speed, Discipline{Kind: kind}, nil)
 		if !checkAccepted(t, "Simulate "+kind.String(), jobs, speed, kind, err) {
 			continue
 		}
@@ -673,7 +673,7 @@ func testCorollary4Magnitudes(t *rapid.T) {
 	wantT := (a-e)*mf*(mf+1)/2 + mf*mf*(a-e) + a*mf*(mf+1)/2
 	wantAlt := (1+a)*mf*mf + a*mf
 	for kind, want := range map[Kind]float64{MaxSRPT: wantT, MaxSRPTStrict: wantT, FIFO: wantAlt} {
-		resp, err := Simulate(nil, jobs, 1, Policy{Kind: kind}, nil)
+		resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, nil)
 		if !checkAccepted(t, "Simulate "+kind.String(), jobs, 1, kind, err) {
 			continue
 		}
@@ -708,7 +708,7 @@ func testCorollary6Magnitudes(t *rapid.T) {
 	wantT := (1+b)*nf*(nf-1)/2 + (1+b)*(nf-1)
 	wantAlt := b*nf*(nf-1)/2 + 2*b*(nf-1)
 	for kind, want := range map[Kind]float64{SplitSRPT: wantT, SplitSRPTStrict: wantT, FIFO: wantAlt} {
-		resp, err := Simulate(nil, jobs, 1, Policy{Kind: kind}, nil)
+		resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, nil)
 		if !checkAccepted(t, "Simulate "+kind.String(), jobs, 1, kind, err) {
 			continue
 		}

@@ -61,15 +61,15 @@ func TestJobErrorReasons(t *testing.T) {
 		job           Job
 		field, reason string
 	}{
-		{Job{Map: 2, Shuffle: 4, RemainingMap: 0, RemainingShuffle: 5}, "remainingShuffle", inRange},
-		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: -1}, "remainingShuffle", inRange},
-		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 0}, "remainingShuffle", violation},
-		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 1}, "remainingShuffle", violation},
-		{Job{Map: 2, Shuffle: 4, RemainingMap: 3, RemainingShuffle: 4}, "remainingMap", "must be in [0, map]"},
-		{Job{Map: 2, Shuffle: 4, RemainingMap: -1, RemainingShuffle: 4}, "remainingMap", "must be in [0, map]"},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 0, RemainingShuffle: 5}, "RemainingShuffle", inRange},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: -1}, "RemainingShuffle", inRange},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 0}, "RemainingShuffle", violation},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 1}, "RemainingShuffle", violation},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: 3, RemainingShuffle: 4}, "RemainingMap", "must be in [0, map]"},
+		{Job{Map: 2, Shuffle: 4, RemainingMap: -1, RemainingShuffle: 4}, "RemainingMap", "must be in [0, map]"},
 	} {
 		ok := Job{Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1}
-		_, err := Rates(nil, []Job{ok, c.job}, 1, Policy{}, nil)
+		_, err := Rates(nil, []Job{ok, c.job}, 1, Discipline{}, nil)
 		var in *specsched.InputError
 		if !errors.As(err, &in) || in.Index != 1 || in.Field != c.field || !strings.Contains(in.Reason, c.reason) {
 			t.Errorf("Rates with job %+v: got %v; want job 1, field %q, reason %q", c.job, err, c.field, c.reason)
@@ -89,12 +89,12 @@ func TestConstraintOneBoundary(t *testing.T) {
 		t.Fatalf("test setup: %v − %v = %v, want exactly −%v", tiny, xr, tiny-xr, availTol)
 	}
 	at := Job{Map: 1, Shuffle: 1, RemainingMap: xr, RemainingShuffle: tiny}
-	if _, err := Rates(nil, []Job{at}, 1, Policy{}, nil); err != nil {
+	if _, err := Rates(nil, []Job{at}, 1, Discipline{}, nil); err != nil {
 		t.Errorf("Rates with a deficit of exactly availTol·y: %v; want it accepted", err)
 	}
 	past := at
 	past.RemainingShuffle = tiny / 2 // deficit 1e-9 + 2^-61
-	if _, err := Rates(nil, []Job{past}, 1, Policy{}, nil); err == nil {
+	if _, err := Rates(nil, []Job{past}, 1, Discipline{}, nil); err == nil {
 		t.Errorf("Rates with a deficit above availTol·y: accepted; want an InputError")
 	}
 }
@@ -136,7 +136,7 @@ func testKLPSSelectsEarliest(t *rapid.T) {
 		jobs[i] = Job{Arrival: float64(rapid.IntRange(0, 6).Draw(t, "arrival")), Map: x, Shuffle: 1, RemainingMap: x, RemainingShuffle: 1}
 	}
 	k := rapid.IntRange(1, 8).Draw(t, "k")
-	got, err := Rates(nil, jobs, 1, Policy{Kind: KLPS, K: k}, nil)
+	got, err := Rates(nil, jobs, 1, Discipline{Kind: KLPS, K: k}, nil)
 	if err != nil {
 		t.Fatalf("Rates: %v", err)
 	}
@@ -170,7 +170,7 @@ func TestKLPSSelectsEarliest(t *testing.T) {
 	for _, r := range []float64{1, 2, 3, 0, 0.5} {
 		jobs = append(jobs, Job{Arrival: r, Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1})
 	}
-	got, err := Rates(nil, jobs, 3, Policy{Kind: KLPS, K: 3}, nil)
+	got, err := Rates(nil, jobs, 3, Discipline{Kind: KLPS, K: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestMaxSRPTHeadTies(t *testing.T) {
 		{"shuffle head", []Job{full(0, 2, 1), avail(5, 3), avail(5, 3), avail(1, 3)},
 			[]Rate{{1, 0.5}, {}, {}, {0, 0.5}}},
 	} {
-		got, err := Rates(nil, c.jobs, 1, Policy{Kind: MaxSRPT}, nil)
+		got, err := Rates(nil, c.jobs, 1, Discipline{Kind: MaxSRPT}, nil)
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("%s: Rates = %v, %v; want %v", c.name, got, err, c.want)
 		}
@@ -278,7 +278,7 @@ func TestRatesAvailabilityBoundaries(t *testing.T) {
 		{Job{Map: 1, Shuffle: 0x1p-992, RemainingMap: 0x1p-60, RemainingShuffle: (availTol + 0x1p-60) * 0x1p-992}, 0x1p-992},
 		{Job{Map: 4, Shuffle: 5e-324, RemainingMap: 3, RemainingShuffle: 5e-324}, 1},
 	} {
-		got, err := Rates(nil, []Job{c.job}, 1, Policy{Kind: MaxSRPT}, nil)
+		got, err := Rates(nil, []Job{c.job}, 1, Discipline{Kind: MaxSRPT}, nil)
 		if want := []Rate{{1, c.shuffle}}; err != nil || !slices.Equal(got, want) {
 			t.Errorf("Rates(%+v) = %v, %v; want %v", c.job, got, err, want)
 		}
@@ -315,7 +315,7 @@ func TestSplitSRPTOverflowingImbalances(t *testing.T) {
 	const s = 1e300
 	a := Job{Map: 1e200, Shuffle: 1e-200, RemainingMap: 1e200, RemainingShuffle: 1e-200}
 	b := Job{Map: 1e160, Shuffle: 1e-160, RemainingMap: 1e160, RemainingShuffle: 1e-160}
-	got, err := Rates(nil, []Job{a, b}, s, Policy{Kind: SplitSRPTStrict}, nil)
+	got, err := Rates(nil, []Job{a, b}, s, Discipline{Kind: SplitSRPTStrict}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestSplitSRPTSubnormalShare(t *testing.T) {
 	sum := badd(bf(x), bf(y))
 	wantMap, _ := bquo(bmul(bf(s), bf(x)), sum).Float64()
 	wantShuffle, _ := bquo(bmul(bf(s), bf(y)), sum).Float64()
-	got, err := Rates(nil, []Job{job}, s, Policy{Kind: SplitSRPTStrict}, nil)
+	got, err := Rates(nil, []Job{job}, s, Discipline{Kind: SplitSRPTStrict}, nil)
 	if want := []Rate{{wantMap, wantShuffle}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("Rates(%+v, speed 2^-60) = %v, %v; want %v", job, got, err, want)
 	}

@@ -100,27 +100,28 @@ func quote(s string) string {
 	return `"` + s + `"`
 }
 
-// A Policy is a Kind with its parameter.
-type Policy struct {
+// A Discipline is the service discipline of the two stations (Rates, Simulate):
+// a Kind with its parameter.
+type Discipline struct {
 	Kind Kind
 	// K is the k of k-LPS: how many jobs the map station serves at once.
 	// 0 means DefaultK. The other kinds ignore it.
 	K int
 }
 
-func (p Policy) k() int {
+func (p Discipline) k() int {
 	if p.K == 0 {
 		return DefaultK
 	}
 	return p.K
 }
 
-func validatePolicy(fn string, p Policy) error {
+func validatePolicy(fn string, p Discipline) error {
 	if p.Kind < 0 || p.Kind >= numKinds {
-		return check.Err(fn, -1, "kind", float64(p.Kind), "must be one of the Kind constants")
+		return check.Err(fn, -1, "Kind", float64(p.Kind), "must be one of the Kind constants")
 	}
 	if p.K < 0 {
-		return check.Err(fn, -1, "k", float64(p.K), "must be ≥ 0 (0 means DefaultK)")
+		return check.Err(fn, -1, "K", float64(p.K), "must be ≥ 0 (0 means DefaultK)")
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ type Workspace struct {
 // job present has a zero size (μ₁ = 0, μ₂ = 1: map-heavy jobs, which then
 // have no shuffle work, get the whole map station; shuffle-heavy jobs, which
 // have no map work, the whole shuffle station).
-func Rates(dst []Rate, jobs []Job, speed float64, policy Policy, ws *Workspace) ([]Rate, error) {
+func Rates(dst []Rate, jobs []Job, speed float64, policy Discipline, ws *Workspace) ([]Rate, error) {
 	const fn = "overlap.Rates"
 	// The same checks open Simulate, inline: one shared call cost Rates 4% at n = 10.
 	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {

@@ -198,19 +198,19 @@ func TestRatesErrors(t *testing.T) {
 		speed float64
 		field string
 	}{
-		{"nan arrival", func(j *Job) { j.Arrival = math.NaN() }, 1, "arrival"},
-		{"negative map", func(j *Job) { j.Map = -1 }, 1, "map"},
-		{"inf shuffle", func(j *Job) { j.Shuffle = math.Inf(1) }, 1, "shuffle"},
-		{"remaining map above map", func(j *Job) { j.RemainingMap = 3 }, 1, "remainingMap"},
-		{"remaining shuffle negative", func(j *Job) { j.RemainingShuffle = -0.5 }, 1, "remainingShuffle"},
-		{"constraint (1) violated", func(j *Job) { j.RemainingShuffle = 1.9 }, 1, "remainingShuffle"},
+		{"nan arrival", func(j *Job) { j.Arrival = math.NaN() }, 1, "Arrival"},
+		{"negative map", func(j *Job) { j.Map = -1 }, 1, "Map"},
+		{"inf shuffle", func(j *Job) { j.Shuffle = math.Inf(1) }, 1, "Shuffle"},
+		{"remaining map above map", func(j *Job) { j.RemainingMap = 3 }, 1, "RemainingMap"},
+		{"remaining shuffle negative", func(j *Job) { j.RemainingShuffle = -0.5 }, 1, "RemainingShuffle"},
+		{"constraint (1) violated", func(j *Job) { j.RemainingShuffle = 1.9 }, 1, "RemainingShuffle"},
 		{"negative speed", func(*Job) {}, -1, "speed"},
 		{"nan speed", func(*Job) {}, math.NaN(), "speed"},
 	}
 	for _, c := range cases {
 		jobs := []Job{ok, ok}
 		c.edit(&jobs[1])
-		_, err := Rates(nil, jobs, c.speed, Policy{}, nil)
+		_, err := Rates(nil, jobs, c.speed, Discipline{}, nil)
 		var in *specsched.InputError
 		if !errors.As(err, &in) || in.Field != c.field || (c.field != "speed" && in.Index != 1) {
 			t.Errorf("%s: got %v, want an InputError on job 1 field %q", c.name, err, c.field)
@@ -218,7 +218,7 @@ func TestRatesErrors(t *testing.T) {
 	}
 	// Within the tolerance of (1) the job counts as rate-limited, not invalid.
 	jobs := []Job{{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 2 * (1 - 1e-12)}}
-	got, err := Rates(nil, jobs, 1, Policy{Kind: MaxSRPT}, nil)
+	got, err := Rates(nil, jobs, 1, Discipline{Kind: MaxSRPT}, nil)
 	if err != nil || got[0] != (Rate{Map: 1, Shuffle: 1}) {
 		t.Errorf("at the tolerance of (1): got %v, %v; want [{1 1}] (limit 2·1 capped at 1)", got, err)
 	}
@@ -228,7 +228,7 @@ func TestRatesErrors(t *testing.T) {
 		{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 2 + 1e-11},
 		{Map: 1, Shuffle: 0.5, RemainingMap: 1, RemainingShuffle: 0.5},
 	}
-	got, err = Rates(nil, jobs, 1, Policy{Kind: MaxSRPT}, nil)
+	got, err = Rates(nil, jobs, 1, Discipline{Kind: MaxSRPT}, nil)
 	if err != nil || got[0] != (Rate{}) || got[1] != (Rate{Map: 1, Shuffle: 0.5}) {
 		t.Errorf("within the tolerance band: got %v, %v; want [{0 0} {1 0.5}]", got, err)
 	}
@@ -238,7 +238,7 @@ func TestRatesErrors(t *testing.T) {
 func TestRatesSpecialCases(t *testing.T) {
 	t.Parallel()
 	for _, k := range allKinds {
-		p := Policy{Kind: k}
+		p := Discipline{Kind: k}
 		if got, err := Rates(nil, nil, 1, p, nil); err != nil || len(got) != 0 {
 			t.Errorf("%v: no jobs: got %v, %v", k, got, err)
 		}
@@ -389,7 +389,7 @@ func TestRatesNoMapWork(t *testing.T) {
 		{Map: 2, Shuffle: 1, RemainingShuffle: 1},
 	}
 	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
-		got, err := Rates(nil, jobs, 1, Policy{Kind: k}, nil)
+		got, err := Rates(nil, jobs, 1, Discipline{Kind: k}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -406,7 +406,7 @@ func TestRatesNoMapWork(t *testing.T) {
 		{Map: 0, Shuffle: 3, RemainingShuffle: 3},
 		{Map: 4, Shuffle: 4, RemainingMap: 4, RemainingShuffle: 4},
 	}
-	got, err := Rates(nil, jobs, 1, Policy{Kind: MaxSRPT}, nil)
+	got, err := Rates(nil, jobs, 1, Discipline{Kind: MaxSRPT}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

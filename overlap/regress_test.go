@@ -42,7 +42,7 @@ func TestRatesExtremeImbalance(t *testing.T) {
 		if k == SplitSRPTStrict {
 			want = []Rate{{Map: 0, Shuffle: 1}}
 		}
-		got, err := Rates(nil, lone, 1, Policy{Kind: k}, nil)
+		got, err := Rates(nil, lone, 1, Discipline{Kind: k}, nil)
 		if err != nil || !cmp.Equal(got, want) {
 			t.Errorf("%v: Rates(%+v) = %v, %v; want %v", k, lone, got, err, want)
 		}
@@ -53,7 +53,7 @@ func TestRatesExtremeImbalance(t *testing.T) {
 	}
 	for _, k := range []Kind{SplitSRPT, SplitSRPTStrict} {
 		want := []Rate{{Map: 1, Shuffle: 0}, {Map: 0, Shuffle: 1}}
-		got, err := Rates(nil, pair, 1, Policy{Kind: k}, nil)
+		got, err := Rates(nil, pair, 1, Discipline{Kind: k}, nil)
 		if err != nil || !cmp.Equal(got, want) {
 			t.Errorf("%v: Rates(%+v) = %v, %v; want %v", k, pair, got, err, want)
 		}
@@ -89,7 +89,7 @@ func TestSimulateMixedScales(t *testing.T) {
 		KLPS:          {1e200, 2},
 	}
 	for _, k := range allKinds {
-		got, err := Simulate(nil, jobs, 1, Policy{Kind: k}, nil)
+		got, err := Simulate(nil, jobs, 1, Discipline{Kind: k}, nil)
 		if w, ok := want[k]; ok {
 			if err != nil || len(got) != 2 || math.Abs(got[0]-w[0]) > 1e-12*w[0] || math.Abs(got[1]-w[1]) > 1e-12*w[1] {
 				t.Errorf("%v: Simulate(%+v) = %v, %v; want %v", k, jobs, got, err, w)
@@ -97,13 +97,13 @@ func TestSimulateMixedScales(t *testing.T) {
 			continue
 		}
 		var in *specsched.InputError
-		if !errors.As(err, &in) || in.Index != 0 || in.Field != "shuffle" {
+		if !errors.As(err, &in) || in.Index != 0 || in.Field != "Shuffle" {
 			t.Errorf("%v: Simulate(%+v) = %v, %v; want an InputError on job 0's shuffle (imbalance 1e500 > 2^1000)", k, jobs, got, err)
 		}
 	}
 	tiny := []Arrival{{Time: 1e-150, Map: 1e-300}}
 	for _, k := range allKinds {
-		got, err := Simulate(nil, tiny, 1, Policy{Kind: k}, nil)
+		got, err := Simulate(nil, tiny, 1, Discipline{Kind: k}, nil)
 		if err != nil || len(got) != 1 || got[0] != 1e-300 {
 			t.Errorf("%v: Simulate(%+v) = %v, %v; want [1e-300]", k, tiny, got, err)
 		}
@@ -130,11 +130,11 @@ func TestMaxSRPTArrivalTieBreak(t *testing.T) {
 	p := Job{Arrival: 1, Map: 5, Shuffle: 5, RemainingMap: 5, RemainingShuffle: 5}
 	q := Job{Arrival: 2, Map: 0, Shuffle: 5, RemainingShuffle: 5}
 	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
-		got, err := Rates(nil, []Job{p, q}, 1, Policy{Kind: k}, nil)
+		got, err := Rates(nil, []Job{p, q}, 1, Discipline{Kind: k}, nil)
 		if want := []Rate{{Map: 1, Shuffle: 1}, {}}; err != nil || !cmp.Equal(got, want) {
 			t.Errorf("%v [P Q]: got %v, %v; want %v", k, got, err, want)
 		}
-		got, err = Rates(nil, []Job{q, p}, 1, Policy{Kind: k}, nil)
+		got, err = Rates(nil, []Job{q, p}, 1, Discipline{Kind: k}, nil)
 		if want := []Rate{{}, {Map: 1, Shuffle: 1}}; err != nil || !cmp.Equal(got, want) {
 			t.Errorf("%v [Q P]: got %v, %v; want %v", k, got, err, want)
 		}
@@ -171,7 +171,7 @@ func TestRatesDstOverlap(t *testing.T) {
 		{"just past the jobs", ratesOver(backing, 3, 2)[:2:2], false}, // cap 2 < 3: not reused
 	} {
 		for _, k := range allKinds {
-			got, err := Rates(c.dst[:0], jobs, 1, Policy{Kind: k}, nil)
+			got, err := Rates(c.dst[:0], jobs, 1, Discipline{Kind: k}, nil)
 			var in *specsched.InputError
 			switch {
 			case c.overlap && (!errors.As(err, &in) || in.Field != "dst" || got != nil):
@@ -185,7 +185,7 @@ func TestRatesDstOverlap(t *testing.T) {
 		}
 	}
 	dst := make([]Rate, len(jobs))
-	if got, err := Rates(dst, jobs, 1, Policy{}, nil); err != nil || &got[0] != &dst[0] {
+	if got, err := Rates(dst, jobs, 1, Discipline{}, nil); err != nil || &got[0] != &dst[0] {
 		t.Errorf("disjoint dst: %v", err)
 	}
 }
@@ -198,7 +198,7 @@ func TestSimulateDstOverlap(t *testing.T) {
 	// An Arrival is 3 floats: a dst over the second job's words overlaps.
 	dst := unsafe.Slice((*float64)(unsafe.Pointer(&jobs[1])), 6)
 	for _, k := range allKinds {
-		got, err := Simulate(dst[:0], jobs, 1, Policy{Kind: k}, nil)
+		got, err := Simulate(dst[:0], jobs, 1, Discipline{Kind: k}, nil)
 		var in *specsched.InputError
 		if !errors.As(err, &in) || in.Field != "dst" || got != nil {
 			t.Errorf("%v: got %v, %v; want an InputError on dst", k, got, err)
@@ -208,7 +208,7 @@ func TestSimulateDstOverlap(t *testing.T) {
 		}
 	}
 	out := make([]float64, len(jobs))
-	if got, err := Simulate(out, jobs, 1, Policy{}, nil); err != nil || &got[0] != &out[0] {
+	if got, err := Simulate(out, jobs, 1, Discipline{}, nil); err != nil || &got[0] != &out[0] {
 		t.Errorf("disjoint dst: %v", err)
 	}
 }
@@ -238,59 +238,59 @@ func TestInputChecks(t *testing.T) {
 	}
 	job := Job{Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1}
 	// Rates: speed in [0, 1e300], a Kind constant, k ≥ 0.
-	_, err := Rates(nil, []Job{job}, math.Nextafter(1e300, 2e300), Policy{}, nil)
+	_, err := Rates(nil, []Job{job}, math.Nextafter(1e300, 2e300), Discipline{}, nil)
 	check("Rates speed above 1e300", err, want{-1, "speed"})
-	_, err = Rates(nil, []Job{job}, math.Inf(1), Policy{}, nil)
+	_, err = Rates(nil, []Job{job}, math.Inf(1), Discipline{}, nil)
 	check("Rates speed +Inf", err, want{-1, "speed"})
-	_, err = Rates(nil, []Job{job}, 1e300, Policy{}, nil)
+	_, err = Rates(nil, []Job{job}, 1e300, Discipline{}, nil)
 	accept("Rates speed 1e300", err)
-	_, err = Rates(nil, []Job{job}, 0, Policy{}, nil)
+	_, err = Rates(nil, []Job{job}, 0, Discipline{}, nil)
 	accept("Rates speed 0", err)
-	_, err = Rates(nil, []Job{job}, 1, Policy{Kind: numKinds}, nil)
-	check("Rates kind", err, want{-1, "kind"})
-	_, err = Rates(nil, []Job{job}, 1, Policy{Kind: -1}, nil)
-	check("Rates kind -1", err, want{-1, "kind"})
-	_, err = Rates(nil, []Job{job}, 1, Policy{Kind: KLPS, K: -1}, nil)
-	check("Rates k", err, want{-1, "k"})
-	_, err = Rates(nil, []Job{job, {Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: math.Nextafter(1, 2)}}, 1, Policy{}, nil)
-	check("Rates remainingShuffle above shuffle", err, want{1, "remainingShuffle"})
-	_, err = Rates(nil, []Job{{Arrival: math.Inf(-1), Map: 1, Shuffle: 1}}, 1, Policy{}, nil)
-	check("Rates arrival -Inf", err, want{0, "arrival"})
-	_, err = Rates(nil, []Job{{Map: math.MaxFloat64, Shuffle: math.MaxFloat64, RemainingMap: math.MaxFloat64, RemainingShuffle: math.MaxFloat64}}, 1, Policy{}, nil)
+	_, err = Rates(nil, []Job{job}, 1, Discipline{Kind: numKinds}, nil)
+	check("Rates kind", err, want{-1, "Kind"})
+	_, err = Rates(nil, []Job{job}, 1, Discipline{Kind: -1}, nil)
+	check("Rates kind -1", err, want{-1, "Kind"})
+	_, err = Rates(nil, []Job{job}, 1, Discipline{Kind: KLPS, K: -1}, nil)
+	check("Rates k", err, want{-1, "K"})
+	_, err = Rates(nil, []Job{job, {Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: math.Nextafter(1, 2)}}, 1, Discipline{}, nil)
+	check("Rates remainingShuffle above shuffle", err, want{1, "RemainingShuffle"})
+	_, err = Rates(nil, []Job{{Arrival: math.Inf(-1), Map: 1, Shuffle: 1}}, 1, Discipline{}, nil)
+	check("Rates arrival -Inf", err, want{0, "Arrival"})
+	_, err = Rates(nil, []Job{{Map: math.MaxFloat64, Shuffle: math.MaxFloat64, RemainingMap: math.MaxFloat64, RemainingShuffle: math.MaxFloat64}}, 1, Discipline{}, nil)
 	accept("Rates MaxFloat64 sizes", err)
 
 	// Simulate and LowerBound: speed in (0, 1e300]; positive sizes ≥
 	// speed·2^-1022; the horizon; SplitSRPT imbalance ≤ 2^1000.
 	for _, f := range []struct {
 		name string
-		run  func([]Arrival, float64, Policy) error
+		run  func([]Arrival, float64, Discipline) error
 	}{
-		{"Simulate", func(j []Arrival, s float64, p Policy) error { _, err := Simulate(nil, j, s, p, nil); return err }},
-		{"LowerBound", func(j []Arrival, s float64, _ Policy) error { _, err := LowerBound(j, s, nil); return err }},
+		{"Simulate", func(j []Arrival, s float64, p Discipline) error { _, err := Simulate(nil, j, s, p, nil); return err }},
+		{"LowerBound", func(j []Arrival, s float64, _ Discipline) error { _, err := LowerBound(j, s, nil); return err }},
 	} {
-		check(f.name+" speed 0", f.run(ok, 0, Policy{}), want{-1, "speed"})
-		check(f.name+" speed above 1e300", f.run(ok, math.Nextafter(1e300, 2e300), Policy{}), want{-1, "speed"})
-		accept(f.name+" speed 1e300", f.run([]Arrival{{Map: 1e300}}, 1e300, Policy{}))
-		check(f.name+" map below speed·2^-1022", f.run([]Arrival{{Map: math.Nextafter(0x1p-1022, 0)}}, 1, Policy{}), want{0, "map"})
-		check(f.name+" shuffle below speed·2^-1022", f.run([]Arrival{{Map: 1}, {Shuffle: 0x1p-1000}}, 0x1p23, Policy{}), want{1, "shuffle"})
-		accept(f.name+" size speed·2^-1022", f.run([]Arrival{{Map: 0x1p-1022, Shuffle: 0x1p-1022}}, 1, Policy{}))
-		check(f.name+" horizon", f.run([]Arrival{{Time: 0, Map: 1e299}, {Time: 9e299, Map: 1}}, 1, Policy{}), want{-1, "total work"})
-		accept(f.name+" horizon at 1e300", f.run([]Arrival{{Time: -5e299, Map: 0}, {Time: 5e299, Map: 0}}, 1, Policy{}))
-		check(f.name+" unsorted", f.run([]Arrival{{Time: 1}, {Time: math.Nextafter(1, 0)}}, 1, Policy{}), want{1, "time"})
+		check(f.name+" speed 0", f.run(ok, 0, Discipline{}), want{-1, "speed"})
+		check(f.name+" speed above 1e300", f.run(ok, math.Nextafter(1e300, 2e300), Discipline{}), want{-1, "speed"})
+		accept(f.name+" speed 1e300", f.run([]Arrival{{Map: 1e300}}, 1e300, Discipline{}))
+		check(f.name+" map below speed·2^-1022", f.run([]Arrival{{Map: math.Nextafter(0x1p-1022, 0)}}, 1, Discipline{}), want{0, "Map"})
+		check(f.name+" shuffle below speed·2^-1022", f.run([]Arrival{{Map: 1}, {Shuffle: 0x1p-1000}}, 0x1p23, Discipline{}), want{1, "Shuffle"})
+		accept(f.name+" size speed·2^-1022", f.run([]Arrival{{Map: 0x1p-1022, Shuffle: 0x1p-1022}}, 1, Discipline{}))
+		check(f.name+" horizon", f.run([]Arrival{{Time: 0, Map: 1e299}, {Time: 9e299, Map: 1}}, 1, Discipline{}), want{-1, "total work"})
+		accept(f.name+" horizon at 1e300", f.run([]Arrival{{Time: -5e299, Map: 0}, {Time: 5e299, Map: 0}}, 1, Discipline{}))
+		check(f.name+" unsorted", f.run([]Arrival{{Time: 1}, {Time: math.Nextafter(1, 0)}}, 1, Discipline{}), want{1, "Time"})
 	}
 	unbalanced := []Arrival{{Map: 1}, {Map: 1, Shuffle: math.Nextafter(0x1p-1000, 0)}}
 	for _, k := range allKinds {
-		_, err := Simulate(nil, unbalanced, 1, Policy{Kind: k}, nil)
+		_, err := Simulate(nil, unbalanced, 1, Discipline{Kind: k}, nil)
 		if k == SplitSRPT || k == SplitSRPTStrict {
-			check("Simulate imbalance above 2^1000 under "+k.String(), err, want{1, "shuffle"})
+			check("Simulate imbalance above 2^1000 under "+k.String(), err, want{1, "Shuffle"})
 		} else {
 			accept("Simulate imbalance above 2^1000 under "+k.String(), err)
 		}
-		_, err = Simulate(nil, []Arrival{{Map: 1, Shuffle: 0x1p-1000}}, 1, Policy{Kind: k}, nil)
+		_, err = Simulate(nil, []Arrival{{Map: 1, Shuffle: 0x1p-1000}}, 1, Discipline{Kind: k}, nil)
 		accept("Simulate imbalance 2^1000 under "+k.String(), err)
 	}
-	_, err = Simulate(nil, ok, 1, Policy{Kind: KLPS, K: -1}, nil)
-	check("Simulate k", err, want{-1, "k"})
+	_, err = Simulate(nil, ok, 1, Discipline{Kind: KLPS, K: -1}, nil)
+	check("Simulate k", err, want{-1, "K"})
 
 	// The instances.
 	_, err = Corollary4Instance(4, 1e300, 1e280)
@@ -311,24 +311,24 @@ func TestInputChecks(t *testing.T) {
 	check("Corollary6Instance (n−1)·beta overflows", err, want{-1, "beta"})
 	_, err = Corollary6Instance(2, math.MaxFloat64)
 	accept("Corollary6Instance n 2 beta MaxFloat64", err)
-	_, _, err = Theorem2Instance(1e9+1, Policy{}, nil)
+	_, _, err = Theorem2Instance(1e9+1, Discipline{}, nil)
 	check("Theorem2Instance n above 1e9", err, want{-1, "n"})
-	_, _, err = Theorem2Instance(1<<53, Policy{}, nil)
+	_, _, err = Theorem2Instance(1<<53, Discipline{}, nil)
 	check("Theorem2Instance n 2^53", err, want{-1, "n"})
-	_, _, err = Theorem2Instance(0, Policy{}, nil)
+	_, _, err = Theorem2Instance(0, Discipline{}, nil)
 	check("Theorem2Instance n 0", err, want{-1, "n"})
-	_, _, err = Theorem2Instance(1, Policy{}, nil)
+	_, _, err = Theorem2Instance(1, Discipline{}, nil)
 	accept("Theorem2Instance n 1", err)
-	_, _, err = Theorem2Instance(1, Policy{Kind: KLPS, K: -1}, nil)
-	check("Theorem2Instance k", err, want{-1, "k"})
+	_, _, err = Theorem2Instance(1, Discipline{Kind: KLPS, K: -1}, nil)
+	check("Theorem2Instance k", err, want{-1, "K"})
 
 	// RunExperiment.
 	_, err = RunExperiment(ExperimentConfig{Load: 0.5, Jobs: 0}, nil)
-	check("RunExperiment jobs 0", err, want{-1, "jobs"})
+	check("RunExperiment jobs 0", err, want{-1, "Jobs"})
 	_, err = RunExperiment(ExperimentConfig{Load: 0, Jobs: 1}, nil)
-	check("RunExperiment load 0", err, want{-1, "load"})
+	check("RunExperiment load 0", err, want{-1, "Load"})
 	_, err = RunExperiment(ExperimentConfig{Load: 0.5, Jobs: 1, K: -1}, nil)
-	check("RunExperiment k", err, want{-1, "k"})
+	check("RunExperiment k", err, want{-1, "K"})
 	_, err = RunExperiment(ExperimentConfig{Load: 0.5, Jobs: 1}, nil)
 	accept("RunExperiment one job", err)
 
@@ -359,7 +359,7 @@ func TestSplitSRPTRoundedShares(t *testing.T) {
 		{Map: 2, Shuffle: 2 * beta, RemainingMap: 2, RemainingShuffle: 2 * beta},
 	}
 	for _, k := range []Kind{SplitSRPT, SplitSRPTStrict} {
-		got, err := Simulate(nil, jobs, 1, Policy{Kind: k}, nil)
+		got, err := Simulate(nil, jobs, 1, Discipline{Kind: k}, nil)
 		want := []float64{1 + beta, 2 * (1 + beta), 2 * (1 + beta)}
 		for i := range want {
 			if err != nil || math.Abs(got[i]-want[i]) > 1e-12*want[i] {
@@ -367,7 +367,7 @@ func TestSplitSRPTRoundedShares(t *testing.T) {
 				break
 			}
 		}
-		rates, err := Rates(nil, snap, 1, Policy{Kind: k}, nil)
+		rates, err := Rates(nil, snap, 1, Discipline{Kind: k}, nil)
 		wantRates := []Rate{{Map: mu2, Shuffle: mu1}, {Map: mu1, Shuffle: mu2}}
 		for i := range wantRates {
 			if err != nil || math.Abs(rates[i].Map-wantRates[i].Map) > 1e-15 || math.Abs(rates[i].Shuffle-wantRates[i].Shuffle) > 1e-15*wantRates[i].Shuffle {
@@ -425,7 +425,7 @@ func TestSimulateUntil(t *testing.T) {
 	// μ₁ = 0 and μ₂ = 1, and each class gets its whole station.
 	for _, k := range allKinds {
 		var ws Workspace
-		tab, err := simulateUntil(make([]float64, 2), jobs, 1, Policy{Kind: k}, &ws, nil, 1)
+		tab, err := simulateUntil(make([]float64, 2), jobs, 1, Discipline{Kind: k}, &ws, nil, 1)
 		if err != nil {
 			t.Fatalf("%v: %v", k, err)
 		}
@@ -443,12 +443,12 @@ func TestSimulateUntil(t *testing.T) {
 		if got := leftFrom(tab, 0); got != 3 {
 			t.Errorf("%v: leftFrom = %v, want 3", k, got)
 		}
-		if _, err := simulateUntil(make([]float64, 2), jobs, 1, Policy{Kind: k}, &ws, nil, 4); err != nil {
+		if _, err := simulateUntil(make([]float64, 2), jobs, 1, Discipline{Kind: k}, &ws, nil, 4); err != nil {
 			t.Errorf("%v: until the last departure: %v", k, err)
 		}
 		// At speed 2 with sizes 8 the state at t = 1 is 6 and 6, in the
 		// caller's units (the engines keep sizes in units of the speed).
-		if _, err := simulateUntil(make([]float64, 2), []Arrival{{Map: 8}, {Shuffle: 8}}, 2, Policy{Kind: k}, &ws, nil, 1); err != nil {
+		if _, err := simulateUntil(make([]float64, 2), []Arrival{{Map: 8}, {Shuffle: 8}}, 2, Discipline{Kind: k}, &ws, nil, 1); err != nil {
 			t.Fatalf("%v: %v", k, err)
 		}
 		view = ws.prio.snapshot(nil)
@@ -514,7 +514,7 @@ func TestEventGuard(t *testing.T) {
 func TestKLPSRebase(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Time: 0, Shuffle: 0x1p30}, {Time: 0x1p21, Shuffle: 0x1p-40}}
-	got, err := Simulate(nil, jobs, 1, Policy{Kind: KLPS}, nil)
+	got, err := Simulate(nil, jobs, 1, Discipline{Kind: KLPS}, nil)
 	if err != nil || got[1] != 0x1p-39 || math.Abs(got[0]-0x1p30) > 1e-6 {
 		t.Errorf("Simulate = %v, %v; want [2^30, 2^-39]", got, err)
 	}
@@ -545,7 +545,7 @@ func TestKLPSLimitedRates(t *testing.T) {
 	var rec rateRecorder
 	var ws Workspace
 	out := make([]float64, 2)
-	if err := simulate(out, jobs, 1, Policy{Kind: KLPS, K: 2}, &ws, &rec); err != nil {
+	if err := simulate(out, jobs, 1, Discipline{Kind: KLPS, K: 2}, &ws, &rec); err != nil {
 		t.Fatal(err)
 	}
 	want := map[int]Rate{0: {Map: 0.5, Shuffle: 0.25}, 1: {Map: 0.5, Shuffle: 0.75}}
@@ -567,7 +567,7 @@ func TestKLPSLimitedRates(t *testing.T) {
 func TestKLPSSnapTolerance(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Shuffle: 0x1p-41}, {Shuffle: 0x1p-40}}
-	got, err := Simulate(nil, jobs, 1, Policy{Kind: KLPS}, nil)
+	got, err := Simulate(nil, jobs, 1, Discipline{Kind: KLPS}, nil)
 	if err != nil || got[0] != 0x1p-40 || got[1] != 1.5*0x1p-40 {
 		t.Errorf("Simulate = %v, %v; want [2^-40, 1.5·2^-40]", got, err)
 	}

@@ -46,7 +46,7 @@ import "github.com/specsched/specsched/internal/check"
 // field "shuffle"). Inputs outside these bounds are an
 // *specsched.InputError naming the job and field. dst must not overlap jobs
 // (an *specsched.InputError with Field "dst"; nothing is written).
-func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace) ([]float64, error) {
+func Simulate(dst []float64, jobs []Arrival, speed float64, policy Discipline, ws *Workspace) ([]float64, error) {
 	const fn = "overlap.Simulate"
 	// The same checks open Rates, inline: one shared call cost Rates 4% at n = 10.
 	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
@@ -83,14 +83,14 @@ func Simulate(dst []float64, jobs []Arrival, speed float64, policy Policy, ws *W
 
 // simulate runs the engine of policy to the end, with an optional observer
 // (tests).
-func simulate(out []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace, obs simObserver) error {
+func simulate(out []float64, jobs []Arrival, speed float64, policy Discipline, ws *Workspace, obs simObserver) error {
 	_, err := simulateUntil(out, jobs, speed, policy, ws, obs, inf)
 	return err
 }
 
 // simulateUntil runs the engine of policy until every job has left or until
 // time until, and returns its table of the jobs then present.
-func simulateUntil(out []float64, jobs []Arrival, speed float64, policy Policy, ws *Workspace, obs simObserver, until float64) (*jobTable, error) {
+func simulateUntil(out []float64, jobs []Arrival, speed float64, policy Discipline, ws *Workspace, obs simObserver, until float64) (*jobTable, error) {
 	if policy.Kind == KLPS {
 		e := &ws.lps
 		e.reset(jobs, speed, policy.k(), out)

@@ -22,7 +22,7 @@ var example21 = []Arrival{{Time: 0, Map: 1, Shuffle: 2}, {Time: 0, Map: 3, Shuff
 func TestExample21(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		policy Policy
+		policy Discipline
 		want   []float64 // response times = completion times (all arrive at 0)
 	}{
 		// FIFO: both stations in the order J1, J2, J3 — the paper's example.
@@ -37,7 +37,7 @@ func TestExample21(t *testing.T) {
 		// shuffle runs at 1/3, finishing with its map at t = 1 + 3 = 4
 		// (paper: J2 finishes at 4). J3's map runs [4,6]; its ratio is 1 so
 		// its shuffle keeps pace at 1 and it completes at t = 6 (paper).
-		{Policy{Kind: FIFO}, []float64{2, 4, 6}},
+		{Discipline{Kind: FIFO}, []float64{2, 4, 6}},
 		// MaxSRPT (keys max(x,y): J1 2, J2 3, J3 2; J1 before J3 by index).
 		// [0,1]: J1 as above (map 1, shuffle 1). t=1: J1 has 1 shuffle left,
 		// key 1; the map goes to J3 (key 2 < 3). [1,2]: shuffle finishes J1
@@ -49,12 +49,12 @@ func TestExample21(t *testing.T) {
 		// unit: 1/3 available at t=4. [4,4.5]: J2's shuffle at 1 drains the
 		// buffer at 2/3 → empty at 4.5; then at 1/3 until its map ends at
 		// t = 3 + 3 = 6 → J2 at 6.
-		{Policy{Kind: MaxSRPT}, []float64{2, 6, 4}},
+		{Discipline{Kind: MaxSRPT}, []float64{2, 6, 4}},
 		// MaxSRPTStrict: the same path — the shuffle job is always the first
 		// job with shuffle work, and nothing else could use spare capacity
 		// (it arises only while J2 or J1 is limited and no job has
 		// available work).
-		{Policy{Kind: MaxSRPTStrict}, []float64{2, 6, 4}},
+		{Discipline{Kind: MaxSRPTStrict}, []float64{2, 6, 4}},
 		// SplitSRPTStrict. β = min(2, 3, 1) = 1: μ₁ = μ₂ = 1/2. Map-heavy
 		// class {J2 (3,1), J3 (2,2)} by x(t): J3 first; shuffle-heavy {J1}.
 		// [0,2]: J3 gets map 1/2 and shuffle 1/2 (ratio 1: limit 1/2, kept
@@ -64,7 +64,7 @@ func TestExample21(t *testing.T) {
 		// on at 1/2 → done at 4; the shuffle-heavy map share is idle.
 		// t=4: only J2: β = 3, μ₁ = 1/4, μ₂ = 3/4; J2's map at 3/4 (shuffle
 		// at (1/3)(3/4) = 1/4 = μ₁, keeping pace) takes 3/(3/4) = 4 → J2 at 8.
-		{Policy{Kind: SplitSRPTStrict}, []float64{4, 8, 4}},
+		{Discipline{Kind: SplitSRPTStrict}, []float64{4, 8, 4}},
 		// SplitSRPT (shared capacity). [0,2] as above (no class has
 		// capacity to spare: J3 uses its 1/2 shuffle, J1 its 1/2). t=2:
 		// J1 has no map work, so its class's map share goes to J3: map 1,
@@ -77,7 +77,7 @@ func TestExample21(t *testing.T) {
 		// own plus the idle 3/4 → 1: its buffer (1/3) drains at 2/3 → empty
 		// at 4.5; then shuffle at 1/3 until its map (2 left at t=4) ends at
 		// t = 6 → J2 at 6.
-		{Policy{Kind: SplitSRPT}, []float64{4, 6, 4}},
+		{Discipline{Kind: SplitSRPT}, []float64{4, 6, 4}},
 		// k-LPS (k ≥ 3). [0,3]: map 1/3 each; shuffle limits (y/x)/3: J1
 		// 2/3, J2 1/9, J3 1/3. Water-fill: 1/9 and 1/3 fit, J1 gets the
 		// remaining 5/9 < 2/3, so J1's buffer grows at 1/9. t=3: J1's map is
@@ -91,13 +91,13 @@ func TestExample21(t *testing.T) {
 		// 3.8 + (1/15)/(1/3) = 4. [4,5]: both limited (1/6 + 1/2 ≤ 1); J3's
 		// map (0.5 left at 1/2) ends at 5 → J3 at 5. [5,6]: J2 alone, map 1,
 		// 1 left → J2 at 6.
-		{Policy{Kind: KLPS}, []float64{3.8, 6, 5}},
+		{Discipline{Kind: KLPS}, []float64{3.8, 6, 5}},
 		// 1-LPS is FIFO at the map; the shuffle station is PS over the
 		// jobs with shuffle work: [0,1]: J1 (map 1, limit 2) alone → 1.
 		// t=1: J1 has 1 left (available); J2's map at 1, limit 1/3: level
 		// 1 − 1/3 = 2/3 for J1 → J1 done at 1 + 3/2 = 2.5. J2 limited at 1/3
 		// until its map ends at 4 → J2 at 4; J3 [4,6] → 6.
-		{Policy{Kind: KLPS, K: 1}, []float64{2.5, 4, 6}},
+		{Discipline{Kind: KLPS, K: 1}, []float64{2.5, 4, 6}},
 	}
 	for _, c := range cases {
 		got, err := Simulate(nil, example21, 1, c.policy, nil)
@@ -142,7 +142,7 @@ func TestExample21Buffer(t *testing.T) {
 // integral of the rates), independent of the engine's state.
 type pathChecker struct {
 	t        *rapid.T
-	policy   Policy
+	policy   Discipline
 	speed    float64
 	jobs     []Arrival
 	mapDone  []float64 // ∫ map rate, per job
@@ -153,7 +153,7 @@ type pathChecker struct {
 	rates    []Rate
 }
 
-func newPathChecker(t *rapid.T, jobs []Arrival, speed float64, p Policy) *pathChecker {
+func newPathChecker(t *rapid.T, jobs []Arrival, speed float64, p Discipline) *pathChecker {
 	n := len(jobs)
 	return &pathChecker{t: t, policy: p, speed: speed, jobs: jobs,
 		mapDone: make([]float64, n), shufDone: make([]float64, n), lastEnd: make([]float64, n), seen: make([]bool, n)}
@@ -249,7 +249,7 @@ func (c *pathChecker) compare(at float64, view []simView, snap []Job, dt float64
 }
 
 // keysTied reports two jobs of snap whose policy keys are within 1e-9.
-func keysTied(snap []Job, p Policy) bool {
+func keysTied(snap []Job, p Discipline) bool {
 	key := func(j Job) float64 {
 		switch p.Kind {
 		case MaxSRPT, MaxSRPTStrict:
@@ -409,21 +409,21 @@ func TestSimulateErrors(t *testing.T) {
 		field string
 		index int
 	}{
-		{"unsorted", []Arrival{{Time: 2, Map: 1}, {Time: 1, Map: 1}}, 1, "time", 1},
-		{"nan time", []Arrival{{Time: math.NaN(), Map: 1}}, 1, "time", 0},
-		{"negative map", []Arrival{{Map: 1}, {Map: -1}}, 1, "map", 1},
-		{"inf shuffle", []Arrival{{Shuffle: math.Inf(1)}}, 1, "shuffle", 0},
+		{"unsorted", []Arrival{{Time: 2, Map: 1}, {Time: 1, Map: 1}}, 1, "Time", 1},
+		{"nan time", []Arrival{{Time: math.NaN(), Map: 1}}, 1, "Time", 0},
+		{"negative map", []Arrival{{Map: 1}, {Map: -1}}, 1, "Map", 1},
+		{"inf shuffle", []Arrival{{Shuffle: math.Inf(1)}}, 1, "Shuffle", 0},
 		{"zero speed", []Arrival{{Map: 1}}, 0, "speed", -1},
 		{"overflowing work", []Arrival{{Map: 1e300}}, 1e-10, "total work", -1},
 	}
 	for _, c := range cases {
-		_, err := Simulate(nil, c.jobs, c.speed, Policy{}, nil)
+		_, err := Simulate(nil, c.jobs, c.speed, Discipline{}, nil)
 		var in *specsched.InputError
 		if !errors.As(err, &in) || in.Field != c.field || in.Index != c.index {
 			t.Errorf("%s: got %v, want an InputError on %q index %d", c.name, err, c.field, c.index)
 		}
 	}
-	if _, err := Simulate(nil, nil, 1, Policy{K: -1, Kind: KLPS}, nil); err == nil {
+	if _, err := Simulate(nil, nil, 1, Discipline{K: -1, Kind: KLPS}, nil); err == nil {
 		t.Error("k = -1: want an error")
 	}
 }
@@ -441,7 +441,7 @@ func TestSimulateMemory(t *testing.T) {
 	}
 	for _, kind := range allKinds {
 		var ws Workspace
-		resp, err := Simulate(nil, jobs, 1, Policy{Kind: kind}, &ws)
+		resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, &ws)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -488,7 +488,7 @@ func TestSimulateZeroSizes(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Time: 0, Map: 0, Shuffle: 0}, {Time: 0, Map: 0, Shuffle: 2}, {Time: 0, Map: 3, Shuffle: 0}, {Time: 10, Map: 0, Shuffle: 0}}
 	for _, kind := range allKinds {
-		got, err := Simulate(nil, jobs, 2, Policy{Kind: kind}, nil)
+		got, err := Simulate(nil, jobs, 2, Discipline{Kind: kind}, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", kind, err)
 		}
@@ -511,7 +511,7 @@ func TestSimulateZeroSizes(t *testing.T) {
 func TestKLPSQueueOrder(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Time: 0, Map: 1}, {Time: 0, Map: 1, Shuffle: 1}, {Time: 1, Map: 1, Shuffle: 1}}
-	got, err := Simulate(nil, jobs, 1, Policy{Kind: KLPS, K: 1}, nil)
+	got, err := Simulate(nil, jobs, 1, Discipline{Kind: KLPS, K: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,7 +534,7 @@ func TestSimultaneousEvents(t *testing.T) {
 				jobs[i] = Arrival{Map: 0.3, Shuffle: 0.1 * float64(n)}
 			}
 			var ws Workspace
-			if _, err := Simulate(nil, jobs, speed, Policy{Kind: KLPS}, &ws); err != nil {
+			if _, err := Simulate(nil, jobs, speed, Discipline{Kind: KLPS}, &ws); err != nil {
 				t.Fatal(err)
 			}
 			// Map rate speed/n each; shuffle limit (n/3)·speed/n = speed/3
@@ -557,7 +557,7 @@ func TestSimultaneousEvents(t *testing.T) {
 	// closing check: 3 events), whatever the rounding of 1/3.
 	for _, c := range []float64{0.1, 0.3, 0.7, 1.1, 3.3, 1e-3, 7, 13} {
 		var ws Workspace
-		resp, err := Simulate(nil, []Arrival{{Map: 3 * c, Shuffle: c}, {Shuffle: 2 * c}}, 1, Policy{Kind: MaxSRPT}, &ws)
+		resp, err := Simulate(nil, []Arrival{{Map: 3 * c, Shuffle: c}, {Shuffle: 2 * c}}, 1, Discipline{Kind: MaxSRPT}, &ws)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -116,7 +116,7 @@ func (w Workload) Generate(dst []Arrival, n int, rng *rand.Rand) ([]Arrival, err
 		return nil, err
 	}
 	if !(w.Load >= 1e-9 && w.Load <= 1e9) {
-		return nil, check.Err(fn, -1, "load", w.Load, "must be in [1e-9, 1e9]")
+		return nil, check.Err(fn, -1, "Load", w.Load, "must be in [1e-9, 1e9]")
 	}
 	if rng == nil {
 		return nil, check.Err(fn, -1, "rng", 0, "must not be nil")

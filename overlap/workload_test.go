@@ -149,9 +149,9 @@ func TestGenerateErrors(t *testing.T) {
 		field string
 	}{
 		{PaperWorkload(0.9), -1, rng, "n"},
-		{PaperWorkload(0), 10, rng, "load"},
-		{PaperWorkload(math.NaN()), 10, rng, "load"},
-		{PaperWorkload(2e9), 10, rng, "load"},
+		{PaperWorkload(0), 10, rng, "Load"},
+		{PaperWorkload(math.NaN()), 10, rng, "Load"},
+		{PaperWorkload(2e9), 10, rng, "Load"},
 		{Workload{Load: 1, MapMean: 1e101, MapSD: 1, RatioMean: 1, RatioSD: 1}, 10, rng, "mapMean"},
 		{Workload{Load: 1, MapMean: 1, MapSD: 1e7, RatioMean: 1, RatioSD: 1}, 10, rng, "mapSD"},
 		{PaperWorkload(0.9), 10, nil, "rng"},

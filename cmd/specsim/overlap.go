@@ -61,7 +61,7 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	lbMean := lb / float64(len(arrivals))
 	var rows []overlapRow
 	for _, kind := range kinds {
-		times, err := overlap.Simulate(nil, arrivals, 1, overlap.Policy{Kind: kind, K: *k}, &ws)
+		times, err := overlap.Simulate(nil, arrivals, 1, overlap.Discipline{Kind: kind, K: *k}, &ws)
 		if err != nil {
 			return err
 		}
