@@ -137,7 +137,7 @@ func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Wei
 			}
 			return Cut{Before: incl}
 		}
-		if len(cur) <= smallSort {
+		if len(cur) <= SmallSort {
 			if !owned {
 				ws.keys = append(ws.keys[:0], cur...)
 				cur = ws.keys
@@ -274,9 +274,6 @@ func (w Weight) perBucket(h []bucket, cur []float64, lo uint64, shift uint) {
 		h[(key(v)-lo)>>shift].sum += w.of(v)
 	}
 }
-
-// smallSort is the size below which sorting a copy beats a histogram.
-const smallSort = 48
 
 // maxBits is the largest number of bits a histogram level resolves (2048
 // buckets of 32 bytes: 64 KiB, about an L2 cache's worth on the dev machine).
