@@ -98,7 +98,7 @@ func fieldKey(r *record, field int) uint64 {
 // ws.recs holds the active jobs in index order (at least one), whose keys
 // range over [lo, hi]; it is left as it is.
 func (ws *Workspace) search(sc *scale, lo, hi uint64) cut {
-	c := selection.Select(algorithm3{*sc}, shape, ws.recs, lo, hi, &ws.scratch, &ws.hist)
+	c := selection.Select(algorithm3{}, stop(sc), shape, ws.recs, lo, hi, &ws.scratch, &ws.hist)
 	return cut{at: c.At, incl: c.Before.plus(c.Group.count, c.Group.sumV, c.Group.minAlpha)}
 }
 
@@ -106,7 +106,7 @@ func (ws *Workspace) search(sc *scale, lo, hi uint64) cut {
 // the running sums round below the bucket sums that chose these records,
 // reaches never holds among them: the cut is then the last record.
 func scan(recs []record, base prefix, after float64, hasAfter bool, sc *scale) cut {
-	c := selection.Scan(algorithm3{*sc}, shape, recs, base, after, hasAfter)
+	c := selection.Scan(algorithm3{}, stop(sc), shape, recs, base, after, hasAfter)
 	return cut{at: c.At, incl: c.Before.plus(c.Group.count, c.Group.sumV, c.Group.minAlpha)}
 }
 
@@ -116,28 +116,44 @@ const smallSort = selection.SmallSort
 // shape: two key fields, every job its own group, reaches true at the end.
 var shape = selection.Shape{Fields: 2, Distinct: true, Sure: true}
 
-// algorithm3 is Algorithm 3's search as a selection.Rule: the order
-// (max{T, T'} ascending, α descending, index), the running count, ΣV and
-// min α, and reaches.
-type algorithm3 struct{ sc scale }
+// stop is reaches on the scaled problem sc, as the search's stopping rule.
+func stop(sc *scale) selection.Stop[prefix] {
+	return func(incl prefix, next float64, hasNext bool) bool { return reaches(sc, incl, next, hasNext) }
+}
 
-func (algorithm3) Fill(l selection.Level[prefix], h []selection.Bucket[prefix], of []uint16, recs []record, field int) {
+// algorithm3 is the order and totals of Algorithm 3's search as a
+// selection.Rule: max{T, T'} ascending, α descending, index; the running
+// count, ΣV and min α.
+type algorithm3 struct{}
+
+func (algorithm3) Fill(l selection.Level[prefix], h []selection.Bucket[prefix], recs []record, field int) {
 	for i := range recs {
 		r := &recs[i]
 		k := fieldKey(r, field)
-		b := l.Find(h, of, i, k)
+		b := l.Find(h, k)
 		if k < b.Lo {
-			b.Sum.first = r.alpha
+			b.Lo, b.Sum.first = k, r.alpha
 		} else if k == b.Lo && r.alpha > b.Sum.first {
 			b.Sum.first = r.alpha
 		}
-		b.Mark(k)
+		if k > b.Hi {
+			b.Hi = k
+		}
 		b.Sum.count++
 		b.Sum.sumV += r.v
 		if r.alpha < b.Sum.minAlpha { // plain comparisons: no NaN here
 			b.Sum.minAlpha = r.alpha
 		}
 	}
+}
+
+func (algorithm3) Gather(dst, recs []record, l selection.Level[prefix], bucket, field int) []record {
+	for i := range recs {
+		if l.Index(fieldKey(&recs[i], field)) == bucket {
+			dst = append(dst, recs[i])
+		}
+	}
+	return dst
 }
 
 func (algorithm3) Sort(recs []record) { slices.SortFunc(recs, compareOrder) }
@@ -157,7 +173,3 @@ func (algorithm3) Plus(a, b prefix) prefix { return a.plus(b.count, b.sumV, b.mi
 func (algorithm3) Next(b *selection.Bucket[prefix]) float64 { return b.Sum.first }
 
 func (algorithm3) NextOf(r *record) float64 { return r.alpha }
-
-func (a algorithm3) Done(incl prefix, next float64, hasNext bool) bool {
-	return reaches(&a.sc, incl, next, hasNext)
-}

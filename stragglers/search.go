@@ -57,21 +57,32 @@ type cut struct {
 // end reaches holds, without sorting (selection.Select). O(n). ws.recs (at
 // least one record, keys in [lo, hi]) is left as it is.
 func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
-	c := selection.Select(waterLevel{slots}, selection.Shape{Fields: 1, Sure: true}, ws.recs, lo, hi, &ws.scratch, &ws.hist)
+	c := selection.Select(waterLevel{}, func(incl level, next float64, hasNext bool) bool {
+		return reaches(slots, incl, next, hasNext)
+	}, selection.Shape{Fields: 1, Sure: true}, ws.recs, lo, hi, &ws.scratch, &ws.hist)
 	return cut{key: math.Float64frombits(c.Key), before: c.Before, group: c.Group}
 }
 
-// waterLevel is the water-fill as a selection.Rule: the jobs in the level
-// order (β ascending, grouped by β; the IEEE bits of the keys β > 1 are
-// ordered like them), the running count, Σw and Σv, and reaches.
-type waterLevel struct{ slots float64 }
+// waterLevel is the water-fill's order and totals as a selection.Rule: the
+// jobs in the level order (β ascending, grouped by β; the IEEE bits of the
+// keys β > 1 are ordered like them), the running count, Σw and Σv.
+type waterLevel struct{}
 
-func (waterLevel) Fill(l selection.Level[level], h []selection.Bucket[level], of []uint16, recs []record, _ int) {
+func (waterLevel) Fill(l selection.Level[level], h []selection.Bucket[level], recs []record, _ int) {
 	for i := range recs {
 		r := &recs[i]
-		b := l.Put(h, of, i, math.Float64bits(r.key))
+		b := l.Put(h, math.Float64bits(r.key))
 		b.Sum = b.Sum.plus(1, r.w, r.v)
 	}
+}
+
+func (waterLevel) Gather(dst, recs []record, l selection.Level[level], bucket, _ int) []record {
+	for i := range recs {
+		if l.Index(math.Float64bits(recs[i].key)) == bucket {
+			dst = append(dst, recs[i])
+		}
+	}
+	return dst
 }
 
 func (waterLevel) Sort(recs []record) {
@@ -93,7 +104,3 @@ func (waterLevel) Plus(a, b level) level { return a.plus(b.count, b.w, b.v) }
 func (waterLevel) Next(b *selection.Bucket[level]) float64 { return math.Float64frombits(b.Lo) }
 
 func (waterLevel) NextOf(r *record) float64 { return r.key }
-
-func (w waterLevel) Done(incl level, next float64, hasNext bool) bool {
-	return reaches(w.slots, incl, next, hasNext)
-}

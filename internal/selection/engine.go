@@ -20,13 +20,20 @@ import (
 // Rule is what Select asks of a caller: its records R, in what order, and
 // the running totals A it keeps over a prefix of that order. Select calls
 // its methods once per histogram level, bucket or group of a scan — never
-// once per record of a level, whose loop is Fill's — so that a method call
-// through the type parameter costs nothing in the hot loops.
+// once per record of a level, whose two loops are Fill's and Gather's — so
+// that a call through the type parameter's method set, which is not
+// inlined, costs nothing in the hot loops; those are the caller's concrete
+// code, with l.Put and l.Index inlined into them.
 type Rule[R, A any] interface {
-	// Fill adds every record recs[i] of one level, by its key in field f,
-	// to its bucket of h (l.Put, or l.Find and Bucket.Mark, with i and of)
-	// and to that bucket's totals.
-	Fill(l Level[A], h []Bucket[A], of []uint16, recs []R, f int)
+	// Fill adds every record of recs, by its key k in field f, to its
+	// bucket l.Put(h, k) and to that bucket's totals. (A Fill that must
+	// see the bucket's range before k widens it takes l.Find(h, k) and
+	// widens Lo and Hi itself.)
+	Fill(l Level[A], h []Bucket[A], recs []R, f int)
+	// Gather appends to dst, in their order, the records of recs whose key
+	// in field f lies in the given bucket: l.Index(k) == bucket. dst may
+	// be recs[:0].
+	Gather(dst, recs []R, l Level[A], bucket, f int) []R
 	// Sort sorts a few records (at most SmallSort) into the order.
 	Sort(recs []R)
 	// Key is r's key in the last field: records of equal key form a group
@@ -42,12 +49,16 @@ type Rule[R, A any] interface {
 	// for the group that starts at r.
 	Next(b *Bucket[A]) float64
 	NextOf(r *R) float64
-	// Done is the stopping rule: with incl the totals of a prefix of the
-	// order that ends with a group, next the look-ahead of the group after
-	// it, and hasNext false when there is none. It must be monotone: once
-	// true, true for every longer prefix.
-	Done(incl A, next float64, hasNext bool) bool
 }
+
+// Stop is the stopping rule of a search: with incl the totals of a prefix
+// of the order that ends with a group, next the look-ahead of the group
+// after it, and hasNext false when there is none. It must be monotone:
+// once true, true for every longer prefix. It is a function value, not a
+// method of the Rule, so that a closure over the caller's variables stays
+// on the caller's stack (a call through a type parameter's method would
+// make them escape).
+type Stop[A any] func(incl A, next float64, hasNext bool) bool
 
 // Shape is what Select must know of an order besides its methods.
 type Shape struct {
@@ -59,7 +70,7 @@ type Shape struct {
 	// is the records' position, which Select keeps), so every group is one
 	// record.
 	Distinct bool
-	// Sure: Done holds after the last record, and at the end of every
+	// Sure: stop holds after the last record, and at the end of every
 	// bucket Select chose. Select then never reports "not found": where
 	// the running totals of a finer level round below the bucket's, it
 	// settles on the bucket's last group.
@@ -87,32 +98,25 @@ type Level[A any] struct {
 	shift uint // < 64
 }
 
-// Put adds the key k of the record recs[i] of Fill's slice to its bucket of
-// h, remembering the bucket in of[i] for the gathering pass, and returns
-// the bucket, for the caller to add the record to its totals. (The mask
-// spares the shift its check.)
-func (l Level[A]) Put(h []Bucket[A], of []uint16, i int, k uint64) *Bucket[A] {
-	j := (k - l.lo) >> (l.shift & 63)
-	of[i] = uint16(j)
-	b := &h[j]
+// Index is the bucket of key k (a key of the level's range). The mask
+// spares the shift its check.
+func (l Level[A]) Index(k uint64) int { return int((k - l.lo) >> (l.shift & 63)) }
+
+// Find returns the bucket of h that holds key k.
+func (l Level[A]) Find(h []Bucket[A], k uint64) *Bucket[A] { return &h[l.Index(k)] }
+
+// Put returns the bucket of h that holds key k, its range widened to k,
+// for the caller to add the record to its totals.
+func (l Level[A]) Put(h []Bucket[A], k uint64) *Bucket[A] {
+	b := l.Find(h, k)
 	b.Mark(k)
 	return b
-}
-
-// Find is Put for a caller that must see the bucket before k widens its
-// range: it returns the bucket without marking it; the caller then calls
-// Mark.
-func (l Level[A]) Find(h []Bucket[A], of []uint16, i int, k uint64) *Bucket[A] {
-	j := (k - l.lo) >> (l.shift & 63)
-	of[i] = uint16(j)
-	return &h[j]
 }
 
 // Scratch is the memory of Select, kept in the caller's workspace so that
 // steady-state searches allocate nothing. The zero value is ready.
 type Scratch[R any] struct {
-	cand []R      // the candidates of the current level, once gathered
-	of   []uint16 // the bucket of each candidate
+	cand []R // the candidates of the current level, once gathered
 }
 
 // Outcome is the cut Select finds.
@@ -121,17 +125,23 @@ type Outcome[R, A any] struct {
 	Key    uint64 // the group's key in the last field (not for a Distinct order)
 	Before A      // the totals of the records before the group
 	Group  A      // the totals of the group
-	Found  bool   // false if Done holds for no group: Before then totals every record
+	Found  bool   // false if stop holds for no group: Before then totals every record
 }
 
 // SmallSort is the most candidates Select sorts and scans rather than
 // histogram again: below it, sorting beats another level.
 const SmallSort = 48
 
-// Select returns the first group of o's order at whose end o.Done holds,
+// bucketBits is the largest number of bits a histogram level resolves for
+// buckets of the given size: the most that fit in 64 KiB, about an L2
+// cache's worth on the dev machine (2048 buckets of 32 bytes: 11 bits;
+// 1024 of 40 or 48: 10).
+func bucketBits(size uintptr) int { return bits.Len(uint(64<<10/size)) - 1 }
+
+// Select returns the first group of o's order at whose end stop holds,
 // without sorting: a radix selection on the keys' bits that keeps o's
 // totals per bucket of up to 2^maxBits (the buckets that fit in 64 KiB),
-// walks the buckets for the first at whose end Done holds, and recurses
+// walks the buckets for the first at whose end stop holds, and recurses
 // into that bucket alone, switching to the next key field where one field
 // is a single value. Each level narrows the range by 2^(bits per level),
 // so the cost is O(len(recs)), in practice one or two passes. The keys of
@@ -139,11 +149,11 @@ const SmallSort = 48
 // candidates of each level are gathered into s in recs' order (the final
 // tie-break of every order in the library). hist holds the buckets, and
 // keeps those of the last level.
-func Select[R, A any, O Rule[R, A]](o O, shape Shape, recs []R, lo, hi uint64, s *Scratch[R], hist *[]Bucket[A]) Outcome[R, A] {
+func Select[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, lo, hi uint64, s *Scratch[R], hist *[]Bucket[A]) Outcome[R, A] {
 	if len(recs) == 0 {
 		return Outcome[R, A]{Before: o.Sum(nil)}
 	}
-	maxBits := bits.Len(uint(64<<10/unsafe.Sizeof(Bucket[A]{}))) - 1
+	maxBits := bucketBits(unsafe.Sizeof(Bucket[A]{}))
 	var (
 		cur      = recs
 		owned    = false // cur is s.cand, which may be reordered
@@ -159,21 +169,20 @@ func Select[R, A any, O Rule[R, A]](o O, shape Shape, recs []R, lo, hi uint64, s
 			// One value in this field: order by the next one.
 			// Its range: two buckets, split at the top bit.
 			field++
-			l, h := newLevel(s, hist, len(cur), 0, 63, 2, empty)
-			o.Fill(l, h, s.of, cur, field)
-			b := h
-			lo, hi = min(b[0].Lo, b[1].Lo), max(b[0].Hi, b[1].Hi)
+			l, h := newLevel(hist, 0, 63, 2, empty)
+			o.Fill(l, h, cur, field)
+			lo, hi = min(h[0].Lo, h[1].Lo), max(h[0].Hi, h[1].Hi)
 			continue
 		}
 		if lo == hi {
 			// Equal keys: one group, or, for a Distinct order, records in
 			// their order of position.
 			if shape.Distinct {
-				return Scan(o, shape, cur, base, after, hasAfter)
+				return Scan(o, stop, shape, cur, base, after, hasAfter)
 			}
 			g := o.Sum(cur)
 			incl := o.Plus(base, g)
-			if shape.Sure || o.Done(incl, after, hasAfter) {
+			if shape.Sure || stop(incl, after, hasAfter) {
 				return Outcome[R, A]{Key: lo, Before: base, Group: g, Found: true}
 			}
 			return Outcome[R, A]{Before: incl}
@@ -184,14 +193,14 @@ func Select[R, A any, O Rule[R, A]](o O, shape Shape, recs []R, lo, hi uint64, s
 				cur = s.cand
 			}
 			o.Sort(cur)
-			return Scan(o, shape, cur, base, after, hasAfter)
+			return Scan(o, stop, shape, cur, base, after, hasAfter)
 		}
 
 		span := hi - lo
 		levelBits := min(max(bits.Len(uint(len(cur)))-4, 4), maxBits)
 		shift := uint(max(bits.Len64(span)-levelBits, 0))
-		l, h := newLevel(s, hist, len(cur), lo, shift, int(span>>shift)+1, empty)
-		o.Fill(l, h, s.of, cur, field)
+		l, h := newLevel(hist, lo, shift, int(span>>shift)+1, empty)
+		o.Fill(l, h, cur, field)
 
 		// Walk the non-empty buckets, testing each one's end once the next
 		// non-empty bucket (whose first group gives the look-ahead) is
@@ -205,7 +214,7 @@ func Select[R, A any, O Rule[R, A]](o O, shape Shape, recs []R, lo, hi uint64, s
 				continue
 			}
 			if prev >= 0 {
-				if ahead := o.Next(b); o.Done(incl, ahead, true) {
+				if ahead := o.Next(b); stop(incl, ahead, true) {
 					found, next, hasNext = prev, ahead, true
 					break
 				}
@@ -215,7 +224,7 @@ func Select[R, A any, O Rule[R, A]](o O, shape Shape, recs []R, lo, hi uint64, s
 			prev = i
 		}
 		if found < 0 {
-			if !shape.Sure && !o.Done(incl, after, hasAfter) {
+			if !shape.Sure && !stop(incl, after, hasAfter) {
 				return Outcome[R, A]{Before: incl}
 			}
 			found = prev
@@ -231,22 +240,14 @@ func Select[R, A any, O Rule[R, A]](o O, shape Shape, recs []R, lo, hi uint64, s
 		if !owned {
 			s.cand = slices.Grow(s.cand[:0], len(cur))
 		}
-		out := s.cand[:0]
-		for i, j := range s.of {
-			if int(j) == found {
-				out = append(out, cur[i])
-			}
-		}
-		s.cand = out
-		cur, owned = out, true
+		s.cand = o.Gather(s.cand[:0], cur, l, found, field)
+		cur, owned = s.cand, true
 	}
 }
 
 // newLevel returns a level of n buckets of 2^shift keys from lo, each
-// empty with the totals of no record, for records records; its buckets
-// are *hist's memory.
-func newLevel[R, A any](s *Scratch[R], hist *[]Bucket[A], records int, lo uint64, shift uint, n int, empty A) (Level[A], []Bucket[A]) {
-	s.of = slices.Grow(s.of[:0], records)[:records]
+// empty with the totals of no record; its buckets are *hist's memory.
+func newLevel[A any](hist *[]Bucket[A], lo uint64, shift uint, n int, empty A) (Level[A], []Bucket[A]) {
 	h := slices.Grow((*hist)[:0], n)[:n]
 	for i := range h {
 		h[i] = Bucket[A]{Lo: math.MaxUint64, Sum: empty}
@@ -260,7 +261,7 @@ func newLevel[R, A any](s *Scratch[R], hist *[]Bucket[A], records int, lo uint64
 // totals of the records before them, with after and hasAfter the
 // look-ahead past them. It is Select's last step; it is exported for the
 // tests of its callers.
-func Scan[R, A any, O Rule[R, A]](o O, shape Shape, recs []R, base A, after float64, hasAfter bool) Outcome[R, A] {
+func Scan[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, base A, after float64, hasAfter bool) Outcome[R, A] {
 	incl := base
 	for i := 0; i < len(recs); {
 		j := i + 1
@@ -278,7 +279,7 @@ func Scan[R, A any, O Rule[R, A]](o O, shape Shape, recs []R, base A, after floa
 		}
 		before := incl
 		incl = o.Plus(incl, g)
-		if o.Done(incl, next, hasNext) || (shape.Sure && j == len(recs)) {
+		if stop(incl, next, hasNext) || (shape.Sure && j == len(recs)) {
 			return Outcome[R, A]{At: recs[i], Key: k, Before: before, Group: g, Found: true}
 		}
 		i = j
