@@ -98,23 +98,25 @@ func fieldKey(r *record, field int) uint64 {
 // ws.recs holds the active jobs in index order (at least one), whose keys
 // range over [lo, hi]; it is left as it is.
 func (ws *Workspace) search(sc *scale, lo, hi uint64) cut {
-	c := selection.Select(algorithm3{}, stop(sc), shape, ws.recs, lo, hi, &ws.scratch, &ws.hist)
+	c := selection.Select(algorithm3{}, stop(sc), searchShape, ws.recs, lo, hi, &ws.scratch, &ws.hist)
 	return cut{at: c.At, incl: c.Before.plus(c.Group.count, c.Group.sumV, c.Group.minAlpha)}
 }
 
-// scan walks records already in Algorithm 3's order one at a time. Where
-// the running sums round below the bucket sums that chose these records,
-// reaches never holds among them: the cut is then the last record.
+// scan walks records already in Algorithm 3's order one at a time (the
+// search's last step, on its own for the tests). Where the running sums
+// round below the bucket sums that chose these records, reaches never
+// holds among them: the cut is then the last record.
 func scan(recs []record, base prefix, after float64, hasAfter bool, sc *scale) cut {
-	c := selection.Scan(algorithm3{}, stop(sc), shape, recs, base, after, hasAfter)
+	c := selection.Scan(algorithm3{}, stop(sc), searchShape, recs, base, after, hasAfter)
 	return cut{at: c.At, incl: c.Before.plus(c.Group.count, c.Group.sumV, c.Group.minAlpha)}
 }
 
 // smallSort is the most jobs search sorts and scans one at a time.
 const smallSort = selection.SmallSort
 
-// shape: two key fields, every job its own group, reaches true at the end.
-var shape = selection.Shape{Fields: 2, Distinct: true, Sure: true}
+// searchShape: two key fields (max{T, T'}, then α), every job its own
+// group (the index breaks ties), reaches true at the end.
+var searchShape = selection.Shape{Fields: 2, Distinct: true, Sure: true}
 
 // stop is reaches on the scaled problem sc, as the search's stopping rule.
 func stop(sc *scale) selection.Stop[prefix] {
