@@ -14,6 +14,15 @@
 // reordered: the caller makes a final pass in index order and settles the
 // group at the cut-off by index, which is the tie-break every algorithm in
 // the library documents.
+//
+// The search is one engine (engine.go): Select runs it over records of any
+// type, in any order given by up to a few key fields, keeping any running
+// totals, with a caller's stopping rule. Search is Select over float64
+// values with a count and one weight; dag's Algorithm 3 (jobs by max{T, T'},
+// then α, with ΣV and min α) and stragglers' water-fill (jobs by β, with
+// ΣT/√(β−1) and ΣV) are its other callers. Each keeps only its order, its
+// totals and its stopping rule; the histogram levels, the walk, the
+// recursion and the final sort-and-scan are the engine's.
 package selection
 
 import (
