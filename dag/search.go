@@ -172,6 +172,8 @@ func (algorithm3) Sum(recs []record) prefix {
 
 func (algorithm3) Plus(a, b prefix) prefix { return a.plus(b.count, b.sumV, b.minAlpha) }
 
-func (algorithm3) Next(b *selection.Bucket[prefix]) float64 { return b.Sum.first }
+func (algorithm3) Step(incl prefix, b *selection.Bucket[prefix]) (prefix, float64) {
+	return incl.plus(b.Sum.count, b.Sum.sumV, b.Sum.minAlpha), b.Sum.first
+}
 
 func (algorithm3) NextOf(r *record) float64 { return r.alpha }

@@ -101,6 +101,8 @@ func (waterLevel) Sum(recs []record) level {
 
 func (waterLevel) Plus(a, b level) level { return a.plus(b.count, b.w, b.v) }
 
-func (waterLevel) Next(b *selection.Bucket[level]) float64 { return math.Float64frombits(b.Lo) }
+func (waterLevel) Step(incl level, b *selection.Bucket[level]) (level, float64) {
+	return incl.plus(b.Sum.count, b.Sum.w, b.Sum.v), math.Float64frombits(b.Lo)
+}
 
 func (waterLevel) NextOf(r *record) float64 { return r.key }

@@ -44,10 +44,11 @@ type Rule[R, A any] interface {
 	Sum(recs []R) A
 	// Plus is the totals of a's records followed by b's.
 	Plus(a, b A) A
-	// Next is the look-ahead the predicate receives for the group that
-	// starts a bucket (from its totals or its least key, b.Lo), and NextOf
-	// for the group that starts at r.
-	Next(b *Bucket[A]) float64
+	// Step is the walk's one call per bucket: Plus(incl, b.Sum), and the
+	// look-ahead the predicate receives for the group that starts the
+	// bucket (from its totals or its least key, b.Lo). NextOf is the
+	// look-ahead for the group that starts at r.
+	Step(incl A, b *Bucket[A]) (A, float64)
 	NextOf(r *R) float64
 }
 
@@ -136,21 +137,23 @@ const SmallSort = 48
 
 // bucketBits is the largest number of bits a histogram level resolves for
 // buckets of the given size: the most that fit in 64 KiB, about an L2
-// cache's worth on the dev machine (2048 buckets of 32 bytes: 11 bits;
-// 1024 of 40 or 48: 10).
+// cache's worth on the dev machine (2048 buckets of 32 bytes: 11 bits, as
+// Search always had; 1024 of 40 or 48 bytes: 10, as the water-fill's and
+// Algorithm 3's searches had — the levels, and so the order of every sum,
+// are theirs).
 func bucketBits(size uintptr) int { return bits.Len(uint(64<<10/size)) - 1 }
 
 // Select returns the first group of o's order at whose end stop holds,
 // without sorting: a radix selection on the keys' bits that keeps o's
-// totals per bucket of up to 2^maxBits (the buckets that fit in 64 KiB),
+// totals per bucket of up to 2^bucketBits buckets,
 // walks the buckets for the first at whose end stop holds, and recurses
 // into that bucket alone, switching to the next key field where one field
 // is a single value. Each level narrows the range by 2^(bits per level),
 // so the cost is O(len(recs)), in practice one or two passes. The keys of
 // recs in field 0 lie in [lo, hi]; recs is not modified, and the
 // candidates of each level are gathered into s in recs' order (the final
-// tie-break of every order in the library). hist holds the buckets, and
-// keeps those of the last level.
+// tie-break of every order in the library). hist, the caller's, holds
+// the buckets and keeps those of the last level.
 func Select[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, lo, hi uint64, s *Scratch[R], hist *[]Bucket[A]) Outcome[R, A] {
 	if len(recs) == 0 {
 		return Outcome[R, A]{Before: o.Sum(nil)}
@@ -215,15 +218,12 @@ func Select[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, lo
 			if b.Lo > b.Hi {
 				continue
 			}
-			if prev >= 0 {
-				if ahead := o.Next(b); stop(incl, ahead, true) {
-					found, next, hasNext = prev, ahead, true
-					break
-				}
+			through, ahead := o.Step(incl, b)
+			if prev >= 0 && stop(incl, ahead, true) {
+				found, next, hasNext = prev, ahead, true
+				break
 			}
-			before = incl
-			incl = o.Plus(incl, b.Sum)
-			prev = i
+			before, incl, prev = incl, through, i
 		}
 		if found < 0 {
 			if !shape.Sure && !stop(incl, after, hasAfter) {
@@ -252,7 +252,10 @@ func Select[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, lo
 func newLevel[A any](hist *[]Bucket[A], lo uint64, shift uint, n int, empty A) (Level[A], []Bucket[A]) {
 	h := slices.Grow((*hist)[:0], n)[:n]
 	for i := range h {
-		h[i] = Bucket[A]{Lo: math.MaxUint64, Sum: empty}
+		// Field by field: a composite literal is built on the stack and
+		// copied in 16-byte moves, whose loads stall on its 8-byte stores.
+		b := &h[i]
+		b.Lo, b.Hi, b.Sum = math.MaxUint64, 0, empty
 	}
 	*hist = h
 	return Level[A]{lo: lo, shift: shift}, h

@@ -196,7 +196,9 @@ func (s byValue) Sum(vals []float64) Stats {
 
 func (byValue) Plus(a, b Stats) Stats { return a.add(b.Count, b.Sum) }
 
-func (byValue) Next(b *Bucket[Stats]) float64 { return value(b.Lo) }
+func (byValue) Step(incl Stats, b *Bucket[Stats]) (Stats, float64) {
+	return incl.add(b.Sum.Count, b.Sum.Sum), value(b.Lo)
+}
 
 func (byValue) NextOf(v *float64) float64 { return *v }
 
