@@ -149,13 +149,15 @@ func (algorithm3) Fill(l selection.Level[prefix], h []selection.Bucket[prefix], 
 	}
 }
 
-func (algorithm3) Gather(dst, recs []record, l selection.Level[prefix], bucket, field int) []record {
+func (algorithm3) Gather(dst, recs []record, l selection.Level[prefix], bucket, field int) int {
+	n := 0
 	for i := range recs {
 		if l.Index(fieldKey(&recs[i], field)) == bucket {
-			dst = append(dst, recs[i])
+			dst[n] = recs[i]
+			n++
 		}
 	}
-	return dst
+	return n
 }
 
 func (algorithm3) Sort(recs []record) { slices.SortFunc(recs, compareOrder) }

@@ -76,13 +76,15 @@ func (waterLevel) Fill(l selection.Level[level], h []selection.Bucket[level], re
 	}
 }
 
-func (waterLevel) Gather(dst, recs []record, l selection.Level[level], bucket, _ int) []record {
+func (waterLevel) Gather(dst, recs []record, l selection.Level[level], bucket, _ int) int {
+	n := 0
 	for i := range recs {
 		if l.Index(math.Float64bits(recs[i].key)) == bucket {
-			dst = append(dst, recs[i])
+			dst[n] = recs[i]
+			n++
 		}
 	}
-	return dst
+	return n
 }
 
 func (waterLevel) Sort(recs []record) {

@@ -30,10 +30,11 @@ type Rule[R, A any] interface {
 	// see the bucket's range before k widens it takes l.Find(h, k) and
 	// widens Lo and Hi itself.)
 	Fill(l Level[A], h []Bucket[A], recs []R, f int)
-	// Gather appends to dst, in their order, the records of recs whose key
-	// in field f lies in the given bucket: l.Index(k) == bucket. dst may
-	// be recs[:0].
-	Gather(dst, recs []R, l Level[A], bucket, f int) []R
+	// Gather copies to the front of dst, in their order, the records of
+	// recs whose key in field f lies in the given bucket (l.Index(k) ==
+	// bucket), and returns how many there are. len(dst) == len(recs), and
+	// dst may be recs itself: the copy never overtakes the read.
+	Gather(dst, recs []R, l Level[A], bucket, f int) int
 	// Sort sorts a few records (at most SmallSort) into the order.
 	Sort(recs []R)
 	// Key is r's key in the last field: records of equal key form a group
@@ -242,7 +243,7 @@ func Select[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, lo
 		if !owned {
 			s.cand = slices.Grow(s.cand[:0], len(cur))
 		}
-		s.cand = o.Gather(s.cand[:0], cur, l, found, field)
+		s.cand = s.cand[:o.Gather(s.cand[:len(cur)], cur, l, found, field)]
 		cur, owned = s.cand, true
 	}
 }

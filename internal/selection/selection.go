@@ -173,13 +173,15 @@ func (s byValue) Fill(l Level[Stats], h []Bucket[Stats], vals []float64, _ int) 
 	}
 }
 
-func (byValue) Gather(dst, vals []float64, l Level[Stats], bucket, _ int) []float64 {
+func (byValue) Gather(dst, vals []float64, l Level[Stats], bucket, _ int) int {
+	n := 0
 	for _, v := range vals {
 		if l.Index(key(v)) == bucket {
-			dst = append(dst, v)
+			dst[n] = v
+			n++
 		}
 	}
-	return dst
+	return n
 }
 
 func (byValue) Sort(vals []float64) { slices.Sort(vals) }
