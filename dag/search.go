@@ -3,8 +3,9 @@ package dag
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
+
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // record is an active job (T_i > 0) as the cut-off search sees it.
@@ -32,11 +33,15 @@ func (r *record) upTo(s *record) bool {
 	return r.idx <= s.idx
 }
 
-// prefix aggregates a set of jobs: how many, ΣV_i and min α_i.
+// prefix aggregates a set of jobs: how many, ΣV_i and min α_i. For a
+// histogram bucket it also keeps first, the α of the bucket's first job in
+// the order (the largest α among the jobs at its least key): the look-ahead
+// weight α_{m+1} when the cut falls at the end of the bucket before.
 type prefix struct {
 	count    int
 	sumV     float64
 	minAlpha float64 // +Inf for the empty set
+	first    float64 // buckets only
 }
 
 func emptyPrefix() prefix { return prefix{minAlpha: math.Inf(1)} }
@@ -86,155 +91,91 @@ func fieldKey(r *record, field int) uint64 {
 	return ^math.Float64bits(r.alpha) // descending
 }
 
-// bucket aggregates the records whose field key falls in one histogram cell.
-type bucket struct {
-	count    int
-	sumV     float64
-	minAlpha float64
-	lo, hi   uint64  // smallest and largest field key
-	first    float64 // α of the bucket's first record: the largest α among those at key lo
-}
-
-// smallSort is the size below which sorting the candidates beats another
-// histogram level.
-const smallSort = 48
-
 // search finds the first m at which reaches holds, without sorting the
-// jobs: a radix selection over the key (then the weight, then the index
-// order) that aggregates count, ΣV and min α per histogram bucket, walks the
-// buckets for the first whose end satisfies reaches, and recurses into that
-// bucket alone. The "next" weight at a bucket's end is the first record of
-// the next non-empty bucket, which the bucket aggregates keep. O(n): each
-// level narrows the field's range by 2^bits.
+// jobs (selection.Select over Algorithm 3's order: the key, then the
+// weight, then the index order, which gathering keeps). O(n).
 //
 // ws.recs holds the active jobs in index order (at least one), whose keys
-// range over [lo, hi]; it is left as it is, and the candidates of each level
-// are gathered into ws.cand.
+// range over [lo, hi]; it is left as it is.
 func (ws *Workspace) search(sc *scale, lo, hi uint64) cut {
-	cur := ws.recs
-	owned := false // cur is ws.cand, which may be reordered
-	base := emptyPrefix()
-	after, hasAfter := 0.0, false
-	field := byKey
-	haveRange := true
-	for {
-		if len(cur) <= smallSort {
-			if !owned {
-				ws.cand = append(ws.cand[:0], cur...)
-				cur = ws.cand
-			}
-			slices.SortFunc(cur, compareOrder)
-			return scan(cur, base, after, hasAfter, sc)
-		}
-		if !haveRange {
-			lo, hi = math.MaxUint64, 0
-			for i := range cur {
-				k := fieldKey(&cur[i], field)
-				lo, hi = min(lo, k), max(hi, k)
-			}
-			haveRange = true
-		}
-		if lo == hi {
-			if field == byKey {
-				field, haveRange = byAlpha, false
-				continue
-			}
-			// Equal keys and weights: the order is the index order, which
-			// gathering has kept.
-			return scan(cur, base, after, hasAfter, sc)
-		}
-
-		levelLo, span := lo, hi-lo
-		levelBits := min(max(bits.Len(uint(len(cur)))-4, 4), maxBits)
-		shift := uint(max(bits.Len64(span)-levelBits, 0))
-		h := ws.histogram(int(span>>shift) + 1)
-		for i := range cur {
-			r := &cur[i]
-			k := fieldKey(r, field)
-			b := &h[(k-levelLo)>>shift]
-			b.count++
-			b.sumV += r.v
-			if r.alpha < b.minAlpha { // plain comparisons: no NaN here
-				b.minAlpha = r.alpha
-			}
-			if k < b.lo {
-				b.lo, b.first = k, r.alpha
-			} else if k == b.lo && r.alpha > b.first {
-				b.first = r.alpha
-			}
-			if k > b.hi {
-				b.hi = k
-			}
-		}
-
-		// Walk the non-empty buckets, testing each one's end once the next
-		// non-empty bucket (whose first record is the next job) is known.
-		found, prev := -1, -1
-		incl, before := base, base
-		next, hasNext := after, hasAfter
-		for i := range h {
-			if h[i].count == 0 {
-				continue
-			}
-			if prev >= 0 && reaches(sc, incl, h[i].first, true) {
-				found, next, hasNext = prev, h[i].first, true
-				break
-			}
-			before = incl
-			incl = incl.plus(h[i].count, h[i].sumV, h[i].minAlpha)
-			prev = i
-		}
-		if found < 0 {
-			// The last bucket: callers only descend into a range at whose
-			// end reaches holds.
-			found = prev
-		}
-		b := h[found]
-		base = before
-		after, hasAfter = next, hasNext
-		lo, hi = b.lo, b.hi // the bucket's range in the same field
-		if !owned {
-			ws.cand = slices.Grow(ws.cand[:0], b.count)
-		}
-		out := ws.cand[:0] // in place once owned, reading ahead of writing
-		for i := range cur {
-			if (fieldKey(&cur[i], field)-levelLo)>>shift == uint64(found) {
-				out = append(out, cur[i])
-			}
-		}
-		ws.cand = out
-		cur, owned = out, true
-	}
+	c := selection.Select(algorithm3{}, stop(sc), searchShape, ws.recs, lo, hi, &ws.scratch, &ws.hist)
+	return cut{at: c.At, incl: c.Before.plus(c.Group.count, c.Group.sumV, c.Group.minAlpha)}
 }
 
-// maxBits is the largest number of bits a histogram level resolves: 1024
-// buckets of 48 bytes, 48 KiB, about an L1 data cache.
-const maxBits = 10
-
-// histogram returns n zeroed buckets.
-func (ws *Workspace) histogram(n int) []bucket {
-	ws.hist = slices.Grow(ws.hist[:0], n)[:n]
-	for i := range ws.hist {
-		ws.hist[i] = bucket{minAlpha: math.Inf(1), lo: math.MaxUint64}
-	}
-	return ws.hist
-}
-
-// scan walks records already in Algorithm 3's order one at a time.
+// scan walks records already in Algorithm 3's order one at a time (the
+// search's last step, on its own for the tests). Where the running sums
+// round below the bucket sums that chose these records, reaches never
+// holds among them: the cut is then the last record.
 func scan(recs []record, base prefix, after float64, hasAfter bool, sc *scale) cut {
-	incl := base
+	c := selection.Scan(algorithm3{}, stop(sc), searchShape, recs, base, after, hasAfter)
+	return cut{at: c.At, incl: c.Before.plus(c.Group.count, c.Group.sumV, c.Group.minAlpha)}
+}
+
+// smallSort is the most jobs search sorts and scans one at a time.
+const smallSort = selection.SmallSort
+
+// searchShape: two key fields (max{T, T'}, then α), every job its own
+// group (the index breaks ties), reaches true at the end.
+var searchShape = selection.Shape{Fields: 2, Distinct: true, Sure: true}
+
+// stop is reaches on the scaled problem sc, as the search's stopping rule.
+func stop(sc *scale) selection.Stop[prefix] {
+	return func(incl prefix, next float64, hasNext bool) bool { return reaches(sc, incl, next, hasNext) }
+}
+
+// algorithm3 is the order and totals of Algorithm 3's search as a
+// selection.Rule: max{T, T'} ascending, α descending, index; the running
+// count, ΣV and min α.
+type algorithm3 struct{}
+
+func (algorithm3) Fill(l selection.Level[prefix], h []selection.Bucket[prefix], recs []record, field int) {
 	for i := range recs {
-		r := recs[i]
-		incl = incl.plus(1, r.v, r.alpha)
-		next, hasNext := after, hasAfter
-		if i+1 < len(recs) {
-			next, hasNext = recs[i+1].alpha, true
+		r := &recs[i]
+		k := fieldKey(r, field)
+		b := l.Find(h, k)
+		if k < b.Lo {
+			b.Lo, b.Sum.first = k, r.alpha
+		} else if k == b.Lo && r.alpha > b.Sum.first {
+			b.Sum.first = r.alpha
 		}
-		if reaches(sc, incl, next, hasNext) {
-			return cut{at: r, incl: incl}
+		if k > b.Hi {
+			b.Hi = k
+		}
+		b.Sum.count++
+		b.Sum.sumV += r.v
+		if r.alpha < b.Sum.minAlpha { // plain comparisons: no NaN here
+			b.Sum.minAlpha = r.alpha
 		}
 	}
-	// Only reached when the bucket sums that chose these records rounded
-	// differently from the running sum here: the bucket's end is the cut.
-	return cut{at: recs[len(recs)-1], incl: incl}
 }
+
+func (algorithm3) Gather(dst, recs []record, l selection.Level[prefix], bucket, field int) int {
+	n := 0
+	for i := range recs {
+		if l.Index(fieldKey(&recs[i], field)) == bucket {
+			dst[n] = recs[i]
+			n++
+		}
+	}
+	return n
+}
+
+func (algorithm3) Sort(recs []record) { slices.SortFunc(recs, compareOrder) }
+
+func (algorithm3) Key(r *record) uint64 { return fieldKey(r, byKey) }
+
+func (algorithm3) Sum(recs []record) prefix {
+	p := emptyPrefix()
+	for i := range recs {
+		p = p.plus(1, recs[i].v, recs[i].alpha)
+	}
+	return p
+}
+
+func (algorithm3) Plus(a, b prefix) prefix { return a.plus(b.count, b.sumV, b.minAlpha) }
+
+func (algorithm3) Step(incl prefix, b *selection.Bucket[prefix]) (prefix, float64) {
+	return incl.plus(b.Sum.count, b.Sum.sumV, b.Sum.minAlpha), b.Sum.first
+}
+
+func (algorithm3) NextOf(r *record) float64 { return r.alpha }

@@ -1,6 +1,9 @@
 package dag
 
-import "github.com/specsched/specsched/alloc"
+import (
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/selection"
+)
 
 // Workspace is reusable scratch memory for Allocate and AllocateSlots. The
 // zero value is ready to use; it grows to the largest snapshot seen and is
@@ -8,12 +11,12 @@ import "github.com/specsched/specsched/alloc"
 // *Workspace is accepted and means "allocate a temporary one". A Workspace
 // must not be used by two calls at once.
 type Workspace struct {
-	sel       alloc.Workspace // apportionment scratch (and its Shares)
-	recs      []record        // the active jobs, in index order
-	cand      []record        // the candidates of the search's current level
-	hist      []bucket        // radix histogram
-	keys      []float64       // apportionment priorities: max{T, T'}
-	alphaKeys []float64       // and −α, the tie-break of Algorithm 3's order
+	sel       alloc.Workspace            // apportionment scratch (and its Shares)
+	recs      []record                   // the active jobs, in index order
+	scratch   selection.Scratch[record]  // the search's candidates
+	hist      []selection.Bucket[prefix] // and its histogram
+	keys      []float64                  // apportionment priorities: max{T, T'}
+	alphaKeys []float64                  // and −α, the tie-break of Algorithm 3's order
 }
 
 func orNew(ws *Workspace) *Workspace {

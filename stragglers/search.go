@@ -3,8 +3,9 @@ package stragglers
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
+
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // record is a job as the water-filling search sees it.
@@ -52,131 +53,58 @@ type cut struct {
 	before, group level
 }
 
-type bucket struct {
-	count  int
-	w, v   float64
-	lo, hi uint64
-}
-
-// smallSort is the size below which sorting the candidates beats another
-// histogram level.
-const smallSort = 48
-
-// maxBits is the largest number of bits a histogram level resolves: 1024
-// buckets of 40 bytes, about an L1 data cache.
-const maxBits = 10
-
 // search finds the first group of equal keys, in increasing order, at whose
-// end reaches holds, without sorting: a radix selection on the keys' bits
-// that aggregates count, Σw and Σv per histogram bucket and recurses into
-// the bucket where the predicate first holds (as internal/selection does
-// for a single weight). O(n). ws.recs (at least one record, keys in
-// [lo, hi]) is left as it is.
+// end reaches holds, without sorting (selection.Select). O(n). ws.recs (at
+// least one record, keys in [lo, hi]) is left as it is.
 func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
-	cur := ws.recs
-	owned := false
-	var base level
-	after, hasAfter := 0.0, false
-	for {
-		if lo == hi {
-			g := level{}
-			for i := range cur {
-				g = g.plus(1, cur[i].w, cur[i].v)
-			}
-			return cut{key: math.Float64frombits(lo), before: base, group: g}
-		}
-		if len(cur) <= smallSort {
-			if !owned {
-				ws.cand = append(ws.cand[:0], cur...)
-				cur = ws.cand
-			}
-			return scanGroups(cur, base, after, hasAfter, slots)
-		}
-		levelLo, span := lo, hi-lo
-		levelBits := min(max(bits.Len(uint(len(cur)))-4, 4), maxBits)
-		shift := uint(max(bits.Len64(span)-levelBits, 0))
-		h := ws.histogram(int(span>>shift) + 1)
-		for i := range cur {
-			r := &cur[i]
-			k := math.Float64bits(r.key)
-			b := &h[(k-levelLo)>>shift]
-			b.count++
-			b.w += r.w
-			b.v += r.v
-			if k < b.lo {
-				b.lo = k
-			}
-			if k > b.hi {
-				b.hi = k
-			}
-		}
-		found, prev := -1, -1
-		incl, before := base, base
-		next, hasNext := after, hasAfter
-		for i := range h {
-			if h[i].count == 0 {
-				continue
-			}
-			nextKey := math.Float64frombits(h[i].lo)
-			if prev >= 0 && reaches(slots, incl, nextKey, true) {
-				found, next, hasNext = prev, nextKey, true
-				break
-			}
-			before = incl
-			incl = incl.plus(h[i].count, h[i].w, h[i].v)
-			prev = i
-		}
-		if found < 0 {
-			found = prev // callers only descend into a range at whose end reaches holds
-		}
-		b := h[found]
-		base, after, hasAfter = before, next, hasNext
-		lo, hi = b.lo, b.hi
-		if !owned {
-			ws.cand = slices.Grow(ws.cand[:0], b.count)
-		}
-		out := ws.cand[:0] // in place once owned, reading ahead of writing
-		for i := range cur {
-			if (math.Float64bits(cur[i].key)-levelLo)>>shift == uint64(found) {
-				out = append(out, cur[i])
-			}
-		}
-		ws.cand = out
-		cur, owned = out, true
+	c := selection.Select(waterLevel{}, func(incl level, next float64, hasNext bool) bool {
+		return reaches(slots, incl, next, hasNext)
+	}, selection.Shape{Fields: 1, Sure: true}, ws.recs, lo, hi, &ws.scratch, &ws.hist)
+	return cut{key: math.Float64frombits(c.Key), before: c.Before, group: c.Group}
+}
+
+// waterLevel is the water-fill's order and totals as a selection.Rule: the
+// jobs in the level order (β ascending, grouped by β; the IEEE bits of the
+// keys β > 1 are ordered like them), the running count, Σw and Σv.
+type waterLevel struct{}
+
+func (waterLevel) Fill(l selection.Level[level], h []selection.Bucket[level], recs []record, _ int) {
+	for i := range recs {
+		r := &recs[i]
+		b := l.Put(h, math.Float64bits(r.key))
+		b.Sum = b.Sum.plus(1, r.w, r.v)
 	}
 }
 
-// histogram returns n zeroed buckets.
-func (ws *Workspace) histogram(n int) []bucket {
-	ws.hist = slices.Grow(ws.hist[:0], n)[:n]
-	for i := range ws.hist {
-		ws.hist[i] = bucket{lo: math.MaxUint64}
+func (waterLevel) Gather(dst, recs []record, l selection.Level[level], bucket, _ int) int {
+	n := 0
+	for i := range recs {
+		if l.Index(math.Float64bits(recs[i].key)) == bucket {
+			dst[n] = recs[i]
+			n++
+		}
 	}
-	return ws.hist
+	return n
 }
 
-// scanGroups sorts recs by key and walks its groups.
-func scanGroups(recs []record, base level, after float64, hasAfter bool, slots float64) cut {
+func (waterLevel) Sort(recs []record) {
 	slices.SortFunc(recs, func(a, b record) int { return cmp.Compare(a.key, b.key) })
-	incl := base
-	for i := 0; i < len(recs); {
-		j := i
-		g := level{}
-		for ; j < len(recs) && recs[j].key == recs[i].key; j++ {
-			g = g.plus(1, recs[j].w, recs[j].v)
-		}
-		next, hasNext := after, hasAfter
-		if j < len(recs) {
-			next, hasNext = recs[j].key, true
-		}
-		before := incl
-		incl = incl.plus(g.count, g.w, g.v)
-		if reaches(slots, incl, next, hasNext) || j == len(recs) {
-			// The last group: the bucket that holds these records was
-			// chosen because reaches held at its end.
-			return cut{key: recs[i].key, before: before, group: g}
-		}
-		i = j
-	}
-	return cut{} // unreachable: recs is not empty
 }
+
+func (waterLevel) Key(r *record) uint64 { return math.Float64bits(r.key) }
+
+func (waterLevel) Sum(recs []record) level {
+	var g level
+	for i := range recs {
+		g = g.plus(1, recs[i].w, recs[i].v)
+	}
+	return g
+}
+
+func (waterLevel) Plus(a, b level) level { return a.plus(b.count, b.w, b.v) }
+
+func (waterLevel) Step(incl level, b *selection.Bucket[level]) (level, float64) {
+	return incl.plus(b.Sum.count, b.Sum.w, b.Sum.v), math.Float64frombits(b.Lo)
+}
+
+func (waterLevel) NextOf(r *record) float64 { return r.key }

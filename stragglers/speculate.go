@@ -236,7 +236,11 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 	// as the floats themselves (−0 normalised by +0).
 	unscheduled, running, busy, bad := countTasks(tasks)
 	if bad {
-		return nil, firstTaskError(fn, tasks)
+		// countTasks's one test flags every invalid task; the exact
+		// checks name it.
+		if err := firstTaskError(fn, tasks); err != nil {
+			return nil, err
+		}
 	}
 	dst = dst[:0]
 	free := slots - busy
@@ -272,7 +276,7 @@ func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) (
 
 // split divides a job's free slots between launches of unscheduled tasks
 // and copies of eligible running ones, as Speculate's doc comment
-// explains: eq. 3.2's level sets the distinct-task target D, alloc.Apportion
+// explains: eq. 3.2's level sets the distinct-task target D, apportionment
 // splits the slots into D and B integers, and slots left over go to
 // launches first, then copies. busy < slots and unscheduled + running > 0.
 func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Workspace) (launches, copies int) {
@@ -282,11 +286,11 @@ func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Wo
 		return 0, 0 // unreachable: validated
 	}
 	distinct := min(unfinished, float64(slots)/level)
+	// The two shares are non-negative and sum to slots (up to rounding):
+	// the apportionment kernel, without alloc.Apportion's checks.
 	ws.splitShares = [2]float64{distinct, float64(slots) - distinct}
-	split, err := alloc.Apportion(ws.split[:0], ws.splitShares[:], slots, nil, &ws.sel)
-	if err != nil {
-		return 0, 0 // unreachable: the shares sum to slots
-	}
+	split := ws.split[:]
+	selection.Apportion(&ws.sel, split, ws.splitShares[:], slots, nil)
 	// Steps 1 and 2: launch up to D − R, copy up to B − (busy − R). As
 	// split[0] + split[1] = slots, whatever step 1 leaves of the free
 	// slots is exactly that copy budget (or, with more extra copies
@@ -392,7 +396,8 @@ func listUnscheduled(at []int, tasks []Task, want int) []int {
 	return at
 }
 
-// firstTaskError explains why the first invalid task is invalid.
+// firstTaskError explains why the first invalid task is invalid, or
+// returns nil if every task is valid.
 func firstTaskError(fn string, tasks []Task) error {
 	for i := range tasks {
 		t := &tasks[i]
@@ -413,7 +418,7 @@ func firstTaskError(fn string, tasks []Task) error {
 			return check.NonNegative(fn, i, "remaining", t.Remaining)
 		}
 	}
-	return nil // unreachable: some task is invalid
+	return nil
 }
 
 // copyFactor returns c/(c+1), Mantri's factor for a task running c copies.

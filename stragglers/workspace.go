@@ -1,6 +1,9 @@
 package stragglers
 
-import "github.com/specsched/specsched/alloc"
+import (
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/selection"
+)
 
 // Workspace is reusable scratch memory for the functions of this package.
 // The zero value is ready to use; it grows to the largest snapshot seen and
@@ -8,17 +11,17 @@ import "github.com/specsched/specsched/alloc"
 // *Workspace is accepted and means "allocate a temporary one". A Workspace
 // must not be used by two calls at once.
 type Workspace struct {
-	sel         alloc.Workspace // Algorithm 1 within a class, apportionment
-	recs        []record        // the jobs as the water-filling search sees them
-	cand        []record        // the search's candidates at the current level
-	hist        []bucket        // radix histogram
-	sub         []float64       // remaining tasks of the jobs of one class
-	subDst      []float64       // their slots
-	keys        []float64       // speculation: minus the urgencies of the eligible tasks
-	eligible    []int           // speculation: the eligible tasks, in index order
-	unscheduled []int           // speculation: the unscheduled tasks, in index order
-	split       [2]int          // speculation: distinct tasks and copies of the allocation
-	splitShares [2]float64      // their real-valued shares
+	sel         alloc.Workspace           // Algorithm 1 within a class, apportionment
+	recs        []record                  // the jobs as the water-filling search sees them
+	scratch     selection.Scratch[record] // the search's candidates
+	hist        []selection.Bucket[level] // and its histogram
+	sub         []float64                 // remaining tasks of the jobs of one class
+	subDst      []float64                 // their slots
+	keys        []float64                 // speculation: minus the urgencies of the eligible tasks
+	eligible    []int                     // speculation: the eligible tasks, in index order
+	unscheduled []int                     // speculation: the unscheduled tasks, in index order
+	split       [2]int                    // speculation: distinct tasks and copies of the allocation
+	splitShares [2]float64                // their real-valued shares
 }
 
 func orNew(ws *Workspace) *Workspace {

@@ -35,12 +35,16 @@ type Histogram struct {
 	counts []int
 }
 
+// countBits is the most bits a Histogram resolves: 2048 buckets, as many
+// as a level of Search.
+const countBits = 11
+
 // NewHistogram counts vals (finite, at most largest) into buckets of
 // [smallest, largest]. O(len(vals)).
 func NewHistogram(ws *Workspace, vals []float64, smallest, largest float64) Histogram {
 	lo, hi := key(smallest), key(largest)
 	span := hi - lo
-	levelBits := min(max(bits.Len(uint(len(vals)))-4, 4), maxBits)
+	levelBits := min(max(bits.Len(uint(len(vals)))-4, 4), countBits)
 	shift := uint(max(bits.Len64(span)-levelBits, 0))
 	buckets := int(span>>shift) + 1
 	ws.counts = slices.Grow(ws.counts[:0], buckets)[:buckets]

@@ -14,11 +14,19 @@
 // reordered: the caller makes a final pass in index order and settles the
 // group at the cut-off by index, which is the tie-break every algorithm in
 // the library documents.
+//
+// The search is one engine (engine.go): Select runs it over records of any
+// type, in any order given by up to a few key fields, keeping any running
+// totals, with a caller's stopping rule. Search is Select over float64
+// values with a count and one weight; dag's Algorithm 3 (jobs by max{T, T'},
+// then α, with ΣV and min α) and stragglers' water-fill (jobs by β, with
+// ΣT/√(β−1) and ΣV) are its other callers. Each keeps only its order, its
+// totals and its stopping rule; the histogram levels, the walk, the
+// recursion and the final sort-and-scan are the engine's.
 package selection
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -30,19 +38,13 @@ import (
 // exported functions have not validated nor hand its scratch back as an
 // input.
 type Workspace struct {
-	shares  []float64 // Shares: the real-valued shares of the integer forms
-	keys    []float64 // values of the bucket being refined, or of a small input
-	counts  []int     // NewHistogram: the counts
-	indices []int32   // job indices, for callers (Indices)
-	fracs   []float64 // apportionment: minus the fractional parts
-	prio    []float64 // apportionment: priorities of the tied remainders
-	hist    []bucket
-}
-
-type bucket struct {
-	count  int
-	sum    float64
-	lo, hi uint64 // smallest and largest key in the bucket
+	shares  []float64        // Shares: the real-valued shares of the integer forms
+	scratch Scratch[float64] // Search: the values of the bucket being refined, or of a small input
+	hist    []Bucket[Stats]  // and its histogram
+	counts  []int            // NewHistogram: the counts
+	indices []int32          // job indices, for callers (Indices)
+	fracs   []float64        // apportionment: minus the fractional parts
+	prio    []float64        // apportionment: priorities of the tied remainders
 }
 
 // Stats aggregates a set of values: how many, and their total weight.
@@ -112,183 +114,119 @@ func Search(ws *Workspace, vals []float64, w Weight, done Done) Cut {
 
 // SearchRange is Search for a caller that already knows the smallest and
 // largest of vals (a validation pass can find them at no extra cost); it
-// saves Search's first pass.
+// saves Search's first pass. It is Select over the values, weighed by w.
 func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Weight, done Done) Cut {
 	if len(vals) == 0 {
 		return Cut{}
 	}
-	lo, hi := key(smallest), key(largest)
-	var (
-		base     Stats
-		cur      = vals
-		owned    = false // cur is ws.keys, which may be reordered
-		after    float64
-		hasAfter bool
-	)
-	for {
-		if lo == hi {
-			g := Stats{Count: len(cur)}
-			for _, v := range cur {
-				g.Sum += w.of(v)
-			}
-			incl := base.add(g.Count, g.Sum)
-			if done(incl, after, hasAfter) {
-				return Cut{Value: value(lo), Before: base, Group: g, Found: true}
-			}
-			return Cut{Before: incl}
-		}
-		if len(cur) <= smallSort {
-			if !owned {
-				ws.keys = append(ws.keys[:0], cur...)
-				cur = ws.keys
-			}
-			return scanSorted(cur, base, after, hasAfter, w, done)
-		}
+	c := Select(byValue{w}, Stop[Stats](done), Shape{Fields: 1}, vals, key(smallest), key(largest), &ws.scratch, &ws.hist)
+	if !c.Found {
+		return Cut{Before: c.Before}
+	}
+	return Cut{Value: value(c.Key), Before: c.Before, Group: c.Group, Found: true}
+}
 
-		span := hi - lo
-		levelBits := min(max(bits.Len(uint(len(cur)))-4, 4), maxBits)
-		shift := uint(max(bits.Len64(span)-levelBits, 0))
-		h := ws.histogram(int(span>>shift) + 1)
-		if least := value(lo); least > 0 && w.linear(least) {
-			// Every value is positive (so none is -0) and the weight is
-			// A·v + B ≥ 0 over the whole range: the key is the bits with
-			// the sign bit set, and the values are summed and weighed per
-			// bucket. (The common case: Hopper's remaining task counts.)
-			for _, v := range cur {
-				k := math.Float64bits(v) | 1<<63
-				b := &h[(k-lo)>>shift]
-				b.count++
-				b.sum += v
-				b.lo = min(b.lo, k)
-				b.hi = max(b.hi, k)
-			}
-			w.perBucket(h, cur, lo, shift)
-		} else if w.A == 0 && w.B >= 0 {
-			// A constant weight (Count): no sum per value — its add through
-			// the bucket is the loop's longest dependency when values
-			// crowd into a few buckets.
-			for _, v := range cur {
-				k := key(v)
-				b := &h[(k-lo)>>shift]
-				b.count++
-				b.lo = min(b.lo, k)
-				b.hi = max(b.hi, k)
-			}
-			for i := range h {
-				h[i].sum = w.B * float64(h[i].count)
-			}
-		} else if w.linear(value(lo)) {
-			// The weight is A·v + B ≥ 0 over the whole range: sum the
-			// values and apply it per bucket.
-			for _, v := range cur {
-				k := key(v)
-				b := &h[(k-lo)>>shift]
-				b.count++
-				b.sum += v
-				b.lo = min(b.lo, k)
-				b.hi = max(b.hi, k)
-			}
-			w.perBucket(h, cur, lo, shift)
-		} else {
-			for _, v := range cur {
-				k := key(v)
-				b := &h[(k-lo)>>shift]
-				b.count++
-				b.sum += w.of(v)
-				b.lo = min(b.lo, k)
-				b.hi = max(b.hi, k)
-			}
-		}
+// byValue is Search as a Rule: float64 values in increasing order, grouped
+// by value, with their count and the sum of their weights.
+type byValue struct{ w Weight }
 
-		// Walk the non-empty buckets, testing each one's end once the
-		// next non-empty bucket (which gives the next value) is known.
-		found, prev := -1, -1
-		incl, before := base, base // prefixes through the current and the previous bucket
+// Fill sums the weights per bucket by the cheapest of four loops the
+// weight and the level's least value allow.
+func (s byValue) Fill(l Level[Stats], h []Bucket[Stats], vals []float64, _ int) {
+	w := s.w
+	if least := value(l.lo); least > 0 && w.linear(least) {
+		// Every value is positive (so none is -0) and the weight is
+		// A·v + B ≥ 0 over the whole range: the key is the bits with the
+		// sign bit set, and the values are summed and weighed per bucket.
+		// (The common case: Hopper's remaining task counts.)
+		for _, v := range vals {
+			b := l.Put(h, math.Float64bits(v)|1<<63)
+			b.Sum.Count++
+			b.Sum.Sum += v
+		}
+		w.perBucket(l, h, vals)
+	} else if w.A == 0 && w.B >= 0 {
+		// A constant weight (Count): no sum per value — its add through
+		// the bucket is the loop's longest dependency when values crowd
+		// into a few buckets.
+		for _, v := range vals {
+			l.Put(h, key(v)).Sum.Count++
+		}
 		for i := range h {
-			if h[i].count == 0 {
-				continue
-			}
-			if prev >= 0 {
-				if done(incl, value(h[i].lo), true) {
-					found = prev
-					break
-				}
-			}
-			before = incl
-			incl = incl.add(h[i].count, h[i].sum)
-			prev = i
+			h[i].Sum.Sum = w.B * float64(h[i].Sum.Count)
 		}
-		next, hasNext := after, hasAfter
-		if found < 0 {
-			if !done(incl, after, hasAfter) {
-				return Cut{Before: incl}
-			}
-			found = prev
-		} else {
-			next, hasNext = value(h[firstAfter(h, found)].lo), true
+	} else if w.linear(least) {
+		// The weight is A·v + B ≥ 0 over the whole range: sum the values
+		// and apply it per bucket.
+		for _, v := range vals {
+			b := l.Put(h, key(v))
+			b.Sum.Count++
+			b.Sum.Sum += v
 		}
-		b := h[found]
-		base = before
-		if b.lo == b.hi {
-			return Cut{Value: value(b.lo), Before: base, Group: Stats{b.count, b.sum}, Found: true}
+		w.perBucket(l, h, vals)
+	} else {
+		for _, v := range vals {
+			b := l.Put(h, key(v))
+			b.Sum.Count++
+			b.Sum.Sum += w.of(v)
 		}
-		// Recurse into the bucket: gather its values (in place when cur is
-		// already the scratch buffer; reading ahead of writing).
-		if !owned {
-			ws.keys = slices.Grow(ws.keys[:0], b.count)
-		}
-		out := ws.keys[:0]
-		for _, v := range cur {
-			if (key(v)-lo)>>shift == uint64(found) {
-				out = append(out, v)
-			}
-		}
-		ws.keys = out
-		cur, owned = out, true
-		lo, hi = b.lo, b.hi
-		after, hasAfter = next, hasNext
 	}
 }
 
-// perBucket turns the value sums of the buckets h of cur (a level of
-// SearchRange, buckets of 2^shift keys from lo) into weight sums, A·Σv +
-// B·count each, for a weight linear over cur. Should a sum of values
+func (byValue) Gather(dst, vals []float64, l Level[Stats], bucket, _ int) int {
+	n := 0
+	for _, v := range vals {
+		if l.Index(key(v)) == bucket {
+			dst[n] = v
+			n++
+		}
+	}
+	return n
+}
+
+func (byValue) Sort(vals []float64) { slices.Sort(vals) }
+
+func (byValue) Key(v *float64) uint64 { return key(*v) }
+
+func (s byValue) Sum(vals []float64) Stats {
+	g := Stats{Count: len(vals)}
+	for _, v := range vals {
+		g.Sum += s.w.of(v)
+	}
+	return g
+}
+
+func (byValue) Plus(a, b Stats) Stats { return a.add(b.Count, b.Sum) }
+
+func (byValue) Step(incl Stats, b *Bucket[Stats]) (Stats, float64) {
+	return incl.add(b.Sum.Count, b.Sum.Sum), value(b.Lo)
+}
+
+func (byValue) NextOf(v *float64) float64 { return *v }
+
+// perBucket turns the value sums of the buckets h of vals (a level l of
+// Select) into weight sums, A·Σv +
+// B·count each, for a weight linear over vals. Should a sum of values
 // overflow (values near MaxFloat64, whose weights A·v + B may still sum to
 // a finite total), or A·Σv, or 0·∞ give NaN (Count on such values), the
 // weights are summed value by value instead, as the other paths do: a
 // second pass, only then.
-func (w Weight) perBucket(h []bucket, cur []float64, lo uint64, shift uint) {
+func (w Weight) perBucket(l Level[Stats], h []Bucket[Stats], vals []float64) {
 	finite := true
 	for i := range h {
-		s := w.A*h[i].sum + w.B*float64(h[i].count)
-		h[i].sum = s
+		s := w.A*h[i].Sum.Sum + w.B*float64(h[i].Sum.Count)
+		h[i].Sum.Sum = s
 		finite = finite && math.Abs(s) <= math.MaxFloat64 // false for ±Inf and NaN
 	}
 	if finite {
 		return
 	}
 	for i := range h {
-		h[i].sum = 0
+		h[i].Sum.Sum = 0
 	}
-	for _, v := range cur {
-		h[(key(v)-lo)>>shift].sum += w.of(v)
+	for _, v := range vals {
+		h[l.Index(key(v))].Sum.Sum += w.of(v)
 	}
-}
-
-// smallSort is the size below which sorting a copy beats a histogram.
-const smallSort = 48
-
-// maxBits is the largest number of bits a histogram level resolves (2048
-// buckets of 32 bytes: 64 KiB, about an L2 cache's worth on the dev machine).
-const maxBits = 11
-
-func firstAfter(h []bucket, i int) int {
-	for j := i + 1; j < len(h); j++ {
-		if h[j].count != 0 {
-			return j
-		}
-	}
-	return len(h) // unreachable: callers know a later bucket exists
 }
 
 // Shares returns a scratch slice of n float64s for the real-valued shares
@@ -305,40 +243,6 @@ func Shares(ws *Workspace, n int) []float64 {
 func Indices(ws *Workspace, n int) []int32 {
 	ws.indices = slices.Grow(ws.indices[:0], n)[:n]
 	return ws.indices
-}
-
-// histogram returns n zeroed buckets.
-func (ws *Workspace) histogram(n int) []bucket {
-	ws.hist = slices.Grow(ws.hist[:0], n)[:n]
-	for i := range ws.hist {
-		ws.hist[i] = bucket{lo: math.MaxUint64}
-	}
-	return ws.hist
-}
-
-// scanSorted sorts keys in place and scans its groups.
-func scanSorted(keys []float64, base Stats, after float64, hasAfter bool, w Weight, done Done) Cut {
-	slices.Sort(keys)
-	incl := base
-	for i := 0; i < len(keys); {
-		j := i
-		g := Stats{}
-		for ; j < len(keys) && keys[j] == keys[i]; j++ {
-			g.Count++
-			g.Sum += w.of(keys[j])
-		}
-		next, hasNext := after, hasAfter
-		if j < len(keys) {
-			next, hasNext = keys[j], true
-		}
-		before := incl
-		incl = incl.add(g.Count, g.Sum)
-		if done(incl, next, hasNext) {
-			return Cut{Value: keys[i] + 0, Before: before, Group: g, Found: true}
-		}
-		i = j
-	}
-	return Cut{Before: incl}
 }
 
 // key maps a finite float64 to a uint64 with the same order (-0 == +0).
