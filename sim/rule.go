@@ -118,10 +118,10 @@ func canJudge(d *Decision, k int) bool {
 	return false
 }
 
-// specPolicy is job j's stragglers.Policy.
-func specPolicy(e *engine, j int32) stragglers.Policy {
+// specPolicy is job j's stragglers.Speculation.
+func specPolicy(e *engine, j int32) stragglers.Speculation {
 	js := &e.js[j]
-	p := stragglers.Policy{
+	p := stragglers.Speculation{
 		Rule:       stragglers.ThesisRule,
 		NewCopy:    js.tnew,
 		Beta:       e.jobs[j].Beta,
@@ -186,7 +186,7 @@ func (r *judge) buildView(e *engine, j int32, unsched int) {
 
 // speculate calls stragglers.Speculate on the view for a job holding slots
 // slots; the view was built by the engine, so an error is the engine's.
-func (r *judge) speculate(e *engine, slots int, pol stragglers.Policy) error {
+func (r *judge) speculate(e *engine, slots int, pol stragglers.Speculation) error {
 	var err error
 	r.acts, err = stragglers.Speculate(r.acts, r.view, slots, pol, &r.ws)
 	return internalError(e, "stragglers.Speculate", err)

@@ -87,7 +87,7 @@ func TestAllocationDstOverlap(t *testing.T) {
 // untouched.
 func TestSpeculateDstOverlap(t *testing.T) {
 	t.Parallel()
-	p := Policy{NewCopy: 1, Beta: 1.5}
+	p := Speculation{NewCopy: 1, Beta: 1.5}
 	tasks := []Task{{Running, 1, 0, 5}, {Unscheduled, 0, 0, 0}, {Running, 1, 0, 7}}
 	orig := slices.Clone(tasks)
 	for name, dst := range map[string][]Action{

@@ -103,7 +103,7 @@ func ExampleParetoFit() {
 // stragglers can be told (here after 0.5 time units) the copy goes to A1,
 // whose remaining 7.5 is the largest above t_new.
 func ExampleSpeculate() {
-	policy := stragglers.Policy{Rule: stragglers.ThesisRule, NewCopy: 2, Beta: 1.6, MinElapsed: 0.5}
+	policy := stragglers.Speculation{Rule: stragglers.ThesisRule, NewCopy: 2, Beta: 1.6, MinElapsed: 0.5}
 	var ws stragglers.Workspace
 	tasks := make([]stragglers.Task, 4) // all unscheduled
 	actions, err := stragglers.Speculate(nil, tasks, 5, policy, &ws)
@@ -130,7 +130,7 @@ func ExampleSpeculate() {
 // the four are running and the one free slot copies the first (t_rem 7.5,
 // the largest above t_new = 2).
 func ExampleSpeculateRunning() {
-	policy := stragglers.Policy{Rule: stragglers.ThesisRule, NewCopy: 2, Beta: 1.6, MinElapsed: 0.5}
+	policy := stragglers.Speculation{Rule: stragglers.ThesisRule, NewCopy: 2, Beta: 1.6, MinElapsed: 0.5}
 	var ws stragglers.Workspace
 	launch, copies, err := stragglers.SpeculateRunning(nil, nil, 4, 5, policy, &ws)
 	if err != nil {

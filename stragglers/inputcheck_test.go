@@ -139,26 +139,26 @@ func TestAllocationInputChecks(t *testing.T) {
 // untouched, the inputs unmodified.
 func TestSpeculateInputChecks(t *testing.T) {
 	t.Parallel()
-	ok := Policy{Rule: MantriRule, NewCopy: 1, Beta: 1.5, Threshold: 0.5}
+	ok := Speculation{Rule: MantriRule, NewCopy: 1, Beta: 1.5, Threshold: 0.5}
 	policies := []struct {
 		name  string
-		p     func(Policy) Policy
+		p     func(Speculation) Speculation
 		field string
 	}{
-		{"new copy 0", func(p Policy) Policy { p.NewCopy = 0; return p }, "new copy"},
-		{"new copy −1", func(p Policy) Policy { p.NewCopy = -1; return p }, "new copy"},
-		{"new copy NaN", func(p Policy) Policy { p.NewCopy = nan; return p }, "new copy"},
-		{"new copy +Inf", func(p Policy) Policy { p.NewCopy = inf; return p }, "new copy"},
-		{"beta 1", func(p Policy) Policy { p.Beta = 1; return p }, "beta"},
-		{"beta NaN", func(p Policy) Policy { p.Beta = nan; return p }, "beta"},
-		{"beta +Inf", func(p Policy) Policy { p.Beta = inf; return p }, "beta"},
-		{"threshold −0.1", func(p Policy) Policy { p.Threshold = -0.1; return p }, "threshold"},
-		{"threshold 1 + 2^−52", func(p Policy) Policy { p.Threshold = 1 + 0x1p-52; return p }, "threshold"},
-		{"threshold NaN", func(p Policy) Policy { p.Threshold = nan; return p }, "threshold"},
-		{"min elapsed −1", func(p Policy) Policy { p.MinElapsed = -1; return p }, "min elapsed"},
-		{"min elapsed NaN", func(p Policy) Policy { p.MinElapsed = nan; return p }, "min elapsed"},
-		{"min elapsed +Inf", func(p Policy) Policy { p.MinElapsed = inf; return p }, "min elapsed"},
-		{"rule", func(p Policy) Policy { p.Rule = 2; return p }, "rule"},
+		{"new copy 0", func(p Speculation) Speculation { p.NewCopy = 0; return p }, "new copy"},
+		{"new copy −1", func(p Speculation) Speculation { p.NewCopy = -1; return p }, "new copy"},
+		{"new copy NaN", func(p Speculation) Speculation { p.NewCopy = nan; return p }, "new copy"},
+		{"new copy +Inf", func(p Speculation) Speculation { p.NewCopy = inf; return p }, "new copy"},
+		{"beta 1", func(p Speculation) Speculation { p.Beta = 1; return p }, "beta"},
+		{"beta NaN", func(p Speculation) Speculation { p.Beta = nan; return p }, "beta"},
+		{"beta +Inf", func(p Speculation) Speculation { p.Beta = inf; return p }, "beta"},
+		{"threshold −0.1", func(p Speculation) Speculation { p.Threshold = -0.1; return p }, "threshold"},
+		{"threshold 1 + 2^−52", func(p Speculation) Speculation { p.Threshold = 1 + 0x1p-52; return p }, "threshold"},
+		{"threshold NaN", func(p Speculation) Speculation { p.Threshold = nan; return p }, "threshold"},
+		{"min elapsed −1", func(p Speculation) Speculation { p.MinElapsed = -1; return p }, "min elapsed"},
+		{"min elapsed NaN", func(p Speculation) Speculation { p.MinElapsed = nan; return p }, "min elapsed"},
+		{"min elapsed +Inf", func(p Speculation) Speculation { p.MinElapsed = inf; return p }, "min elapsed"},
+		{"rule", func(p Speculation) Speculation { p.Rule = 2; return p }, "rule"},
 	}
 	tasks := []Task{{Running, 1, 0, 3}, {Unscheduled, 0, 0, 0}}
 	running := []RunningTask{{1, 0, 3}}
@@ -184,7 +184,7 @@ func TestSpeculateInputChecks(t *testing.T) {
 	}
 	// The accepted bounds of the policy: δ = 0 and 1, MinElapsed = 0 and
 	// MaxFloat64, β and t_new = MaxFloat64.
-	for _, p := range []Policy{
+	for _, p := range []Speculation{
 		{Rule: MantriRule, NewCopy: 1, Beta: 1.5, Threshold: 0}, {Rule: MantriRule, NewCopy: 1, Beta: 1.5, Threshold: 1},
 		{NewCopy: 1, Beta: 1.5, MinElapsed: math.MaxFloat64}, {NewCopy: math.MaxFloat64, Beta: math.MaxFloat64},
 	} {
@@ -276,7 +276,7 @@ func TestParetoFitAddInputChecks(t *testing.T) {
 func TestSpeculateExtremeTimes(t *testing.T) {
 	t.Parallel()
 	for _, rule := range []Rule{ThesisRule, MantriRule} {
-		p := Policy{Rule: rule, NewCopy: 1, Beta: 1.5}
+		p := Speculation{Rule: rule, NewCopy: 1, Beta: 1.5}
 		running := []RunningTask{{2, 0, 0}, {1, math.MaxFloat64, math.MaxFloat64}, {1, 0, 0}}
 		launch, copies, err := SpeculateRunning(nil, running, 0, 5, p, nil)
 		if err != nil || launch != 0 || !slices.Equal(copies, []int{1}) {

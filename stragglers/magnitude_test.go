@@ -22,7 +22,7 @@ import (
 // never holds.
 func TestMantriSubnormalNewCopy(t *testing.T) {
 	t.Parallel()
-	p := Policy{Rule: MantriRule, NewCopy: 5e-324, Beta: 1.5, Threshold: 1}
+	p := Speculation{Rule: MantriRule, NewCopy: 5e-324, Beta: 1.5, Threshold: 1}
 	for _, copies := range []int{1, 3} {
 		got, err := Speculate(nil, []Task{{State: Running, Copies: copies, Remaining: 0.5}}, 11, p, nil)
 		if err != nil || len(got) != 0 {
@@ -39,7 +39,7 @@ func TestMantriSubnormalNewCopy(t *testing.T) {
 	// 4·2^−1074 does not; three copies when (3/4)·t_rem > x_m: t_rem = 0.5
 	// does, and so does any normal t_rem.
 	const tiny = 0x1p-1074
-	p = Policy{Rule: MantriRule, NewCopy: 4 * tiny, Beta: 2}
+	p = Speculation{Rule: MantriRule, NewCopy: 4 * tiny, Beta: 2}
 	for _, tc := range []struct {
 		copies int
 		rem    float64
@@ -64,7 +64,7 @@ func TestMantriSubnormalNewCopy(t *testing.T) {
 // x_m·(1−δ)^(−1/β), x_m = t_new·(β−1)/β; eligible iff > 0. It also returns
 // the relative resolution of the two sides (the spacing of float64 near
 // each, large for subnormals), within which the decision is rounding.
-func logMantriMargin(copies int, rem float64, p Policy) (margin, resolution float64) {
+func logMantriMargin(copies int, rem float64, p Speculation) (margin, resolution float64) {
 	c := float64(copies)
 	lhs := ln(rem) + math.Log(c) - math.Log(c+1)
 	rhs := ln(p.NewCopy) + math.Log(p.Beta-1) - math.Log(p.Beta) - math.Log1p(-p.Threshold)/p.Beta
@@ -83,8 +83,8 @@ func ln(x float64) float64 {
 // policyMagnitude draws a valid policy over float64's whole range: t_new
 // from subnormal to MaxFloat64, β from 1 + 2^−52 to MaxFloat64, δ at 0, 1
 // and next to them, MinElapsed anywhere or −0.
-func policyMagnitude(t *rapid.T) Policy {
-	return Policy{
+func policyMagnitude(t *rapid.T) Speculation {
+	return Speculation{
 		Rule: Rule(rapid.IntRange(0, 1).Draw(t, "rule")),
 		NewCopy: rapid.OneOf(
 			testutil.PositiveMagnitude(),

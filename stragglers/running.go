@@ -51,7 +51,7 @@ type RunningTask struct {
 // Remaining that is negative, NaN or ±Inf. dst must not overlap running: a
 // dst whose first min(cap(dst), len(running)) elements share memory with
 // running is an error with Field "dst".
-func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, p Policy, ws *Workspace) (launch int, copies []int, err error) {
+func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, p Speculation, ws *Workspace) (launch int, copies []int, err error) {
 	const fn = "stragglers.SpeculateRunning"
 	// The copies are appended to dst[:0]: its first min(cap, n) elements
 	// may be written.

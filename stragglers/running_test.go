@@ -152,21 +152,21 @@ func FuzzSpeculateRunning(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSpeculateRun
 
 func TestSpeculateRunningErrors(t *testing.T) {
 	t.Parallel()
-	ok := Policy{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}
+	ok := Speculation{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}
 	one := []RunningTask{{Copies: 1}}
 	for _, tc := range []struct {
 		name        string
 		running     []RunningTask
 		unscheduled int
 		slots       int
-		p           Policy
+		p           Speculation
 		index       int
 		field       string
 	}{
 		{"slots", one, 0, -1, ok, check.Scalar, "slots"},
 		{"unscheduled", one, -1, 1, ok, check.Scalar, "unscheduled"},
 		{"too many tasks", one, alloc.MaxTotal, 1, ok, check.Scalar, "unscheduled"},
-		{"beta", one, 0, 1, Policy{NewCopy: 1, Beta: 1}, check.Scalar, "beta"},
+		{"beta", one, 0, 1, Speculation{NewCopy: 1, Beta: 1}, check.Scalar, "beta"},
 		{"no copy", []RunningTask{{Copies: 1}, {Copies: 0}}, 0, 1, ok, 1, "copies"},
 		{"copies", []RunningTask{{Copies: alloc.MaxTotal + 1}}, 0, 1, ok, 0, "copies"},
 		{"elapsed", []RunningTask{{Copies: 1}, {Copies: 1}, {Copies: 1, Elapsed: -1}}, 0, 1, ok, 2, "elapsed"},
@@ -187,7 +187,7 @@ func TestSpeculateRunningErrors(t *testing.T) {
 }
 
 // runningFixture is speculateFixture's job as SpeculateRunning takes it.
-func runningFixture(n int, rule Rule) ([]RunningTask, int, int, Policy) {
+func runningFixture(n int, rule Rule) ([]RunningTask, int, int, Speculation) {
 	tasks, slots, p := speculateFixture(n, rule)
 	running, _, unscheduled := runningView(tasks)
 	return running, unscheduled, slots, p
@@ -277,7 +277,7 @@ func TestSpeculateRunningMantriUrgency(t *testing.T) {
 		rem0 float64
 		want int
 	}{{MantriRule, 10, 1}, {ThesisRule, 10, 0}, {MantriRule, 20, 0}} {
-		p := Policy{Rule: tc.rule, NewCopy: 2, Beta: 2}
+		p := Speculation{Rule: tc.rule, NewCopy: 2, Beta: 2}
 		running := []RunningTask{{Copies: 1, Remaining: tc.rem0}, {Copies: 3, Remaining: 8}}
 		launch, copies, err := SpeculateRunning(nil, running, 0, 5, p, nil)
 		if err != nil || launch != 0 || !slices.Equal(copies, []int{tc.want}) {
@@ -298,7 +298,7 @@ func TestSpeculateRunningMantriUrgency(t *testing.T) {
 // task without a copy is rejected wherever it stands.
 func TestSpeculateRunningEarlierCopies(t *testing.T) {
 	t.Parallel()
-	p := Policy{Rule: MantriRule, NewCopy: 2, Beta: 2}
+	p := Speculation{Rule: MantriRule, NewCopy: 2, Beta: 2}
 	launch, copies, err := SpeculateRunning(nil, []RunningTask{{3, 0, 1.5}, {1, 0, 0.1}}, 0, 5, p, nil)
 	if err != nil || launch != 0 || !slices.Equal(copies, []int{0}) {
 		t.Errorf("three copies first: %d, %v, %v; want 0, [0]", launch, copies, err)
@@ -322,7 +322,7 @@ func TestSpeculateRunningEarlierCopies(t *testing.T) {
 func TestSpeculateRunningSubnormalSingleCopy(t *testing.T) {
 	t.Parallel()
 	const tiny = 0x1p-1074
-	p := Policy{Rule: MantriRule, NewCopy: 4 * tiny, Beta: 2}
+	p := Speculation{Rule: MantriRule, NewCopy: 4 * tiny, Beta: 2}
 	launch, copies, err := SpeculateRunning(nil, []RunningTask{{1, 0, 5 * tiny}, {2, 0, 0}}, 0, 4, p, nil)
 	if err != nil || launch != 0 || !slices.Equal(copies, []int{0}) {
 		t.Errorf("SpeculateRunning: %d, %v, %v; want 0, [0]", launch, copies, err)
@@ -339,7 +339,7 @@ func TestSpeculateRunningSubnormalSingleCopy(t *testing.T) {
 func TestSpeculateMinElapsedNegativeZero(t *testing.T) {
 	t.Parallel()
 	for _, rule := range []Rule{ThesisRule, MantriRule} {
-		p := Policy{Rule: rule, NewCopy: 1, Beta: 1.5, MinElapsed: math.Copysign(0, -1)}
+		p := Speculation{Rule: rule, NewCopy: 1, Beta: 1.5, MinElapsed: math.Copysign(0, -1)}
 		launch, copies, err := SpeculateRunning(nil, []RunningTask{{1, 0, 5}}, 0, 2, p, nil)
 		if err != nil || launch != 0 || !slices.Equal(copies, []int{0}) {
 			t.Errorf("%v: SpeculateRunning %d, %v, %v; want 0, [0]", rule, launch, copies, err)
@@ -357,7 +357,7 @@ func TestSpeculateMinElapsedNegativeZero(t *testing.T) {
 // running, with 2^53 slots launches a queued task into every free slot.
 func TestSpeculateRunningMaxCount(t *testing.T) {
 	t.Parallel()
-	p := Policy{NewCopy: 1, Beta: 1.5}
+	p := Speculation{NewCopy: 1, Beta: 1.5}
 	one := []RunningTask{{Copies: 1}}
 	launch, copies, err := SpeculateRunning(nil, one, alloc.MaxTotal-1, alloc.MaxTotal, p, nil)
 	if err != nil || launch != alloc.MaxTotal-1 || len(copies) != 0 {

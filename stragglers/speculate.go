@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/enum"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -19,17 +20,9 @@ const (
 )
 
 // String returns "unscheduled", "running" or "finished".
-func (s TaskState) String() string {
-	switch s {
-	case Unscheduled:
-		return "unscheduled"
-	case Running:
-		return "running"
-	case Finished:
-		return "finished"
-	}
-	return fmt.Sprintf("TaskState(%d)", uint8(s))
-}
+func (s TaskState) String() string { return enum.Name(s, taskStateNames, "TaskState") }
+
+var taskStateNames = []string{Unscheduled: "unscheduled", Running: "running", Finished: "finished"}
 
 // Task is the snapshot of one task of a job.
 type Task struct {
@@ -69,29 +62,21 @@ const (
 const DefaultMantriThreshold = 0.25
 
 // String returns "thesis" or "mantri".
-func (r Rule) String() string {
-	switch r {
-	case ThesisRule:
-		return "thesis"
-	case MantriRule:
-		return "mantri"
-	}
-	return fmt.Sprintf("Rule(%d)", uint8(r))
-}
+func (r Rule) String() string { return enum.Name(r, ruleNames, "Rule") }
+
+var ruleNames = []string{ThesisRule: "thesis", MantriRule: "mantri"}
 
 // ParseRule returns the Rule named by s ("thesis" or "mantri").
 func ParseRule(s string) (Rule, error) {
-	switch s {
-	case "thesis":
-		return ThesisRule, nil
-	case "mantri":
-		return MantriRule, nil
+	if r, ok := enum.Index[Rule](s, ruleNames); ok {
+		return r, nil
 	}
 	return 0, fmt.Errorf("stragglers: unknown speculation rule %q (want \"thesis\" or \"mantri\")", s)
 }
 
-// Policy configures Speculate.
-type Policy struct {
+// Speculation configures Speculate and SpeculateRunning: the rule, the
+// job's t_new and β, and when a task may be judged (was Policy).
+type Speculation struct {
 	Rule Rule
 
 	// NewCopy is t_new, the expected duration of a new copy of a task
@@ -123,15 +108,9 @@ const (
 )
 
 // String returns "launch" or "copy".
-func (k ActionKind) String() string {
-	switch k {
-	case Launch:
-		return "launch"
-	case Copy:
-		return "copy"
-	}
-	return fmt.Sprintf("ActionKind(%d)", uint8(k))
-}
+func (k ActionKind) String() string { return enum.Name(k, actionKindNames, "ActionKind") }
+
+var actionKindNames = []string{Launch: "launch", Copy: "copy"}
 
 // Action is one decision of Speculate: launch task Task, or start a copy of
 // it. Each takes one free slot.
@@ -205,7 +184,7 @@ type Action struct {
 // Elapsed or Remaining that is negative, NaN or ±Inf. dst must not overlap
 // tasks: a dst whose first min(cap(dst), len(tasks)) elements share memory
 // with tasks is an error with Field "dst".
-func Speculate(dst []Action, tasks []Task, slots int, p Policy, ws *Workspace) ([]Action, error) {
+func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspace) ([]Action, error) {
 	const fn = "stragglers.Speculate"
 	// The actions are appended to dst[:0]: its first min(cap, n) elements
 	// may be written.
@@ -452,7 +431,7 @@ func grow[T any](s []T, n int) []T {
 // validatePolicy checks p and returns the eligibility cut-off on the
 // urgency: t_new for ThesisRule, the δ-quantile of a new copy's duration
 // for MantriRule.
-func validatePolicy(fn string, p Policy) (float64, error) {
+func validatePolicy(fn string, p Speculation) (float64, error) {
 	if err := check.Positive(fn, check.Scalar, "new copy", p.NewCopy); err != nil {
 		return 0, err
 	}

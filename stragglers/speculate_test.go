@@ -29,7 +29,7 @@ import (
 // and 0.2 copies, apportioned to one launch.
 func TestSpeculateThesisExample(t *testing.T) {
 	t.Parallel()
-	p := Policy{Rule: ThesisRule, NewCopy: 2, Beta: 1.6, MinElapsed: 0.5}
+	p := Speculation{Rule: ThesisRule, NewCopy: 2, Beta: 1.6, MinElapsed: 0.5}
 	a := make([]Task, 4)
 	got, err := Speculate(nil, a, 5, p, nil)
 	want := []Action{{0, Launch}, {1, Launch}, {2, Launch}, {3, Launch}}
@@ -79,7 +79,7 @@ func TestSpeculateSplit(t *testing.T) {
 		beta  float64
 		slots int
 	}{{1.5, 4}, {1.6, 3}} {
-		got, err := Speculate(nil, tasks, tc.slots, Policy{Rule: ThesisRule, NewCopy: 1, Beta: tc.beta}, nil)
+		got, err := Speculate(nil, tasks, tc.slots, Speculation{Rule: ThesisRule, NewCopy: 1, Beta: tc.beta}, nil)
 		launches := []Action{{1, Launch}, {2, Launch}}[:tc.slots-2]
 		want := append(slices.Clone(launches), Action{0, Copy})
 		if err != nil || !slices.Equal(got, want) {
@@ -90,7 +90,7 @@ func TestSpeculateSplit(t *testing.T) {
 	// slots at β = 1.5 give level 4/3, D = 1.5 and B = 0.5; equal
 	// remainders go to the distinct tasks (D = 2, B = 0), so the free slot
 	// launches task 1 rather than copying the straggler.
-	got, err := Speculate(nil, tasks[:3], 2, Policy{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}, nil)
+	got, err := Speculate(nil, tasks[:3], 2, Speculation{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}, nil)
 	if want := []Action{{1, Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("split tie: %v, %v; want %v", got, err, want)
 	}
@@ -104,7 +104,7 @@ func TestSpeculateSplit(t *testing.T) {
 // (c+1)/c).
 func TestSpeculateMantriThreshold(t *testing.T) {
 	t.Parallel()
-	p := Policy{Rule: MantriRule, NewCopy: 2, Beta: 2, Threshold: DefaultMantriThreshold}
+	p := Speculation{Rule: MantriRule, NewCopy: 2, Beta: 2, Threshold: DefaultMantriThreshold}
 	for _, tc := range []struct {
 		copies int
 		rem    float64
@@ -147,9 +147,9 @@ func tasksGen(maxN int) *rapid.Generator[[]Task] {
 	})
 }
 
-func policyGen() *rapid.Generator[Policy] {
-	return rapid.Custom(func(t *rapid.T) Policy {
-		return Policy{
+func policyGen() *rapid.Generator[Speculation] {
+	return rapid.Custom(func(t *rapid.T) Speculation {
+		return Speculation{
 			Rule:       Rule(rapid.IntRange(0, 1).Draw(t, "rule")),
 			NewCopy:    rapid.OneOf(rapid.Float64Range(0.1, 10), rapid.SampledFrom([]float64{1, 2, 3})).Draw(t, "new copy"),
 			Beta:       rapid.OneOf(rapid.Float64Range(1.05, 2.5), rapid.SampledFrom([]float64{1.5, 2})).Draw(t, "beta"),
@@ -162,7 +162,7 @@ func policyGen() *rapid.Generator[Policy] {
 // referenceSpeculate is the policy written out with a sort: eq. 3.2 and
 // the largest-remainder split of two numbers by hand, eligibility by the
 // Pareto CDF itself, the most urgent eligible tasks by sorting.
-func referenceSpeculate(tasks []Task, slots int, p Policy) (actions []Action, boundary bool) {
+func referenceSpeculate(tasks []Task, slots int, p Speculation) (actions []Action, boundary bool) {
 	var unscheduled, running, busy int
 	type cand struct {
 		idx     int
@@ -243,7 +243,7 @@ func referenceSpeculate(tasks []Task, slots int, p Policy) (actions []Action, bo
 // slotsAndPolicy draws the job's slots — usually its busy slots plus up to
 // n more, so that there is something to decide — and a policy whose t_new
 // is sometimes one of the tasks' remaining times (ties with the rule).
-func slotsAndPolicy(t *rapid.T, tasks []Task) (int, Policy) {
+func slotsAndPolicy(t *rapid.T, tasks []Task) (int, Speculation) {
 	busy := 0
 	for _, task := range tasks {
 		busy += task.Copies
@@ -388,7 +388,7 @@ func testSpeculateNoPanic(t *rapid.T) {
 }
 
 // hostilePolicy draws a policy and slots, sometimes with a bad value.
-func hostilePolicy(t *rapid.T) (Policy, int) {
+func hostilePolicy(t *rapid.T) (Speculation, int) {
 	p := policyGen().Draw(t, "policy")
 	switch rapid.IntRange(0, 6).Draw(t, "corrupt policy") {
 	case 0:
@@ -415,22 +415,22 @@ func FuzzSpeculate(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSpeculateNoPanic)) 
 
 func TestSpeculateErrors(t *testing.T) {
 	t.Parallel()
-	ok := Policy{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}
+	ok := Speculation{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}
 	task := []Task{{State: Running, Copies: 1, Remaining: 3}}
 	for _, tc := range []struct {
 		name  string
 		tasks []Task
 		slots int
-		p     Policy
+		p     Speculation
 		index int
 		field string
 	}{
 		{"slots", task, -1, ok, -1, "slots"},
-		{"new copy", task, 1, Policy{NewCopy: 0, Beta: 1.5}, -1, "new copy"},
-		{"beta", task, 1, Policy{NewCopy: 1, Beta: 1}, -1, "beta"},
-		{"threshold", task, 1, Policy{Rule: MantriRule, NewCopy: 1, Beta: 1.5, Threshold: 1.5}, -1, "threshold"},
-		{"min elapsed", task, 1, Policy{NewCopy: 1, Beta: 1.5, MinElapsed: -1}, -1, "min elapsed"},
-		{"rule", task, 1, Policy{Rule: 9, NewCopy: 1, Beta: 1.5}, -1, "rule"},
+		{"new copy", task, 1, Speculation{NewCopy: 0, Beta: 1.5}, -1, "new copy"},
+		{"beta", task, 1, Speculation{NewCopy: 1, Beta: 1}, -1, "beta"},
+		{"threshold", task, 1, Speculation{Rule: MantriRule, NewCopy: 1, Beta: 1.5, Threshold: 1.5}, -1, "threshold"},
+		{"min elapsed", task, 1, Speculation{NewCopy: 1, Beta: 1.5, MinElapsed: -1}, -1, "min elapsed"},
+		{"rule", task, 1, Speculation{Rule: 9, NewCopy: 1, Beta: 1.5}, -1, "rule"},
 		{"state", []Task{{}, {State: 7}}, 1, ok, 1, "state"},
 		{"copies of finished", []Task{{State: Finished, Copies: 1}}, 1, ok, 0, "copies"},
 		{"running without copy", []Task{{State: Running}}, 1, ok, 0, "copies"},
@@ -456,7 +456,7 @@ func TestSpeculateErrors(t *testing.T) {
 // speculateFixture is a job of n tasks: 30% finished, 50% running with a
 // Pareto(1, 1.5) remaining time, 20% unscheduled; slots for every running
 // copy plus n/10 more.
-func speculateFixture(n int, rule Rule) ([]Task, int, Policy) {
+func speculateFixture(n int, rule Rule) ([]Task, int, Speculation) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	tasks := make([]Task, n)
 	busy := 0
@@ -473,7 +473,7 @@ func speculateFixture(n int, rule Rule) ([]Task, int, Policy) {
 		}
 	}
 	slots := busy + n/10 // room for launches and copies
-	return tasks, slots, Policy{Rule: rule, NewCopy: 3, Beta: 1.5, Threshold: DefaultMantriThreshold, MinElapsed: 0.5}
+	return tasks, slots, Speculation{Rule: rule, NewCopy: 3, Beta: 1.5, Threshold: DefaultMantriThreshold, MinElapsed: 0.5}
 }
 
 func benchmarkSpeculate(b *testing.B, n int, rule Rule) {
@@ -610,7 +610,7 @@ func TestCopyFactorTable(t *testing.T) {
 // most urgent task and the first of the three tied at 3 — exactly two.
 func TestSpeculateTiesAtTheCut(t *testing.T) {
 	t.Parallel()
-	p := Policy{NewCopy: 1, Beta: 1.5}
+	p := Speculation{NewCopy: 1, Beta: 1.5}
 	rems := []float64{5, 3, 3, 3, 2}
 	tasks := make([]Task, len(rems))
 	running := make([]RunningTask, len(rems))
@@ -632,7 +632,7 @@ func TestSpeculateTiesAtTheCut(t *testing.T) {
 // slots launch exactly the first two.
 func TestSpeculateLaunchesInQueueOrder(t *testing.T) {
 	t.Parallel()
-	p := Policy{NewCopy: 1, Beta: 1.5}
+	p := Speculation{NewCopy: 1, Beta: 1.5}
 	got, err := Speculate(nil, []Task{{Finished, 0, 0, 0}, {}, {}, {}}, 2, p, nil)
 	if want := []Action{{1, Launch}, {2, Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("Speculate: %v, %v; want %v", got, err, want)

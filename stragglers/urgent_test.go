@@ -54,7 +54,7 @@ func testSpeculateManyEligible(t *rapid.T) {
 		busy += task.Copies
 	}
 	slots := rapid.IntRange(busy+1, busy+len(tasks)).Draw(t, "slots")
-	p := Policy{
+	p := Speculation{
 		Rule:      Rule(rapid.IntRange(0, 1).Draw(t, "rule")),
 		NewCopy:   0.5,
 		Beta:      rapid.SampledFrom([]float64{1.1, 1.5, 2}).Draw(t, "beta"),
