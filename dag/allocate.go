@@ -204,13 +204,13 @@ func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepar
 		j := &jobs[i]
 		// One comparison chain per field catches NaN, ±Inf and negatives.
 		if !(j.Remaining >= 0 && j.Remaining <= math.MaxFloat64) {
-			return prepared{}, check.NonNegative(fn, i, "remaining", j.Remaining)
+			return prepared{}, check.NonNegative(fn, i, "Remaining", j.Remaining)
 		}
 		if !(j.Downstream >= 0 && j.Downstream <= math.MaxFloat64) {
-			return prepared{}, check.NonNegative(fn, i, "downstream", j.Downstream)
+			return prepared{}, check.NonNegative(fn, i, "Downstream", j.Downstream)
 		}
 		if !(j.Alpha > 0 && j.Alpha <= math.MaxFloat64) {
-			return prepared{}, check.Positive(fn, i, "alpha", j.Alpha)
+			return prepared{}, check.Positive(fn, i, "Alpha", j.Alpha)
 		}
 		if j.Remaining == 0 {
 			continue

@@ -40,10 +40,10 @@ func TestAllocateSlotsChecks(t *testing.T) {
 		{"slots MaxInt", ok, math.MaxInt, 1.5, -1, "slots"},
 		{"beta 1", ok, 3, 1, -1, "beta"},
 		{"beta NaN", ok, 3, math.NaN(), -1, "beta"},
-		{"remaining negative", []Job{{1, 0, 1}, {-1, 0, 1}}, 3, 1.5, 1, "remaining"},
-		{"downstream NaN", []Job{{1, math.NaN(), 1}}, 3, 1.5, 0, "downstream"},
-		{"alpha 0", []Job{{1, 0, 0}}, 3, 1.5, 0, "alpha"},
-		{"alpha −0", []Job{{1, 0, 1}, {1, 0, math.Copysign(0, -1)}}, 3, 1.5, 1, "alpha"},
+		{"remaining negative", []Job{{1, 0, 1}, {-1, 0, 1}}, 3, 1.5, 1, "Remaining"},
+		{"downstream NaN", []Job{{1, math.NaN(), 1}}, 3, 1.5, 0, "Downstream"},
+		{"alpha 0", []Job{{1, 0, 0}}, 3, 1.5, 0, "Alpha"},
+		{"alpha −0", []Job{{1, 0, 1}, {1, 0, math.Copysign(0, -1)}}, 3, 1.5, 1, "Alpha"},
 	} {
 		sentinel := []int{42, 43}
 		got, err := AllocateSlots(sentinel[:0], tc.jobs, tc.slots, tc.beta, nil)
@@ -71,7 +71,7 @@ func TestAllocateAlphaRange(t *testing.T) {
 			t.Errorf("α = %v: got %v, %v; want [1 0]", alpha, got, err)
 		}
 	}
-	if _, err := Allocate(nil, []Job{{0, 0, 0}}, 1, 2, nil); !isInputError(err, "dag.Allocate", 0, "alpha") {
+	if _, err := Allocate(nil, []Job{{0, 0, 0}}, 1, 2, nil); !isInputError(err, "dag.Allocate", 0, "Alpha") {
 		t.Errorf("α = 0 (a finished job's too): got %v, want an InputError", err)
 	}
 }

@@ -246,7 +246,7 @@ func testAllocateMagnitudes(t *rapid.T) {
 	}
 	if !validAlphas(jobs) {
 		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Field != "alpha" || jobs[ie.Index].Alpha != 0 {
+		if !errors.As(err, &ie) || ie.Field != "Alpha" || jobs[ie.Index].Alpha != 0 {
 			t.Fatalf("α out of range: got %v, %v; want an InputError naming the job", got, err)
 		}
 		return

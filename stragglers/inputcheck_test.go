@@ -145,20 +145,20 @@ func TestSpeculateInputChecks(t *testing.T) {
 		p     func(Speculation) Speculation
 		field string
 	}{
-		{"new copy 0", func(p Speculation) Speculation { p.NewCopy = 0; return p }, "new copy"},
-		{"new copy −1", func(p Speculation) Speculation { p.NewCopy = -1; return p }, "new copy"},
-		{"new copy NaN", func(p Speculation) Speculation { p.NewCopy = nan; return p }, "new copy"},
-		{"new copy +Inf", func(p Speculation) Speculation { p.NewCopy = inf; return p }, "new copy"},
-		{"beta 1", func(p Speculation) Speculation { p.Beta = 1; return p }, "beta"},
-		{"beta NaN", func(p Speculation) Speculation { p.Beta = nan; return p }, "beta"},
-		{"beta +Inf", func(p Speculation) Speculation { p.Beta = inf; return p }, "beta"},
-		{"threshold −0.1", func(p Speculation) Speculation { p.Threshold = -0.1; return p }, "threshold"},
-		{"threshold 1 + 2^−52", func(p Speculation) Speculation { p.Threshold = 1 + 0x1p-52; return p }, "threshold"},
-		{"threshold NaN", func(p Speculation) Speculation { p.Threshold = nan; return p }, "threshold"},
-		{"min elapsed −1", func(p Speculation) Speculation { p.MinElapsed = -1; return p }, "min elapsed"},
-		{"min elapsed NaN", func(p Speculation) Speculation { p.MinElapsed = nan; return p }, "min elapsed"},
-		{"min elapsed +Inf", func(p Speculation) Speculation { p.MinElapsed = inf; return p }, "min elapsed"},
-		{"rule", func(p Speculation) Speculation { p.Rule = 2; return p }, "rule"},
+		{"new copy 0", func(p Speculation) Speculation { p.NewCopy = 0; return p }, "NewCopy"},
+		{"new copy −1", func(p Speculation) Speculation { p.NewCopy = -1; return p }, "NewCopy"},
+		{"new copy NaN", func(p Speculation) Speculation { p.NewCopy = nan; return p }, "NewCopy"},
+		{"new copy +Inf", func(p Speculation) Speculation { p.NewCopy = inf; return p }, "NewCopy"},
+		{"beta 1", func(p Speculation) Speculation { p.Beta = 1; return p }, "Beta"},
+		{"beta NaN", func(p Speculation) Speculation { p.Beta = nan; return p }, "Beta"},
+		{"beta +Inf", func(p Speculation) Speculation { p.Beta = inf; return p }, "Beta"},
+		{"threshold −0.1", func(p Speculation) Speculation { p.Threshold = -0.1; return p }, "Threshold"},
+		{"threshold 1 + 2^−52", func(p Speculation) Speculation { p.Threshold = 1 + 0x1p-52; return p }, "Threshold"},
+		{"threshold NaN", func(p Speculation) Speculation { p.Threshold = nan; return p }, "Threshold"},
+		{"min elapsed −1", func(p Speculation) Speculation { p.MinElapsed = -1; return p }, "MinElapsed"},
+		{"min elapsed NaN", func(p Speculation) Speculation { p.MinElapsed = nan; return p }, "MinElapsed"},
+		{"min elapsed +Inf", func(p Speculation) Speculation { p.MinElapsed = inf; return p }, "MinElapsed"},
+		{"Rule", func(p Speculation) Speculation { p.Rule = 2; return p }, "Rule"},
 	}
 	tasks := []Task{{Running, 1, 0, 3}, {Unscheduled, 0, 0, 0}}
 	running := []RunningTask{{1, 0, 3}}
@@ -197,18 +197,18 @@ func TestSpeculateInputChecks(t *testing.T) {
 		task  Task
 		field string
 	}{
-		{"state 3", Task{State: 3}, "state"},
-		{"running, no copy", Task{State: Running}, "copies"},
-		{"running, −1 copies", Task{State: Running, Copies: -1}, "copies"},
-		{"running, 2^53 + 1 copies", Task{State: Running, Copies: alloc.MaxTotal + 1}, "copies"},
-		{"unscheduled with a copy", Task{State: Unscheduled, Copies: 1}, "copies"},
-		{"finished with a copy", Task{State: Finished, Copies: 1}, "copies"},
-		{"elapsed −1", Task{State: Running, Copies: 1, Elapsed: -1}, "elapsed"},
-		{"elapsed NaN", Task{State: Running, Copies: 1, Elapsed: nan}, "elapsed"},
-		{"elapsed +Inf", Task{State: Finished, Elapsed: inf}, "elapsed"},
-		{"remaining −5e-324", Task{State: Running, Copies: 1, Remaining: -5e-324}, "remaining"},
-		{"remaining NaN", Task{State: Unscheduled, Remaining: nan}, "remaining"},
-		{"remaining −Inf", Task{State: Running, Copies: 1, Remaining: ninf}, "remaining"},
+		{"state 3", Task{State: 3}, "State"},
+		{"running, no copy", Task{State: Running}, "Copies"},
+		{"running, −1 copies", Task{State: Running, Copies: -1}, "Copies"},
+		{"running, 2^53 + 1 copies", Task{State: Running, Copies: alloc.MaxTotal + 1}, "Copies"},
+		{"unscheduled with a copy", Task{State: Unscheduled, Copies: 1}, "Copies"},
+		{"finished with a copy", Task{State: Finished, Copies: 1}, "Copies"},
+		{"elapsed −1", Task{State: Running, Copies: 1, Elapsed: -1}, "Elapsed"},
+		{"elapsed NaN", Task{State: Running, Copies: 1, Elapsed: nan}, "Elapsed"},
+		{"elapsed +Inf", Task{State: Finished, Elapsed: inf}, "Elapsed"},
+		{"remaining −5e-324", Task{State: Running, Copies: 1, Remaining: -5e-324}, "Remaining"},
+		{"remaining NaN", Task{State: Unscheduled, Remaining: nan}, "Remaining"},
+		{"remaining −Inf", Task{State: Running, Copies: 1, Remaining: ninf}, "Remaining"},
 	} {
 		// Valid tasks first, with times at both ends of the range.
 		in := []Task{{Running, 2, 1, 1}, {Finished, 0, 0, 0}, {Running, 1, math.MaxFloat64, math.MaxFloat64}, tc.task}

@@ -35,8 +35,8 @@ func FitPareto(durations []float64) (xm, beta float64, err error) {
 	}
 	xm = math.Inf(1)
 	for i, x := range durations {
-		if err := check.Positive(fn, i, "duration", x); err != nil {
-			return 0, 0, err
+		if err := check.Positive(fn, i, "durations", x); err != nil {
+			return 0, 0, check.WithItem("sample", err)
 		}
 		xm = min(xm, x)
 	}

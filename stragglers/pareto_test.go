@@ -173,7 +173,7 @@ func testOnlineMatchesBatch(t *rapid.T) {
 	var model []float64
 	t.Repeat(map[string]func(*rapid.T){
 		"add": func(t *rapid.T) {
-			x := rapid.OneOf(rapid.Float64Range(0.01, 100), rapid.Float64Range(1e-6, 1e6), rapid.Just(1.0)).Draw(t, "duration")
+			x := rapid.OneOf(rapid.Float64Range(0.01, 100), rapid.Float64Range(1e-6, 1e6), rapid.Just(1.0)).Draw(t, "durations")
 			if err := f.Add(x); err != nil {
 				t.Fatalf("Add(%v): %v", x, err)
 			}
@@ -181,7 +181,7 @@ func testOnlineMatchesBatch(t *rapid.T) {
 		},
 		"bad": func(t *rapid.T) {
 			before := f
-			x := rapid.SampledFrom([]float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1)}).Draw(t, "duration")
+			x := rapid.SampledFrom([]float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1)}).Draw(t, "durations")
 			var ie *specsched.InputError
 			if err := f.Add(x); !errors.As(err, &ie) || f != before {
 				t.Fatalf("Add(%v): err %v, state %+v → %+v", x, err, before, f)
@@ -249,10 +249,10 @@ func TestFitParetoErrors(t *testing.T) {
 	}{
 		{nil, -1, "len(durations)"},
 		{[]float64{3}, -1, "len(durations)"},
-		{[]float64{1, 0}, 1, "duration"},
-		{[]float64{1, -2}, 1, "duration"},
-		{[]float64{math.NaN(), 1}, 0, "duration"},
-		{[]float64{1, math.Inf(1)}, 1, "duration"},
+		{[]float64{1, 0}, 1, "durations"},
+		{[]float64{1, -2}, 1, "durations"},
+		{[]float64{math.NaN(), 1}, 0, "durations"},
+		{[]float64{1, math.Inf(1)}, 1, "durations"},
 		{[]float64{2, 2, 2}, -1, "durations"},
 	} {
 		_, _, err := FitPareto(tc.xs)
@@ -309,7 +309,7 @@ func testFitMagnitude(t *rapid.T) {
 	xs := testutil.Magnitudes(2, 30).Draw(t, "durations")
 	for i := range xs {
 		if xs[i] == 0 {
-			xs[i] = testutil.PositiveMagnitude().Draw(t, "duration")
+			xs[i] = testutil.PositiveMagnitude().Draw(t, "durations")
 		}
 	}
 	xm, beta, err := FitPareto(xs)

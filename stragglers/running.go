@@ -174,13 +174,13 @@ func firstRunningError(fn string, running []RunningTask) error {
 		// An if chain, not a switch: mutation tools attribute no
 		// coverage to a switch's case expressions.
 		if t.Copies < 1 || t.Copies > alloc.MaxTotal {
-			return check.Err(fn, i, "copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
+			return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
 		}
 		if !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64) {
-			return check.NonNegative(fn, i, "elapsed", t.Elapsed)
+			return check.WithItem("task", check.NonNegative(fn, i, "Elapsed", t.Elapsed))
 		}
 		if !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64) {
-			return check.NonNegative(fn, i, "remaining", t.Remaining)
+			return check.WithItem("task", check.NonNegative(fn, i, "Remaining", t.Remaining))
 		}
 	}
 	return nil

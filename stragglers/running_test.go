@@ -104,9 +104,9 @@ func testSpeculateRunningNoPanic(t *rapid.T) {
 	for i := range running {
 		switch rapid.IntRange(0, 5).Draw(t, "corrupt") {
 		case 0:
-			running[i].Remaining = badFloat(t, "remaining")
+			running[i].Remaining = badFloat(t, "Remaining")
 		case 1:
-			running[i].Elapsed = badFloat(t, "elapsed")
+			running[i].Elapsed = badFloat(t, "Elapsed")
 		case 2:
 			running[i].Copies = rapid.SampledFrom([]int{-1, 0, 1, 1 << 31, 1<<31 + 1, math.MaxInt, alloc.MaxTotal, alloc.MaxTotal + 1}).Draw(t, "copies")
 		}
@@ -166,11 +166,11 @@ func TestSpeculateRunningErrors(t *testing.T) {
 		{"slots", one, 0, -1, ok, check.Scalar, "slots"},
 		{"unscheduled", one, -1, 1, ok, check.Scalar, "unscheduled"},
 		{"too many tasks", one, alloc.MaxTotal, 1, ok, check.Scalar, "unscheduled"},
-		{"beta", one, 0, 1, Speculation{NewCopy: 1, Beta: 1}, check.Scalar, "beta"},
-		{"no copy", []RunningTask{{Copies: 1}, {Copies: 0}}, 0, 1, ok, 1, "copies"},
-		{"copies", []RunningTask{{Copies: alloc.MaxTotal + 1}}, 0, 1, ok, 0, "copies"},
-		{"elapsed", []RunningTask{{Copies: 1}, {Copies: 1}, {Copies: 1, Elapsed: -1}}, 0, 1, ok, 2, "elapsed"},
-		{"remaining", []RunningTask{{Copies: 1, Remaining: math.Inf(1)}}, 0, 1, ok, 0, "remaining"},
+		{"Beta", one, 0, 1, Speculation{NewCopy: 1, Beta: 1}, check.Scalar, "Beta"},
+		{"no copy", []RunningTask{{Copies: 1}, {Copies: 0}}, 0, 1, ok, 1, "Copies"},
+		{"Copies", []RunningTask{{Copies: alloc.MaxTotal + 1}}, 0, 1, ok, 0, "Copies"},
+		{"Elapsed", []RunningTask{{Copies: 1}, {Copies: 1}, {Copies: 1, Elapsed: -1}}, 0, 1, ok, 2, "Elapsed"},
+		{"Remaining", []RunningTask{{Copies: 1, Remaining: math.Inf(1)}}, 0, 1, ok, 0, "Remaining"},
 	} {
 		_, _, err := SpeculateRunning(nil, tc.running, tc.unscheduled, tc.slots, tc.p, nil)
 		var ie *specsched.InputError
@@ -307,7 +307,7 @@ func TestSpeculateRunningEarlierCopies(t *testing.T) {
 		p.Rule = rule
 		_, _, err := SpeculateRunning(nil, []RunningTask{{0, 0, 1}, {1, 0, 1}}, 0, 5, p, nil)
 		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Index != 0 || ie.Field != "copies" {
+		if !errors.As(err, &ie) || ie.Index != 0 || ie.Field != "Copies" {
 			t.Errorf("%v, no copy first: %v; want task 0's copies", rule, err)
 		}
 	}
@@ -385,7 +385,7 @@ func TestSpeculateRunningMaxCount(t *testing.T) {
 		{"slots", one, 0, alloc.MaxTotal + 1, check.Scalar, "slots"},
 		{"queued", nil, alloc.MaxTotal + 1, 1, check.Scalar, "unscheduled"},
 		{"queued and running", one, alloc.MaxTotal, 1, check.Scalar, "unscheduled"},
-		{"copies", []RunningTask{{1, 0, 0}, {alloc.MaxTotal + 1, 0, 0}}, 0, 1, 1, "copies"},
+		{"Copies", []RunningTask{{1, 0, 0}, {alloc.MaxTotal + 1, 0, 0}}, 0, 1, 1, "Copies"},
 	} {
 		_, _, err := SpeculateRunning(nil, tc.running, tc.unscheduled, tc.slots, p, nil)
 		var ie *specsched.InputError

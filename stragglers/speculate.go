@@ -382,19 +382,19 @@ func firstTaskError(fn string, tasks []Task) error {
 		t := &tasks[i]
 		// An if chain, as in firstRunningError.
 		if t.State > Finished {
-			return check.Err(fn, i, "state", float64(t.State), "must be Unscheduled, Running or Finished")
+			return check.ErrItem(fn, "task", i, "State", float64(t.State), "must be Unscheduled, Running or Finished")
 		}
 		if t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal) {
-			return check.Err(fn, i, "copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
+			return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
 		}
 		if t.State != Running && t.Copies != 0 {
-			return check.Err(fn, i, "copies", float64(t.Copies), "only a running task has copies")
+			return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "only a running task has copies")
 		}
 		if !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64) {
-			return check.NonNegative(fn, i, "elapsed", t.Elapsed)
+			return check.WithItem("task", check.NonNegative(fn, i, "Elapsed", t.Elapsed))
 		}
 		if !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64) {
-			return check.NonNegative(fn, i, "remaining", t.Remaining)
+			return check.WithItem("task", check.NonNegative(fn, i, "Remaining", t.Remaining))
 		}
 	}
 	return nil
@@ -432,16 +432,16 @@ func grow[T any](s []T, n int) []T {
 // urgency: t_new for ThesisRule, the δ-quantile of a new copy's duration
 // for MantriRule.
 func validatePolicy(fn string, p Speculation) (float64, error) {
-	if err := check.Positive(fn, check.Scalar, "new copy", p.NewCopy); err != nil {
+	if err := check.Positive(fn, check.Scalar, "NewCopy", p.NewCopy); err != nil {
 		return 0, err
 	}
 	if !(p.Beta > 1 && p.Beta <= math.MaxFloat64) {
-		return 0, check.Err(fn, check.Scalar, "beta", p.Beta, "must be a finite number > 1")
+		return 0, check.Err(fn, check.Scalar, "Beta", p.Beta, "must be a finite number > 1")
 	}
-	if err := check.Unit(fn, check.Scalar, "threshold", p.Threshold); err != nil {
+	if err := check.Unit(fn, check.Scalar, "Threshold", p.Threshold); err != nil {
 		return 0, err
 	}
-	if err := check.NonNegative(fn, check.Scalar, "min elapsed", p.MinElapsed); err != nil {
+	if err := check.NonNegative(fn, check.Scalar, "MinElapsed", p.MinElapsed); err != nil {
 		return 0, err
 	}
 	switch p.Rule {
@@ -450,7 +450,7 @@ func validatePolicy(fn string, p Speculation) (float64, error) {
 	case MantriRule:
 		return mantriCutoff(p.NewCopy, p.Beta, p.Threshold), nil
 	}
-	return 0, check.Err(fn, check.Scalar, "rule", float64(p.Rule), "must be ThesisRule or MantriRule")
+	return 0, check.Err(fn, check.Scalar, "Rule", float64(p.Rule), "must be ThesisRule or MantriRule")
 }
 
 // mantriCutoff returns the δ-quantile of a new copy's duration, Pareto with

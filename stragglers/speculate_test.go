@@ -360,9 +360,9 @@ func testSpeculateNoPanic(t *rapid.T) {
 	for i := range tasks {
 		switch rapid.IntRange(0, 6).Draw(t, "corrupt") {
 		case 0:
-			tasks[i].Remaining = badFloat(t, "remaining")
+			tasks[i].Remaining = badFloat(t, "Remaining")
 		case 1:
-			tasks[i].Elapsed = badFloat(t, "elapsed")
+			tasks[i].Elapsed = badFloat(t, "Elapsed")
 		case 2:
 			tasks[i].Copies = rapid.SampledFrom([]int{-1, 0, 1, math.MaxInt, alloc.MaxTotal + 1}).Draw(t, "copies")
 		case 3:
@@ -392,13 +392,13 @@ func hostilePolicy(t *rapid.T) (Speculation, int) {
 	p := policyGen().Draw(t, "policy")
 	switch rapid.IntRange(0, 6).Draw(t, "corrupt policy") {
 	case 0:
-		p.NewCopy = badFloat(t, "new copy")
+		p.NewCopy = badFloat(t, "NewCopy")
 	case 1:
-		p.Beta = badFloat(t, "beta")
+		p.Beta = badFloat(t, "Beta")
 	case 2:
-		p.Threshold = badFloat(t, "threshold")
+		p.Threshold = badFloat(t, "Threshold")
 	case 3:
-		p.MinElapsed = badFloat(t, "min elapsed")
+		p.MinElapsed = badFloat(t, "MinElapsed")
 	case 4:
 		p.Rule = Rule(rapid.IntRange(0, 255).Draw(t, "rule"))
 	}
@@ -426,16 +426,16 @@ func TestSpeculateErrors(t *testing.T) {
 		field string
 	}{
 		{"slots", task, -1, ok, -1, "slots"},
-		{"new copy", task, 1, Speculation{NewCopy: 0, Beta: 1.5}, -1, "new copy"},
-		{"beta", task, 1, Speculation{NewCopy: 1, Beta: 1}, -1, "beta"},
-		{"threshold", task, 1, Speculation{Rule: MantriRule, NewCopy: 1, Beta: 1.5, Threshold: 1.5}, -1, "threshold"},
-		{"min elapsed", task, 1, Speculation{NewCopy: 1, Beta: 1.5, MinElapsed: -1}, -1, "min elapsed"},
-		{"rule", task, 1, Speculation{Rule: 9, NewCopy: 1, Beta: 1.5}, -1, "rule"},
-		{"state", []Task{{}, {State: 7}}, 1, ok, 1, "state"},
-		{"copies of finished", []Task{{State: Finished, Copies: 1}}, 1, ok, 0, "copies"},
-		{"running without copy", []Task{{State: Running}}, 1, ok, 0, "copies"},
-		{"remaining", []Task{{State: Running, Copies: 1, Remaining: math.NaN()}}, 1, ok, 0, "remaining"},
-		{"elapsed", []Task{{State: Running, Copies: 1, Elapsed: math.Inf(1)}}, 1, ok, 0, "elapsed"},
+		{"NewCopy", task, 1, Speculation{NewCopy: 0, Beta: 1.5}, -1, "NewCopy"},
+		{"Beta", task, 1, Speculation{NewCopy: 1, Beta: 1}, -1, "Beta"},
+		{"Threshold", task, 1, Speculation{Rule: MantriRule, NewCopy: 1, Beta: 1.5, Threshold: 1.5}, -1, "Threshold"},
+		{"MinElapsed", task, 1, Speculation{NewCopy: 1, Beta: 1.5, MinElapsed: -1}, -1, "MinElapsed"},
+		{"Rule", task, 1, Speculation{Rule: 9, NewCopy: 1, Beta: 1.5}, -1, "Rule"},
+		{"State", []Task{{}, {State: 7}}, 1, ok, 1, "State"},
+		{"copies of finished", []Task{{State: Finished, Copies: 1}}, 1, ok, 0, "Copies"},
+		{"running without copy", []Task{{State: Running}}, 1, ok, 0, "Copies"},
+		{"Remaining", []Task{{State: Running, Copies: 1, Remaining: math.NaN()}}, 1, ok, 0, "Remaining"},
+		{"Elapsed", []Task{{State: Running, Copies: 1, Elapsed: math.Inf(1)}}, 1, ok, 0, "Elapsed"},
 	} {
 		_, err := Speculate(nil, tc.tasks, tc.slots, tc.p, nil)
 		var ie *specsched.InputError

@@ -30,6 +30,16 @@ func ErrItem(fn, item string, index int, field string, value float64, reason str
 	return &specsched.InputError{Func: fn, Item: item, Index: index, Field: field, Value: value, Reason: reason}
 }
 
+// WithItem returns err with Item set to item when err is an InputError
+// (the error of an index that counts tasks or samples, not jobs), and err
+// as it is otherwise (nil included).
+func WithItem(item string, err error) error {
+	if ie, ok := err.(*specsched.InputError); ok {
+		ie.Item = item
+	}
+	return err
+}
+
 // Finite reports an error unless v is a finite number.
 func Finite(fn string, index int, field string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {

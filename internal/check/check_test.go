@@ -122,3 +122,20 @@ func TestNonNegativesSum(t *testing.T) {
 		}
 	}
 }
+
+// TestWithItem: WithItem sets Item on an InputError and passes any other
+// error, nil included, through unchanged.
+func TestWithItem(t *testing.T) {
+	t.Parallel()
+	var ie *specsched.InputError
+	if err := check.WithItem("task", check.Err("f", 1, "Copies", 0, "r")); !errors.As(err, &ie) || ie.Item != "task" || ie.Index != 1 {
+		t.Errorf("WithItem on an InputError = %#v, want Item task", err)
+	}
+	if err := check.WithItem("task", nil); err != nil {
+		t.Errorf("WithItem(nil) = %v", err)
+	}
+	other := errors.New("other")
+	if err := check.WithItem("task", other); err != other {
+		t.Errorf("WithItem(other) = %v, want it unchanged", err)
+	}
+}
