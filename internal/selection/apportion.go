@@ -108,14 +108,23 @@ func toQuotas(ws *Workspace, dst []int, shares []float64, total, remaining int) 
 		return 0
 	}
 	// (Σshares − total)/Σshares ≤ 1 for total ≥ 0: the quota
-	// ⌊s⌋ + (frac − s·ratio) ≥ 0, so no floor goes below 0.
-	ratio := (fracSum - float64(remaining)) / sum
+	// ⌊s⌋ + (frac − s·ratio) ≥ 0, so no floor goes below 0. The ratio
+	// overflows when Σshares is tiny (a subnormal share and a total of
+	// units: −2/7e-310); the correction is then (s/Σshares)·(Σshares −
+	// total), whose factors are at most 1 and finite.
+	diff := fracSum - float64(remaining)
+	ratio := diff / sum
+	huge := math.IsInf(ratio, 0)
 	for i, s := range shares {
 		if s == 0 {
 			ws.fracs[i] = excluded
 			continue
 		}
-		part := -ws.fracs[i] - s*ratio // the quota minus ⌊s⌋
+		corr := s * ratio
+		if huge {
+			corr = s / sum * diff
+		}
+		part := -ws.fracs[i] - corr // the quota minus ⌊s⌋
 		whole := math.Floor(part)
 		dst[i] += int(whole)
 		remaining -= int(whole)

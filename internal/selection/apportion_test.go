@@ -375,3 +375,30 @@ func TestApportionLastResort(t *testing.T) {
 		}
 	}
 }
+
+// TestApportionSubnormalShares is the regression test of quotas formed
+// from shares whose sum is subnormal (found by TestApportionAnyTotal):
+// the ratio (Σshares − total)/Σshares overflowed to −Inf, and a lone share
+// of 6.95e-310 with total 2 got 0 (Σ = 0, not 2), or with a zero share
+// beside it, [1 1] (a unit to the share of 0). The one positive share
+// takes the whole total.
+func TestApportionSubnormalShares(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shares []float64
+		total  int
+		want   []int
+	}{
+		{[]float64{6.953355807835e-310}, 2, []int{2}},
+		{[]float64{6.953355807835e-310, 0}, 2, []int{2, 0}},
+		{[]float64{0, 5e-324, 0}, 7, []int{0, 7, 0}},
+		{[]float64{1e-310, 3e-310}, 4, []int{1, 3}},
+	} {
+		var ws Workspace
+		got := make([]int, len(c.shares))
+		Apportion(&ws, got, c.shares, c.total, nil)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Apportion(%v, %d) = %v, want %v", c.shares, c.total, got, c.want)
+		}
+	}
+}

@@ -286,7 +286,10 @@ func Main(m *testing.M) {
 		given := false
 		flag.Visit(func(f *flag.Flag) { given = given || f.Name == "rapid.shrinktime" })
 		if !given {
-			_ = flag.Set("rapid.shrinktime", d)
+			if err := flag.Set("rapid.shrinktime", d); err != nil {
+				fmt.Fprintf(os.Stderr, "SPECSCHED_RAPID_SHRINKTIME=%q: %v\n", d, err)
+				os.Exit(2)
+			}
 		}
 	}
 	os.Exit(m.Run())
