@@ -389,6 +389,8 @@ func (p *Phase) badCopies() int {
 // tasks) overflows float64. The entries of Running are not read.
 func EffectiveWorkload(job Job, lambda float64) (float64, error) {
 	const fn = "competitive.EffectiveWorkload"
+	// Validation, then the kernel: the shape of every exported function,
+	// repeated in RemainingEffectiveWorkload on purpose (each names itself).
 	if err := checkLambda(fn, lambda); err != nil {
 		return 0, err
 	}
@@ -414,6 +416,7 @@ func EffectiveWorkload(job Job, lambda float64) (float64, error) {
 // task finishes Υ_j(t) = Υ_j. Errors are those of EffectiveWorkload.
 func RemainingEffectiveWorkload(job Job, lambda float64) (float64, error) {
 	const fn = "competitive.RemainingEffectiveWorkload"
+	// As EffectiveWorkload: validation, then the kernel.
 	if err := checkLambda(fn, lambda); err != nil {
 		return 0, err
 	}

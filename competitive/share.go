@@ -56,6 +56,7 @@ import (
 // (dst must not overlap an input).
 func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *Workspace) ([]float64, error) {
 	const fn = "competitive.Shares"
+	// Validation, then the kernel; Machines repeats the shape on purpose.
 	if err := checkShareArgs(fn, machines, beta, lambda); err != nil {
 		return nil, err
 	}
@@ -100,6 +101,7 @@ func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *W
 // (the same rule for dst).
 func Machines(dst []int, jobs []Job, machines int, beta, lambda float64, ws *Workspace) ([]int, error) {
 	const fn = "competitive.Machines"
+	// As Shares: validation, then the kernel.
 	if err := checkShareArgs(fn, machines, beta, lambda); err != nil {
 		return nil, err
 	}

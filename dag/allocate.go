@@ -111,6 +111,8 @@ type Job struct {
 // len(jobs)) and overlaps jobs: dst must not overlap jobs.
 func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]float64, error) {
 	const fn = "dag.Allocate"
+	// Validation, then the kernel: the shape stragglers.Allocate shares on
+	// purpose (each package validates its own inputs and names itself).
 	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
 		return nil, err
 	}

@@ -180,6 +180,8 @@ type HopperAllocator struct {
 
 // Allocate implements Allocator.
 func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	// The same four steps as EpsFairAllocator.Allocate, on purpose: a
+	// shared helper would need the algorithm as a closure for two calls.
 	if err := allocArgs("sim.HopperAllocator.Allocate", a == nil, d, target, key); err != nil {
 		return err
 	}
@@ -198,6 +200,7 @@ type EpsFairAllocator struct {
 
 // Allocate implements Allocator.
 func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) error {
+	// As HopperAllocator.Allocate, with Algorithm 2 (see there).
 	if err := allocArgs("sim.EpsFairAllocator.Allocate", a == nil, d, target, key); err != nil {
 		return err
 	}

@@ -253,6 +253,8 @@ func (*SpeculateRule) CanUse(d *Decision, k int) bool { return canJudge(d, k) }
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *SpeculateRule) Use(d *Decision, k, g int) error {
+	// The shape of every rule's Use (PlanRule's too), on purpose: check
+	// the call, let the rule fill, count what it filled.
 	j, g, err := ruleArgs("sim.SpeculateRule.Use", r == nil, d, k, g)
 	if err != nil {
 		return err
@@ -434,6 +436,7 @@ func (*PlanRule) CanUse(d *Decision, k int) bool {
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *PlanRule) Use(d *Decision, k, g int) error {
+	// As SpeculateRule.Use (see there).
 	j, g, err := ruleArgs("sim.PlanRule.Use", r == nil, d, k, g)
 	if err != nil || g == 0 {
 		return err

@@ -26,6 +26,8 @@ type overlapRow struct {
 
 func runOverlap(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("overlap", overlapSummary, stderr)
+	// Each subcommand declares and checks its own flags, in the same shape
+	// as runProbe's on purpose: the flags differ in names, defaults and help.
 	load := fs.Float64("load", 0.9, "load of each station (§5.3 uses 0.75 and 0.9)")
 	jobs := fs.Int("jobs", 100000, "number of jobs")
 	seed := fs.Uint64("seed", 1, "seed of the workload")

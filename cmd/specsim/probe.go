@@ -37,6 +37,7 @@ type probeRow struct {
 
 func runProbe(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("probe", probeSummary, stderr)
+	// Flags in the same shape as runOverlap's (see there).
 	nodes := fs.Int("nodes", 1000, "worker nodes (one slot each)")
 	load := fs.Float64("load", 0.8, "offered load of the synthetic workload")
 	jobs := fs.Int("jobs", 2000, "jobs in the synthetic workload")

@@ -1,6 +1,13 @@
 // Package enum names the values of the library's small enumerations
 // (policies, estimators, task states, …): one table of names per type, so
 // that each String and Parse function is a line that reads its table.
+//
+// Every enumeration of the library therefore has the same shape — its
+// documented constants, a names table, a one-line String — and a search
+// for repeated code pairs them up (sim's Preset, Estimator and Service,
+// probe's Class, competitive's Mode, …). That repetition is deliberate:
+// the constants' documentation is each package's own, and what could be
+// shared is shared here.
 package enum
 
 import "strconv"
