@@ -234,6 +234,12 @@ func Select[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, lo
 		}
 		b := &h[found]
 		base, after, hasAfter = before, next, hasNext
+		// stop held at this bucket's end, by the totals of this level: the
+		// cut lies in it, whatever the finer levels' sums, which add the
+		// same records in another grouping and may round below the
+		// threshold (Σ of 4/3·T reaching exactly 80 in a bucket of this
+		// level, 80 − ulp by the next). Deeper down the search is Sure.
+		shape.Sure = true
 		if b.Lo == b.Hi && field == last && !shape.Distinct {
 			return Outcome[R, A]{Key: b.Lo, Before: base, Group: b.Sum, Found: true}
 		}
