@@ -137,11 +137,17 @@ func testSelectMatchesSort(t *rapid.T) {
 	}
 	thr := rapid.Float64Range(0, total+2).Draw(t, "threshold")
 	useNext := rapid.Bool().Draw(t, "useNext")
+	alpha := rapid.SampledFrom([]float64{1, 0.01, 1e-6}).Draw(t, "alpha")
 	// A monotone rule: the prefix weight reaches thr, or (useNext) no
-	// group follows, or the next group's key is past a cut.
-	cut := float64(base + spread/2)
+	// group follows, or the prefix weight plus alpha times how far the
+	// next group's key lies past base reaches thr (both grow along the
+	// order), so the look-ahead decides many cuts.
+	origin := float64(base)
 	stop := func(incl engTot, next float64, hasNext bool) bool {
-		return incl.W >= thr || (useNext && (!hasNext || next > cut))
+		if !useNext {
+			return incl.W >= thr
+		}
+		return !hasNext || incl.W+(next-origin)*alpha >= thr
 	}
 	lo, hi := ^uint64(0), uint64(0)
 	for _, r := range recs {
