@@ -4,22 +4,20 @@ import (
 	"math"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 )
 
 // NoSpeculationBeta is the tail index at and above which the model assumes no
 // speculation: level 1, virtual size T, throughput min(S_i, T).
-const NoSpeculationBeta = 2
+const NoSpeculationBeta = hopper.NoSpeculationBeta // 2
 
 // speculationFactor returns the optimal speculation level 2/β of eq. 3.2, or
-// 1 for β ≥ 2, after validating β.
+// 1 for β ≥ 2 (hopper.Factor), after validating β.
 func speculationFactor(fn string, beta float64) (float64, error) {
 	if !(beta > 1) || beta > maxBeta {
 		return 0, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
 	}
-	if beta >= NoSpeculationBeta {
-		return 1, nil
-	}
-	return 2 / beta, nil
+	return hopper.Factor(beta), nil
 }
 
 const maxBeta = 1.7976931348623157e308 // math.MaxFloat64: +Inf is rejected
@@ -69,8 +67,7 @@ func finite(fn, field string, value, result float64) (float64, error) {
 // MaxFloat64·T, e.g. T subnormal). O(1).
 func SpeculationLevel(remaining, slots, beta float64) (float64, error) {
 	const fn = "alloc.SpeculationLevel"
-	factor, err := speculationFactor(fn, beta)
-	if err != nil {
+	if _, err := speculationFactor(fn, beta); err != nil {
 		return 0, err
 	}
 	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
@@ -79,14 +76,7 @@ func SpeculationLevel(remaining, slots, beta float64) (float64, error) {
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return 0, err
 	}
-	switch {
-	case remaining == 0:
-		return 0, nil
-	case beta >= NoSpeculationBeta:
-		return 1, nil
-	default:
-		return finite(fn, "slots", slots, max(factor, slots/remaining))
-	}
+	return finite(fn, "slots", slots, hopper.Level(remaining, slots, beta))
 }
 
 // Throughput returns the service rate μ_i of a job with T remaining tasks
