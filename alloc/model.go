@@ -67,16 +67,22 @@ func finite(fn, field string, value, result float64) (float64, error) {
 // MaxFloat64·T, e.g. T subnormal). O(1).
 func SpeculationLevel(remaining, slots, beta float64) (float64, error) {
 	const fn = "alloc.SpeculationLevel"
-	if _, err := speculationFactor(fn, beta); err != nil {
-		return 0, err
-	}
-	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
-		return 0, err
-	}
-	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+	if err := validJob(fn, remaining, slots, beta); err != nil {
 		return 0, err
 	}
 	return finite(fn, "slots", slots, hopper.Level(remaining, slots, beta))
+}
+
+// validJob checks the arguments of a one-job function of the model: β,
+// then T, then S_i.
+func validJob(fn string, remaining, slots, beta float64) error {
+	if _, err := speculationFactor(fn, beta); err != nil {
+		return err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
+		return err
+	}
+	return check.NonNegative(fn, check.Scalar, "slots", slots)
 }
 
 // Throughput returns the service rate μ_i of a job with T remaining tasks
@@ -97,13 +103,7 @@ func SpeculationLevel(remaining, slots, beta float64) (float64, error) {
 // where the slope β²/(4(β−1)) is large). O(1).
 func Throughput(remaining, slots, beta float64) (float64, error) {
 	const fn = "alloc.Throughput"
-	if _, err := speculationFactor(fn, beta); err != nil {
-		return 0, err
-	}
-	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
-		return 0, err
-	}
-	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+	if err := validJob(fn, remaining, slots, beta); err != nil {
 		return 0, err
 	}
 	return finite(fn, "slots", slots, throughput(remaining, slots, beta))
