@@ -1,12 +1,10 @@
 package alloc
 
 import (
-	"math"
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
-	"github.com/specsched/specsched/internal/scale"
-	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/hopper"
 )
 
 // Allocate computes Hopper's Algorithm 1 (thesis §3.4; Theorem 1) for jobs of
@@ -56,7 +54,7 @@ func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]f
 		return nil, err
 	}
 	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
-	allocate(dst, remaining, slots, snap, orNew(ws))
+	hopper.Allocate(dst, remaining, slots, snap, orNew(ws))
 	return dst, nil
 }
 
@@ -67,99 +65,21 @@ func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]f
 // picks must not matter, and the constrained case returns V_i exactly
 // where the proportional one returns V_i·(1 ± ulp) — which, for β ≥ 2,
 // lands on the kink of μ = min(S_i, T_i).
-const CaseTolerance = 1e-12
-
-// summary is what validation learns of a snapshot in its one pass.
-type summary struct {
-	factor       float64 // the speculation factor c = 2/β (1 for β ≥ 2)
-	total        float64 // ΣT_i
-	least, most  float64 // min and max T_i
-	virtualTotal float64 // c·ΣT_i, possibly +Inf
-}
+const CaseTolerance = hopper.CaseTolerance // 1e-12
 
 // validate checks the arguments of Algorithm 1 in one pass over the
-// snapshot (check.Summarize) and summarises it.
-func validate(fn string, remaining []float64, slots, beta float64) (summary, error) {
+// snapshot (check.Summarize) and summarises it for the kernel.
+func validate(fn string, remaining []float64, slots, beta float64) (hopper.Summary, error) {
 	c, err := speculationFactor(fn, beta)
 	if err != nil {
-		return summary{}, err
+		return hopper.Summary{}, err
 	}
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
-		return summary{}, err
+		return hopper.Summary{}, err
 	}
 	sum, err := check.Summarize(fn, "remaining", remaining)
 	if err != nil {
-		return summary{}, err
+		return hopper.Summary{}, err
 	}
-	// c·ΣT may overflow to +Inf: the case is then certainly the
-	// constrained one (ΣV > MaxFloat64 ≥ S), whose fill only sums the
-	// virtual sizes below the cut-off, all below S.
-	return summary{factor: c, total: sum.Total, least: sum.Least, most: sum.Most, virtualTotal: c * sum.Total}, nil
-}
-
-// allocate is Algorithm 1 on a validated snapshot; dst has len(remaining)
-// elements.
-func allocate(dst, remaining []float64, slots float64, snap summary, ws *Workspace) {
-	c, total := snap.factor, snap.total
-	if total == 0 || slots == 0 {
-		clear(dst)
-		return
-	}
-	if snap.virtualTotal < slots*(1-CaseTolerance) {
-		// Case 2: proportional sharing, eq. 3.6. T_i/ΣT ≤ 1, so the
-		// product cannot overflow; a quotient below the normal range (0,
-		// −0, or one that lost bits to underflow) takes the scaled path.
-		for i, t := range remaining {
-			q := t / total
-			if q < scale.MinNormal {
-				dst[i] = scale.Share(t, total, slots)
-				continue
-			}
-			dst[i] = q * slots
-		}
-		return
-	}
-	// Case 1: fill virtual sizes smallest-first. The cut-off group is the
-	// first value of T at which the virtual sizes so far reach S.
-	cut := selection.SearchRange(ws, remaining, snap.least, snap.most, selection.Weight{A: c}, func(incl selection.Stats, _ float64, _ bool) bool {
-		return incl.Sum >= slots
-	})
-	if !cut.Found {
-		// Rounding put ΣV_i a hair below S although c·ΣT_i ≥ S: every job
-		// gets its virtual size, which is then S up to rounding.
-		for i, t := range remaining {
-			dst[i] = c*t + 0 // −0 + 0 = +0
-		}
-		return
-	}
-	fillBelow(dst, remaining, c, cut, slots-cut.Before.Sum, ws)
-}
-
-// fillBelow writes V_i = c·T_i for T_i below the cut, 0 above it, and hands
-// left to the jobs with T_i at the cut in index order: each gets up to its
-// V_i until left runs out.
-//
-// Which side of the cut a job falls on is data the CPU cannot predict, so
-// the main loop selects with masks instead of branches — for non-negative
-// floats the order of the values is the order of their IEEE bits — and
-// appends the indices of the tied jobs without a branch; a second loop over
-// those alone settles the tie. (A -0, whose bits sort above everything, is
-// written as 0, which is its share on either side of the cut.)
-func fillBelow(dst, remaining []float64, c float64, cut selection.Cut, left float64, ws *Workspace) {
-	cutBits := int64(math.Float64bits(cut.Value))    // > 0: S > 0 is not reached by zeros
-	tied := selection.Indices(ws, cut.Group.Count+1) // one spare slot for the unconditional store
-	count := 0
-	for i, t := range remaining {
-		d := int64(math.Float64bits(t)) - cutBits
-		below := d >> 63          // all ones iff t < cut
-		notAbove := (d - 1) >> 63 // all ones iff t ≤ cut
-		dst[i] = math.Float64frombits(math.Float64bits(c*t) & uint64(below))
-		tied[count] = int32(i)
-		count += int(below - notAbove) // +1 iff t == cut
-	}
-	for _, i := range tied[:min(count, cut.Group.Count)] {
-		v := min(c*remaining[i], left)
-		dst[i] = v
-		left -= v
-	}
+	return hopper.NewSummary(c, sum.Total, sum.Least, sum.Most), nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -133,7 +134,7 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	ws = orNew(ws)
 	n := len(remaining)
 	shares := selection.Shares(ws, n)
-	allocate(shares, remaining, float64(slots), snap, ws)
+	hopper.Allocate(shares, remaining, float64(slots), snap, ws)
 	dst = slices.Grow(dst[:0], n)[:n]
 	// With no work every share is 0, and so is every apportioned slot.
 	selection.Apportion(ws, dst, shares, slots, remaining)

@@ -4,22 +4,20 @@ import (
 	"math"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 )
 
 // NoSpeculationBeta is the tail index at and above which the model assumes no
 // speculation: level 1, virtual size T, throughput min(S_i, T).
-const NoSpeculationBeta = 2
+const NoSpeculationBeta = hopper.NoSpeculationBeta // 2
 
 // speculationFactor returns the optimal speculation level 2/β of eq. 3.2, or
-// 1 for β ≥ 2, after validating β.
+// 1 for β ≥ 2 (hopper.Factor), after validating β.
 func speculationFactor(fn string, beta float64) (float64, error) {
 	if !(beta > 1) || beta > maxBeta {
 		return 0, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
 	}
-	if beta >= NoSpeculationBeta {
-		return 1, nil
-	}
-	return 2 / beta, nil
+	return hopper.Factor(beta), nil
 }
 
 const maxBeta = 1.7976931348623157e308 // math.MaxFloat64: +Inf is rejected
@@ -69,24 +67,22 @@ func finite(fn, field string, value, result float64) (float64, error) {
 // MaxFloat64·T, e.g. T subnormal). O(1).
 func SpeculationLevel(remaining, slots, beta float64) (float64, error) {
 	const fn = "alloc.SpeculationLevel"
-	factor, err := speculationFactor(fn, beta)
-	if err != nil {
+	if err := validJob(fn, remaining, slots, beta); err != nil {
 		return 0, err
+	}
+	return finite(fn, "slots", slots, hopper.Level(remaining, slots, beta))
+}
+
+// validJob checks the arguments of a one-job function of the model: β,
+// then T, then S_i.
+func validJob(fn string, remaining, slots, beta float64) error {
+	if _, err := speculationFactor(fn, beta); err != nil {
+		return err
 	}
 	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
-		return 0, err
+		return err
 	}
-	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
-		return 0, err
-	}
-	switch {
-	case remaining == 0:
-		return 0, nil
-	case beta >= NoSpeculationBeta:
-		return 1, nil
-	default:
-		return finite(fn, "slots", slots, max(factor, slots/remaining))
-	}
+	return check.NonNegative(fn, check.Scalar, "slots", slots)
 }
 
 // Throughput returns the service rate μ_i of a job with T remaining tasks
@@ -107,13 +103,7 @@ func SpeculationLevel(remaining, slots, beta float64) (float64, error) {
 // where the slope β²/(4(β−1)) is large). O(1).
 func Throughput(remaining, slots, beta float64) (float64, error) {
 	const fn = "alloc.Throughput"
-	if _, err := speculationFactor(fn, beta); err != nil {
-		return 0, err
-	}
-	if err := check.NonNegative(fn, check.Scalar, "remaining", remaining); err != nil {
-		return 0, err
-	}
-	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+	if err := validJob(fn, remaining, slots, beta); err != nil {
 		return 0, err
 	}
 	return finite(fn, "slots", slots, throughput(remaining, slots, beta))

@@ -7,6 +7,7 @@ import (
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/enum"
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -260,10 +261,7 @@ func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspa
 // launches first, then copies. busy < slots and unscheduled + running > 0.
 func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Workspace) (launches, copies int) {
 	unfinished := float64(unscheduled + running)
-	level, err := alloc.SpeculationLevel(unfinished, float64(slots), beta)
-	if err != nil {
-		return 0, 0 // unreachable: validated
-	}
+	level := hopper.Level(unfinished, float64(slots), beta) // eq. 3.2; unfinished ≥ 1
 	distinct := min(unfinished, float64(slots)/level)
 	// The two shares are non-negative and sum to slots (up to rounding):
 	// the apportionment kernel, without alloc.Apportion's checks.

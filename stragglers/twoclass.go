@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -61,9 +62,7 @@ func TwoClasses(dst, remaining, beta []float64, slots float64, ws *Workspace) ([
 		return nil, err
 	}
 	n := len(remaining)
-	if err := ws.algorithm4(remaining, beta, slots, c); err != nil {
-		return nil, err
-	}
+	ws.algorithm4(remaining, beta, slots, c)
 	dst = slices.Grow(dst[:0], n)[:n]
 	ws.scatterClasses(dst, beta, c)
 	return dst, nil
@@ -93,9 +92,7 @@ func TwoClassesSlots(dst []int, remaining, beta []float64, slots int, ws *Worksp
 	if err != nil {
 		return nil, err
 	}
-	if err := ws.algorithm4(remaining, beta, float64(slots), c); err != nil {
-		return nil, err
-	}
+	ws.algorithm4(remaining, beta, float64(slots), c)
 	n := len(remaining)
 	shares := selection.Shares(&ws.sel, n)
 	ws.scatterClasses(shares, beta, c)
@@ -175,7 +172,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 // algorithm4 computes the two classes' slots by Algorithm 4's cases and
 // shares each class's slots by Algorithm 1, leaving the jobs of type I then
 // type II (each in index order) in ws.subDst.
-func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c classes) error {
+func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c classes) {
 	b1, b2 := c.beta[0], c.beta[1]
 	t1, t2 := c.total[0], c.total[1]
 	s1, s2 := slots, 0.0 // one class: everything to it (type II is empty)
@@ -212,11 +209,10 @@ func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c clas
 				ws.sub = append(ws.sub, t)
 			}
 		}
-		if _, err := alloc.Allocate(ws.subDst[start:start], ws.sub[start:], max(0, share), c.beta[k], &ws.sel); err != nil {
-			return err // unreachable: the arguments are valid
-		}
+		// Algorithm 1 on the class: its jobs were validated above.
+		class := ws.sub[start:]
+		hopper.Allocate(ws.subDst[start:len(ws.sub)], class, max(0, share), hopper.Summarize(class, c.beta[k]), &ws.sel)
 	}
-	return nil
 }
 
 // scatterClasses writes the slots algorithm4 left in ws.subDst back in

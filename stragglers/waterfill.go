@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -285,7 +286,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 	return true
 }
 
-// classShare runs Algorithm 1 (alloc.Allocate) with the given slots on the
+// classShare runs Algorithm 1 (alloc.Allocate's kernel) with the given slots on the
 // jobs whose key is g, gathered in index order into ws.sub, leaving their
 // slots in ws.subDst, in the same order.
 func (ws *Workspace) classShare(remaining []float64, g, slots float64) {
@@ -296,12 +297,7 @@ func (ws *Workspace) classShare(remaining []float64, g, slots float64) {
 		}
 	}
 	// The class's β is g itself below 2; for the β ≥ 2 class any β ≥ 2 is
-	// the same model (no speculation). The arguments are valid by
-	// construction, so alloc.Allocate cannot fail.
-	out, err := alloc.Allocate(ws.subDst, ws.sub, max(0, slots), g, &ws.sel)
-	if err != nil { // unreachable; keep the shape anyway
-		out = slices.Grow(ws.subDst[:0], len(ws.sub))[:len(ws.sub)]
-		clear(out)
-	}
-	ws.subDst = out
+	// the same model (no speculation). The jobs were validated by prepare.
+	ws.subDst = slices.Grow(ws.subDst[:0], len(ws.sub))[:len(ws.sub)]
+	hopper.Allocate(ws.subDst, ws.sub, max(0, slots), hopper.Summarize(ws.sub, g), &ws.sel)
 }
