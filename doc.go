@@ -69,14 +69,19 @@
 //     reason) and TraceError (a malformed trace line).
 //  2. internal/: the machinery the algorithms share and users never see —
 //     check (input validation and the dst-overlap rule), scale (shares at
-//     the edges of float64's range), selection (radix selection and
-//     largest-remainder apportionment, whose workspace users know as
-//     alloc.Workspace), minheap (the simulators' one binary heap), stats
-//     (the one completion-time summary) and testutil (generators and
-//     references for the tests).
-//  3. The algorithm packages, pure functions of a snapshot: alloc, then
-//     fairness, dag and stragglers (which build on alloc), competitive,
-//     overlap's Rates, and probe's placement functions.
+//     the edges of float64's range), selection (the one radix-selection
+//     engine every cut-off search runs on, and largest-remainder
+//     apportionment; its workspace users know as alloc.Workspace), hopper
+//     (the unchecked kernels of Hopper's model and Algorithm 1, which
+//     alloc's exported functions call after validating and stragglers
+//     calls on data it validated), enum (the names of every enumeration),
+//     minheap (the simulators' one binary heap), stats (the one
+//     completion-time summary) and testutil (generators and references for
+//     the tests).
+//  3. The algorithm packages, pure functions of a snapshot, each an
+//     exported validation in front of a kernel: alloc, then fairness, dag
+//     and stragglers (which build on alloc and internal/hopper),
+//     competitive, overlap's Rates, and probe's placement functions.
 //  4. The simulators, which run those functions at every event: sim (slot
 //     cluster), probe's Simulate (node queues), competitive's Simulate
 //     (time slots) and overlap's Simulate (fluid tandem queue). Each keeps
