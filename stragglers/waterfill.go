@@ -75,6 +75,7 @@ import (
 // with Field "dst".
 func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]float64, error) {
 	const fn = "stragglers.Allocate"
+	// Validation, then the kernel: the shape dag.Allocate shares on purpose.
 	if err := disjoint(fn, dst, remaining, beta); err != nil {
 		return nil, err
 	}
