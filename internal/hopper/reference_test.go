@@ -1,0 +1,120 @@
+package hopper_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched/internal/hopper"
+	"github.com/specsched/specsched/internal/selection"
+)
+
+// The kernels on their own, against worked values and a sort-based
+// reference of Algorithm 1 written from the thesis (§3.3: fill the virtual
+// sizes smallest job first until S, or share S in proportion to T when the
+// virtual sizes do not reach it), so that a change to the kernels cannot
+// pass by agreeing with alloc, which calls them.
+
+// TestFactorLevelWorked: c = 2/β below 2 and 1 from 2 on (eq. 3.2); the
+// level is 0 without tasks, 1 from β = 2 on, and max(2/β, S/T) otherwise.
+func TestFactorLevelWorked(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ beta, want float64 }{{1.5, 4.0 / 3}, {1.25, 1.6}, {math.Nextafter(2, 1), 2 / math.Nextafter(2, 1)}, {2, 1}, {3, 1}} {
+		if got := hopper.Factor(c.beta); got != c.want {
+			t.Errorf("Factor(%v) = %v, want %v", c.beta, got, c.want)
+		}
+	}
+	for _, c := range []struct{ remaining, slots, beta, want float64 }{
+		{0, 5, 1.5, 0},         // no task to copy
+		{4, 10, 2, 1},          // no speculation
+		{4, 10, 1.5, 2.5},      // above the virtual size: S/T
+		{4, 2, 1.5, 4.0 / 3},   // below it: 2/β
+		{3, 4, 1.5, 4.0 / 3},   // at it: both 4/3
+		{1, 1e6, 1.25, 1e6},    // far above
+		{5, 0, 1.25, 1.6},      // no slots: 2/β
+		{0, 0, 2, 0},           // no tasks beats β ≥ 2
+		{2, 3, 3, 1},           // β ≥ 2 beats S/T
+	} {
+		if got := hopper.Level(c.remaining, c.slots, c.beta); got != c.want {
+			t.Errorf("Level(%v, %v, %v) = %v, want %v", c.remaining, c.slots, c.beta, got, c.want)
+		}
+	}
+}
+
+// refAllocate is Algorithm 1 from the thesis, by a sort.
+func refAllocate(remaining []float64, slots, beta float64) []float64 {
+	c := 1.0
+	if beta < 2 {
+		c = 2 / beta
+	}
+	out := make([]float64, len(remaining))
+	total := 0.0
+	for _, t := range remaining {
+		total += t
+	}
+	if total == 0 || slots == 0 {
+		return out
+	}
+	if c*total < slots*(1-hopper.CaseTolerance) {
+		for i, t := range remaining {
+			out[i] = t / total * slots
+		}
+		return out
+	}
+	idx := make([]int, len(remaining))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case remaining[a] < remaining[b]:
+			return -1
+		case remaining[a] > remaining[b]:
+			return 1
+		}
+		return 0
+	})
+	left := slots
+	for _, i := range idx {
+		v := math.Min(c*remaining[i], left)
+		out[i] = v
+		left -= v
+	}
+	return out
+}
+
+// testAllocateMatchesReference: the kernel agrees with the sort-based
+// reference to rounding, sums to S (or to ΣV when that is below S), and
+// leaves the snapshot as it was.
+func testAllocateMatchesReference(t *rapid.T) {
+	n := rapid.IntRange(0, 60).Draw(t, "n")
+	remaining := make([]float64, n)
+	for i := range remaining {
+		remaining[i] = rapid.OneOf(rapid.Float64Range(0, 50), rapid.Just(0.0), rapid.SampledFrom([]float64{1, 2, 3, 5})).Draw(t, "T")
+	}
+	beta := rapid.SampledFrom([]float64{1.1, 1.5, 1.9, 2, 4}).Draw(t, "beta")
+	slots := rapid.Float64Range(0, 200).Draw(t, "slots")
+	orig := slices.Clone(remaining)
+	var ws selection.Workspace
+	dst := make([]float64, n)
+	hopper.Allocate(dst, remaining, slots, hopper.Summarize(remaining, beta), &ws)
+	if !slices.Equal(remaining, orig) {
+		t.Fatal("remaining modified")
+	}
+	want := refAllocate(remaining, slots, beta)
+	tol := 1e-9 * max(1, slots)
+	for i := range dst {
+		if math.Abs(dst[i]-want[i]) > tol {
+			t.Fatalf("job %d (T = %v): %v, reference %v\nT = %v, S = %v, β = %v", i, remaining[i], dst[i], want[i], remaining, slots, beta)
+		}
+	}
+}
+
+func TestAllocateMatchesReference(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testAllocateMatchesReference)
+}
+
+func FuzzAllocateMatchesReference(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAllocateMatchesReference)) }
