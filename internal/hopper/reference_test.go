@@ -27,15 +27,15 @@ func TestFactorLevelWorked(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ remaining, slots, beta, want float64 }{
-		{0, 5, 1.5, 0},         // no task to copy
-		{4, 10, 2, 1},          // no speculation
-		{4, 10, 1.5, 2.5},      // above the virtual size: S/T
-		{4, 2, 1.5, 4.0 / 3},   // below it: 2/β
-		{3, 4, 1.5, 4.0 / 3},   // at it: both 4/3
-		{1, 1e6, 1.25, 1e6},    // far above
-		{5, 0, 1.25, 1.6},      // no slots: 2/β
-		{0, 0, 2, 0},           // no tasks beats β ≥ 2
-		{2, 3, 3, 1},           // β ≥ 2 beats S/T
+		{0, 5, 1.5, 0},       // no task to copy
+		{4, 10, 2, 1},        // no speculation
+		{4, 10, 1.5, 2.5},    // above the virtual size: S/T
+		{4, 2, 1.5, 4.0 / 3}, // below it: 2/β
+		{3, 4, 1.5, 4.0 / 3}, // at it: both 4/3
+		{1, 1e6, 1.25, 1e6},  // far above
+		{5, 0, 1.25, 1.6},    // no slots: 2/β
+		{0, 0, 2, 0},         // no tasks beats β ≥ 2
+		{2, 3, 3, 1},         // β ≥ 2 beats S/T
 	} {
 		if got := hopper.Level(c.remaining, c.slots, c.beta); got != c.want {
 			t.Errorf("Level(%v, %v, %v) = %v, want %v", c.remaining, c.slots, c.beta, got, c.want)
