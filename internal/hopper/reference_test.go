@@ -118,3 +118,18 @@ func TestAllocateMatchesReference(t *testing.T) {
 }
 
 func FuzzAllocateMatchesReference(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAllocateMatchesReference)) }
+
+// TestSummarizeThresholdExact: a pairwise total of exactly MaxFloat64/2 is
+// already "at the threshold", so the total is the running sum in index
+// order, as check.Summarize has it. T = {2^1022 − 2^969, 2^1022 − 2^970,
+// 2^968}: the even accumulator rounds (2^1022 − 2^969) + 2^968 up to 2^1022
+// (a tie, to even), so even + odd = 2^1023 − 2^970 = MaxFloat64/2 exactly;
+// the running sum rounds the first two to 2^1023 − 2^971 and stays there.
+func TestSummarizeThresholdExact(t *testing.T) {
+	t.Parallel()
+	xs := []float64{0x1p1022 - 0x1p969, 0x1p1022 - 0x1p970, 0x1p968}
+	want := 0x1p1023 - 0x1p971
+	if got := hopper.Summarize(xs, 1.5).Total; got != want {
+		t.Errorf("Summarize total = %v, want the running sum %v (the pairwise sum is MaxFloat64/2 = %v)", got, want, math.MaxFloat64/2)
+	}
+}
