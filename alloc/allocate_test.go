@@ -55,17 +55,7 @@ func referenceAllocate(remaining []float64, slots, beta float64) []float64 {
 // smallestFirst returns the job indices in Algorithm 1's order: increasing
 // T_i, ties by index (a stable sort).
 func smallestFirst(remaining []float64) []int {
-	order := seq(len(remaining))
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case remaining[a] < remaining[b]:
-			return -1
-		case remaining[a] > remaining[b]:
-			return 1
-		}
-		return 0
-	})
-	return order
+	return testutil.SmallestFirst(seq(len(remaining)), remaining)
 }
 
 func mustAllocate(t *rapid.T, s testutil.Snapshot) []float64 {

@@ -43,15 +43,7 @@ func referenceAllocate(remaining []float64, slots, beta, eps float64) []float64 
 	if n == 0 {
 		return out
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case remaining[a] < remaining[b]:
-			return -1
-		case remaining[a] > remaining[b]:
-			return 1
-		}
-		return 0
-	})
+	testutil.SmallestFirst(order, remaining)
 	T := func(k int) float64 { return remaining[order[k]] } // k is 0-based
 	f := (1 - eps) * slots / float64(n)
 	m1 := 0

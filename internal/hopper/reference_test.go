@@ -9,6 +9,7 @@ import (
 
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // The kernels on their own, against worked values and a sort-based
@@ -45,10 +46,7 @@ func TestFactorLevelWorked(t *testing.T) {
 
 // refAllocate is Algorithm 1 from the thesis, by a sort.
 func refAllocate(remaining []float64, slots, beta float64) []float64 {
-	c := 1.0
-	if beta < 2 {
-		c = 2 / beta
-	}
+	c := testutil.Factor(beta)
 	out := make([]float64, len(remaining))
 	total := 0.0
 	for _, t := range remaining {
@@ -67,17 +65,8 @@ func refAllocate(remaining []float64, slots, beta float64) []float64 {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case remaining[a] < remaining[b]:
-			return -1
-		case remaining[a] > remaining[b]:
-			return 1
-		}
-		return 0
-	})
 	left := slots
-	for _, i := range idx {
+	for _, i := range testutil.SmallestFirst(idx, remaining) {
 		v := math.Min(c*remaining[i], left)
 		out[i] = v
 		left -= v
