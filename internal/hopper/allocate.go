@@ -3,6 +3,7 @@ package hopper
 import (
 	"math"
 
+	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/scale"
 	"github.com/specsched/specsched/internal/selection"
 )
@@ -31,39 +32,12 @@ func NewSummary(c, total, least, most float64) Summary {
 }
 
 // Summarize returns the Summary of remaining (every T_i finite and ≥ 0,
-// ΣT_i finite) for tail index beta, unchecked. Its values are bit for bit
-// those of check.Summarize: the sum of two accumulators over the even and
-// odd indices, replaced by the running sum in index order when it reaches
-// MaxFloat64/2. O(n).
+// ΣT_i finite) for tail index beta, unchecked: check.SummaryOf's total
+// and extremes, bit for bit those alloc's validation gets from
+// check.Summarize. O(n).
 func Summarize(remaining []float64, beta float64) Summary {
-	const signBit = 1 << 63
-	least, most := uint64(math.MaxUint64), uint64(0)
-	var even, odd float64
-	i := 0
-	for ; i+1 < len(remaining); i += 2 {
-		a, b := math.Float64bits(remaining[i])&^signBit, math.Float64bits(remaining[i+1])&^signBit // −0 as +0
-		least = min(least, a, b)
-		most = max(most, a, b)
-		even += remaining[i]
-		odd += remaining[i+1]
-	}
-	if i < len(remaining) {
-		a := math.Float64bits(remaining[i]) &^ signBit
-		least = min(least, a)
-		most = max(most, a)
-		even += remaining[i]
-	}
-	total := even + odd
-	if !(total < math.MaxFloat64/2) {
-		total = 0
-		for _, t := range remaining {
-			total += t
-		}
-	}
-	if len(remaining) == 0 {
-		least = 0
-	}
-	return NewSummary(Factor(beta), total, math.Float64frombits(least), math.Float64frombits(most))
+	sum := check.SummaryOf(remaining)
+	return NewSummary(Factor(beta), sum.Total, sum.Least, sum.Most)
 }
 
 // Allocate is Hopper's Algorithm 1 (alloc.Allocate, whose doc comment
