@@ -86,12 +86,6 @@ type Bucket[A any] struct {
 	Sum    A      // their totals, in the order Fill visits them
 }
 
-// Mark widens the bucket's key range to k.
-func (b *Bucket[A]) Mark(k uint64) {
-	b.Lo = min(b.Lo, k)
-	b.Hi = max(b.Hi, k)
-}
-
 // Level is the geometry of one pass of the radix selection: buckets of
 // 2^shift keys from lo. Two words, so that a Fill loop keeps it in
 // registers.
@@ -108,8 +102,8 @@ func (l Level[A]) Index(k uint64) int { return int((k - l.lo) >> (l.shift & 63))
 func (l Level[A]) Find(h []Bucket[A], k uint64) *Bucket[A] { return &h[(k-l.lo)>>(l.shift&63)] }
 
 // Put returns the bucket of h that holds key k, its range widened to k,
-// for the caller to add the record to its totals. (Find and Mark written
-// out: one inlined call in the caller's loop, not three.)
+// for the caller to add the record to its totals (Find and the widening
+// in one inlined call in the caller's loop).
 func (l Level[A]) Put(h []Bucket[A], k uint64) *Bucket[A] {
 	b := &h[(k-l.lo)>>(l.shift&63)]
 	b.Lo = min(b.Lo, k)

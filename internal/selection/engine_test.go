@@ -199,7 +199,7 @@ func TestBucketBits(t *testing.T) {
 
 // TestLevelIndexFindPut: a level of buckets of 2^shift keys from lo maps
 // key k to bucket (k − lo) >> shift, for Index, Find and Put alike; Put
-// widens the bucket's range to k, Mark likewise.
+// widens the bucket's range to k.
 func TestLevelIndexFindPut(t *testing.T) {
 	t.Parallel()
 	var hist []Bucket[engTot]
@@ -225,12 +225,5 @@ func TestLevelIndexFindPut(t *testing.T) {
 	}
 	if h[0].Lo != 1000 || h[0].Hi != 1007 || h[1].Lo != 1008 || h[1].Hi != 1015 || h[4].Lo != 1039 || h[4].Hi != 1039 || h[2].Lo <= h[2].Hi {
 		t.Errorf("ranges after Put: %+v", h)
-	}
-	b := Bucket[engTot]{Lo: ^uint64(0)}
-	b.Mark(5)
-	b.Mark(3)
-	b.Mark(9)
-	if b.Lo != 3 || b.Hi != 9 {
-		t.Errorf("Mark 5, 3, 9: range [%d, %d], want [3, 9]", b.Lo, b.Hi)
 	}
 }
