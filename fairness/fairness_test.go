@@ -26,69 +26,6 @@ func closeTo(got, want, tol float64) bool {
 	return math.Abs(got-want) <= tol*max(1, math.Abs(want))
 }
 
-// referenceAllocate is Algorithm 2 as the thesis states it (§3.5), on the
-// active jobs (T_i > 0) sorted by T_i, with the minimal m₂ found by
-// scanning m = 0, 1, … and testing the full condition
-// T_{m+1}·(S − m·f)/Σ_{i>m}T_i ≥ max{f, V_{m+1}}.
-func referenceAllocate(remaining []float64, slots, beta, eps float64) []float64 {
-	c := testutil.Factor(beta)
-	out := make([]float64, len(remaining))
-	var order []int
-	for i, r := range remaining {
-		if r > 0 {
-			order = append(order, i)
-		}
-	}
-	n := len(order)
-	if n == 0 {
-		return out
-	}
-	testutil.SmallestFirst(order, remaining)
-	T := func(k int) float64 { return remaining[order[k]] } // k is 0-based
-	f := (1 - eps) * slots / float64(n)
-	m1 := 0
-	for m1 < n && c*T(m1) <= f {
-		m1++
-	}
-	var aboveV float64
-	for k := m1; k < n; k++ {
-		aboveV += c * T(k)
-	}
-	// A tie within rounding of the case boundary goes to case 1, the
-	// library's documented rule (alloc.CaseTolerance): there both cases
-	// agree in exact arithmetic, but a literal case 2 one ulp past it can
-	// pick m₂ = 1 with f = 0 and starve a job.
-	if slots <= (aboveV+float64(m1)*f)*(1+alloc.CaseTolerance) {
-		left := slots - float64(n)*f
-		for k := range n {
-			out[order[k]] = f
-		}
-		for k := m1; k < n; k++ {
-			add := min(c*T(k)-f, left)
-			out[order[k]] += add
-			left -= add
-		}
-		return out
-	}
-	for m := 0; m < n; m++ {
-		var rest float64
-		for k := m; k < n; k++ {
-			rest += T(k)
-		}
-		if T(m)/rest*(slots-float64(m)*f) >= max(f, c*T(m)) {
-			for k := range n {
-				if k < m {
-					out[order[k]] = f
-				} else {
-					out[order[k]] = T(k) / rest * (slots - float64(m)*f)
-				}
-			}
-			return out
-		}
-	}
-	panic("no m₂: the thesis says m₁ always qualifies")
-}
-
 type fairSnapshot struct {
 	testutil.Snapshot
 	Eps float64
@@ -140,7 +77,7 @@ func testMatchesReference(t *rapid.T) {
 	if diff := cmp.Diff(before, s.Remaining); diff != "" {
 		t.Fatalf("Allocate modified remaining:\n%s", diff)
 	}
-	want := referenceAllocate(s.Remaining, s.Slots, s.Beta, s.Eps)
+	want := testutil.FairReference(s.Remaining, s.Slots, s.Beta, s.Eps)
 	for i := range want {
 		if !closeTo(got[i], want[i], sumTol*max(1, s.Slots)) {
 			t.Fatalf("job %d: got %v, thesis reference %v (remaining %v, S %g, β %g, ε %g)", i, got, want, s.Remaining, s.Slots, s.Beta, s.Eps)

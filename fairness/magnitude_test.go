@@ -22,192 +22,6 @@ import (
 // the same instance rescaled by a power of two, and against Theorem 2's
 // floor and ΣS_i = S directly.
 
-// relTol is the relative accuracy asked of every share against the exact
-// allocation: the float64 algorithm rounds O(n) times, about 1e-15 each.
-const relTol = 1e-9
-
-// tinyTol is the absolute slack per share for the last bits of a subnormal
-// result: the floor (1−ε)S/N and a proportional share each round once or
-// twice in units of 2^−1074.
-const tinyTol = 16 * math.SmallestNonzeroFloat64
-
-// exactResult is Algorithm 2 computed in exact rational arithmetic.
-type exactResult struct {
-	shares []*big.Rat
-	floor  *big.Rat
-	// loose marks, in case 1, the jobs in the group at which the top-ups
-	// run out and in the group after it: a prefix sum that the float64
-	// algorithm rounds across S moves the cut between them, so their
-	// shares are accurate only to rounding relative to S, not to their own
-	// size.
-	loose []bool
-}
-
-func rat(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
-
-// exactAllocate is Algorithm 2 as the thesis states it (§3.5), on the
-// active jobs sorted by T_i (ties by index), in big.Rat: m₁, the case
-// split at S = Σ_{i>m₁}V_i + m₁·f (a tie is case 1; the library's rounded
-// split may differ within alloc.CaseTolerance, where the cases agree to
-// that tolerance), case 1's smallest-first top-ups, and in case 2 the smallest m with
-// T_{m+1}·(S − m·f)/Σ_{i>m}T_i ≥ max{f, V_{m+1}} found by scanning. c is
-// the float64 speculation factor the library works with.
-func exactAllocate(remaining []float64, slots, beta, eps float64) exactResult {
-	n := len(remaining)
-	res := exactResult{shares: make([]*big.Rat, n), loose: make([]bool, n), floor: new(big.Rat)}
-	for i := range res.shares {
-		res.shares[i] = new(big.Rat)
-	}
-	var order []int
-	for i, r := range remaining {
-		if r > 0 {
-			order = append(order, i)
-		}
-	}
-	N := len(order)
-	if N == 0 {
-		return res
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(remaining[a], remaining[b]) })
-	c := rat(testutil.Factor(beta))
-	S := rat(slots)
-	T := func(k int) *big.Rat { return rat(remaining[order[k]]) }
-	V := func(k int) *big.Rat { return new(big.Rat).Mul(c, T(k)) }
-	f := new(big.Rat).Sub(rat(1), rat(eps))
-	f.Mul(f, S).Quo(f, big.NewRat(int64(N), 1))
-	res.floor = f
-
-	m1, aboveV := 0, new(big.Rat)
-	for k := range N {
-		if V(k).Cmp(f) <= 0 {
-			m1++
-		} else {
-			aboveV.Add(aboveV, V(k))
-		}
-	}
-	bound := new(big.Rat).Mul(big.NewRat(int64(m1), 1), f)
-	if S.Cmp(bound.Add(bound, aboveV)) <= 0 {
-		left := new(big.Rat).Sub(S, new(big.Rat).Mul(big.NewRat(int64(N), 1), f))
-		cutT := math.Inf(1) // T of the first job whose top-up V − f takes what is left
-		for k := range N {
-			top := new(big.Rat).Sub(V(k), f)
-			if top.Sign() <= 0 {
-				top.SetInt64(0)
-			} else if top.Cmp(left) >= 0 {
-				top.Set(left)
-				cutT = min(cutT, remaining[order[k]])
-			}
-			res.shares[order[k]].Add(f, top)
-			left.Sub(left, top)
-		}
-		after := math.Inf(1) // the next larger T
-		for _, i := range order {
-			if remaining[i] > cutT {
-				after = min(after, remaining[i])
-			}
-		}
-		for _, i := range order {
-			res.loose[i] = remaining[i] == cutT || remaining[i] == after
-		}
-		return res
-	}
-	for m := range N {
-		rest := new(big.Rat)
-		for k := m; k < N; k++ {
-			rest.Add(rest, T(k))
-		}
-		share := new(big.Rat).Sub(S, new(big.Rat).Mul(big.NewRat(int64(m), 1), f))
-		first := new(big.Rat).Mul(T(m), share)
-		first.Quo(first, rest)
-		if first.Cmp(f) >= 0 && first.Cmp(V(m)) >= 0 {
-			for k := range N {
-				if k < m {
-					res.shares[order[k]].Set(f)
-				} else {
-					res.shares[order[k]].Mul(T(k), share).Quo(res.shares[order[k]], rest)
-				}
-			}
-			return res
-		}
-	}
-	panic("no m₂: the thesis says m₁ always qualifies")
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// ratFloat is x rounded to the nearest float64 (±Inf beyond its range).
-func ratFloat(x *big.Rat) float64 {
-	f, _ := x.Float64()
-	return f
-}
-
-// ratSum is the exact sum of xs.
-func ratSum(xs []float64) *big.Rat {
-	sum := new(big.Rat)
-	for _, x := range xs {
-		sum.Add(sum, rat(x))
-	}
-	return sum
-}
-
-// exceedsMax reports whether x is beyond float64's largest value.
-func exceedsMax(x *big.Rat) bool { return x.Cmp(rat(math.MaxFloat64)) > 0 }
-
-// checkAgainstExact checks a real-valued allocation got of (remaining,
-// slots, beta, eps) against exactAllocate: each share within relTol of the
-// exact one (loose case-1 jobs: within relTol·S), every active job at or
-// above the floor, finished jobs 0, ΣS_i = S.
-func checkAgainstExact(t fataler, got, remaining []float64, slots, beta, eps float64) {
-	want := exactAllocate(remaining, slots, beta, eps)
-	floor := ratFloat(want.floor)
-	active := false
-	for i, x := range got {
-		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-			t.Fatalf("job %d gets %g", i, x)
-		}
-		if remaining[i] == 0 {
-			if x != 0 || math.Signbit(x) {
-				t.Fatalf("finished job %d gets %g", i, x)
-			}
-			continue
-		}
-		active = true
-		if x < floor*(1-relTol)-tinyTol {
-			t.Fatalf("Theorem 2: job %d gets %g, below the floor (1−ε)S/N = %g", i, x, floor)
-		}
-		w := ratFloat(want.shares[i])
-		tol := relTol*w + tinyTol
-		if want.loose[i] {
-			tol += relTol * slots
-		}
-		if math.Abs(x-w) > tol {
-			t.Fatalf("job %d gets %g, exact Algorithm 2 gives %g (remaining %v, S %g, β %g, ε %g; allocation %v)", i, x, w, remaining, slots, beta, eps, got)
-		}
-	}
-	wantSum := 0.0
-	if active {
-		wantSum = slots
-	}
-	// Exactly: a float64 sum may round past MaxFloat64.
-	diff := new(big.Rat).Sub(ratSum(got), rat(wantSum))
-	if ratFloat(diff.Abs(diff)) > relTol*wantSum+float64(len(got))*tinyTol {
-		t.Fatalf("ΣS_i = %s, want S = %g", ratSum(got).FloatString(3), wantSum)
-	}
-}
-
-// fataler is what checkAgainstExact needs of a *testing.T or *rapid.T.
-type fataler interface {
-	Fatalf(format string, args ...any)
-}
-
 // magnitudeSnapshot draws remaining from testutil.Magnitudes (0,
 // subnormals, 1e−300…1e300, powers of two, MaxFloat64, exact ties), S from
 // testutil.Magnitude or on the scale of ΣV, β on both sides of 2 and ε at
@@ -217,7 +31,7 @@ func magnitudeSnapshot(t *rapid.T, maxJobs int) fairSnapshot {
 	beta := rapid.SampledFrom([]float64{1.01, 1.5, 1.9, 2, 3}).Draw(t, "beta")
 	var slots float64
 	if rapid.Bool().Draw(t, "slotsFromVirtualTotal") {
-		vt := ratFloat(new(big.Rat).Mul(ratSum(remaining), rat(testutil.Factor(beta))))
+		vt := testutil.RatFloat(new(big.Rat).Mul(testutil.RatSum(remaining), testutil.Rat(testutil.Factor(beta))))
 		slots = min(math.MaxFloat64, min(vt, math.MaxFloat64)*rapid.Float64Range(0, 2.5).Draw(t, "slotsPerVirtualTotal"))
 	} else {
 		slots = testutil.Magnitude().Draw(t, "slots")
@@ -239,12 +53,12 @@ func allocateOrOverflow(t *rapid.T, s fairSnapshot) ([]float64, bool) {
 		return got, true
 	}
 	var ie *specsched.InputError
-	virtual := new(big.Rat).Mul(ratSum(s.Remaining), rat(testutil.Factor(s.Beta)))
+	virtual := new(big.Rat).Mul(testutil.RatSum(s.Remaining), testutil.Rat(testutil.Factor(s.Beta)))
 	if !errors.As(err, &ie) || ie.Field != "remaining" || got != nil || ie.Index >= len(s.Remaining) {
 		t.Fatalf("Allocate(%v, %g, %g, %g): %v, %v", s.Remaining, s.Slots, s.Beta, s.Eps, got, err)
 	}
 	// The check sums in its own order: allow its last rounding.
-	if !exceedsMax(new(big.Rat).Mul(virtual, rat(1+1e-15))) {
+	if !testutil.ExceedsMax(new(big.Rat).Mul(virtual, testutil.Rat(1+1e-15))) {
 		t.Fatalf("Allocate(%v, %g, %g, %g): %v, but ΣV = %s fits in float64", s.Remaining, s.Slots, s.Beta, s.Eps, err, virtual.FloatString(3))
 	}
 	return nil, false
@@ -255,7 +69,7 @@ func allocateOrOverflow(t *rapid.T, s fairSnapshot) ([]float64, bool) {
 func testMagnitudes(t *rapid.T) {
 	s := magnitudeSnapshot(t, 12)
 	if got, ok := allocateOrOverflow(t, s); ok {
-		checkAgainstExact(t, got, s.Remaining, s.Slots, s.Beta, s.Eps)
+		testutil.CheckFairExact(t, got, s.Remaining, s.Slots, s.Beta, s.Eps)
 	}
 }
 
@@ -263,7 +77,7 @@ func TestMagnitudes(t *testing.T) { t.Parallel(); rapid.Check(t, testMagnitudes)
 
 // testMagnitudeRescaling: scaling T and S by an exact power of two scales
 // the allocation (Algorithm 2 is homogeneous), wherever the scaled snapshot
-// is exact; results agree to relTol plus the subnormal slack at either
+// is exact; results agree to testutil.FairRelTol plus the subnormal slack at either
 // scale.
 func testMagnitudeRescaling(t *rapid.T) {
 	s := magnitudeSnapshot(t, 12)
@@ -288,7 +102,7 @@ func testMagnitudeRescaling(t *rapid.T) {
 	scale := math.Ldexp(1, k)
 	for i := range base {
 		want := math.Ldexp(base[i], k)
-		if math.Abs(sc[i]-want) > 1e-12*want+tinyTol*max(1, scale) {
+		if math.Abs(sc[i]-want) > 1e-12*want+testutil.FairTinyTol*max(1, scale) {
 			t.Fatalf("job %d: %g at scale 1, %g at scale 2^%d (want %g)", i, base[i], sc[i], k, want)
 		}
 	}
@@ -339,8 +153,8 @@ func testSlotsMagnitudes(t *rapid.T) {
 		}
 		return
 	}
-	want := exactAllocate(remaining, float64(slots), beta, eps)
-	floor := new(big.Int).Quo(want.floor.Num(), want.floor.Denom()) // ⌊(1−ε)S/N⌋
+	want := testutil.FairExact(remaining, float64(slots), beta, eps)
+	floor := new(big.Int).Quo(want.Floor.Num(), want.Floor.Denom()) // ⌊(1−ε)S/N⌋
 	sum, active := 0, false
 	// One slot, the shares' rounding (n roundings of 2^−53 relative), and
 	// the case split's tolerance: within alloc.CaseTolerance·S of the
@@ -355,7 +169,7 @@ func testSlotsMagnitudes(t *rapid.T) {
 			continue
 		}
 		active = true
-		if w := ratFloat(want.shares[i]); math.Abs(float64(x)-w) >= slack+relTol*w*boolFloat(want.loose[i]) {
+		if w := testutil.RatFloat(want.Shares[i]); math.Abs(float64(x)-w) >= slack+testutil.FairRelTol*w*boolFloat(want.Loose[i]) {
 			t.Fatalf("job %d: %d slots, exact share %g (slots %d, remaining %v, β %g, ε %g: %v)", i, x, w, slots, remaining, beta, eps, got)
 		}
 		if big.NewInt(int64(x)).Cmp(floor) < 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/fairness"
+	"github.com/specsched/specsched/internal/testutil"
 )
 
 // nearlyEqual compares two allocations share by share to a relative
@@ -85,9 +86,9 @@ func TestSubnormalQuotient(t *testing.T) {
 	t.Parallel()
 	remaining := []float64{5e-324, 0.7}
 	got, err := fairness.Allocate(nil, remaining, math.MaxFloat64, 2, 1, nil)
-	exact := new(big.Rat).Mul(rat(remaining[0]), rat(math.MaxFloat64))
-	exact.Quo(exact, ratSum(remaining))
-	want := []float64{ratFloat(exact), math.MaxFloat64}
+	exact := new(big.Rat).Mul(testutil.Rat(remaining[0]), testutil.Rat(math.MaxFloat64))
+	exact.Quo(exact, testutil.RatSum(remaining))
+	want := []float64{testutil.RatFloat(exact), math.MaxFloat64}
 	if err != nil || !nearlyEqual(got, want, 1e-12) {
 		t.Fatalf("got %v, %v; want %v", got, err, want)
 	}
@@ -297,7 +298,7 @@ func TestVirtualTotalRounding(t *testing.T) {
 		if err != nil {
 			t.Fatalf("S = %g: %v", slots, err)
 		}
-		checkAgainstExact(t, got, remaining, slots, 1.5, 0.5)
+		testutil.CheckFairExact(t, got, remaining, slots, 1.5, 0.5)
 	}
 }
 

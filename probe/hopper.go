@@ -3,10 +3,12 @@ package probe
 import (
 	"cmp"
 	"math"
+	"slices"
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/fairness"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 )
 
 // HopperPick is decentralized Hopper's decision at a worker with a free
@@ -123,11 +125,25 @@ func speculationFactor(fn, field string, beta float64) (float64, error) {
 	return factor, nil
 }
 
-// hopperTargets computes the ε-fair targets into ws.targets.
+// hopperTargets computes the ε-fair targets into ws.targets for
+// HopperPick, whose caller's snapshot fairness.Allocate validates (the ΣV
+// overflow included).
 func (ws *Workspace) hopperTargets(remaining []float64, slots, beta, eps float64) ([]float64, error) {
 	var err error
 	ws.targets, err = fairness.Allocate(ws.targets, remaining, slots, beta, eps, &ws.alloc)
 	return ws.targets, err
+}
+
+// fairTargets computes the ε-fair targets into ws.targets for the
+// simulator, by Algorithm 2's unchecked kernel (hopper.Fair): β and ε
+// passed validateSim, S = Nodes ≤ 2³¹, and the view holds task counts,
+// integers ≥ 0 whose virtual sizes sum to at most 2·(the tasks of all
+// jobs), finite — the kernel's preconditions. The result is
+// fairness.Allocate's, bit for bit. O(n).
+func (ws *Workspace) fairTargets(remaining []float64, slots, beta, eps float64) []float64 {
+	ws.targets = slices.Grow(ws.targets[:0], len(remaining))[:len(remaining)]
+	hopper.Fair(ws.targets, remaining, slots, eps, hopper.Summarize(remaining, beta), &ws.alloc)
+	return ws.targets
 }
 
 // TargetTolerance is how far below its target, relative to max(1, target),

@@ -80,20 +80,8 @@ func (s *simulator) hopperPick(n *nodeState) int {
 	// The targets depend only on the remaining tasks of the active jobs:
 	// recompute them only when those changed (viewVersion).
 	if s.targetsVersion != s.viewVersion || s.hTargets == nil {
-		targets, err := s.ws.hopperTargets(s.hRemaining, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps)
-		if err != nil {
-			// Unreachable: β and ε passed validateSim, S = Nodes ≤ 2³¹,
-			// and the view holds task counts, integers ≥ 0 whose virtual
-			// sizes sum to at most 2·(the tasks of all jobs) — finite.
-			// Were an invariant broken, the run stops with the error
-			// (Simulate returns no result); the node serves its first
-			// request meanwhile.
-			if s.err == nil {
-				s.err = err
-			}
-			return 0
-		}
-		s.hTargets, s.targetsVersion = targets, s.viewVersion
+		s.hTargets = s.ws.fairTargets(s.hRemaining, float64(s.cfg.Nodes), s.cfg.Beta, s.cfg.Eps)
+		s.targetsVersion = s.viewVersion
 	}
 	// ΣV = (2/β)·ΣT, as HopperPick forms it; finite (see above).
 	constrained := s.speculation*s.totalRemaining >= float64(s.cfg.Nodes)

@@ -583,14 +583,3 @@ func TestHopperSpeculates(t *testing.T) {
 		}
 	}
 }
-
-// TestHopperTargetsErrorStops: the ε-fair targets cannot fail on a view
-// that validateSim admitted; were they to (here ε is broken after the
-// validation), the run stops with fairness.Allocate's error rather than
-// decide on stale targets.
-func TestHopperTargetsErrorStops(t *testing.T) {
-	t.Parallel()
-	jobs := []Job{{Durations: []float64{1, 1}, EstTask: 1}}
-	_, err := simulate(jobs, DefaultConfig(Hopper, 2, 1), rngFrom(1), func(s *simulator) { s.cfg.Eps = 2 })
-	inputErr(t, err, "fairness.Allocate", -1, "eps")
-}

@@ -74,16 +74,22 @@ func refAllocate(remaining []float64, slots, beta float64) []float64 {
 	return out
 }
 
+// smallGen draws a snapshot of up to maxJobs jobs on a small scale, with
+// ties and finished jobs, and a tail index on both sides of 2.
+func smallGen(t *rapid.T, maxJobs int) (remaining []float64, beta float64) {
+	remaining = make([]float64, rapid.IntRange(0, maxJobs).Draw(t, "n"))
+	for i := range remaining {
+		remaining[i] = rapid.OneOf(rapid.Float64Range(0, 50), rapid.Just(0.0), rapid.SampledFrom([]float64{1, 2, 3, 5})).Draw(t, "T")
+	}
+	return remaining, rapid.SampledFrom([]float64{1.1, 1.5, 1.9, 2, 4}).Draw(t, "beta")
+}
+
 // testAllocateMatchesReference: the kernel agrees with the sort-based
 // reference to rounding, sums to S (or to ΣV when that is below S), and
 // leaves the snapshot as it was.
 func testAllocateMatchesReference(t *rapid.T) {
-	n := rapid.IntRange(0, 60).Draw(t, "n")
-	remaining := make([]float64, n)
-	for i := range remaining {
-		remaining[i] = rapid.OneOf(rapid.Float64Range(0, 50), rapid.Just(0.0), rapid.SampledFrom([]float64{1, 2, 3, 5})).Draw(t, "T")
-	}
-	beta := rapid.SampledFrom([]float64{1.1, 1.5, 1.9, 2, 4}).Draw(t, "beta")
+	remaining, beta := smallGen(t, 60)
+	n := len(remaining)
 	slots := rapid.Float64Range(0, 200).Draw(t, "slots")
 	orig := slices.Clone(remaining)
 	var ws selection.Workspace
