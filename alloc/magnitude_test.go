@@ -30,43 +30,6 @@ func betaMagnitude() *rapid.Generator[float64] {
 	)
 }
 
-// bigAllocate is Algorithm 1 in exact arithmetic (the thesis's sort-based
-// statement, §3.4): the exact share of every job, rounded once to float64.
-// c is the package's speculation factor 2/β as a float64 (so V_i = c·T_i
-// exactly as the algorithm defines it).
-func bigAllocate(remaining []float64, slots, beta float64) []float64 {
-	const prec = 2200 // sums of values from 2^-1074 to 2^1024 stay exact
-	f := func(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
-	c := f(testutil.Factor(beta))
-	total := f(0)
-	for _, r := range remaining {
-		total.Add(total, f(r))
-	}
-	out := make([]float64, len(remaining))
-	if total.Sign() == 0 || slots == 0 {
-		return out
-	}
-	S := f(slots)
-	virtualTotal := new(big.Float).SetPrec(prec).Mul(c, total)
-	if virtualTotal.Cmp(S) < 0 {
-		for i, r := range remaining {
-			share := new(big.Float).SetPrec(prec).Mul(f(r), S)
-			out[i], _ = share.Quo(share, total).Float64()
-		}
-		return out
-	}
-	left := f(slots)
-	for _, i := range smallestFirst(remaining) {
-		v := new(big.Float).SetPrec(prec).Mul(c, f(remaining[i]))
-		if v.Cmp(left) > 0 {
-			v.Set(left)
-		}
-		out[i], _ = v.Float64()
-		left.Sub(left, v)
-	}
-	return out
-}
-
 // runningSumOverflows reports whether Σxs in index order reaches +Inf.
 func runningSumOverflows(xs []float64) bool {
 	var sum float64
@@ -109,22 +72,7 @@ func testAllocateMagnitudes(t *rapid.T) {
 	if overflows {
 		t.Fatalf("Allocate(%v, %v, %v) accepted a snapshot whose sum overflows: %v", remaining, slots, beta, got)
 	}
-	want := bigAllocate(remaining, slots, beta)
-	slack := float64(len(remaining)) * 0x1p-52 * slots
-	for i, x := range got {
-		if !(x >= 0) || math.IsInf(x, 0) || math.Signbit(x) {
-			t.Fatalf("Allocate(%v, %v, %v): job %d gets %v", remaining, slots, beta, i, x)
-		}
-		d := math.Abs(x - want[i])
-		if d > 1e-9*want[i]+4*math.SmallestNonzeroFloat64 && d > slack {
-			t.Fatalf("Allocate(%v, %v, %v): job %d gets %v, exact %v", remaining, slots, beta, i, x, want[i])
-		}
-		// A share in the normal range is never lost (in the subnormal range
-		// V_i = c·T_i itself rounds by up to half a unit).
-		if remaining[i] > 0 && want[i] > max(slack, 0x1p-1022) && x == 0 {
-			t.Fatalf("Allocate(%v, %v, %v): job %d lost its share %v", remaining, slots, beta, i, want[i])
-		}
-	}
+	testutil.CheckAllocateExact(t, got, remaining, slots, beta)
 }
 
 func TestAllocateMagnitudes(t *testing.T) { t.Parallel(); rapid.Check(t, testAllocateMagnitudes) }
@@ -166,7 +114,7 @@ func testAllocateSlotsMagnitudes(t *rapid.T) {
 		off.Add(off, big.NewFloat(x))
 	}
 	realOff, _ := off.Sub(off, new(big.Float).SetInt64(int64(total))).Float64()
-	exact := bigAllocate(remaining, float64(slots), beta)
+	exact := testutil.ExactAllocate(remaining, float64(slots), beta)
 	for i, x := range got {
 		if x < 0 || math.Abs(float64(x)-real[i]) > 1+math.Abs(realOff) {
 			t.Fatalf("job %d: %d slots for the real share %v (Σ real shares − S = %v)", i, x, real[i], realOff)

@@ -1,5 +1,5 @@
 // Package hopper holds the unchecked kernels of Hopper's single-job model
-// and Algorithm 1 (thesis ch. 3): the speculation factor, the speculation
+// and allocation (thesis ch. 3): the speculation factor, the speculation
 // level of eq. 3.2, Algorithm 1 (Allocate) and Algorithm 2, the ε-fair
 // allocation (Fair), on a summarised snapshot. The exported functions of
 // packages alloc and fairness are validation plus a call to these kernels,

@@ -128,3 +128,24 @@ func TestSummarizeThresholdExact(t *testing.T) {
 		t.Errorf("Summarize total = %v, want the running sum %v (the pairwise sum is MaxFloat64/2 = %v)", got, want, math.MaxFloat64/2)
 	}
 }
+
+// testAllocateMagnitudes: on snapshots over float64's whole range (the
+// kernel's precondition: ΣT_i finite; ΣV_i may overflow, the case is then
+// the constrained one), the kernel gives the exact Algorithm 1 up to
+// rounding (testutil.CheckAllocateExact, in big.Float): the scaled path of
+// a case-2 quotient below the normal range, and the fill when rounding
+// leaves the cut-off unreached, included.
+func testAllocateMagnitudes(t *rapid.T) {
+	remaining := snapshotGen(t)
+	beta := betaGen().Draw(t, "beta")
+	slots := testutil.Magnitude().Draw(t, "slots")
+	snap := hopper.Summarize(remaining, beta)
+	if math.IsInf(snap.Total, 1) {
+		t.Skip("ΣT overflows: outside the kernel's precondition")
+	}
+	dst := make([]float64, len(remaining))
+	hopper.Allocate(dst, remaining, slots, snap, new(selection.Workspace))
+	testutil.CheckAllocateExact(t, dst, remaining, slots, beta)
+}
+
+func TestAllocateMagnitudes(t *testing.T) { t.Parallel(); rapid.Check(t, testAllocateMagnitudes) }
