@@ -72,9 +72,10 @@
 //     the edges of float64's range), selection (the one radix-selection
 //     engine every cut-off search runs on, and largest-remainder
 //     apportionment; its workspace users know as alloc.Workspace), hopper
-//     (the unchecked kernels of Hopper's model and Algorithm 1, which
-//     alloc's exported functions call after validating and stragglers
-//     calls on data it validated), enum (the names of every enumeration),
+//     (the unchecked kernels of Hopper's model and of Algorithms 1 and 2,
+//     which alloc's and fairness's exported functions call after
+//     validating, and stragglers and probe's simulator call on data they
+//     validated), enum (the names of every enumeration),
 //     minheap (the simulators' one binary heap), stats (the one
 //     completion-time summary) and testutil (generators and references for
 //     the tests).
@@ -96,6 +97,27 @@
 // rule, and a user's own implementation of either plugs into Simulate
 // through sim.Config; the named policies (sim.Preset) are presets of the
 // two, and specsim's -policies accepts both the names and allocator+rule.
+//
+// Where validation happens. Each algorithm checks a snapshot once, at its
+// exported function; code in the module that holds data it has already
+// checked calls the kernel behind it instead (internal/hopper, the
+// packages' unexported kernels), so no error that "cannot happen" is
+// produced or thrown away. sim's allocators and in-job rules are, by
+// design, written against the exported API exactly as a user's plug-in
+// is: at each decision they build a snapshot from the engine's state
+// (task counts, tail indices, a job's task view) and hand it to the
+// exported function, whose validation is the only check that snapshot
+// gets; should it fail, the run stops with the error, reported as the
+// engine's fault. The built-in plug-ins are thereby also the reference
+// for writing one.
+//
+// The simulators share one shape, Simulate(workload, parameters…)
+// (result, error), and differ where their models do: sim keys a random
+// stream to each draw (its purpose, task and copy) from Config.Seed
+// (common random numbers: every policy sees the same task durations), probe and
+// competitive draw from one injected *rand.Rand, and overlap's fluid model
+// is deterministic and writes each job's response time to a dst with a
+// workspace, as the decision functions do.
 //
 // # Conventions shared by every package
 //

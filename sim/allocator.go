@@ -60,9 +60,13 @@ func remainingKeys(e *engine, key []float64) {
 	}
 }
 
-// internalError wraps an error from an algorithm package called on data the
-// engine validated: it cannot happen for an accepted input, and is reported
-// as the engine's fault, not the caller's.
+// internalError wraps an error from an algorithm package's exported
+// function, which the built-in allocators and rules call, as a user's
+// plug-in would, on a snapshot built from the engine's state: that function's
+// validation is the only check the snapshot gets (the root package's
+// "Where validation happens"). For an accepted input it cannot fail; if it
+// does, the run stops and the error is reported as the engine's fault, not
+// the caller's.
 func internalError(e *engine, what string, err error) error {
 	if err == nil {
 		return nil
