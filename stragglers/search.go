@@ -17,12 +17,16 @@ type record struct {
 
 // level aggregates a set of jobs.
 type level struct {
-	count int
-	w, v  float64 // Σw and Σv
+	w, v float64 // Σw and Σv
+	// The padding keeps a histogram bucket (selection.Bucket[level]) at
+	// 40 bytes: the engine sizes its histogram by the bucket's size
+	// (bucketBits), which sets how the sums are grouped, and so the last
+	// bit of every share. It held a count no one read.
+	_ [8]byte
 }
 
-func (l level) plus(count int, w, v float64) level {
-	return level{count: l.count + count, w: l.w + w, v: l.v + v}
+func (l level) plus(w, v float64) level {
+	return level{w: l.w + w, v: l.v + v}
 }
 
 // slope is a(β) = β²/(4(β−1)), the marginal throughput of eq. 3.3 below the
@@ -65,14 +69,14 @@ func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
 
 // waterLevel is the water-fill's order and totals as a selection.Rule: the
 // jobs in the level order (β ascending, grouped by β; the IEEE bits of the
-// keys β > 1 are ordered like them), the running count, Σw and Σv.
+// keys β > 1 are ordered like them), the running Σw and Σv.
 type waterLevel struct{}
 
 func (waterLevel) Fill(l selection.Level[level], h []selection.Bucket[level], recs []record, _ int) {
 	for i := range recs {
 		r := &recs[i]
 		b := l.Put(h, math.Float64bits(r.key))
-		b.Sum = b.Sum.plus(1, r.w, r.v)
+		b.Sum = b.Sum.plus(r.w, r.v)
 	}
 }
 
@@ -96,15 +100,15 @@ func (waterLevel) Key(r *record) uint64 { return math.Float64bits(r.key) }
 func (waterLevel) Sum(recs []record) level {
 	var g level
 	for i := range recs {
-		g = g.plus(1, recs[i].w, recs[i].v)
+		g = g.plus(recs[i].w, recs[i].v)
 	}
 	return g
 }
 
-func (waterLevel) Plus(a, b level) level { return a.plus(b.count, b.w, b.v) }
+func (waterLevel) Plus(a, b level) level { return a.plus(b.w, b.v) }
 
 func (waterLevel) Step(incl level, b *selection.Bucket[level]) (level, float64) {
-	return incl.plus(b.Sum.count, b.Sum.w, b.Sum.v), math.Float64frombits(b.Lo)
+	return incl.plus(b.Sum.w, b.Sum.v), math.Float64frombits(b.Lo)
 }
 
 func (waterLevel) NextOf(r *record) float64 { return r.key }
