@@ -39,21 +39,27 @@ func TestAllocateCutUnreached(t *testing.T) {
 //     S = 4·(1 + δ)/(1 − (1 + δ)/4), δ = 5e−13.
 func TestFairCutUnreached(t *testing.T) {
 	t.Parallel()
-	remaining := []float64{0.75, 3}
-	v := []float64{1, 4}
+	remaining := []float64{0.75, 0, 3} // a finished job gets 0 in the fallback too
+	v := []float64{1, 0, 4}
 	const delta = 5e-13
 	for _, c := range []struct{ eps, slots float64 }{
 		{1, 5 * (1 + delta)},
 		{0.5, 4 * (1 + delta) / (1 - (1+delta)/4)},
 	} {
 		floor := (1 - c.eps) * c.slots / 2
-		dst := make([]float64, 2)
+		dst := make([]float64, len(remaining))
 		hopper.Fair(dst, remaining, c.slots, c.eps, hopper.Summarize(remaining, 1.5), new(selection.Workspace))
-		sum := dst[0] + dst[1]
+		sum := dst[0] + dst[1] + dst[2]
+		if dst[1] != 0 || math.Signbit(dst[1]) {
+			t.Errorf("ε = %v: the finished job gets %v, want +0", c.eps, dst[1])
+		}
 		if math.Abs(sum-c.slots) > 2*0x1p-52*c.slots {
 			t.Errorf("ε = %v: ΣS_i = %v, want S = %v (shares %v)", c.eps, sum, c.slots, dst)
 		}
 		for i := range dst {
+			if remaining[i] == 0 {
+				continue
+			}
 			base := max(floor, v[i])
 			if dst[i] < base*(1+delta/2) || dst[i] > base*(1+2*delta) {
 				t.Errorf("ε = %v: job %d gets %v, want max{f, V_i} = %v scaled by ≈ 1 + %v", c.eps, i, dst[i], base, delta)
@@ -116,5 +122,20 @@ func TestCaseTies(t *testing.T) {
 	hopper.Fair(dst, remaining, slots, eps, snap, new(selection.Workspace))
 	if f := floorOf(slots); !(dst[0] >= f*(1+hopper.CaseTolerance/2)) {
 		t.Errorf("Algorithm 2 at the case-1 bound: job 0 gets %v, want the floor %v scaled up by ≈ 1 + 1e−12 (shares %v)", dst[0], f, dst)
+	}
+}
+
+// TestFairSubnormalQuotient: a proportional share whose quotient T_i/ΣT
+// lies below float64's normal range keeps its digits: with ε = 1 (no
+// floor) and S = 1e300 far above ΣV, T = {1e−200, 1e200} gives job 0
+// 1e−200/(1e200 + 1e−200)·1e300 = 1e−100 (to rounding), where forming the
+// quotient first would give 0.
+func TestFairSubnormalQuotient(t *testing.T) {
+	t.Parallel()
+	remaining := []float64{1e-200, 1e200}
+	dst := make([]float64, 2)
+	hopper.Fair(dst, remaining, 1e300, 1, hopper.Summarize(remaining, 1.5), new(selection.Workspace))
+	if math.Abs(dst[0]-1e-100) > 1e-15*1e-100 || math.Abs(dst[1]-1e300) > 1e-15*1e300 {
+		t.Fatalf("shares %v, want [1e-100 1e300]", dst)
 	}
 }
