@@ -203,7 +203,7 @@ func testPlaceWithNoPanic(t *rapid.T) {
 }
 
 func TestPlaceWithNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testPlaceWithNoPanic) }
-func FuzzPlaceProbesWith(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testPlaceWithNoPanic)) }
+func FuzzPlaceProbesWith(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(testPlaceWithNoPanic)) }
 
 // hawkBlocked is the scenario of TestHawkShortPartitionNeverSteals: nodes 0
 // and 1 (general) run 100 s long tasks; node 2 (the short partition) runs
