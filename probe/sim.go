@@ -25,7 +25,8 @@ const (
 	Eagle Scheduler = iota
 	// Hawk: the same hybrid split and LWL, short jobs batch-sampled over
 	// the whole cluster into FIFO queues, and randomized work stealing by
-	// idle general-partition nodes (Eagle §3.2, §6.1, [5]).
+	// idle general-partition nodes (Eagle §3.2, §6.1, [5]; every idle node
+	// with Config.Thieves = AllThieves, as the authors' simulator does).
 	Hawk
 	// Sparrow: every job batch-sampled (two probes per task) over the whole
 	// cluster, late binding, FIFO node queues, no partition (Eagle [20]).
@@ -118,6 +119,9 @@ type Config struct {
 // no minimum for the baselines), starvation cap 5× the task estimate, and
 // Hawk stealing with 10 attempts. Sparrow and Hopper have no partition;
 // Hopper probes 4 per task (§7.2) with β = HopperBeta and ε = HopperEps.
+// Sampling and Thieves are the paper's text (Distinct, GeneralThieves);
+// TraceSetting.Config gives a trace's setting and AuthorsCode the authors'
+// simulator's choices.
 func DefaultConfig(p Scheduler, nodes int, threshold float64) Config {
 	c := Config{
 		Policy: p, Nodes: nodes, ShortFraction: ShortPartitionGoogle, Threshold: threshold,

@@ -87,7 +87,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		cut = opt.preset.Threshold
 	}
 	// Check the configuration the flags give before reading any workload.
-	if _, err := probe.Simulate(nil, opt.config(probe.Eagle, *nodes, max(cut, 0)), rand.New(rand.NewPCG(0, 0))); err != nil {
+	if _, err := probe.Simulate(nil, opt.config(probe.Eagle, *nodes, cut), rand.New(rand.NewPCG(0, 0))); err != nil {
 		return flagError(fs, err, probeConfigFlags)
 	}
 	if *trace != "" {
