@@ -66,7 +66,8 @@
 //     plus the general nodes whose bit is clear. We: Config.Sampling,
 //     Distinct (default: ⌊k/n⌋ on every node, then distinct nodes) or
 //     WithReplacement, for every policy (Hopper included); re-placement
-//     among all nodes whose bit is clear. Measured on a Yahoo excerpt
+//     among all nodes whose bit is clear (the same set: a short-partition
+//     node's bit is never set). Measured on a Yahoo excerpt
 //     (docs/probe-vs-authors.md): the 10% gap of Sparrow's short jobs and
 //     of Eagle's short p90.
 //   - Which idle nodes steal (Hawk). Paper: "idle nodes in the general
