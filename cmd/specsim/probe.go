@@ -32,8 +32,8 @@ unless -nodes is given, the nodes of Table 2). -model authors reproduces the
 choices of the authors' simulator where it and the paper's text differ
 (probe.AuthorsCode: probe targets drawn with replacement, every idle node
 steals in Hawk; durations truncated to whole seconds); -sampling, -thieves
-and -int-seconds set each choice on its own. Example, the paper's figures'
-setting on a Yahoo trace: specsim probe -trace YH.tr -preset yahoo -model authors`
+and -int-seconds set each choice on its own. The setting behind the paper's
+Yahoo figures: specsim probe -trace YH.tr -preset yahoo -model authors`
 
 type probeRow struct {
 	Policy string `json:"policy"`
@@ -199,7 +199,7 @@ type probeOptions struct {
 func probeOptionFlags(fs *flag.FlagSet) *probeOptions {
 	return &probeOptions{
 		presetName:     fs.String("preset", "", "the Eagle paper's setting for a trace: yahoo, cloudera or google (cut-off, short partition, and the nodes unless -nodes is given); needs -trace"),
-		shortPartition: fs.Float64("short-partition", probe.ShortPartitionGoogle, "fraction of the nodes in Eagle's and Hawk's short partition, in [0, 1); default: the preset's, else 0.17 (Google's, Eagle §5)"),
+		shortPartition: fs.Float64("short-partition", probe.ShortPartitionGoogle, "fraction of the nodes in Eagle's and Hawk's short partition, in [0, 1); the default is Google's (Eagle §5), and -preset sets its trace's unless this flag is given"),
 		model:          fs.String("model", "paper", "paper: the paper's text (distinct probe targets, general-partition thieves, float durations); authors: the authors' simulator (-sampling replacement -thieves all -int-seconds)"),
 		sampling:       fs.String("sampling", "", "probe targets: distinct or replacement (each drawn independently); default: the model's"),
 		thieves:        fs.String("thieves", "", "which idle nodes steal in Hawk: general (general partition only) or all; default: the model's"),
