@@ -139,6 +139,12 @@
 //     (d each), getTask (2d, short only) and stolen probes (2d).
 //   - Simultaneous submissions. Code: a repeated submit time gets +0.01 s
 //     per repeat. We: kept; jobs ordered stably by Submit.
+//   - Counters. Their stats_file and Stats line up as
+//     STATS_SH_PROBES_QUEUED_BEHIND_BIG ↔ ProbesBehindLong,
+//     STATS_SHORT_TASKS_WAITED_FOR_BIG ↔ ShortAfterLong,
+//     STATS_REASSIGNED_PROBES (Eagle) and STATS_TOTAL_STOLEN_PROBES (Hawk)
+//     ↔ Rescheduled, STATS_TOTAL_STOLEN_S_FROM_B_PROBES ↔ StolenByShort;
+//     their STATS_FALLBACKS_TO_SP counts jobs where Fallback counts probes.
 //   - Ties and seeds. Paper: 5 runs averaged (§5). Code: events at equal
 //     times ordered by comparing the event objects (type name, then memory
 //     address), so a seed does not fix a run. We: FIFO at equal times; a
