@@ -549,3 +549,22 @@ func TestOptionErrors(t *testing.T) {
 
 // second returns its second argument.
 func second[T any](_ T, err error) error { return err }
+
+// testParseOptions: any name parses to a value whose String is that name,
+// or gives an InputError; the same for the trace settings.
+func testParseOptions(t *rapid.T) {
+	name := rapid.OneOf(rapid.SampledFrom([]string{"distinct", "replacement", "general", "all", "yahoo", "cloudera", "google", ""}),
+		rapid.String()).Draw(t, "name")
+	if s, err := ParseSampling(name); err == nil && s.String() != name || err != nil && !isInputError(err) {
+		t.Fatalf("ParseSampling(%q) = %v, %v", name, s, err)
+	}
+	if th, err := ParseThieves(name); err == nil && th.String() != name || err != nil && !isInputError(err) {
+		t.Fatalf("ParseThieves(%q) = %v, %v", name, th, err)
+	}
+	if ts, err := LookupTraceSetting(name); err == nil && ts.Name != name || err != nil && !isInputError(err) {
+		t.Fatalf("LookupTraceSetting(%q) = %+v, %v", name, ts, err)
+	}
+}
+
+func TestParseOptions(t *testing.T) { t.Parallel(); rapid.Check(t, testParseOptions) }
+func FuzzParseOptions(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testParseOptions)) }
