@@ -130,6 +130,9 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 			cut = c.Threshold()
 		}
 	}
+	if err := opt.writeTrace(workload); err != nil {
+		return err
+	}
 	var rows []probeRow
 	for _, p := range ps {
 		r, err := probe.Simulate(workload, opt.config(p, *nodes, cut), rand.New(rand.NewPCG(*seed, 1)))
@@ -187,6 +190,7 @@ type probeOptions struct {
 	presetName, model, sampling, thieves *string
 	shortPartition                       *float64
 	intSeconds                           *bool
+	traceOut                             *string
 	// After resolve: the flags given, the preset (nil: none) and the
 	// parsed options.
 	set      map[string]bool
@@ -204,6 +208,7 @@ func probeOptionFlags(fs *flag.FlagSet) *probeOptions {
 		sampling:       fs.String("sampling", "", "probe targets: distinct or replacement (each drawn independently); default: the model's"),
 		thieves:        fs.String("thieves", "", "which idle nodes steal in Hawk: general (general partition only) or all; default: the model's"),
 		intSeconds:     fs.Bool("int-seconds", false, "truncate task durations and estimates to whole seconds, as the authors' simulator reads a trace; default: the model's"),
+		traceOut:       fs.String("write-trace", "", "also write the jobs run (after -int-seconds) to this file in the Hawk/Eagle trace format, e.g. to feed the same synthetic workload to the authors' simulator"),
 	}
 }
 
@@ -248,6 +253,23 @@ func (o *probeOptions) resolve(fs *flag.FlagSet, haveTrace bool) error {
 		}
 	}
 	return nil
+}
+
+// writeTrace writes the workload to the -write-trace file, if one is given
+// (probe.WriteTrace).
+func (o *probeOptions) writeTrace(workload []probe.Job) error {
+	if *o.traceOut == "" {
+		return nil
+	}
+	f, err := os.Create(*o.traceOut)
+	if err != nil {
+		return err
+	}
+	if err := probe.WriteTrace(f, workload); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // config is the configuration of policy p the flags give.

@@ -2,7 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -127,5 +131,38 @@ func TestProbeFlagErrors(t *testing.T) {
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {
 			t.Errorf("probe %v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, errOut, tc.code, tc.msg)
 		}
+	}
+}
+
+// TestProbeWriteTrace: -write-trace writes the jobs run, and running that
+// file as a trace with the same cut-off gives the same numbers (the
+// format round-trips exactly); with -int-seconds every duration written is
+// whole.
+func TestProbeWriteTrace(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "w.tr")
+	args := []string{"-jobs", "120", "-nodes", "60", "-policies", "eagle,hawk", "-int-seconds", "-threshold", "40"}
+	synthetic, _ := probeJSON(t, append(slices.Clone(args), "-write-trace", file)...)
+	again, _ := probeJSON(t, "-trace", file, "-nodes", "60", "-policies", "eagle,hawk", "-threshold", "40")
+	if synthetic != again {
+		t.Errorf("the written trace runs differently:\n%s\n%s", synthetic, again)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 120 {
+		t.Fatalf("%d lines; want 120", len(lines))
+	}
+	for _, line := range lines {
+		for _, f := range strings.Fields(line)[1:] {
+			if x, err := strconv.ParseFloat(f, 64); err != nil || x != math.Trunc(x) {
+				t.Fatalf("%q in %q is not whole", f, line)
+			}
+		}
+	}
+	if code, _, errOut := runCmd(t, "probe", "-jobs", "5", "-write-trace", filepath.Join(t.TempDir(), "no", "such", "dir")); code != 1 || !strings.Contains(errOut, "no such") {
+		t.Errorf("unwritable -write-trace: exit %d, %q", code, errOut)
 	}
 }
