@@ -111,3 +111,18 @@ func ExampleHopperPick() {
 	// Output:
 	// serve job 0
 }
+
+// The Yahoo setting of the Eagle paper with the choices of the authors'
+// simulator: cut-off, short partition and nodes from TraceSettings, probe
+// targets drawn with replacement, every idle node stealing in Hawk, and
+// the trace truncated to whole seconds as their reader does.
+func ExampleAuthorsCode() {
+	yahoo, _ := probe.LookupTraceSetting("yahoo")
+	cfg := probe.AuthorsCode(yahoo.Config(probe.Hawk))
+	fmt.Println(cfg.Nodes, cfg.Threshold, cfg.ShortFraction, cfg.Sampling, cfg.Thieves)
+	jobs := probe.TruncateSeconds([]probe.Job{{Submit: 7.5, Durations: []float64{0.4, 12.9}, EstTask: 6.65}})
+	fmt.Println(jobs[0].Submit, jobs[0].Durations, jobs[0].EstTask)
+	// Output:
+	// 4000 90.5811 0.02 replacement all
+	// 7.5 [0 12] 6
+}

@@ -55,6 +55,25 @@ func sampleSpread(dst []int, n, k int, rng *rand.Rand, ws *Workspace) []int {
 	return sampleDistinct(dst, n, k, rng, ws)
 }
 
+// sampleIID appends k values of [0, n), n ≥ 1, each drawn independently
+// and uniformly (rng.IntN(n) per value, so values may repeat): sampling
+// with replacement. O(k) time, no scratch memory.
+func sampleIID(dst []int, n, k int, rng *rand.Rand) []int {
+	for ; k > 0; k-- {
+		dst = append(dst, rng.IntN(n))
+	}
+	return dst
+}
+
+// sample appends k values of [0, n), n ≥ 1, drawn as s says: spread over
+// distinct values (sampleSpread) or independently (sampleIID).
+func sample(dst []int, n, k int, s Sampling, rng *rand.Rand, ws *Workspace) []int {
+	if s == WithReplacement {
+		return sampleIID(dst, n, k, rng)
+	}
+	return sampleSpread(dst, n, k, rng, ws)
+}
+
 // intSet is an open-addressing hash set of non-negative ints with linear
 // probing; slot value 0 means empty and v is stored as v+1. Its table has
 // a power-of-two size at least twice the number of values it will hold,

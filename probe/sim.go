@@ -25,7 +25,8 @@ const (
 	Eagle Scheduler = iota
 	// Hawk: the same hybrid split and LWL, short jobs batch-sampled over
 	// the whole cluster into FIFO queues, and randomized work stealing by
-	// idle general-partition nodes (Eagle §3.2, §6.1, [5]).
+	// idle general-partition nodes (Eagle §3.2, §6.1, [5]; every idle node
+	// with Config.Thieves = AllThieves, as the authors' simulator does).
 	Hawk
 	// Sparrow: every job batch-sampled (two probes per task) over the whole
 	// cluster, late binding, FIFO node queues, no partition (Eagle [20]).
@@ -84,6 +85,16 @@ type Config struct {
 	// StealAttempts is how many random general-partition nodes an idle Hawk
 	// node tries to steal from.
 	StealAttempts int
+	// Sampling is how probe targets are drawn, at every placement (the
+	// first, Eagle's re-placement and its fallback; every policy, Hopper
+	// included): Distinct (the zero value) or WithReplacement (the
+	// authors' simulator).
+	Sampling Sampling
+	// Thieves says which idle nodes steal in Hawk: GeneralThieves (the zero
+	// value, Eagle §6.1's text) or AllThieves (the authors' simulator:
+	// short-partition nodes too). Victims are always general-partition
+	// nodes other than the thief.
+	Thieves Thieves
 	// Beta and Eps are decentralized Hopper's Pareto shape of task
 	// durations (β > 1; β ≥ 2 means no speculation) and fairness allowance
 	// ε ∈ [0, 1] (HopperPick).
@@ -108,6 +119,9 @@ type Config struct {
 // no minimum for the baselines), starvation cap 5× the task estimate, and
 // Hawk stealing with 10 attempts. Sparrow and Hopper have no partition;
 // Hopper probes 4 per task (§7.2) with β = HopperBeta and ε = HopperEps.
+// Sampling and Thieves are the paper's text (Distinct, GeneralThieves);
+// TraceSetting.Config gives a trace's setting and AuthorsCode the authors'
+// simulator's choices.
 func DefaultConfig(p Scheduler, nodes int, threshold float64) Config {
 	c := Config{
 		Policy: p, Nodes: nodes, ShortFraction: ShortPartitionGoogle, Threshold: threshold,
@@ -156,6 +170,10 @@ type Stats struct {
 	// Fallback counts Eagle's probes rejected twice and sent to the short
 	// partition (a part of Rescheduled).
 	Fallback int64
+	// StolenByShort counts the probes stolen by short-partition nodes (a
+	// part of Rescheduled; Hawk with AllThieves only). It is the authors'
+	// simulator's STATS_TOTAL_STOLEN_S_FROM_B_PROBES.
+	StolenByShort int64
 	// Tasks is the number of task executions, speculative copies and
 	// killed ones included.
 	Tasks int64
@@ -335,9 +353,11 @@ type simulator struct {
 // long task finished. Nodes choose by GetProbeFromQueue (SRPT with the
 // starvation cap), and a probe stays until its job has no task left (SBP).
 // Hawk: 2t probes over all nodes, FIFO, one task per probe, and an idle
-// general-partition node with nothing queued tries StealAttempts random
-// general-partition nodes and takes the first batch of short probes behind
-// a long task (StealBatch). Sparrow: 2t probes per job, all jobs, FIFO.
+// general-partition node (any idle node with Thieves = AllThieves) with
+// nothing queued tries StealAttempts random general-partition nodes and
+// takes the first batch of short probes behind a long task (StealBatch).
+// Probe targets are distinct nodes, or drawn with replacement with
+// Sampling = WithReplacement, at every placement of every policy. Sparrow: 2t probes per job, all jobs, FIFO.
 // Hopper: ⌈4t⌉ requests per job over all nodes, each launching one task or
 // copy; a free worker serves the queued job HopperPick chooses, given the
 // exact state (unfinished tasks, running copies) of every active job and S
@@ -371,7 +391,7 @@ type simulator struct {
 // ProbeRatio that is not finite and > 0, a StarvationFactor or
 // mis-estimation bound outside [0, MaxFactor] (with MisestimateMin ≤
 // MisestimateMax), StealAttempts < 0, Hopper's β ≤ 1 or ε outside [0, 1],
-// an unknown policy, a nil rng, and a job with no task, more probes than
+// an unknown policy, Sampling or Thieves, a nil rng, and a job with no task, more probes than
 // MaxProbes (⌈ProbeRatio·tasks⌉ > 2³¹), or a Submit, EstTask or duration
 // outside [0, MaxTime].
 //
@@ -437,6 +457,10 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) (float64, error) {
 		return 0, check.Err(fn, -1, "MinProbes", float64(cfg.MinProbes), "must lie in [0, 2^31]")
 	case cfg.StealAttempts < 0 || cfg.StealAttempts > MaxProbes:
 		return 0, check.Err(fn, -1, "StealAttempts", float64(cfg.StealAttempts), "must lie in [0, 2^31]")
+	case cfg.Sampling > WithReplacement:
+		return 0, check.Err(fn, -1, "Sampling", float64(cfg.Sampling), "unknown sampling")
+	case cfg.Thieves > AllThieves:
+		return 0, check.Err(fn, -1, "Thieves", float64(cfg.Thieves), "unknown thieves")
 	case cfg.MisestimateMin > cfg.MisestimateMax:
 		return 0, check.Err(fn, -1, "MisestimateMin", cfg.MisestimateMin, "must be ≤ MisestimateMax")
 	case rng == nil:
@@ -677,7 +701,7 @@ func (s *simulator) arrive(t float64, j int) {
 	}
 	n := probeCount(tasks, minProbes, cfg.ProbeRatio)
 	s.res.Stats.Probes += int64(n)
-	s.targets = placeProbes(s.targets, 0, cfg.Nodes, n, s.rng, &s.ws)
+	s.targets = placeProbes(s.targets, 0, cfg.Nodes, n, cfg.Sampling, s.rng, &s.ws)
 	for _, i := range s.targets {
 		s.at(t, d, event{kind: evProbe, node: s.slot(i), job: j})
 	}
@@ -734,7 +758,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 	st.Rescheduled += int64(k)
 	s.targets = s.targets[:0]
 	if round == 0 {
-		s.targets = replaceProbes(s.targets, vec, k, s.rng, &s.ws)
+		s.targets = replaceProbes(s.targets, vec, k, s.cfg.Sampling, s.rng, &s.ws)
 	}
 	next := round + 1
 	if len(s.targets) == 0 { // second rejection, or no node free: short partition
@@ -744,7 +768,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 		if count == 0 {
 			first, count = 0, s.cfg.Nodes
 		}
-		s.targets = placeProbes(s.targets, first, count, k, s.rng, &s.ws)
+		s.targets = placeProbes(s.targets, first, count, k, s.cfg.Sampling, s.rng, &s.ws)
 	}
 	for _, i := range s.targets {
 		s.at(t, s.cfg.NetworkDelay, event{kind: evProbe, node: s.slot(i), job: j, round: uint8(next)})
@@ -793,7 +817,7 @@ func (s *simulator) tryStart(t float64, i int) {
 	clear(n.queue[len(q):])
 	n.queue = q
 	if len(q) == 0 {
-		if s.cfg.Policy == Hawk && n.id < s.general && !n.stealing {
+		if s.cfg.Policy == Hawk && (n.id < s.general || s.cfg.Thieves == AllThieves) && !n.stealing {
 			s.steal(t, i)
 		}
 		return
@@ -980,15 +1004,23 @@ func (s *simulator) longDone(t float64, i, j int) {
 	s.lwl.set(i, t+s.centralWork[i], t)
 }
 
-// steal is Hawk's randomized work stealing by the idle node at place i.
+// steal is Hawk's randomized work stealing by the idle node at place i:
+// each attempt draws a victim uniformly among the general-partition nodes
+// other than the thief (a short-partition thief, with AllThieves, among
+// all of them).
 func (s *simulator) steal(t float64, i int) {
-	if s.general < 2 {
+	n := &s.nodes[i]
+	inGeneral := n.id < s.general
+	others := s.general // victims the thief may draw
+	if inGeneral {
+		others--
+	}
+	if others < 1 {
 		return
 	}
-	n := &s.nodes[i]
 	for a := 0; a < s.cfg.StealAttempts; a++ {
-		v := s.rng.IntN(s.general - 1)
-		if v >= n.id {
+		v := s.rng.IntN(others)
+		if inGeneral && v >= n.id {
 			v++
 		}
 		vs, ok := s.find(v)
@@ -1019,6 +1051,9 @@ func (s *simulator) steal(t float64, i int) {
 		batch := slices.Clone(victim.queue[start:end])
 		victim.queue = slices.Delete(victim.queue, start, end)
 		s.res.Stats.Rescheduled += int64(end - start)
+		if !inGeneral {
+			s.res.Stats.StolenByShort += int64(end - start)
+		}
 		s.stolen = append(s.stolen, batch)
 		n.stealing = true
 		s.at(t, 2*s.cfg.NetworkDelay, event{kind: evStolen, node: i, ref: len(s.stolen) - 1})

@@ -208,31 +208,56 @@ func Freshest(vectors []*StateVector) int {
 // MaxProbes, probes > 0 with count = 0, first+count > MaxProbes, and a nil
 // rng.
 func PlaceProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Workspace) ([]int, error) {
-	const fn = "probe.PlaceProbes"
-	switch {
-	case first < 0 || first > MaxProbes:
-		return nil, check.Err(fn, -1, "first", float64(first), "must lie in [0, 2^31]")
-	case count < 0 || count > MaxProbes-first:
-		return nil, check.Err(fn, -1, "count", float64(count), "must be ≥ 0 with first+count ≤ 2^31")
-	case probes < 0 || probes > MaxProbes:
-		return nil, check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
-	case probes > 0 && count == 0:
-		return nil, check.Err(fn, -1, "count", 0, "must be > 0 when probes > 0")
-	case rng == nil:
-		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
+	if err := checkPlace("probe.PlaceProbes", first, count, probes, Distinct, rng); err != nil {
+		return nil, err
 	}
-	return placeProbes(dst, first, count, probes, rng, ws), nil
+	return placeProbes(dst, first, count, probes, Distinct, rng, ws), nil
 }
 
-// placeProbes is PlaceProbes on validated input (first+count ≤ MaxProbes,
-// probes in [0, MaxProbes], count > 0 when probes > 0, rng not nil; a
-// nil ws allocates a temporary one). Same complexity.
-func placeProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Workspace) []int {
+// PlaceProbesWith is PlaceProbes with the probes' nodes drawn as sampling
+// says: Distinct is PlaceProbes, draw for draw; WithReplacement draws each
+// probe's node independently and uniformly among the count nodes, in draw
+// order (rng.IntN(count) per probe, so nodes may repeat), as the authors'
+// simulator does (find_workers_random). Same complexity (O(probes), no
+// scratch memory with replacement), special cases and errors as
+// PlaceProbes, plus an error for an unknown sampling.
+func PlaceProbesWith(dst []int, first, count, probes int, sampling Sampling, rng *rand.Rand, ws *Workspace) ([]int, error) {
+	if err := checkPlace("probe.PlaceProbesWith", first, count, probes, sampling, rng); err != nil {
+		return nil, err
+	}
+	return placeProbes(dst, first, count, probes, sampling, rng, ws), nil
+}
+
+// checkPlace validates the arguments of PlaceProbes and PlaceProbesWith
+// (function fn).
+func checkPlace(fn string, first, count, probes int, sampling Sampling, rng *rand.Rand) error {
+	switch {
+	case first < 0 || first > MaxProbes:
+		return check.Err(fn, -1, "first", float64(first), "must lie in [0, 2^31]")
+	case count < 0 || count > MaxProbes-first:
+		return check.Err(fn, -1, "count", float64(count), "must be ≥ 0 with first+count ≤ 2^31")
+	case probes < 0 || probes > MaxProbes:
+		return check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
+	case probes > 0 && count == 0:
+		return check.Err(fn, -1, "count", 0, "must be > 0 when probes > 0")
+	case sampling > WithReplacement:
+		return check.Err(fn, -1, "sampling", float64(sampling), "unknown sampling")
+	case rng == nil:
+		return check.ErrText(fn, -1, "rng", "nil", "must not be nil")
+	}
+	return nil
+}
+
+// placeProbes is PlaceProbesWith on validated input (first+count ≤
+// MaxProbes, probes in [0, MaxProbes], count > 0 when probes > 0, a known
+// sampling, rng not nil; a nil ws allocates a temporary one). Same
+// complexity.
+func placeProbes(dst []int, first, count, probes int, sampling Sampling, rng *rand.Rand, ws *Workspace) []int {
 	if probes == 0 {
 		return dst[:0]
 	}
 	ws = orNew(ws)
-	dst = sampleSpread(dst[:0], count, probes, rng, ws)
+	dst = sample(dst[:0], count, probes, sampling, rng, ws)
 	for i := range dst {
 		dst[i] += first
 	}
@@ -260,26 +285,51 @@ func placeProbes(dst []int, first, count, probes int, rng *rand.Rand, ws *Worksp
 // re-scheduling. An error, with dst untouched, is returned for probes < 0 or
 // > MaxProbes and a nil rng.
 func ReplaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws *Workspace) ([]int, error) {
-	const fn = "probe.ReplaceProbes"
-	if probes < 0 || probes > MaxProbes {
-		return nil, check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
+	if err := checkReplace("probe.ReplaceProbes", probes, Distinct, rng); err != nil {
+		return nil, err
 	}
-	if rng == nil {
-		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
-	}
-	return replaceProbes(dst, free, probes, rng, ws), nil
+	return replaceProbes(dst, free, probes, Distinct, rng, ws), nil
 }
 
-// replaceProbes is ReplaceProbes on validated input (probes in [0,
-// MaxProbes], rng not nil; a nil ws allocates a temporary one). Same
-// complexity.
-func replaceProbes(dst []int, free *StateVector, probes int, rng *rand.Rand, ws *Workspace) []int {
+// ReplaceProbesWith is ReplaceProbes with the candidates drawn as sampling
+// says: Distinct is ReplaceProbes, draw for draw; WithReplacement draws
+// each probe's candidate independently and uniformly (so nodes may repeat),
+// as the authors' simulator does when it re-places rejected probes. The
+// result lists the nodes in increasing order either way. Same complexity,
+// special cases and errors as ReplaceProbes, plus an error for an unknown
+// sampling.
+func ReplaceProbesWith(dst []int, free *StateVector, probes int, sampling Sampling, rng *rand.Rand, ws *Workspace) ([]int, error) {
+	if err := checkReplace("probe.ReplaceProbesWith", probes, sampling, rng); err != nil {
+		return nil, err
+	}
+	return replaceProbes(dst, free, probes, sampling, rng, ws), nil
+}
+
+// checkReplace validates the arguments of ReplaceProbes and
+// ReplaceProbesWith (function fn).
+func checkReplace(fn string, probes int, sampling Sampling, rng *rand.Rand) error {
+	switch {
+	case probes < 0 || probes > MaxProbes:
+		return check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
+	case sampling > WithReplacement:
+		return check.Err(fn, -1, "sampling", float64(sampling), "unknown sampling")
+	case rng == nil:
+		return check.ErrText(fn, -1, "rng", "nil", "must not be nil")
+	}
+	return nil
+}
+
+// replaceProbes is ReplaceProbesWith on validated input (probes in [0,
+// MaxProbes], a known sampling, rng not nil; a nil ws allocates a
+// temporary one). Same complexity. Equal ranks (with replacement) map to
+// the same node.
+func replaceProbes(dst []int, free *StateVector, probes int, sampling Sampling, rng *rand.Rand, ws *Workspace) []int {
 	candidates := free.Len() - free.CountLong()
 	if probes == 0 || candidates == 0 {
 		return dst[:0]
 	}
 	ws = orNew(ws)
-	ws.ranks = sampleSpread(ws.ranks[:0], candidates, probes, rng, ws)
+	ws.ranks = sample(ws.ranks[:0], candidates, probes, sampling, rng, ws)
 	slices.Sort(ws.ranks)
 	// Map the sorted ranks among the clear bits to node indices in one scan
 	// of the stored words; the nodes between them are all clear.
