@@ -25,7 +25,10 @@ func TestErrorFields(t *testing.T) {
 	errOf := func(_ any, err error) error { return err }
 	err3 := func(_ []float64, _ int, err error) error { return err }
 	hp := func(queued []int, remaining, running []float64, slots, beta, eps float64) error {
-		_, err := HopperPick(queued, remaining, running, slots, beta, eps, nil)
+		k, err := HopperPick(queued, remaining, running, slots, beta, eps, nil)
+		if err != nil && k != -1 {
+			t.Errorf("HopperPick returned position %d with error %v; want −1", k, err)
+		}
 		return err
 	}
 	one := []float64{1}
@@ -67,6 +70,12 @@ func TestErrorFields(t *testing.T) {
 		{"HopperPick queued<0", hp([]int{0, -1}, one, one, 1, 1.5, 0), "probe.HopperPick", 1, "queued"},
 		{"HopperPick queued=n", hp([]int{1}, one, one, 1, 1.5, 0), "probe.HopperPick", 0, "queued"},
 		{"HopperPick queued repeated", hp([]int{0, 1, 0}, []float64{1, 1}, []float64{0, 0}, 1, 1.5, 0), "probe.HopperPick", 2, "queued"},
+		// ΣT overflows at job 1; Σ(2/β)·T_i at job 1 although ΣT does not.
+		{"HopperPick ΣT overflow", hp([]int{0}, []float64{math.MaxFloat64, math.MaxFloat64}, []float64{0, 0}, 1, 1.5, 0.1), "probe.HopperPick", 1, "remaining"},
+		{"HopperPick ΣV overflow", hp([]int{0}, []float64{math.MaxFloat64 / 2, math.MaxFloat64 / 2}, []float64{0, 0}, 1, 1.5, 0.1), "probe.HopperPick", 1, "remaining"},
+		// c·ΣT rounds past MaxFloat64 but Σc·T_i does not: accepted
+		// (TestHopperPickVirtualOverflow decides it).
+		{"HopperPick ΣV rounds", hp([]int{0}, []float64{4.820244767905938e+307, 4.820244767905937e+307, 4.820244767905939e+307}, []float64{0, 0, 0}, 1, 1.6088100937010426, 0.1), "", 0, ""},
 	}
 	for _, c := range cases {
 		if c.field == "" {

@@ -454,7 +454,7 @@ func testMagnitudeHopperPick(t *rapid.T) {
 	if k < 0 || k >= len(queued) {
 		t.Fatalf("position %d of %d", k, len(queued))
 	}
-	targets, _ := ws.hopperTargets(remaining, slots, 1.5, 0.1)
+	targets := ws.fairTargets(remaining, slots, 1.5, 0.1)
 	below := func(i int) bool { return running[i] < targets[i]-TargetTolerance*max(1, targets[i]) }
 	for _, i := range queued {
 		if below(i) && !below(queued[k]) {

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/alloc"
-	"github.com/specsched/specsched/fairness"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 )
@@ -58,8 +57,10 @@ import (
 // order. β ≥ 2 means no speculation (V_i = T_i). An error is returned for a
 // remaining or running entry that is NaN, ±Inf or negative, mismatched
 // lengths, a queued index out of range or repeated, a slots that is not
-// finite and ≥ 0, and for β and ε as fairness.Allocate rejects them (β ≤ 1,
-// ε outside [0, 1]).
+// finite and ≥ 0, for β and ε as fairness.Allocate rejects them (β ≤ 1,
+// ε outside [0, 1]), and when ΣT_i or Σ(2/β)·T_i, summed in index order,
+// overflows float64 (naming the job at which it does), as fairness.Allocate
+// does. On an error the position is −1.
 func HopperPick(queued []int, remaining, running []float64, slots, beta, eps float64, ws *Workspace) (int, error) {
 	const fn = "probe.HopperPick"
 	if len(running) != len(remaining) {
@@ -96,10 +97,17 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 		}
 		ws.stamp[i] = ws.gen
 	}
-	targets, err := ws.hopperTargets(remaining, slots, beta, eps)
-	if err != nil {
-		return -1, err // including a ΣT that overflows
+	// Algorithm 2's kernel needs ΣT and Σ(2/β)·T_i, summed in index order
+	// as fairness.Allocate checks them, finite.
+	if math.IsInf(totalT, 1) {
+		return -1, overflowAt(fn, remaining, 1, "the sum over jobs overflows float64")
 	}
+	if math.IsInf(factor*totalT, 1) {
+		if err := overflowAt(fn, remaining, factor, "the total virtual size Σ(2/β)·T overflows float64"); err != nil {
+			return -1, err
+		}
+	}
+	targets := ws.fairTargets(remaining, slots, beta, eps)
 	// Algorithm 1's case split, computed as alloc computes it: (2/β)·ΣT,
 	// not Σ(2/β)·T_i, which can differ by an ulp exactly at ΣV = S. A ΣV
 	// that rounds past MaxFloat64 (fairness.Allocate accepts it when the
@@ -125,21 +133,26 @@ func speculationFactor(fn, field string, beta float64) (float64, error) {
 	return factor, nil
 }
 
-// hopperTargets computes the ε-fair targets into ws.targets for
-// HopperPick, whose caller's snapshot fairness.Allocate validates (the ΣV
-// overflow included).
-func (ws *Workspace) hopperTargets(remaining []float64, slots, beta, eps float64) ([]float64, error) {
-	var err error
-	ws.targets, err = fairness.Allocate(ws.targets, remaining, slots, beta, eps, &ws.alloc)
-	return ws.targets, err
+// overflowAt names the job at which the running sum Σ c·T_i, in index
+// order, overflows, with reason; nil when it stays finite (c·ΣT, rounded
+// differently, may overflow where the sum the kernel forms does not). O(n).
+func overflowAt(fn string, remaining []float64, c float64, reason string) error {
+	var sum float64
+	for i, t := range remaining {
+		sum += c * t
+		if math.IsInf(sum, 1) {
+			return check.Err(fn, i, "remaining", t, reason)
+		}
+	}
+	return nil
 }
 
-// fairTargets computes the ε-fair targets into ws.targets for the
-// simulator, by Algorithm 2's unchecked kernel (hopper.Fair): β and ε
-// passed validateSim, S = Nodes ≤ 2³¹, and the view holds task counts,
-// integers ≥ 0 whose virtual sizes sum to at most 2·(the tasks of all
-// jobs), finite — the kernel's preconditions. The result is
-// fairness.Allocate's, bit for bit. O(n).
+// fairTargets computes the ε-fair targets into ws.targets by Algorithm 2's
+// unchecked kernel (hopper.Fair), on data checked as fairness.Allocate
+// checks it: by HopperPick, or, in the simulator, by validateSim (β, ε; S
+// = Nodes ≤ 2³¹) and by construction (the view holds task counts, integers
+// ≥ 0 whose virtual sizes sum to at most 2·(the tasks of all jobs)). The
+// result is fairness.Allocate's, bit for bit. O(n).
 func (ws *Workspace) fairTargets(remaining []float64, slots, beta, eps float64) []float64 {
 	ws.targets = slices.Grow(ws.targets[:0], len(remaining))[:len(remaining)]
 	hopper.Fair(ws.targets, remaining, slots, eps, hopper.Summarize(remaining, beta), &ws.alloc)
@@ -156,7 +169,8 @@ const TargetTolerance = 1e-9
 // speculationFactor's 2/β: job i's virtual size is factor·T_i, finite
 // (T_i ≤ ΣT, whose virtual size fairness.Allocate or Simulate bounded).
 func hopperChoose(queued []int, remaining, running, targets []float64, constrained bool, factor float64) int {
-	best, bestJob := -1, -1
+	best := -1
+	var bestJob int // read only once best ≥ 0
 	var bestBelow bool
 	var bestV float64
 	for k, i := range queued {

@@ -267,3 +267,32 @@ func TestHopperPickVirtualOverflow(t *testing.T) {
 		t.Errorf("HopperPick = %d, %v; want %d (reference) = 1", got, err, want)
 	}
 }
+
+// TestHopperChooseTolerance: a job counts as below its target only when
+// running < target − TargetTolerance·max(1, target), strictly. By hand,
+// with job 0 the smaller (preferred by rule 4 when both are below) and job
+// 1 far below its target:
+//   - target 1000 + 5e−7 with 1000 running is within the tolerance (1e−6
+//     at 1000), so job 1, the only job below, gets the slot;
+//   - at exactly running = target − tolerance (searched in the bits) job
+//     0 is not below either.
+func TestHopperChooseTolerance(t *testing.T) {
+	t.Parallel()
+	below := func(target float64) float64 { return target - TargetTolerance*max(1, target) }
+	atBound := 1000 + 1e-6
+	for range 1 << 12 {
+		if below(atBound) == 1000 {
+			break
+		}
+		atBound = math.Nextafter(atBound, 2000)
+	}
+	if below(atBound) != 1000 {
+		t.Fatal("no target with target − tolerance = 1000 exactly")
+	}
+	for _, target := range []float64{1000 + 5e-7, atBound} {
+		got := hopperChoose([]int{0, 1}, []float64{1, 2}, []float64{1000, 0}, []float64{target, 5}, true, 1)
+		if got != 1 {
+			t.Errorf("target %v, 1000 running: picked %d, want 1 (job 0 is not below its target)", target, got)
+		}
+	}
+}
