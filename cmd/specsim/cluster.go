@@ -116,7 +116,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	}
 	rows = only(rows, shown)
 	if *f.plotFile != "" {
-		if err := plotCDF(*f.plotFile, rows); err != nil {
+		if err := plotCDF(*f.plotFile, rows, f.timeAxis()); err != nil {
 			return fmt.Errorf("-plot %s: %w", *f.plotFile, err)
 		}
 	}
@@ -299,8 +299,26 @@ func (f *clusterFlags) writeHeader(w io.Writer, workload []sim.Job, describe str
 	if f.svc == sim.MachineService {
 		service = fmt.Sprintf("; machine service variability, CV %g", *f.cv)
 	}
-	fmt.Fprintf(w, "speculation: %s rule, %s estimates, judged after %g·t_new%s; times in units of the mean task duration\n\n",
-		*f.rule, f.spec.Estimator, f.spec.Detect, service)
+	fmt.Fprintf(w, "speculation: %s rule, %s estimates, judged after %g·t_new%s; times in %s\n\n",
+		*f.rule, f.spec.Estimator, f.spec.Detect, service, f.timeUnit())
+}
+
+// timeUnit names the unit of the times printed: the synthetic workload's
+// mean task duration is 1 (sim.DefaultWorkload), a trace's times are in the
+// trace's own unit.
+func (f *clusterFlags) timeUnit() string {
+	if *f.trace != "" {
+		return "the trace's time unit"
+	}
+	return "units of the mean task duration"
+}
+
+// timeAxis is the label of the plot's time axis (see timeUnit).
+func (f *clusterFlags) timeAxis() string {
+	if *f.trace != "" {
+		return "completion time (the trace's time unit)"
+	}
+	return "completion time (mean task durations)"
 }
 
 // A policySpec is a policy of -policies: a preset of package sim, or a

@@ -154,6 +154,41 @@ func TestClusterTrace(t *testing.T) {
 	}
 }
 
+// TestTraceUnits: a trace's times are in its own unit, and the header and
+// the plot's axis say so (issue 19: a trace with durations 1000, 3000, 2000
+// printed its means under "times in units of the mean task duration"); the
+// synthetic workload's header and axis keep the mean task duration, its
+// time unit.
+func TestTraceUnits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.csv")
+	if err := os.WriteFile(trace, []byte("job,arrival,phase,duration,beta\na,0,0,1000,1.5\nb,0,0,3000,1.5\nc,0,0,2000,1.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args          []string
+		header, label string
+	}{
+		{[]string{"-trace", trace, "-slots", "2"}, "; times in the trace's time unit\n", "completion time (the trace&#39;s time unit)"},
+		{small, "; times in units of the mean task duration\n", "completion time (mean task durations)"},
+	} {
+		svg := filepath.Join(dir, "cdf.svg")
+		args := append([]string{"-q", "-policies", "hopper", "-plot", svg}, tc.args...)
+		code, out, errOut := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("specsim %v: exit %d: %s", args, code, errOut)
+		}
+		if lines := strings.SplitAfter(out, "\n"); len(lines) < 2 || !strings.HasSuffix(lines[1], tc.header) {
+			t.Errorf("specsim %v: header %q, want it to end %q", args, lines[:2], tc.header)
+		}
+		data, err := os.ReadFile(svg)
+		if err != nil || !bytes.Contains(data, []byte(">"+tc.label+"<")) {
+			t.Errorf("specsim %v: the plot lacks the axis label %q (%v)", args, tc.label, err)
+		}
+	}
+}
+
 // TestBadInput: bad flags exit 2 with a message; unreadable or malformed
 // traces exit 1 naming the file and line.
 func TestBadInput(t *testing.T) {

@@ -16,11 +16,11 @@ import (
 const maxPoints = 400
 
 // plotCDF draws the empirical CDF of job completion time of every row on a
-// logarithmic time axis and saves it to file (.svg or .png).
-func plotCDF(file string, rows []clusterResult) error {
+// logarithmic time axis labelled xLabel and saves it to file (.svg or .png).
+func plotCDF(file string, rows []clusterResult, xLabel string) error {
 	p := plot.New()
 	p.Title.Text = "Job completion time"
-	p.X.Label.Text = "completion time (mean task durations)"
+	p.X.Label.Text = xLabel
 	p.Y.Label.Text = "fraction of jobs completed"
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
