@@ -10,7 +10,7 @@ import (
 	"github.com/specsched/specsched/overlap"
 )
 
-const overlapSummary = `Runs the synthetic experiment of §5.3 of Lin, Wierman, Zhang and Tan,
+const overlapSummary = `Runs the synthetic experiment of §5.3 of Lin, Zhang, Wierman and Tan,
 "Joint Optimization of Overlapping Phases in MapReduce": jobs with
 overlapping map and shuffle phases on two stations of speed 1, the §5.3
 workload (overlap.PaperWorkload) at the given load, drawn as
