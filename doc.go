@@ -34,8 +34,8 @@
 //	                                                               (Theorem 4), EffectiveWorkload,
 //	                                                               RemainingEffectiveWorkload (eq. 19, 25)
 //	Xu et al. §2 time-slotted model                   competitive  Simulate (SEW, SREW+C(β), Fair)
-//	Lin, Wierman, Zhang, Tan, overlapping phases      overlap      Rates (MaxSRPT §4.1 Alg. 1, SplitSRPT §4.2
-//	(paper 004)                                                    Alg. 2, k-LPS and FIFO of §5), Simulate
+//	Lin, Zhang, Wierman, Tan, overlapping phases      overlap      Rates (MaxSRPT §4.1 Alg. 1, SplitSRPT §4.2
+//	(Performance Evaluation 2013)                                  Alg. 2, k-LPS and FIFO of §5), Simulate
 //	                                                               (exact fluid tandem queue), LowerBound
 //	                                                               (§5.1), Workload (§5.3), RunExperiment,
 //	                                                               Corollary4Instance, Corollary6Instance,
@@ -57,8 +57,38 @@
 // and prints the comparison (go run ./cmd/specsim); its subcommands run the
 // thesis's worked example, overlap's §5.3 experiment and probe's simulator.
 //
-// The paper copies are in ../shared/papers beside the module; each function's
-// doc comment names the equation, algorithm and theorem it implements.
+// Each function's doc comment names the section, equation, algorithm and
+// theorem of the paper it implements.
+//
+// # Papers
+//
+// The papers are the specification; "Hopper" or "the thesis" alone means
+// the first, "the Hopper conference paper" the second.
+//
+//   - Xiaoqi Ren, "Speculation-aware Resource Allocation for Cluster
+//     Schedulers", Master's thesis, California Institute of Technology,
+//     2015 (CaltechTHESIS 8664, https://thesis.library.caltech.edu/8664/).
+//     Hopper's model, virtual job sizes, Algorithms 1–4 and Theorems 1–3,
+//     the worked example of Table 2.1, the evaluation of §6.
+//   - Xiaoqi Ren, Ganesh Ananthanarayanan, Adam Wierman, Minlan Yu,
+//     "Hopper: Decentralized Speculation-aware Cluster Scheduling at Scale",
+//     ACM SIGCOMM 2015, pp. 379–392, doi:10.1145/2829988.2787481.
+//     Decentralized Hopper on Sparrow (§6.1), β re-fitting, α estimation.
+//   - Huanle Xu, Wing Cheong Lau, Zhibo Yang, Gustavo de Veciana, Hanxu Hou,
+//     "Mitigating Service Variability in MapReduce Clusters via Task
+//     Cloning: A Competitive Analysis", IEEE Transactions on Parallel and
+//     Distributed Systems, 2017, doi:10.1109/TPDS.2017.2689767. SEW,
+//     SREW+C(β), the time-slotted model of machine variability.
+//   - Pamela Delgado, Diego Didona, Florin Dinu, Willy Zwaenepoel,
+//     "Job-aware Scheduling in Eagle: Divide and Stick to Your Probes", ACM
+//     Symposium on Cloud Computing (SoCC) 2016, doi:10.1145/2987550.2987563.
+//     Succinct State Sharing, sticky batch probing, the Hawk and Sparrow
+//     baselines.
+//   - Minghong Lin, Li Zhang, Adam Wierman, Jian Tan, "Joint Optimization of
+//     Overlapping Phases in MapReduce", Performance Evaluation, 2013 (a short
+//     version in ACM SIGMETRICS Performance Evaluation Review,
+//     doi:10.1145/2567529.2567534). MaxSRPT, SplitSRPT, the overlapping
+//     tandem queue.
 //
 // # Layers
 //

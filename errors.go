@@ -3,6 +3,7 @@ package specsched
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // An InputError reports an invalid value handed to one of the library's
@@ -31,11 +32,12 @@ type InputError struct {
 
 // Error formats the error as "func: job i: field = value: reason", leaving out
 // the job for scalar parameters, with Item for "job" when it is set and the
-// quoted Text for the value when it is set.
+// quoted Text for the value when it is set (its first MaxQuoted characters
+// and "…" when it is longer).
 func (e *InputError) Error() string {
 	value := strconv.FormatFloat(e.Value, 'g', -1, 64)
 	if e.Text != "" {
-		value = strconv.Quote(e.Text)
+		value = quote(e.Text)
 	}
 	if e.Index < 0 {
 		return fmt.Sprintf("%s: %s = %s: %s", e.Func, e.Field, value, e.Reason)
@@ -60,10 +62,34 @@ type TraceError struct {
 }
 
 // Error formats the error as `func: line n: field "text": reason`, or
-// "func: line n: reason" when no field is named.
+// "func: line n: reason" when no field is named. A Text longer than
+// MaxQuoted characters is cut to its first MaxQuoted, followed by "…"
+// outside the quotes: a trace's bad field can be megabytes long, and the
+// message stays a line.
 func (e *TraceError) Error() string {
 	if e.Field == "" {
 		return fmt.Sprintf("%s: line %d: %s", e.Func, e.Line, e.Reason)
 	}
-	return fmt.Sprintf("%s: line %d: %s %q: %s", e.Func, e.Line, e.Field, e.Text, e.Reason)
+	return fmt.Sprintf("%s: line %d: %s %s: %s", e.Func, e.Line, e.Field, quote(e.Text), e.Reason)
+}
+
+// MaxQuoted is how many characters of an offending text the messages of
+// InputError and TraceError quote: enough to recognise a field, short
+// enough that the message stays one line.
+const MaxQuoted = 40
+
+// quote is strconv.Quote of text, or of its first MaxQuoted characters
+// followed by "…" when it is longer. The cut falls between two characters
+// (an invalid UTF-8 byte counts as one, as strconv.Quote escapes it as
+// one), so the quoted prefix is the text's own. O(MaxQuoted).
+func quote(text string) string {
+	cut := 0
+	for n := 0; cut < len(text); n++ {
+		if n == MaxQuoted {
+			return strconv.Quote(text[:cut]) + "…"
+		}
+		_, size := utf8.DecodeRuneInString(text[cut:])
+		cut += size
+	}
+	return strconv.Quote(text)
 }

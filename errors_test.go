@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -65,9 +66,24 @@ func testInputErrorNoPanic(t *rapid.T) {
 	if e.Index >= 0 && !strings.Contains(msg, fmt.Sprintf("%s %d: ", item, e.Index)) {
 		t.Fatalf("message %q does not name %s %d", msg, item, e.Index)
 	}
-	if e.Text != "" && !strings.Contains(msg, " = "+strconv.Quote(e.Text)+": ") {
+	if e.Text != "" && !strings.Contains(msg, " = "+wantQuote(e.Text)+": ") {
 		t.Fatalf("message %q does not quote the text %q as the value", msg, e.Text)
 	}
+}
+
+// wantQuote is the quoted text the messages must show: the whole text if it
+// has at most 40 characters, else its first 40 and "…" after the quotes.
+// Characters are counted as range over a string counts them (an invalid
+// byte is one), independently of the decoder loop in errors.go.
+func wantQuote(text string) string {
+	n := 0
+	for i := range text {
+		if n == 40 {
+			return strconv.Quote(text[:i]) + "…"
+		}
+		n++
+	}
+	return strconv.Quote(text)
 }
 
 func TestInputErrorNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testInputErrorNoPanic) }
@@ -116,11 +132,43 @@ func testTraceErrorNoPanic(t *rapid.T) {
 	if !strings.HasPrefix(msg, fmt.Sprintf("%s: line %d: ", e.Func, e.Line)) || !strings.HasSuffix(msg, ": "+e.Reason) {
 		t.Fatalf("message %q does not name func %q, line %d and reason %q", msg, e.Func, e.Line, e.Reason)
 	}
-	if e.Field != "" && !strings.Contains(msg, fmt.Sprintf("%s %q", e.Field, e.Text)) {
+	if e.Field != "" && !strings.Contains(msg, e.Field+" "+wantQuote(e.Text)+": ") {
 		t.Fatalf("message %q does not name field %q with text %q", msg, e.Field, e.Text)
+	}
+	if !utf8.ValidString(msg) {
+		t.Fatalf("message %q is not valid UTF-8", msg)
 	}
 }
 
 func TestTraceErrorNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testTraceErrorNoPanic) }
 
 func FuzzTraceError(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testTraceErrorNoPanic)) }
+
+// TestQuotedTextBounded: a megabyte-long offending text gives a message of
+// a few dozen bytes, cut between characters (worked by hand: 39 x's then a
+// 3-byte "€" is 40 characters; an invalid byte counts as one and is
+// escaped; a text of exactly 40 characters is quoted whole).
+func TestQuotedTextBounded(t *testing.T) {
+	t.Parallel()
+	x39 := strings.Repeat("x", 39)
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{strings.Repeat("7", 1<<20), `"` + strings.Repeat("7", 40) + `"…`},
+		{x39 + "€€€", `"` + x39 + `€"…`},
+		{x39 + "\xff" + "tail", `"` + x39 + `\xff"…`},
+		{x39 + "\xff", `"` + x39 + `\xff"`},
+		{x39 + "y", `"` + x39 + `y"`},
+		{"é\n", `"é\n"`},
+	} {
+		e := specsched.TraceError{Func: "sim.ParseTrace", Line: 2, Field: "duration", Text: tc.text, Reason: "r"}
+		want := "sim.ParseTrace: line 2: duration " + tc.want + ": r"
+		if got := e.Error(); got != want {
+			t.Errorf("Error() = %q, want %q", got, want)
+		}
+		ie := specsched.InputError{Func: "f", Index: -1, Field: "policy", Text: tc.text, Reason: "r"}
+		if got, want := ie.Error(), "f: policy = "+tc.want+": r"; got != want {
+			t.Errorf("InputError.Error() = %q, want %q", got, want)
+		}
+	}
+}

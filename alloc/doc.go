@@ -1,9 +1,13 @@
 // Package alloc implements Hopper's speculation-aware allocation for jobs of
-// one phase (Ren, "Speculation-aware Resource Allocation for Cluster
-// Schedulers", Caltech MS thesis, 2015, §3.1–3.4; the Hopper conference
-// paper's centralized scheduler), and the shared pieces every other
-// algorithm package builds on: the throughput model and integer
-// apportionment.
+// one phase (§3.1–3.4 of the thesis, and the centralized scheduler of the
+// conference paper), and the shared pieces every other algorithm package
+// builds on: the throughput model and integer apportionment.
+//
+// Papers: Xiaoqi Ren, "Speculation-aware Resource Allocation for Cluster
+// Schedulers", Master's thesis, California Institute of Technology, 2015
+// (CaltechTHESIS 8664), "the thesis"; Xiaoqi Ren, Ganesh Ananthanarayanan,
+// Adam Wierman, Minlan Yu, "Hopper: Decentralized Speculation-aware Cluster
+// Scheduling at Scale", ACM SIGCOMM 2015, doi:10.1145/2829988.2787481.
 //
 // # The model
 //

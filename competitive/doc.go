@@ -1,9 +1,10 @@
 // Package competitive implements task cloning with competitive guarantees
 // for MapReduce clusters whose machines vary in speed: the SEW and
-// SREW+C(β) schedulers of Xu, Lau, Yang, de Veciana and Hou, "Mitigating
-// Service Variability in MapReduce Clusters via Task Cloning: A
-// Competitive Analysis" (../shared/papers/001_002cb156a0cb9b83.txt), their
-// bounds, and the paper's time-slotted machine-variability model.
+// SREW+C(β) schedulers of Huanle Xu, Wing Cheong Lau, Zhibo Yang, Gustavo
+// de Veciana and Hanxu Hou, "Mitigating Service Variability in MapReduce
+// Clusters via Task Cloning: A Competitive Analysis", IEEE Transactions on
+// Parallel and Distributed Systems, 2017, doi:10.1109/TPDS.2017.2689767;
+// their bounds, and the paper's time-slotted machine-variability model.
 //
 // # The model (§2)
 //

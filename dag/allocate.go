@@ -99,7 +99,7 @@ type Job struct {
 // the slots are computed in the caller's units, every share to a few ulps
 // (a share far below S, or of a subnormal T_i, included) unless it is
 // itself subnormal. Sums such as ΣT_i or ΣV_i may exceed float64: they are
-// never formed where that could change the answer. See scale.go.
+// never formed where that could change the answer.
 //
 // Special cases: no jobs gives an empty result. Jobs with T_i = 0 get 0 and
 // do not take part in the order (their α does not count in α_min). If every

@@ -1,8 +1,13 @@
 // Package dag implements Hopper's allocation for jobs whose tasks form a DAG
-// of pipelined phases (Ren, "Speculation-aware Resource Allocation for
-// Cluster Schedulers", Caltech MS thesis, 2015, §4.1 Algorithm 3, §5.2 and
-// §6.2.1; the Hopper conference paper §6.3), and the estimation of the α
-// weight that drives it.
+// of pipelined phases (thesis §4.1 Algorithm 3, §5.2 and §6.2.1; conference
+// paper §6.3), and the estimation of the α weight that drives it.
+//
+// Papers: Xiaoqi Ren, "Speculation-aware Resource Allocation for Cluster
+// Schedulers", Master's thesis, California Institute of Technology, 2015
+// (CaltechTHESIS 8664), "the thesis"; Xiaoqi Ren, Ganesh Ananthanarayanan,
+// Adam Wierman, Minlan Yu, "Hopper: Decentralized Speculation-aware Cluster
+// Scheduling at Scale", ACM SIGCOMM 2015, doi:10.1145/2829988.2787481, "the
+// conference paper".
 //
 // # The model
 //

@@ -1,6 +1,7 @@
 // Package fairness implements Hopper's ε-fair allocation, Algorithm 2 of the
-// thesis (Ren, "Speculation-aware Resource Allocation for Cluster
-// Schedulers", Caltech MS thesis, 2015, §3.5, Theorem 2).
+// thesis (§3.5, Theorem 2): Xiaoqi Ren, "Speculation-aware Resource
+// Allocation for Cluster Schedulers", Master's thesis, California Institute
+// of Technology, 2015 (CaltechTHESIS 8664).
 //
 // The Fair scheduler gives each of the N active jobs S/N slots; Hopper's
 // Algorithm 1 (package alloc) maximises throughput but may starve large

@@ -1,7 +1,10 @@
 // Package overlap schedules the overlapping map and shuffle phases of
-// MapReduce jobs: the overlapping tandem queue of Lin, Wierman, Zhang and
-// Tan, "Joint Optimization of Overlapping Phases in MapReduce" (paper 004 in
-// ../shared/papers), with its two algorithms MaxSRPT (§4.1, Algorithm 1,
+// MapReduce jobs: the overlapping tandem queue of Minghong Lin, Li Zhang,
+// Adam Wierman and Jian Tan, "Joint Optimization of Overlapping Phases in
+// MapReduce", Performance Evaluation, 2013 (a short version in ACM
+// SIGMETRICS Performance Evaluation Review, doi:10.1145/2567529.2567534;
+// sections and numbers here are the full paper's), with its two
+// algorithms MaxSRPT (§4.1, Algorithm 1,
 // Theorem 3, Corollary 4) and SplitSRPT (§4.2, Algorithm 2, Theorem 5,
 // Corollary 6), the k-limited processor sharing baseline and FIFO of §5, an
 // exact event-driven fluid simulator of the model, the single-station lower

@@ -2,13 +2,16 @@
 // decision functions, decentralized Hopper's worker-side choice, and a
 // node-queue simulator with the Sparrow and Hawk baselines.
 //
-// Papers: Delgado, Didona, Dinu, Zwaenepoel, "Job-aware Scheduling in Eagle:
-// Divide and Stick to Your Probes" (SoCC 2016) — the system model (§2),
-// Succinct State Sharing (§3.3), sticky batch probing with SRPT and the
-// anti-starvation counter (§4.3, Algorithm 1), the evaluation settings
-// (§5–6) and Hawk's work stealing (§6.1); and Ren, Ananthanarayanan,
-// Wierman, Yu, "Hopper: Decentralized Speculation-aware Cluster Scheduling
-// at Scale" (SIGCOMM 2015) §6.1 — decentralized Hopper on Sparrow.
+// Papers: Pamela Delgado, Diego Didona, Florin Dinu, Willy Zwaenepoel,
+// "Job-aware Scheduling in Eagle: Divide and Stick to Your Probes", ACM
+// Symposium on Cloud Computing (SoCC) 2016, doi:10.1145/2987550.2987563 —
+// the system model (§2), Succinct State Sharing (§3.3), sticky batch
+// probing with SRPT and the anti-starvation counter (§4.3, Algorithm 1),
+// the evaluation settings (§5–6) and Hawk's work stealing (§6.1); and
+// Xiaoqi Ren, Ganesh Ananthanarayanan, Adam Wierman, Minlan Yu, "Hopper:
+// Decentralized Speculation-aware Cluster Scheduling at Scale", ACM SIGCOMM
+// 2015, doi:10.1145/2829988.2787481, §6.1 — decentralized Hopper on
+// Sparrow.
 //
 // Decision functions, each a pure function of its arguments:
 //

@@ -42,8 +42,9 @@ const maxTraceLine = 64 << 20
 // fields separated by blanks: the job's submission time, its number of
 // tasks n, the estimated mean task duration (the scheduler's estimate,
 // Job.EstTask) and the n actual task durations, all in seconds. Blank lines
-// and lines starting with '#' are skipped. Jobs are returned in file order;
-// the simulator orders them by submission time.
+// and lines starting with '#' are skipped, and so is a UTF-8 byte-order
+// mark at the start of the input. Jobs are returned in file order; the
+// simulator orders them by submission time.
 //
 // Complexity: O(size of the input).
 //
@@ -52,7 +53,11 @@ const maxTraceLine = 64 << 20
 // durations other than n_tasks returns a *TraceError with the line number;
 // a read error is returned as is.
 func ParseTrace(r io.Reader) ([]Job, error) {
-	sc := bufio.NewScanner(r)
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		br.Discard(3) // a UTF-8 byte-order mark, as some editors write
+	}
+	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 0, 64<<10), maxTraceLine)
 	var jobs []Job
 	line := 0

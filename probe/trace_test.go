@@ -84,6 +84,52 @@ func TestParseTraceErrors(t *testing.T) {
 	}
 }
 
+// TestParseTraceBOM: a UTF-8 byte-order mark at the start of the sample is
+// skipped (the first line is the sample's own); a second one is text, and
+// its line is rejected.
+func TestParseTraceBOM(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(sampleTrace)
+	if err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	want, err := ParseTrace(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseTrace(bytes.NewReader(append([]byte("\ufeff"), data...)))
+	if err != nil {
+		t.Fatalf("with a BOM: %v", err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("with a BOM (-without +with):\n%s", d)
+	}
+	if jobs, err := ParseTrace(strings.NewReader("\ufeff0 1 2 3\n")); err != nil || len(jobs) != 1 || jobs[0].Durations[0] != 3 {
+		t.Errorf("BOM before a job: %v, %v", jobs, err)
+	}
+	_, err = ParseTrace(strings.NewReader("\ufeff\ufeff0 1 2 3\n"))
+	var te *TraceError
+	if !errors.As(err, &te) || te.Line != 1 || te.Field != "submit_time" {
+		t.Errorf("two BOMs: %v, want line 1's submit_time", err)
+	}
+}
+
+// TestParseTraceLongFieldMessage: a bad field of a megabyte gives a
+// message quoting its first 40 characters, not the megabyte.
+func TestParseTraceLongFieldMessage(t *testing.T) {
+	t.Parallel()
+	field := strings.Repeat("5", 1<<20) + "x"
+	_, err := ParseTrace(strings.NewReader("0 1 2 " + field + "\n"))
+	var te *TraceError
+	if !errors.As(err, &te) || te.Line != 1 || te.Field != "d1" {
+		t.Fatalf("error %.200v, want line 1's d1", err)
+	}
+	want := `probe.ParseTrace: line 1: d1 "` + strings.Repeat("5", 40) + `"…: must be a finite number ≥ 0`
+	if msg := err.Error(); msg != want {
+		t.Errorf("message %.300q, want %q", msg, want)
+	}
+}
+
 // testTraceRoundTrip: WriteTrace then ParseTrace gives the jobs back
 // exactly (shortest round-tripping float format).
 func testTraceRoundTrip(t *rapid.T) {

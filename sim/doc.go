@@ -1,12 +1,19 @@
 // Package sim is a discrete-event simulator of a cluster of slots for the
-// model of Hopper (Ren, "Speculation-aware Resource Allocation for Cluster
-// Schedulers", Caltech MS thesis, 2015, §2, §3.1, §4.1, §6): jobs arrive
+// model of Hopper (thesis §2, §3.1, §4.1, §6): jobs arrive
 // over time, run their tasks as copies on slots, stragglers are copied, and
 // the first copy of a task to finish completes it. It runs every allocation
 // policy of specsched on the same workload so that they can be compared, as
 // the thesis's §6 does: mean and percentile job completion times, gains over
 // SRPT and Fair, gains by job size, slow-downs against Fair (Figure
 // 6.4b–c), utilisation, and the slot-time spent on killed copies.
+//
+// Papers: Xiaoqi Ren, "Speculation-aware Resource Allocation for Cluster
+// Schedulers", Master's thesis, California Institute of Technology, 2015
+// (CaltechTHESIS 8664), "the thesis"; and, for the trace model of copies
+// and SREW+C(β), Huanle Xu, Wing Cheong Lau, Zhibo Yang, Gustavo de
+// Veciana, Hanxu Hou, "Mitigating Service Variability in MapReduce Clusters
+// via Task Cloning: A Competitive Analysis", IEEE Transactions on Parallel
+// and Distributed Systems, 2017, doi:10.1109/TPDS.2017.2689767, "Xu et al.".
 //
 // # The model
 //
@@ -64,7 +71,7 @@
 // of one time unit: with none, its reserved pool would also copy A2 (t_rem
 // = 3 > t_new = 2) at time 0, while the text says the second reserved slot
 // stays vacant until time 3. The schedules, derived by hand from Table 2.1
-// and the rules, are in the package's tests (example_thesis_test.go).
+// and the rules, are in the package's tests.
 //
 // # Workloads and metrics
 //

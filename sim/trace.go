@@ -58,8 +58,9 @@ const (
 //	    (default 1), the same on all rows of the phase.
 //
 // Blank lines and lines starting with '#' are skipped; fields are trimmed
-// of blanks. Times are in any unit, the same for all. Jobs are returned in
-// file order.
+// of blanks. A UTF-8 byte-order mark at the start of the input (what
+// spreadsheets write when they export CSV) is skipped. Times are in any
+// unit, the same for all. Jobs are returned in file order.
 //
 // Errors: a missing or unknown header column, a row with the wrong number
 // of fields, a number that does not parse or is out of range (a duration
@@ -68,9 +69,16 @@ const (
 // of order, rows of a phase that disagree on start, and a group whose β
 // cannot be fitted (fewer than two distinct durations) or is fitted ≤ 1 (no
 // finite mean; give a beta column) return a *TraceError with the line; a read
-// error is returned as is. O(size of the input).
+// error is returned as is. So does a line longer than MaxTraceLine bytes, or
+// a record (a quoted field may span lines) longer than MaxTraceRecord: no
+// trace row needs that much, and ParseTrace stops reading there, so a
+// malformed file costs O(MaxTraceRecord) memory before it is rejected.
+// O(size of the input).
 func ParseTrace(r io.Reader) ([]Job, error) {
-	rd := csv.NewReader(bufio.NewReader(r))
+	lim := &lineLimit{r: r, line: 1}
+	br := bufio.NewReader(lim)
+	skipBOM(br)
+	rd := csv.NewReader(br)
 	rd.Comment = '#'
 	rd.TrimLeadingSpace = true
 	rd.FieldsPerRecord = -1
@@ -91,8 +99,12 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 			if errors.As(err, &pe) {
 				return nil, &TraceError{Func: parseTrace, Line: pe.Line, Reason: pe.Err.Error()}
 			}
+			if te := lim.err(err); te != nil {
+				return nil, te
+			}
 			return nil, err
 		}
+		lim.recordStart = rd.InputOffset()
 		line, _ := rd.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
@@ -192,6 +204,77 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 		jobs = []Job{}
 	}
 	return jobs, nil
+}
+
+// Bounds of ParseTrace's input: a line and a record (a quoted field may
+// span lines) of a trace. A row of the format takes well under a kilobyte
+// unless its job identifier is long; these leave room for long identifiers
+// while keeping a file that is one huge line from filling memory.
+const (
+	MaxTraceLine   = 1 << 20
+	MaxTraceRecord = 4 << 20
+)
+
+// errTooLong is lineLimit's read error, turned into a *TraceError by err.
+var errTooLong = errors.New("sim: trace line too long")
+
+// lineLimit passes r through, failing with errTooLong once a line runs past
+// MaxTraceLine bytes or the bytes read since recordStart (the csv reader's
+// offset after the last record, set by ParseTrace) pass MaxTraceRecord plus
+// the read-ahead of the bufio.Reader in between. It counts the lines it
+// passes, so the error names the line it stopped in.
+type lineLimit struct {
+	r           io.Reader
+	read        int64 // bytes passed on
+	recordStart int64
+	line        int // 1-based line of the next byte
+	lineLen     int // bytes of that line passed on
+	tooLong     string
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	if l.tooLong != "" {
+		return 0, errTooLong
+	}
+	n, err := l.r.Read(p)
+	for i, b := range p[:n] {
+		l.lineLen++
+		switch {
+		case l.read+int64(i) >= l.recordStart+MaxTraceRecord+bufioSize:
+			l.tooLong = fmt.Sprintf("record longer than %d bytes (a quoted field spanning lines?)", MaxTraceRecord)
+		case b == '\n':
+			l.line++
+			l.lineLen = 0
+			continue
+		case l.lineLen > MaxTraceLine:
+			l.tooLong = fmt.Sprintf("line longer than %d bytes", MaxTraceLine)
+		default:
+			continue
+		}
+		l.read += int64(i)
+		return i, errTooLong
+	}
+	l.read += int64(n)
+	return n, err
+}
+
+// bufioSize is the size of bufio.NewReader's buffer, the most the csv
+// reader reads ahead of its offset.
+const bufioSize = 4096
+
+// err returns the *TraceError of a read error of errTooLong, or nil.
+func (l *lineLimit) err(err error) error {
+	if !errors.Is(err, errTooLong) {
+		return nil
+	}
+	return &TraceError{Func: parseTrace, Line: l.line, Reason: l.tooLong}
+}
+
+// skipBOM drops a UTF-8 byte-order mark at the start of br.
+func skipBOM(br *bufio.Reader) {
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		br.Discard(3)
+	}
 }
 
 func traceHeader(line int, rec []string) (map[string]int, error) {

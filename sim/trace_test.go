@@ -3,8 +3,10 @@ package sim
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -234,3 +236,127 @@ func testParseTraceNoPanic(t *rapid.T) {
 
 func TestParseTraceNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testParseTraceNoPanic) }
 func FuzzParseTrace(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testParseTraceNoPanic)) }
+
+// TestTraceBOM: a UTF-8 byte-order mark before the header (what spreadsheet
+// exports write) is skipped: the sample with one parses as the sample
+// without, comments and all; one anywhere else is still text.
+func TestTraceBOM(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(sampleTrace)
+	if err != nil {
+		t.Fatalf("sample trace: %v", err)
+	}
+	want, err := ParseTrace(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseTrace(bytes.NewReader(append([]byte("\ufeff"), data...)))
+	if err != nil {
+		t.Fatalf("with a BOM: %v", err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("with a BOM (-without +with):\n%s", d)
+	}
+	// A bare header behind a BOM: "job" is known, not "\ufeffjob".
+	if _, err := ParseTrace(strings.NewReader("\ufeffjob,arrival,phase,duration,beta\na,0,0,1,1.5\n")); err != nil {
+		t.Errorf("BOM before the header: %v", err)
+	}
+	// Only the first three bytes: a second BOM is part of the column name.
+	_, err = ParseTrace(strings.NewReader("\ufeff\ufeffjob,arrival,phase,duration,beta\n"))
+	var te *TraceError
+	if !errors.As(err, &te) || te.Line != 1 || te.Field != "header" || te.Text != "\ufeffjob" {
+		t.Errorf("two BOMs: %v, want the header's unknown column \"\\ufeffjob\"", err)
+	}
+}
+
+// countingReader yields prefix, then n copies of fill, and counts the bytes
+// it hands out.
+type countingReader struct {
+	prefix string
+	fill   byte
+	n      int64
+	read   int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k := 0
+	for k < len(p) && c.read < int64(len(c.prefix))+c.n {
+		if c.read < int64(len(c.prefix)) {
+			p[k] = c.prefix[c.read]
+		} else {
+			p[k] = c.fill
+		}
+		k++
+		c.read++
+	}
+	if k == 0 {
+		return 0, io.EOF
+	}
+	return k, nil
+}
+
+// TestTraceTooLong: a file that is one 100 MB line is rejected after about
+// MaxTraceLine bytes, with a one-line message naming the line, and parsing
+// it allocates O(MaxTraceLine), not O(file). Not parallel: it measures the
+// heap allocated while it runs.
+func TestTraceTooLong(t *testing.T) {
+	const head = "job,arrival,phase,duration\n"
+	for _, tc := range []struct {
+		name   string
+		prefix string
+		fill   byte
+		line   int
+		reason string
+	}{
+		// A 100 MB job identifier on line 2.
+		{"long field", head, 'j', 2, "line longer than"},
+		// A 100 MB header (one column name).
+		{"long header", "", 'c', 1, "line longer than"},
+		// A quoted job identifier of 100 MB in lines of one byte.
+		{"long record", head + "\"", '\n', 6 << 20, "record longer than"},
+	} {
+		src := &countingReader{prefix: tc.prefix, fill: tc.fill, n: 100 << 20}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := ParseTrace(src)
+		runtime.ReadMemStats(&after)
+		var te *TraceError
+		if !errors.As(err, &te) || !strings.Contains(te.Reason, tc.reason) {
+			t.Errorf("%s: error %v, want a *TraceError %q", tc.name, err, tc.reason)
+			continue
+		}
+		// The record check trips within the bufio read-ahead of MaxTraceRecord.
+		if tc.fill == '\n' && (te.Line < MaxTraceRecord-10 || te.Line > MaxTraceRecord+bufioSize+10) {
+			t.Errorf("%s: line %d, want about %d", tc.name, te.Line, MaxTraceRecord)
+		} else if tc.fill != '\n' && te.Line != tc.line {
+			t.Errorf("%s: line %d, want %d", tc.name, te.Line, tc.line)
+		}
+		if msg := err.Error(); len(msg) > 200 {
+			t.Errorf("%s: a %d-byte message", tc.name, len(msg))
+		}
+		if src.read > MaxTraceRecord+2*bufioSize+int64(len(tc.prefix)) {
+			t.Errorf("%s: read %d bytes of the input, want at most about %d", tc.name, src.read, MaxTraceRecord)
+		}
+		// The csv reader keeps the partial record (≤ MaxTraceRecord) and
+		// grows its buffer by doubling: a few times the bound, far from 100 MB.
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*MaxTraceRecord {
+			t.Errorf("%s: allocated %d bytes, want O(%d)", tc.name, alloc, MaxTraceRecord)
+		}
+	}
+}
+
+// TestTraceLongFieldMessage: a bad field of half a megabyte (under the line
+// bound) gives a message that quotes its first 40 characters.
+func TestTraceLongFieldMessage(t *testing.T) {
+	t.Parallel()
+	field := strings.Repeat("9", 1<<19) + "x"
+	_, err := ParseTrace(strings.NewReader("job,arrival,phase,duration\na,0,0," + field + "\n"))
+	var te *TraceError
+	if !errors.As(err, &te) || te.Line != 2 || te.Field != "duration" {
+		t.Fatalf("error %.200v, want line 2's duration", err)
+	}
+	want := `sim.ParseTrace: line 2: duration "` + strings.Repeat("9", 40) + `"…: must be a number in (0, `
+	if msg := err.Error(); !strings.HasPrefix(msg, want) || len(msg) > 120 {
+		t.Errorf("message %.300q, want %q…, ≤ 120 bytes", msg, want)
+	}
+}

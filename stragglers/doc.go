@@ -1,11 +1,18 @@
 // Package stragglers implements Hopper's allocation for jobs whose task
 // durations have different heavy tails, and the pieces a scheduler needs
 // around it: fitting the tails, and deciding inside a job which tasks get
-// the slots it was given (Ren, "Speculation-aware Resource Allocation for
-// Cluster Schedulers", Caltech MS thesis, 2015, §2.1, §4.2 Algorithm 4 and
-// Theorem 3, §6.4.2; the Hopper conference paper §7.2; and, for Mantri's
-// rule, Xu, Lau, Yang, de Veciana, Hou, "Mitigating Service Variability in
-// MapReduce Clusters via Task Cloning: A Competitive Analysis", §5).
+// the slots it was given (thesis §2.1, §4.2 Algorithm 4 and Theorem 3,
+// §6.4.2; conference paper §7.2; for Mantri's rule, Xu et al. §5).
+//
+// Papers: Xiaoqi Ren, "Speculation-aware Resource Allocation for Cluster
+// Schedulers", Master's thesis, California Institute of Technology, 2015
+// (CaltechTHESIS 8664), "the thesis"; Xiaoqi Ren, Ganesh Ananthanarayanan,
+// Adam Wierman, Minlan Yu, "Hopper: Decentralized Speculation-aware Cluster
+// Scheduling at Scale", ACM SIGCOMM 2015, doi:10.1145/2829988.2787481, "the
+// conference paper"; Huanle Xu, Wing Cheong Lau, Zhibo Yang, Gustavo de
+// Veciana, Hanxu Hou, "Mitigating Service Variability in MapReduce Clusters
+// via Task Cloning: A Competitive Analysis", IEEE Transactions on Parallel
+// and Distributed Systems, 2017, doi:10.1109/TPDS.2017.2689767, "Xu et al.".
 //
 // # Allocation across classes of stragglers
 //

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/sim"
 	"github.com/specsched/specsched/stragglers"
 )
@@ -116,7 +114,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	}
 	rows = only(rows, shown)
 	if *f.plotFile != "" {
-		if err := plotCDF(*f.plotFile, rows); err != nil {
+		if err := plotCDF(*f.plotFile, rows, f.timeAxis()); err != nil {
 			return fmt.Errorf("-plot %s: %w", *f.plotFile, err)
 		}
 	}
@@ -130,7 +128,7 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 
 // parseClusterFlags parses and checks the cluster command's flags. The
 // ranges of the simulator's parameters are sim.Config's (Config.Validate),
-// its errors reported against the flag that set the field.
+// its errors reported by run against the flag that set the field.
 func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	fs := newFlags("cluster", clusterSummary, stderr)
 	f := &clusterFlags{fs: fs, set: map[string]bool{}}
@@ -149,8 +147,8 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	f.service = fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
 	f.cv = fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, for -service machine")
 	f.eps = fs.Float64("eps", sim.DefaultEps, "ε of hopper-eps, a fraction of the fair share")
-	f.budget = fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies (at least 1 if > 0, at most all but 1)")
-	f.jsonOut = fs.Bool("json", false, "write the results as JSON, one object per policy")
+	f.budget = fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies (at least one slot if > 0, at most all slots but one)")
+	f.jsonOut = jsonFlag(fs, "policy")
 	f.plotFile = fs.String("plot", "", "draw the CDFs of job completion time to this .svg or .png file")
 	f.quiet = fs.Bool("q", false, "no progress bar")
 	if err := parse(fs, args); err != nil {
@@ -190,32 +188,12 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	if *f.plotFile != "" && !strings.HasSuffix(*f.plotFile, ".svg") && !strings.HasSuffix(*f.plotFile, ".png") {
 		return nil, usageError(fs, "-plot %q: the file must end in .svg or .png", *f.plotFile)
 	}
+	// A value sim.Config rejects is reported against its flag (see
+	// configFlags), before the workload is drawn.
 	if err := f.config(sim.SRPT).Validate(); err != nil {
-		return nil, flagError(fs, err, configFlags)
+		return nil, err
 	}
 	return f, nil
-}
-
-// configFlags maps the sim.Config fields the cluster flags set
-// (specsched.InputError.Field) to the flags.
-var configFlags = map[string]string{
-	"Slots":              "slots",
-	"Eps":                "eps",
-	"Speculation.Detect": "detect",
-	"ServiceCV":          "cv",
-}
-
-// flagError reports an *specsched.InputError about a field a flag sets as
-// a bad value of that flag ("-slots 0: must lie in [1, 2^24]"), and any
-// other error as it is.
-func flagError(fs *flag.FlagSet, err error, flags map[string]string) error {
-	var ie *specsched.InputError
-	if errors.As(err, &ie) {
-		if name, ok := flags[ie.Field]; ok {
-			return usageError(fs, "-%s %s: %s", name, fs.Lookup(name).Value, ie.Reason)
-		}
-	}
-	return usageError(fs, "%v", err)
 }
 
 // config is the configuration the flags give preset p.
@@ -270,20 +248,11 @@ func (f *clusterFlags) workload() ([]sim.Job, string, error) {
 	if c.Groups, err = parseGroups(*f.betas); err != nil {
 		return nil, "", usageError(f.fs, "-beta %q: %v", *f.betas, err)
 	}
+	// A value sim.SynthConfig rejects (-load 11) is reported against its
+	// flag by run (see configFlags).
 	jobs, err := sim.Synthesize(c, rand.New(rand.NewPCG(*f.seed, 0x5eed)))
-	var ie *specsched.InputError
-	if errors.As(err, &ie) && ie.Index < 0 && synthFlags[ie.Field] != "" {
-		// A value the flags set: name the flag (a workload the flags
-		// cannot be drawn from is still a run error, exit status 1).
-		name := synthFlags[ie.Field]
-		err = fmt.Errorf("-%s %s: %s", name, f.fs.Lookup(name).Value, ie.Reason)
-	}
 	return jobs, fmt.Sprintf("synthetic workload, offered load %g, β %s", *f.load, *f.betas), err
 }
-
-// synthFlags maps the sim.SynthConfig fields the cluster flags set
-// (specsched.InputError.Field) to the flags.
-var synthFlags = map[string]string{"Jobs": "jobs", "Slots": "slots", "Load": "load"}
 
 // writeHeader prints the two lines above the table: the workload and the
 // speculation.
@@ -299,8 +268,26 @@ func (f *clusterFlags) writeHeader(w io.Writer, workload []sim.Job, describe str
 	if f.svc == sim.MachineService {
 		service = fmt.Sprintf("; machine service variability, CV %g", *f.cv)
 	}
-	fmt.Fprintf(w, "speculation: %s rule, %s estimates, judged after %g·t_new%s; times in units of the mean task duration\n\n",
-		*f.rule, f.spec.Estimator, f.spec.Detect, service)
+	fmt.Fprintf(w, "speculation: %s rule, %s estimates, judged after %g·t_new%s; times in %s\n\n",
+		*f.rule, f.spec.Estimator, f.spec.Detect, service, f.timeUnit())
+}
+
+// timeUnit names the unit of the times printed: the synthetic workload's
+// mean task duration is 1 (sim.DefaultWorkload), a trace's times are in the
+// trace's own unit.
+func (f *clusterFlags) timeUnit() string {
+	if *f.trace != "" {
+		return "the trace's time unit"
+	}
+	return "units of the mean task duration"
+}
+
+// timeAxis is the label of the plot's time axis (see timeUnit).
+func (f *clusterFlags) timeAxis() string {
+	if *f.trace != "" {
+		return "completion time (the trace's time unit)"
+	}
+	return "completion time (mean task durations)"
 }
 
 // A policySpec is a policy of -policies: a preset of package sim, or a

@@ -51,7 +51,7 @@ var exampleRuns = []struct {
 
 func runExample(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("example", exampleSummary, stderr)
-	jsonOut := fs.Bool("json", false, "write the results as JSON, one object per run")
+	jsonOut := jsonFlag(fs, "run")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -10,15 +10,22 @@
 //
 // Usage:
 //
-//	specsim [cluster] [flags]   simulate a cluster (the default; see specsim cluster -h)
-//	specsim example [flags]     the thesis's worked example (Table 2.1, Figures 2.1–2.3)
-//	specsim overlap [flags]     the §5.3 experiment of the overlapping-phases paper
-//	specsim probe [flags]       the probe-based schedulers' node-queue simulator
+//	specsim [command] [flags]
 //
-// Every subcommand takes -json for machine-readable output; cluster and
-// probe take -trace FILE to run a recorded workload. Exit status: 0 on
-// success, 2 for bad flags, 1 for any other error (an unreadable or
-// malformed trace names the file and line).
+// The commands are:
+//
+//	cluster   simulate a cluster under every allocation policy (the default)
+//	example   the thesis's worked example (Table 2.1, Figures 2.1–2.3)
+//	overlap   the §5.3 experiment of the overlapping-phases paper
+//	probe     probe-based schedulers on node queues (Eagle, Hawk, Sparrow, Hopper)
+//	help      the list of commands, or "specsim help <command>" for a command's flags
+//
+// Every subcommand takes -json for machine-readable output (one JSON
+// array, one object per row of the table); cluster and probe take -trace
+// FILE to run a recorded workload. -h prints help to standard output.
+// Exit status: 0 on success and for -h, 2 for a bad flag (a value the
+// simulator rejects included, named by its flag), 1 for any other error
+// (an unreadable or malformed trace names the file and line).
 package main
 
 import (
@@ -27,9 +34,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
+	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/internal/stats"
 	"github.com/specsched/specsched/sim"
 )
@@ -41,51 +51,119 @@ func main() {
 // errUsage marks an error already reported by a flag set (exit status 2).
 var errUsage = errors.New("usage")
 
-const usage = `specsim runs the schedulers of specsched on a simulated cluster.
+const usage = `specsim runs the schedulers of specsched side by side on a simulated cluster.
 
 Usage:
-  specsim [cluster] [flags]   simulate a cluster and compare policies (default)
-  specsim example [flags]     the thesis's worked example (Table 2.1, Figures 2.1–2.3)
-  specsim overlap [flags]     the §5.3 experiment of the overlapping-phases paper
-  specsim probe [flags]       probe-based schedulers (Eagle, Hawk, Sparrow, Hopper)
 
-Run "specsim <command> -h" for a command's flags.
+	specsim [command] [flags]
+
+The commands are:
+
+	cluster   simulate a cluster under every allocation policy (the default)
+	example   the thesis's worked example (Table 2.1, Figures 2.1–2.3)
+	overlap   the §5.3 experiment of the overlapping-phases paper
+	probe     probe-based schedulers on node queues (Eagle, Hawk, Sparrow, Hopper)
+	help      this list, or "specsim help <command>" for a command's flags
+
+cluster is the default: "specsim -load 1" is "specsim cluster -load 1".
+Use "specsim <command> -h" for a command's flags.
 `
 
-// run is the command: it parses args, writes results to stdout and
-// diagnostics to stderr, and returns the exit status.
+// commands are the subcommands by name.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"cluster": runCluster,
+	"example": runExample,
+	"overlap": runOverlap,
+	"probe":   runProbe,
+}
+
+// run is the command: it parses args, writes results and help to stdout
+// and diagnostics to stderr, and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "cluster"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
-	}
-	var err error
-	switch cmd {
-	case "cluster":
-		err = runCluster(args, stdout, stderr)
-	case "example":
-		err = runExample(args, stdout, stderr)
-	case "overlap":
-		err = runOverlap(args, stdout, stderr)
-	case "probe":
-		err = runProbe(args, stdout, stderr)
-	case "help":
+	switch {
+	case len(args) > 0 && isHelp(args[0]):
 		fmt.Fprint(stdout, usage)
 		return 0
-	default:
+	case len(args) > 0 && args[0] == "help":
+		if len(args) == 1 {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		cmd, args = args[1], []string{"-h"}
+	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
+		cmd, args = args[0], args[1:]
+	}
+	sub, ok := commands[cmd]
+	if !ok {
 		fmt.Fprintf(stderr, "specsim: unknown command %q\n\n%s", cmd, usage)
 		return 2
 	}
+	err := sub(args, stdout, stderr)
+	var help *helpText
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &help):
+		fmt.Fprint(stdout, help.text)
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
 	}
+	if name, value, reason, ok := flagOf(cmd, err); ok {
+		fmt.Fprintf(stderr, "specsim %s: -%s %s: %s\n", cmd, name, value, reason)
+		return 2
+	}
 	fmt.Fprintf(stderr, "specsim %s: %v\n", cmd, err)
 	return 1
+}
+
+// isHelp reports whether arg asks for help as the flag package reads it.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--h", "--help":
+		return true
+	}
+	return false
+}
+
+// A helpText is the help a flag set printed for -h: run writes it to
+// stdout, as help is output the user asked for.
+type helpText struct{ text string }
+
+func (h *helpText) Error() string { return "help requested" }
+
+// configFlags maps, per subcommand, the configuration fields its flags set
+// (specsched.InputError.Field of a scalar parameter, as sim.Config,
+// sim.SynthConfig, overlap's and probe's configurations name them) to the
+// flags. A value the library rejects is then reported as a bad value of
+// the flag (exit status 2), like a value the command rejects itself.
+var configFlags = map[string]map[string]string{
+	"cluster": {
+		"Slots": "slots", "Jobs": "jobs", "Load": "load", "Eps": "eps",
+		"Speculation.Detect": "detect", "ServiceCV": "cv",
+	},
+	"overlap": {"n": "jobs", "Load": "load", "K": "k"},
+	"probe":   {"Nodes": "nodes", "Jobs": "jobs", "Load": "load", "Threshold": "threshold"},
+}
+
+// flagOf returns the flag, its value and the reason of an
+// *specsched.InputError in err about a scalar field one of cmd's flags
+// sets, and false for any other error.
+func flagOf(cmd string, err error) (name, value, reason string, ok bool) {
+	var ie *specsched.InputError
+	if !errors.As(err, &ie) || ie.Index >= 0 {
+		return "", "", "", false
+	}
+	name, ok = configFlags[cmd][ie.Field]
+	value = strconv.FormatFloat(ie.Value, 'g', -1, 64)
+	if ie.Value == math.Trunc(ie.Value) && math.Abs(ie.Value) < 1e15 {
+		value = strconv.FormatFloat(ie.Value, 'f', -1, 64) // an integer flag: -slots 20000000, not 2e+07
+	}
+	if ie.Text != "" {
+		value = ie.Text
+	}
+	return name, value, ie.Reason, ok
 }
 
 // newFlags returns a flag set for a subcommand that reports errors to
@@ -93,20 +171,37 @@ func run(args []string, stdout, stderr io.Writer) int {
 func newFlags(name, summary string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("specsim "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	use := name
+	if name == "cluster" {
+		use = "[cluster]" // the default command
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: specsim %s [flags]\n\n%s\n\nFlags:\n", name, summary)
+		fmt.Fprintf(fs.Output(), "Usage: specsim %s [flags]\n\n%s\n\nFlags:\n", use, summary)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
+// jsonFlag defines a subcommand's -json flag; row says what a row of its
+// table is ("policy", "run").
+func jsonFlag(fs *flag.FlagSet, row string) *bool {
+	return fs.Bool("json", false, "write the results as one JSON array, an object per "+row+", instead of the table")
+}
+
 // parse parses args, mapping a parse error to errUsage (the flag set has
-// printed it) and rejecting stray arguments.
+// printed it to stderr) and -h to a *helpText (for stdout), and rejecting
+// stray arguments.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
+	out := fs.Output()
+	var printed strings.Builder
+	fs.SetOutput(&printed)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if errors.Is(err, flag.ErrHelp) {
+		return &helpText{printed.String()}
+	}
+	io.WriteString(out, printed.String())
+	if err != nil {
 		return errUsage
 	}
 	if fs.NArg() > 0 {

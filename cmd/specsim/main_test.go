@@ -154,6 +154,41 @@ func TestClusterTrace(t *testing.T) {
 	}
 }
 
+// TestTraceUnits: a trace's times are in its own unit, and the header and
+// the plot's axis say so (issue 19: a trace with durations 1000, 3000, 2000
+// printed its means under "times in units of the mean task duration"); the
+// synthetic workload's header and axis keep the mean task duration, its
+// time unit.
+func TestTraceUnits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.csv")
+	if err := os.WriteFile(trace, []byte("job,arrival,phase,duration,beta\na,0,0,1000,1.5\nb,0,0,3000,1.5\nc,0,0,2000,1.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args          []string
+		header, label string
+	}{
+		{[]string{"-trace", trace, "-slots", "2"}, "; times in the trace's time unit\n", "completion time (the trace&#39;s time unit)"},
+		{small, "; times in units of the mean task duration\n", "completion time (mean task durations)"},
+	} {
+		svg := filepath.Join(dir, "cdf.svg")
+		args := append([]string{"-q", "-policies", "hopper", "-plot", svg}, tc.args...)
+		code, out, errOut := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("specsim %v: exit %d: %s", args, code, errOut)
+		}
+		if lines := strings.SplitAfter(out, "\n"); len(lines) < 2 || !strings.HasSuffix(lines[1], tc.header) {
+			t.Errorf("specsim %v: header %q, want it to end %q", args, lines[:2], tc.header)
+		}
+		data, err := os.ReadFile(svg)
+		if err != nil || !bytes.Contains(data, []byte(">"+tc.label+"<")) {
+			t.Errorf("specsim %v: the plot lacks the axis label %q (%v)", args, tc.label, err)
+		}
+	}
+}
+
 // TestBadInput: bad flags exit 2 with a message; unreadable or malformed
 // traces exit 1 naming the file and line.
 func TestBadInput(t *testing.T) {
@@ -187,23 +222,130 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-trace", bad, "-jobs", "5"}, 2, "cannot be combined"},
 		{[]string{"-trace", filepath.Join(dir, "missing.csv")}, 1, "missing.csv"},
 		{[]string{"-trace", bad}, 1, "line 3"},
-		{[]string{"-load", "20", "-q"}, 1, "load"},
+		// Values the library's configurations reject, named by their flag
+		// (issue 19: -load 11 exited 1 with "sim.Synthesize: Load = 11").
+		{[]string{"-load", "20", "-q"}, 2, "specsim cluster: -load 20: must lie in (0, 10]\n"},
+		{[]string{"-slots", "20000000", "-q"}, 2, "specsim cluster: -slots 20000000: must lie in [1, 2^24]\n"},
+		{[]string{"-jobs", "99999999"}, 2, "-jobs 99999999: must lie in [1, 16777216]"},
+		{[]string{"-detect", "2e6"}, 2, "-detect 2000000: must lie in [0, 1e6]"},
+		{[]string{"probe", "-load", "0"}, 2, "specsim probe: -load 0: must be finite and > 0\n"},
+		{[]string{"probe", "-nodes", "3000000000", "-jobs", "5"}, 2, "specsim probe: -nodes 3000000000: must lie in [1, 2^31]\n"},
+		{[]string{"overlap", "-jobs", "100000000000"}, 2, "-jobs 100000000000: must lie in [1, 2^24]"},
+		{[]string{"overlap", "-k", "-1"}, 2, "-k -1"},
+		{[]string{"help", "nope"}, 2, "unknown command \"nope\""},
 		{[]string{"example", "-x"}, 2, "not defined"},
 		{[]string{"overlap", "-policies", "lifo"}, 2, "unknown policy"},
 		{[]string{"overlap", "-load", "1.2"}, 2, "-load"},
 		{[]string{"probe", "-policies", "yarn"}, 2, "-policies"},
 		{[]string{"probe", "-trace", bad}, 1, "bad.csv"},
 	} {
-		code, _, errOut := runCmd(t, tc.args...)
+		code, out, errOut := runCmd(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {
 			t.Errorf("specsim %v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, errOut, tc.code, tc.msg)
 		}
+		if out != "" {
+			t.Errorf("specsim %v: stdout %q, want nothing on an error", tc.args, out)
+		}
 	}
-	if code, out, _ := runCmd(t, "help"); code != 0 || !strings.Contains(out, "Usage") {
-		t.Errorf("help: exit %d", code)
+}
+
+// topUsage is what `specsim -h` must say, written out by hand: every
+// command on one line, as `go help` lists them, and which is the default.
+const topUsage = `specsim runs the schedulers of specsched side by side on a simulated cluster.
+
+Usage:
+
+	specsim [command] [flags]
+
+The commands are:
+
+	cluster   simulate a cluster under every allocation policy (the default)
+	example   the thesis's worked example (Table 2.1, Figures 2.1–2.3)
+	overlap   the §5.3 experiment of the overlapping-phases paper
+	probe     probe-based schedulers on node queues (Eagle, Hawk, Sparrow, Hopper)
+	help      this list, or "specsim help <command>" for a command's flags
+
+cluster is the default: "specsim -load 1" is "specsim cluster -load 1".
+Use "specsim <command> -h" for a command's flags.
+`
+
+// exampleUsage is what `specsim example -h` must say: the usage line, what
+// the command does, and its one flag.
+const exampleUsage = `Usage: specsim example [flags]
+
+Runs the worked example of the Hopper thesis (§2, Table 2.1, Figures
+2.1–2.3) on 6 slots: job A with tasks of 8, 3, 3, 3 time units, job B with
+6, 6, 3, 3, 1, 1, every speculative copy taking 2 (1 for B5, B6), copies made
+when t_rem > t_new. Prints each policy's completion times of A and B and,
+where the thesis has a figure, its caption's values.
+
+Figures 2.1 and 2.3 judge a task a straggler as soon as it starts; Figure
+2.2's vacant slot needs a detection delay of one time unit (see the sim
+package's tests for the schedules derived by hand).
+
+Flags:
+  -json
+    	write the results as one JSON array, an object per run, instead of the table
+`
+
+// TestHelp: help goes to stdout with exit status 0 (it is what the user
+// asked for), as the goldens above say; the top-level list names every
+// command once; each command's -h starts with its usage line and lists
+// every flag it defines.
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-h"}, topUsage},
+		{[]string{"-help"}, topUsage},
+		{[]string{"--help"}, topUsage},
+		{[]string{"help"}, topUsage},
+		{[]string{"example", "-h"}, exampleUsage},
+		{[]string{"help", "example"}, exampleUsage},
+	} {
+		code, out, errOut := runCmd(t, tc.args...)
+		if code != 0 || out != tc.want || errOut != "" {
+			t.Errorf("specsim %v: exit %d, stderr %q, stdout\n%s\nwant exit 0, no stderr, stdout\n%s", tc.args, code, errOut, out, tc.want)
+		}
 	}
-	if code, _, errOut := runCmd(t, "-h"); code != 0 || !strings.Contains(errOut, "-policies") {
-		t.Errorf("-h: exit %d, %q", code, errOut)
+	for name := range commands {
+		if n := strings.Count(topUsage, "\n\t"+name+" "); n != 1 {
+			t.Errorf("the command list names %s %d times, want once", name, n)
+		}
+	}
+	for _, tc := range []struct {
+		args  []string
+		usage string
+		flags []string
+	}{
+		{[]string{"cluster", "-h"}, "Usage: specsim [cluster] [flags]\n\nSimulates a cluster", []string{
+			"beta", "budget", "cv", "detect", "eps", "estimator", "jobs", "json", "load", "plot",
+			"policies", "q", "rule", "seed", "service", "slots", "trace"}},
+		{[]string{"help", "cluster"}, "Usage: specsim [cluster] [flags]\n", nil},
+		{[]string{"-q", "-h"}, "Usage: specsim [cluster] [flags]\n", nil},
+		{[]string{"overlap", "-h"}, "Usage: specsim overlap [flags]\n\nRuns the synthetic experiment of §5.3",
+			[]string{"jobs", "json", "k", "load", "policies", "seed"}},
+		{[]string{"probe", "-h"}, "Usage: specsim probe [flags]\n\n", []string{"nodes", "trace", "policies"}},
+	} {
+		code, out, errOut := runCmd(t, tc.args...)
+		if code != 0 || errOut != "" || !strings.HasPrefix(out, tc.usage) {
+			t.Errorf("specsim %v: exit %d, stderr %q, stdout %.80q…; want exit 0 and help starting %q", tc.args, code, errOut, out, tc.usage)
+		}
+		for _, f := range tc.flags {
+			if !strings.Contains(out, "\n  -"+f+" ") && !strings.Contains(out, "\n  -"+f+"\n") && !strings.Contains(out, "\n  -"+f+"\t") {
+				t.Errorf("specsim %v: help lacks -%s", tc.args, f)
+			}
+		}
+		if strings.Contains(out, "-json") && tc.args[0] != "probe" && !strings.Contains(out, "one JSON array") {
+			t.Errorf("specsim %v: -json's help does not say it writes one JSON array", tc.args)
+		}
+	}
+	// A bad flag prints the error and the usage to stderr, exit 2.
+	code, out, errOut := runCmd(t, "example", "-x")
+	if code != 2 || out != "" || !strings.Contains(errOut, "flag provided but not defined: -x\nUsage: specsim example") {
+		t.Errorf("example -x: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
 

@@ -10,13 +10,17 @@ import (
 	"github.com/specsched/specsched/overlap"
 )
 
-const overlapSummary = `Runs the synthetic experiment of §5.3 of Lin, Wierman, Zhang and Tan,
+const overlapSummary = `Runs the synthetic experiment of §5.3 of Lin, Zhang, Wierman and Tan,
 "Joint Optimization of Overlapping Phases in MapReduce": jobs with
 overlapping map and shuffle phases on two stations of speed 1, the §5.3
 workload (overlap.PaperWorkload) at the given load, drawn as
 overlap.RunExperiment draws it, under each policy; prints each policy's mean
 and 50/90/99th percentile response time and its mean relative to the §5.1
 lower bound (the paper's relative E[T]).`
+
+// maxOverlapJobs bounds -jobs: the run holds every job's arrival and
+// response time, and 2^24 jobs (sim.MaxSynthJobs) take minutes already.
+const maxOverlapJobs = 1 << 24
 
 type overlapRow struct {
 	Policy string `json:"policy"`
@@ -33,7 +37,7 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the workload")
 	policies := fs.String("policies", "klps,maxsrpt,splitsrpt", "comma-separated policies: maxsrpt, maxsrpt-strict, splitsrpt, splitsrpt-strict, klps, fifo")
 	k := fs.Int("k", overlap.DefaultK, "k of k-LPS")
-	jsonOut := fs.Bool("json", false, "write the results as JSON, one object per policy")
+	jsonOut := jsonFlag(fs, "policy")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -41,8 +45,8 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError(fs, "-policies: %v", err)
 	}
-	if *jobs < 1 {
-		return usageError(fs, "-jobs %d: must be ≥ 1", *jobs)
+	if *jobs < 1 || *jobs > maxOverlapJobs {
+		return usageError(fs, "-jobs %d: must lie in [1, 2^24]", *jobs)
 	}
 	if *k < 0 {
 		return usageError(fs, "-k %d: must be ≥ 0", *k)

@@ -75,7 +75,7 @@ func TestPolicyNamesAndFlagErrors(t *testing.T) {
 		{[]string{"-slots", "0"}, "-slots 0: must lie in [1, 2^24]"},
 		{[]string{"-slots", "16777217"}, "-slots 16777217: must lie in [1, 2^24]"},
 		{[]string{"-eps", "NaN"}, "-eps NaN: must lie in [0, 1]"},
-		{[]string{"-detect", "2e6"}, "-detect 2e+06: must lie in [0, 1e6]"},
+		{[]string{"-detect", "2e6"}, "-detect 2000000: must lie in [0, 1e6]"},
 		{[]string{"-service", "machine", "-cv", "101"}, "-cv 101: must lie in (0, 100]"},
 	} {
 		code, _, errOut := runCmd(t, append(tc.args, "-q")...)
@@ -87,10 +87,10 @@ func TestPolicyNamesAndFlagErrors(t *testing.T) {
 	if code, _, errOut := runCmd(t, "-cv", "0", "-jobs", "5", "-q", "-policies", "srpt"); code != 0 {
 		t.Errorf("-cv 0 with copy service: exit %d: %s", code, errOut)
 	}
-	_, _, help := runCmd(t, "-h")
+	_, help, _ := runCmd(t, "cluster", "-h")
 	for _, name := range append(sim.AllocatorNames(), sim.RuleNames()...) {
 		if !strings.Contains(help, name) {
-			t.Errorf("-h does not name %q", name)
+			t.Errorf("cluster -h does not name %q", name)
 		}
 	}
 }
