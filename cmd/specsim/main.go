@@ -144,7 +144,7 @@ var configFlags = map[string]map[string]string{
 		"Speculation.Detect": "detect", "ServiceCV": "cv",
 	},
 	"overlap": {"n": "jobs", "Load": "load", "K": "k"},
-	"probe":   {"Nodes": "nodes", "Jobs": "jobs", "Load": "load", "Threshold": "threshold"},
+	"probe":   {"Nodes": "nodes", "Jobs": "jobs", "Load": "load", "Threshold": "threshold", "ShortFraction": "short-partition"},
 }
 
 // flagOf returns the flag, its value and the reason of an

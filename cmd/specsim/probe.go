@@ -60,7 +60,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	trace := fs.String("trace", "", "run the jobs of this trace (Hawk/Eagle format) instead")
 	threshold := fs.Float64("threshold", 0, "long/short cut-off on the estimated task duration, seconds (a job above it is long); 0: the preset's, else the synthetic workload's, or for a trace the 90th percentile of the jobs' estimates")
 	policies := fs.String("policies", "eagle,hawk,sparrow,hopper", "comma-separated policies: eagle, hawk, sparrow, hopper")
-	jsonOut := fs.Bool("json", false, "write the results as JSON, one object per policy")
+	jsonOut := jsonFlag(fs, "policy")
 	opt := probeOptionFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -88,7 +88,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	}
 	// Check the configuration the flags give before reading any workload.
 	if _, err := probe.Simulate(nil, opt.config(probe.Eagle, *nodes, cut), rand.New(rand.NewPCG(0, 0))); err != nil {
-		return flagError(fs, err, probeConfigFlags)
+		return err // run maps a field a flag sets to the flag (configFlags)
 	}
 	if *trace != "" {
 		f, err := os.Open(*trace)
@@ -137,7 +137,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	for _, p := range ps {
 		r, err := probe.Simulate(workload, opt.config(p, *nodes, cut), rand.New(rand.NewPCG(*seed, 1)))
 		if err != nil {
-			return fmt.Errorf("%v: %w", p, runFlagError(fs, err, probeConfigFlags))
+			return fmt.Errorf("%v: %w", p, runFlagError(fs, err, configFlags["probe"]))
 		}
 		s := r.Summarize()
 		rows = append(rows, probeRow{
@@ -300,14 +300,6 @@ func (o *probeOptions) describe() string {
 		line += "; preset " + o.preset.Name
 	}
 	return line + "; model " + *o.model
-}
-
-// probeConfigFlags maps the probe.Config fields the probe flags set
-// (specsched.InputError.Field) to the flags.
-var probeConfigFlags = map[string]string{
-	"Nodes":         "nodes",
-	"ShortFraction": "short-partition",
-	"Threshold":     "threshold",
 }
 
 // runFlagError names the flag of an *specsched.InputError about a field a
