@@ -123,8 +123,8 @@ func TestVerifyPicksCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.mismatches == 0 {
-		t.Fatal("no decision differs from HopperPick with another β: the check cannot see a difference")
+	if s.mismatches <= 0 {
+		t.Fatalf("%d decisions counted as differing from HopperPick with another β: the check cannot see a difference", s.mismatches)
 	}
 }
 
