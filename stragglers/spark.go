@@ -1,0 +1,146 @@
+package stragglers
+
+import (
+	"math"
+	"slices"
+
+	"github.com/specsched/specsched/internal/check"
+)
+
+// SparkConfig configures SparkSpeculate: Apache Spark's spark.speculation.*
+// settings (Spark's configuration reference, "Scheduling"; the rule is
+// TaskSetManager.checkSpeculatableTasks).
+type SparkConfig struct {
+	// Multiplier is spark.speculation.multiplier: a task is speculatable
+	// once it has run longer than Multiplier × the median duration of the
+	// stage's successful tasks. Finite and ≥ 0; Spark's default is 1.5.
+	Multiplier float64
+
+	// Quantile is spark.speculation.quantile, in [0, 1]: no task is
+	// speculatable before max(⌊Quantile·n⌋, 1) of the stage's n tasks
+	// have finished. Spark's default is 0.75.
+	Quantile float64
+
+	// MinRuntime is the floor of the threshold, Spark's
+	// minTimeToSpeculation (spark.speculation.minTaskRuntime, 100 ms):
+	// the threshold is max(Multiplier × median, MinRuntime). Finite and
+	// ≥ 0, in the caller's time unit.
+	MinRuntime float64
+}
+
+// DefaultSpark returns Spark's defaults: multiplier 1.5, quantile 0.75,
+// and a 100 ms floor written as 0.1, i.e. for times in seconds (scale it
+// to another time unit).
+func DefaultSpark() SparkConfig {
+	return SparkConfig{Multiplier: 1.5, Quantile: 0.75, MinRuntime: 0.1}
+}
+
+// SparkSpeculate is Apache Spark's default speculation (spark.speculation
+// = true) for one stage — a job's tasks — given the slots it may use,
+// appending the actions to dst[:0].
+//
+// Spark's rule (TaskSetManager.checkSpeculatableTasks, Spark 3.x): a
+// stage of a single task never speculates (without the optional
+// spark.speculation.task.duration.threshold, not modelled); otherwise,
+// once at least max(⌊Quantile·n⌋, 1) of its n tasks have finished, with
+// median duration m (the mean of the two middle durations for an even
+// count, as Spark's MedianHeap), a running task is speculatable when it
+// runs exactly one copy and has run longer than max(Multiplier·m,
+// MinRuntime). Spark offers a free slot to the stage's pending regular
+// tasks first and to a speculatable task only when none fits
+// (TaskSetManager.dequeueTask), so here the free slots launch unscheduled
+// tasks in index order first, then copy speculatable tasks, each at most
+// once. Spark caps speculative copies only by the slots; when there are
+// more speculatable tasks than slots left, Spark's order is that of its
+// pending-speculation queues, and ours is the longest-running first, ties
+// to the smaller index (documented choice).
+//
+// Spark runs the check every spark.speculation.interval (100 ms): that
+// interval belongs to the caller, who calls SparkSpeculate as often.
+// Elapsed is the running time of the task's copy (Spark's
+// TaskInfo.timeRunning); Duration of a finished task is its successful
+// run time. Remaining, Progress and NewCopy are not read.
+//
+// The actions come launches first, then copies, each in task index
+// order; never more than slots − ΣCopies of them, never a copy of a task
+// that is not running or already runs two copies or more.
+//
+// Complexity: O(n + f log f + c log c) for n tasks, f finished and c
+// speculatable ones (a sort of the finished durations for the median, and
+// of the speculatable tasks when not all get a slot). With a dst of
+// capacity ≥ the number of actions and a reused ws it allocates nothing.
+//
+// Errors, with dst untouched: slots outside [0, 2^53]; a Multiplier or
+// MinRuntime negative, NaN or ±Inf, a Quantile outside [0, 1]; and, naming
+// the first such task, the task errors of Speculate and a Progress outside
+// [0, 1], a Duration or NewCopy negative, NaN or ±Inf. dst must not
+// overlap tasks (Field "dst").
+func SparkSpeculate(dst []Action, tasks []TaskStatus, slots int, p SparkConfig, ws *Workspace) ([]Action, error) {
+	const fn = "stragglers.SparkSpeculate"
+	if err := check.NonNegative(fn, check.Scalar, "Multiplier", p.Multiplier); err != nil {
+		return nil, err
+	}
+	if err := check.Unit(fn, check.Scalar, "Quantile", p.Quantile); err != nil {
+		return nil, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "MinRuntime", p.MinRuntime); err != nil {
+		return nil, err
+	}
+	c, err := begin(fn, dst, tasks, slots, false)
+	if err != nil {
+		return nil, err
+	}
+	ws = orNew(ws)
+	dst = dst[:0]
+	free := slots - c.busy
+	if free <= 0 {
+		return dst, nil
+	}
+	launches := min(c.unscheduled, free)
+	free -= launches
+	var copies []int
+	if threshold, ok := sparkThreshold(tasks, c.finished, p, &ws.base); ok && free > 0 {
+		cands := ws.base.cands[:0]
+		for i := range tasks {
+			t := &tasks[i]
+			if t.State == Running && t.Copies == 1 && t.Elapsed > threshold {
+				cands = append(cands, candidate{key: t.Elapsed, task: i})
+			}
+		}
+		ws.base.cands = cands
+		copies = pickCopies(ws.base.picked, cands, free)
+		ws.base.picked = copies
+	}
+	return emit(dst, tasks, launches, copies), nil
+}
+
+// sparkThreshold returns Spark's duration threshold max(Multiplier·median,
+// MinRuntime) for the stage, and false while the stage may not speculate
+// (a single task, or fewer than max(⌊Quantile·n⌋, 1) tasks finished).
+func sparkThreshold(tasks []TaskStatus, finished int, p SparkConfig, s *baselineScratch) (float64, bool) {
+	n := len(tasks)
+	minFinished := max(int(math.Floor(p.Quantile*float64(n))), 1)
+	if n <= 1 || finished < minFinished {
+		return 0, false
+	}
+	durations := s.values[:0]
+	for i := range tasks {
+		if tasks[i].State == Finished {
+			durations = append(durations, tasks[i].Duration)
+		}
+	}
+	s.values = durations
+	return max(p.Multiplier*median(durations), p.MinRuntime), true
+}
+
+// median returns the median of xs (len ≥ 1, finite), the mean of the two
+// middle values for an even count; xs is sorted. O(n log n).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	lo, hi := xs[n/2-1], xs[n/2]
+	return lo + (hi-lo)/2 // (lo+hi)/2 without overflow
+}
