@@ -255,7 +255,7 @@ var taskErrorCases = []struct {
 	index int
 	field string
 }{
-	{"State", []TaskStatus{{}, {Task: Task{State: 7}}}, 1, "State"},
+	{"State", []TaskStatus{{NewCopy: 1}, {Task: Task{State: 7}}}, 1, "State"},
 	{"copies of finished", []TaskStatus{{Task: Task{State: Finished, Copies: 1}}}, 0, "Copies"},
 	{"running without copy", []TaskStatus{{NewCopy: 1}, {Task: Task{State: Running}, NewCopy: 1}}, 1, "Copies"},
 	{"Elapsed", []TaskStatus{{Task: Task{State: Running, Copies: 1, Elapsed: -1}, NewCopy: 1}}, 0, "Elapsed"},

@@ -1,6 +1,8 @@
 package stragglers
 
 import (
+	"math"
+
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 )
@@ -168,16 +170,18 @@ func judged(t *TaskStatus, p GRASSConfig) bool {
 }
 
 // rasSaving returns RAS's saving c·t_rem − (c+1)·t_new for a running task
-// with c copies, and whether it is positive. The test is written
-// c/(c+1)·t_rem > t_new, which cannot overflow where the two products
-// can, and is exact up to the rounding of c/(c+1)·t_rem; the saving, only
-// an order,
-// is (c+1)·(c/(c+1)·t_rem − t_new), +Inf should it overflow (ties then go
-// to the smaller index).
+// with c copies, and whether it is positive (the copy is worth it). Should
+// a product overflow, the test is made as c/(c+1)·t_rem > t_new, which
+// cannot, and the saving, only an order, is (c+1)·(c/(c+1)·t_rem − t_new),
+// +Inf if that overflows too (ties then go to the smaller index).
 func rasSaving(t *TaskStatus) (float64, bool) {
+	c := float64(t.Copies)
+	if saving := c*t.Remaining - (c+1)*t.NewCopy; !math.IsNaN(saving) && !math.IsInf(saving, 0) {
+		return saving, saving > 0
+	}
 	lhs := copyFactor(t.Copies) * t.Remaining
 	if !(lhs > t.NewCopy) {
 		return 0, false
 	}
-	return float64(t.Copies+1) * (lhs - t.NewCopy), true
+	return (c + 1) * (lhs - t.NewCopy), true
 }
