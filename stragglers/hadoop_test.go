@@ -19,8 +19,9 @@ func hadoopFunc(p HadoopConfig) baselineFunc {
 // t_rem 4, 7, 9: the estimated ends of the last two are later than a new
 // attempt's, and the one of largest value t_rem − t_new = 4 gets the one
 // copy of this scan, even with slots for more. A queued task stops the
-// scan (the job still needs containers); so does a cap reached: 12 tasks
-// already speculating against max(10, ⌊0.01·n⌋, ⌊0.1·R⌋) = 10.
+// scan (the job still needs containers); so does a cap reached: 10 tasks
+// already speculating against max(10, ⌊0.01·n⌋, ⌊0.1·R⌋) = 10 (9 leave
+// room for one more).
 func TestHadoopExample(t *testing.T) {
 	t.Parallel()
 	var tasks []TaskStatus
@@ -40,9 +41,14 @@ func TestHadoopExample(t *testing.T) {
 		t.Errorf("queued: got %v, %v; want %v", got, err, want)
 	}
 	capped := slices.Clone(tasks)
-	for range 12 {
+	for range 9 {
 		capped = append(capped, TaskStatus{Task: Task{State: Running, Copies: 2, Remaining: 1}})
 	}
+	got, err = HadoopSpeculate(nil, capped, 100, DefaultHadoop(), nil)
+	if want := []Action{{6, Copy}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("9 speculating: got %v, %v; want %v", got, err, want)
+	}
+	capped = append(capped, TaskStatus{Task: Task{State: Running, Copies: 2, Remaining: 1}})
 	if got, _ := HadoopSpeculate(nil, capped, 100, DefaultHadoop(), nil); len(got) != 0 {
 		t.Errorf("capped: %v, want none", got)
 	}

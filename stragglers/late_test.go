@@ -158,7 +158,7 @@ func TestLATEErrors(t *testing.T) {
 func TestLATEExtremes(t *testing.T) {
 	t.Parallel()
 	tasks := []TaskStatus{
-		{Task: Task{State: Running, Copies: 1, Elapsed: 5e-324}, Progress: 0.5},           // rate +Inf: time left 0
+		{Task: Task{State: Running, Copies: 1, Elapsed: 5e-324}, Progress: 0.5},             // rate +Inf: time left 0
 		{Task: Task{State: Running, Copies: 1, Elapsed: math.MaxFloat64}, Progress: 1e-300}, // rate 0: +Inf
 		{Task: Task{State: Running, Copies: 1, Elapsed: 1}},                                 // no progress: +Inf
 		{Task: Task{State: Running, Copies: 1, Elapsed: 1}, Progress: 1},
