@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -287,8 +288,8 @@ func checkAllocs(t *testing.T, name string, f baselineFunc, tasks []TaskStatus, 
 	t.Helper()
 	var ws Workspace
 	acts, err := f(nil, tasks, slots, &ws)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+	if err != nil || len(acts) == 0 {
+		t.Fatalf("%s: %v, %v: the fixture exercises nothing", name, acts, err)
 	}
 	if n := testing.AllocsPerRun(10, func() { acts, _ = f(acts, tasks, slots, &ws) }); n != 0 {
 		t.Errorf("%s allocates %v per call", name, n)
@@ -297,11 +298,15 @@ func checkAllocs(t *testing.T, name string, f baselineFunc, tasks []TaskStatus, 
 
 // statusFixture is speculateFixture's job with the baselines' fields: a
 // progress score consistent with the remaining time, the durations of the
-// finished tasks, and t_new 3.
-func statusFixture(n int) ([]TaskStatus, int) {
+// finished tasks, and t_new 3. Without queued, its unscheduled tasks are
+// finished instead, so that the free slots go to copies.
+func statusFixture(n int, queued bool) ([]TaskStatus, int) {
 	tasks, slots, _ := speculateFixture(n, ThesisRule)
 	out := make([]TaskStatus, n)
 	for i, task := range tasks {
+		if task.State == Unscheduled && !queued {
+			task.State = Finished
+		}
 		out[i] = TaskStatus{Task: task, NewCopy: 3}
 		switch task.State {
 		case Running:
@@ -315,3 +320,34 @@ func statusFixture(n int) ([]TaskStatus, int) {
 
 // byIndex sorts and returns xs (a helper for readable expectations).
 func byIndex(xs []int) []int { slices.SortFunc(xs, cmp.Compare[int]); return xs }
+
+// baselineRules are the rules with their defaults, for the allocation
+// test and the benchmark.
+func baselineRules() []struct {
+	name string
+	f    baselineFunc
+} {
+	return []struct {
+		name string
+		f    baselineFunc
+	}{
+		{"LATE", lateFunc(DefaultLATE())},
+		{"GRASS", grassFunc(DefaultGRASS())},
+		{"GRASS/RAS", grassFunc(GRASSConfig{MaxCopies: DefaultMaxCopies})},
+		{"SparkSpeculate", sparkFunc(SparkConfig{Multiplier: 0.5, Quantile: 0.25})}, // the fixture's tasks run < 3
+		{"HadoopSpeculate", hadoopFunc(DefaultHadoop())},
+		{"Dolly/queued", func(dst []Action, tasks []TaskStatus, slots int, ws *Workspace) ([]Action, error) {
+			return Dolly(dst, tasks, slots, 2, ws)
+		}},
+	}
+}
+
+// TestBaselineSteadyStateAllocs: with a reused Workspace and a dst of
+// enough capacity, every baseline allocates nothing (the documented
+// contract), on a job that exercises its selection.
+func TestBaselineSteadyStateAllocs(t *testing.T) {
+	for _, r := range baselineRules() {
+		tasks, slots := statusFixture(1000, strings.HasSuffix(r.name, "queued"))
+		checkAllocs(t, r.name, r.f, tasks, slots)
+	}
+}
