@@ -3,6 +3,7 @@ package stragglers
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/specsched/specsched/alloc"
@@ -132,11 +133,12 @@ func byKey(a, b candidate) int {
 
 // pickCopies keeps the k candidates first in byKey's order (all of them
 // if k ≥ len(cands)) and writes their task indices to at[:0] in
-// increasing order. O(c log c) for c candidates; cands is reordered.
+// increasing order. O(c + k log k) for c candidates (a selection, then a
+// sort of the k kept); cands is reordered.
 func pickCopies(at []int, cands []candidate, k int) []int {
 	k = max(0, k)
 	if k < len(cands) {
-		slices.SortFunc(cands, byKey)
+		nthElement(cands, k, byKey)
 		cands = cands[:k]
 	}
 	at = at[:0]
@@ -192,4 +194,61 @@ func begin(fn string, dst []Action, tasks []TaskStatus, slots int, needNewCopy b
 		return jobCounts{}, err
 	}
 	return countStatuses(fn, tasks, needNewCopy)
+}
+
+// nthElement reorders xs so that xs[k] holds the element a sort by cmp
+// would put there, with no element after it ordered before it by cmp and
+// none before it after it (0 ≤ k < len(xs)). cmp must be a strict weak
+// order. Quickselect with a median-of-three pivot and a three-way
+// partition (ties, which the rules' keys have many of, cost nothing);
+// should it take more than 2·log2(n) rounds it sorts what is left, so the
+// cost is O(n) expected and O(n log n) at worst.
+func nthElement[T any](xs []T, k int, cmp func(a, b T) int) {
+	lo, hi := 0, len(xs)
+	rounds := 2 * bits.Len(uint(len(xs)))
+	for hi-lo > 12 {
+		if rounds == 0 {
+			slices.SortFunc(xs[lo:hi], cmp)
+			return
+		}
+		rounds--
+		pivot := medianOfThree(xs[lo], xs[lo+(hi-lo)/2], xs[hi-1], cmp)
+		lt, i, gt := lo, lo, hi // [lo, lt) < pivot, [lt, i) = pivot, [gt, hi) > pivot
+		for i < gt {
+			switch c := cmp(xs[i], pivot); {
+			case c < 0:
+				xs[lt], xs[i] = xs[i], xs[lt]
+				lt++
+				i++
+			case c > 0:
+				gt--
+				xs[i], xs[gt] = xs[gt], xs[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return // xs[k] equals the pivot, in its final place
+		}
+	}
+	slices.SortFunc(xs[lo:hi], cmp)
+}
+
+// medianOfThree returns the median of a, b, c under cmp.
+func medianOfThree[T any](a, b, c T, cmp func(a, b T) int) T {
+	if cmp(b, a) < 0 {
+		a, b = b, a
+	}
+	if cmp(c, b) < 0 {
+		b = c
+		if cmp(b, a) < 0 {
+			b = a
+		}
+	}
+	return b
 }

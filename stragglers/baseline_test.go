@@ -318,9 +318,6 @@ func statusFixture(n int, queued bool) ([]TaskStatus, int) {
 	return out, slots
 }
 
-// byIndex sorts and returns xs (a helper for readable expectations).
-func byIndex(xs []int) []int { slices.SortFunc(xs, cmp.Compare[int]); return xs }
-
 // baselineRules are the rules with their defaults, for the allocation
 // test and the benchmark.
 func baselineRules() []struct {
@@ -350,4 +347,41 @@ func TestBaselineSteadyStateAllocs(t *testing.T) {
 		tasks, slots := statusFixture(1000, strings.HasSuffix(r.name, "queued"))
 		checkAllocs(t, r.name, r.f, tasks, slots)
 	}
+}
+
+func testNthElement(t *rapid.T) {
+	xs := rapid.SliceOfN(rapid.OneOf(rapid.IntRange(0, 3), rapid.IntRange(-1000, 1000)), 1, 300).Draw(t, "xs")
+	switch rapid.IntRange(0, 4).Draw(t, "shape") {
+	case 1:
+		slices.Sort(xs) // sorted
+	case 2:
+		slices.Sort(xs)
+		slices.Reverse(xs)
+	case 3: // organ pipe
+		slices.Sort(xs)
+		slices.Reverse(xs[len(xs)/2:])
+	}
+	k := rapid.IntRange(0, len(xs)-1).Draw(t, "k")
+	sorted := slices.Sorted(slices.Values(xs))
+	got := slices.Clone(xs)
+	nthElement(got, k, cmp.Compare[int])
+	if got[k] != sorted[k] {
+		t.Fatalf("xs[%d] = %d, want %d", k, got[k], sorted[k])
+	}
+	for i, x := range got {
+		if i < k && x > got[k] || i > k && x < got[k] {
+			t.Fatalf("xs[%d] = %d on the wrong side of xs[%d] = %d", i, x, k, got[k])
+		}
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(got)), sorted) {
+		t.Fatal("not a permutation")
+	}
+}
+
+// TestNthElement: the selection puts the k-th smallest at k and splits the
+// rest around it, on random, sorted, reversed and organ-pipe inputs with
+// many ties, against a sort.
+func TestNthElement(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testNthElement)
 }

@@ -10,7 +10,7 @@ import (
 // DollyConfig configures Dolly's budgeted cloning: Ganesh Ananthanarayanan,
 // Ali Ghodsi, Scott Shenker, Ion Stoica, "Effective Straggler Mitigation:
 // Attack of the Clones", USENIX NSDI 2013 ("the Dolly paper"), as Xu et
-// al. §6 summarise it for their comparison: "when the total number of
+// al. §5 summarise it for their comparison: "when the total number of
 // clones in the cluster is under a configurable fraction (β) of the total
 // capacity of the cluster and a utilization threshold (τ), cloning will
 // be applied following a simple computation based on limiting the

@@ -15,8 +15,8 @@ const DefaultMaxCopies = 256
 // GRASSConfig configures GRASS: Ganesh Ananthanarayanan, Michael Chien-Chun
 // Hung, Xiaoqi Ren, Ion Stoica, Adam Wierman, Minlan Yu, "GRASS: Trimming
 // Stragglers in Approximation Analytics", USENIX NSDI 2014 ("the GRASS
-// paper"), for an exact job (error bound zero, as the thesis §6.2 and Xu
-// et al. §6 run it).
+// paper"), for an exact job (error bound zero, as Xu et al. §5 run it;
+// the thesis §6.2 runs GRASS in every job of its baselines).
 type GRASSConfig struct {
 	// SwitchWaves is where GRASS switches from resource-aware speculation
 	// (RAS) to greedy speculation (GS): once the job's unfinished tasks fit
@@ -72,15 +72,14 @@ func (p GRASSConfig) Greedy(unfinished, slots int) bool {
 //
 // GRASS starts a job with RAS, which weighs the opportunity cost of a
 // copy while many tasks wait, and switches to GS near the job's end,
-// where only completion matters (Xu et al. §6: "the point of switching
-// from RAS to GS"). The paper learns the switching point online from the
-// approximation bound, the estimation accuracy and the utilization; Xu et
-// al. (footnote to §6) fix it by job size instead, the details not being
-// clear. We switch once the unfinished tasks fit in SwitchWaves waves of
-// the job's slots, 2 by default (documented choice: for an exact job
-// with accurate estimates, the last two waves are where the paper's GS
-// wins; we could not check the paper's own figure with the tools at hand,
-// and a caller may set another).
+// where only completion matters (Xu et al. §5: "the point of switching
+// from RAS to GS depends on the values of deadline/error bound,
+// prediction accuracy and cluster utilization"); Xu et al. (footnote 1 to
+// §5) fix it by job size alone, the paper's details not being clear to
+// them. We switch once the unfinished tasks fit in SwitchWaves waves of
+// the job's slots, 2 by default. This is a documented choice, not the
+// paper's own point, whose text we could not read with the tools at hand:
+// RAS while more than two rounds of tasks remain, GS to finish the job.
 //
 // In both modes a running task is judged only once it has run MinElapsed,
 // gets at most one new copy per call and none at MaxCopies. Duration and
@@ -88,8 +87,9 @@ func (p GRASSConfig) Greedy(unfinished, slots int) bool {
 // each in task index order; never more than slots − ΣCopies of them,
 // never one for a finished task.
 //
-// Complexity: O(n log n) for n tasks (a sort of the candidates when not
-// all fit). With a dst of capacity ≥ the number of actions and a reused ws
+// Complexity: O(n + k log k) expected for n tasks and k actions (a
+// selection of the candidates when not all fit, then a sort of the kept;
+// O(n log n) at worst). With a dst of capacity ≥ the number of actions and a reused ws
 // it allocates nothing.
 //
 // Errors, with dst untouched: slots outside [0, 2^53]; a SwitchWaves or

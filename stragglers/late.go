@@ -1,8 +1,8 @@
 package stragglers
 
 import (
+	"cmp"
 	"math"
-	"slices"
 
 	"github.com/specsched/specsched/internal/check"
 )
@@ -14,7 +14,7 @@ import (
 type LATEConfig struct {
 	// SpeculativeCap is the cap on speculative copies running at once, as
 	// a share of the slots: the paper's SpeculativeCap, 10% of the
-	// available task slots (§4, §5.2). In [0, 1].
+	// available task slots (§4). In [0, 1].
 	SpeculativeCap float64
 
 	// SlowTaskThreshold is the percentile of progress rate below which a
@@ -29,7 +29,7 @@ type LATEConfig struct {
 	MinElapsed float64
 }
 
-// DefaultLATE returns the LATE paper's settings (§4, "a good choice"):
+// DefaultLATE returns the LATE paper's settings (§4):
 // SpeculativeCap 10%, SlowTaskThreshold the 25th percentile, no wait.
 func DefaultLATE() LATEConfig {
 	return LATEConfig{SpeculativeCap: 0.1, SlowTaskThreshold: 0.25}
@@ -72,10 +72,10 @@ func DefaultLATE() LATEConfig {
 // slots − ΣCopies of them, never a copy of a task that is not running or
 // already runs two copies or more.
 //
-// Complexity: O(n + R log R) for n tasks and R rated running ones (a sort
-// of the rates for the percentile and of the candidates for the longest
-// time left). With a dst of capacity ≥ the number of actions and a reused
-// ws it allocates nothing.
+// Complexity: O(n + k log k) expected for n tasks and k copies (a
+// selection of the percentile among the rates, and of the k longest times
+// left among the candidates; O(n log n) at worst). With a dst of capacity
+// ≥ the number of actions and a reused ws it allocates nothing.
 //
 // Errors, with dst untouched: slots outside [0, 2^53]; a SpeculativeCap or
 // SlowTaskThreshold outside [0, 1] or a MinElapsed negative, NaN or ±Inf;
@@ -120,7 +120,7 @@ func LATE(dst []Action, tasks []TaskStatus, slots int, p LATEConfig, ws *Workspa
 	if slow == 0 {
 		return emit(dst, tasks, launches, nil), nil
 	}
-	slices.Sort(rates)
+	nthElement(rates, slow-1, cmp.Compare[float64])
 	q := rates[slow-1]
 	cands := s.cands[:0]
 	for i := range tasks {

@@ -1,6 +1,7 @@
 package stragglers
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -65,10 +66,11 @@ func DefaultSpark() SparkConfig {
 // order; never more than slots − ΣCopies of them, never a copy of a task
 // that is not running or already runs two copies or more.
 //
-// Complexity: O(n + f log f + c log c) for n tasks, f finished and c
-// speculatable ones (a sort of the finished durations for the median, and
-// of the speculatable tasks when not all get a slot). With a dst of
-// capacity ≥ the number of actions and a reused ws it allocates nothing.
+// Complexity: O(n + k log k) expected for n tasks and k copies (a
+// selection of the median among the finished durations, and of the k
+// longest-running among the speculatable tasks when not all get a slot;
+// O(n log n) at worst). With a dst of capacity ≥ the number of actions
+// and a reused ws it allocates nothing.
 //
 // Errors, with dst untouched: slots outside [0, 2^53]; a Multiplier or
 // MinRuntime negative, NaN or ±Inf, a Quantile outside [0, 1]; and, naming
@@ -134,13 +136,15 @@ func sparkThreshold(tasks []TaskStatus, finished int, p SparkConfig, s *baseline
 }
 
 // median returns the median of xs (len ≥ 1, finite), the mean of the two
-// middle values for an even count; xs is sorted. O(n log n).
+// middle values for an even count; xs is reordered. O(n) expected
+// (nthElement), O(n log n) at worst.
 func median(xs []float64) float64 {
-	slices.Sort(xs)
 	n := len(xs)
+	nthElement(xs, n/2, cmp.Compare[float64])
+	hi := xs[n/2]
 	if n%2 == 1 {
-		return xs[n/2]
+		return hi
 	}
-	lo, hi := xs[n/2-1], xs[n/2]
-	return lo + (hi-lo)/2 // (lo+hi)/2 without overflow
+	lo := slices.Max(xs[:n/2]) // the (n/2 − 1)-th: the largest below
+	return lo + (hi-lo)/2      // (lo+hi)/2 without overflow
 }
