@@ -206,13 +206,26 @@ func begin(fn string, dst []Action, tasks []TaskStatus, slots int, needNewCopy b
 func nthElement[T any](xs []T, k int, cmp func(a, b T) int) {
 	lo, hi := 0, len(xs)
 	rounds := 2 * bits.Len(uint(len(xs)))
+	// The pivot is the median of three pseudo-random elements: a fixed
+	// xorshift sequence, so that results (and costs) are deterministic,
+	// and structured inputs — sorted, reversed, organ pipes, which defeat
+	// fixed positions — cost no more than random ones.
+	state := uint64(len(xs))*0x9E3779B97F4A7C15 | 1
+	next := func() uint64 {
+		state ^= state << 13
+		state ^= state >> 7
+		state ^= state << 17
+		return state
+	}
 	for hi-lo > 12 {
 		if rounds == 0 {
 			slices.SortFunc(xs[lo:hi], cmp)
 			return
 		}
 		rounds--
-		pivot := medianOfThree(xs[lo], xs[lo+(hi-lo)/2], xs[hi-1], cmp)
+		span := uint64(hi - lo)
+		a, b, c := lo+int(next()%span), lo+int(next()%span), lo+int(next()%span)
+		pivot := medianOfThree(xs[a], xs[b], xs[c], cmp)
 		lt, i, gt := lo, lo, hi // [lo, lt) < pivot, [lt, i) = pivot, [gt, hi) > pivot
 		for i < gt {
 			switch c := cmp(xs[i], pivot); {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -189,7 +190,7 @@ func preferLarger(key func(i int) float64) func(a, b int) bool {
 	}
 }
 
-// badFloatStatus corrupts one field of a task with a value no rule
+// corruptStatus corrupts one field of a task with a value no rule
 // accepts.
 func corruptStatus(t *rapid.T, tasks []TaskStatus) {
 	if len(tasks) == 0 {
@@ -384,4 +385,40 @@ func testNthElement(t *rapid.T) {
 func TestNthElement(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testNthElement)
+}
+
+// TestNthElementComparisons bounds the selection's work on adversarial
+// shapes of n = 2^14 elements — sorted, reversed, all equal, organ pipe,
+// few distinct values, random — for the median and an extreme rank: at
+// most 6n comparisons (each shape takes under 3n with the pseudo-random
+// median-of-three pivots; fixed positions took 32n on a sorted input, and
+// an O(n²) behaviour would exceed the bound by three orders of
+// magnitude).
+func TestNthElementComparisons(t *testing.T) {
+	t.Parallel()
+	const n = 1 << 14
+	rng := rand.New(rand.NewPCG(1, 2))
+	shapes := map[string]func(i int) int{
+		"sorted":     func(i int) int { return i },
+		"reversed":   func(i int) int { return n - i },
+		"equal":      func(int) int { return 7 },
+		"organ pipe": func(i int) int { return min(i, n-i) },
+		"few values": func(i int) int { return i % 3 },
+		"random":     func(int) int { return rng.IntN(n) },
+	}
+	for name, shape := range shapes {
+		for _, k := range []int{0, n / 2, n - 1} {
+			xs := make([]int, n)
+			for i := range xs {
+				xs[i] = shape(i)
+			}
+			calls := 0
+			count := func(a, b int) int { calls++; return cmp.Compare(a, b) }
+			want := slices.Sorted(slices.Values(xs))[k]
+			nthElement(xs, k, count)
+			if xs[k] != want || calls > 6*n {
+				t.Errorf("%s, k = %d: xs[k] = %d (want %d), %d comparisons (bound %d)", name, k, xs[k], want, calls, 6*n)
+			}
+		}
+	}
 }
