@@ -61,7 +61,9 @@ func DefaultHadoop() HadoopConfig {
 //     in index order: the AM's ordinary path, not the speculator's);
 //   - no task is speculated before MinCompleted and a MinCompletedShare
 //     of the tasks have finished (StartEndTimesBase.thresholdRuntime
-//     returns "on schedule" until then);
+//     returns "on schedule" until then), nor, here, before one task has
+//     (with both minimums 0, Hadoop would take the empty mean, 0, as
+//     t_new and copy every running task);
 //   - a running task with one attempt is worth speculating when its
 //     estimated end is later than a new attempt's, now + t_new with
 //     t_new the mean duration of the finished tasks
