@@ -35,6 +35,29 @@ type TaskStatus struct {
 	NewCopy float64
 }
 
+// StageStats summarises a job's finished tasks for the rules that judge by
+// them — SparkSpeculateStats (the median) and HadoopSpeculateStats (the
+// mean) — for a caller that keeps them as it goes (a running median and
+// mean) instead of passing every finished task at every decision.
+type StageStats struct {
+	Tasks    int     // all the job's tasks, finished ones included
+	Finished int     // those finished
+	Median   float64 // the median of their durations (Spark's rule)
+	Mean     float64 // the mean of their durations (Hadoop's rule)
+}
+
+// checkStage validates a StageStats against the unfinished tasks counted
+// in c, and the one statistic the rule reads (name and value). O(1).
+func checkStage(fn string, stage StageStats, c jobCounts, name string, value float64) error {
+	if stage.Finished < 0 || stage.Finished > alloc.MaxTotal {
+		return check.Err(fn, check.Scalar, "stage.Finished", float64(stage.Finished), "must lie in [0, 2^53]")
+	}
+	if stage.Tasks < 0 || stage.Tasks > alloc.MaxTotal || stage.Tasks-stage.Finished < c.unscheduled+c.running {
+		return check.Err(fn, check.Scalar, "stage.Tasks", float64(stage.Tasks), "must lie in [0, 2^53] and count the finished and unfinished tasks")
+	}
+	return check.NonNegative(fn, check.Scalar, "stage."+name, value)
+}
+
 // jobCounts is what one validating pass over a job's tasks counts.
 type jobCounts struct {
 	unscheduled, running, finished int

@@ -422,3 +422,88 @@ func TestNthElementComparisons(t *testing.T) {
 		}
 	}
 }
+
+// statsView returns the job as a caller of the Stats forms holds it: its
+// unfinished tasks (all its tasks, when keepFinished: the forms must not
+// read the finished ones) with their indices in tasks, and the summary of
+// the finished ones — the median by the package's median (checked against
+// a sort by the rule tests), the mean by meanDuration.
+func statsView(tasks []TaskStatus, keepFinished bool) (view []TaskStatus, at []int, stage StageStats) {
+	var durations []float64
+	for i, task := range tasks {
+		if task.State == Finished {
+			durations = append(durations, task.Duration)
+		}
+		if task.State != Finished || keepFinished {
+			view = append(view, task)
+			at = append(at, i)
+		}
+	}
+	stage = StageStats{Tasks: len(tasks), Finished: len(durations)}
+	if len(durations) > 0 {
+		stage.Median = median(durations)
+		stage.Mean = meanDuration(tasks, len(durations))
+	}
+	return view, at, stage
+}
+
+// checkStatsForm checks that a Stats form, given the view and summary of
+// statsView, decides as the full form on the whole job.
+func checkStatsForm(t *rapid.T, full baselineFunc, stats func(dst []Action, tasks []TaskStatus, stage StageStats, slots int) ([]Action, error)) {
+	tasks := statusGen(30).Draw(t, "tasks")
+	slots := baselineSlots(t, tasks)
+	want, err := full(nil, tasks, slots, nil)
+	if err != nil {
+		t.Fatalf("full form: %v", err)
+	}
+	view, at, stage := statsView(tasks, rapid.Bool().Draw(t, "keep finished"))
+	got, err := stats(nil, view, stage, slots)
+	if err != nil {
+		t.Fatalf("Stats form: %v", err)
+	}
+	for k := range got {
+		got[k].Task = at[got[k].Task]
+	}
+	if !slices.Equal(got, want) && len(got)+len(want) > 0 {
+		t.Fatalf("Stats form %v, full form %v", got, want)
+	}
+}
+
+// checkStageErrors: the Stats forms reject a stage that does not count
+// the tasks given or holds a bad statistic.
+func checkStageErrors(t *testing.T, fn, stat string, stats func(tasks []TaskStatus, stage StageStats) error) {
+	t.Helper()
+	two := []TaskStatus{{}, {Task: Task{State: Running, Copies: 1}}}
+	for _, tc := range []struct {
+		field string
+		stage StageStats
+	}{
+		{"stage.Finished", StageStats{Tasks: 5, Finished: -1}},
+		{"stage.Tasks", StageStats{Tasks: 2, Finished: 1}},
+		{"stage.Tasks", StageStats{Tasks: -1}},
+		{"stage." + stat, StageStats{Tasks: 3, Finished: 1, Median: math.NaN(), Mean: math.NaN()}},
+		{"stage." + stat, StageStats{Tasks: 3, Finished: 1, Median: -1, Mean: -1}},
+	} {
+		wantError(t, tc.field, fn, stats(two, tc.stage), -1, tc.field)
+	}
+	if err := stats(two, StageStats{Tasks: 2}); err != nil {
+		t.Errorf("a stage of the two tasks given: %v", err)
+	}
+}
+
+// checkStatsNoPanic calls a Stats form on hostile tasks and a hostile
+// stage (counts out of range or inconsistent, bad statistics).
+func checkStatsNoPanic(t *rapid.T, fn string, stats func(dst []Action, tasks []TaskStatus, stage StageStats, slots int, ws *Workspace) ([]Action, error)) {
+	tasks := statusGen(12).Draw(t, "tasks")
+	corruptStatus(t, tasks)
+	stage := StageStats{
+		Tasks:    rapid.SampledFrom([]int{-1, 0, 5, 20, math.MaxInt}).Draw(t, "stage tasks"),
+		Finished: rapid.SampledFrom([]int{-1, 0, 3, 10, math.MaxInt}).Draw(t, "stage finished"),
+		Median:   badFloat(t, "median"),
+		Mean:     badFloat(t, "mean"),
+	}
+	f := func(dst []Action, tasks []TaskStatus, slots int, ws *Workspace) ([]Action, error) {
+		return stats(dst, tasks, stage, slots, ws)
+	}
+	checkNoPanic(t, fn, f, tasks, hostileSlots(t))
+}

@@ -58,9 +58,11 @@
 // originals); SparkSpeculate (spark.speculation: 1.5 × the median once
 // 75% of the stage is done) and HadoopSpeculate (Hadoop MapReduce's
 // DefaultSpeculator: estimated end against a new attempt's, with its
-// caps), what clusters run by default. Each documents where the source
-// leaves a choice open and what we chose; intervals between decisions
-// belong to the caller.
+// caps), what clusters run by default; SparkSpeculateStats and
+// HadoopSpeculateStats take the finished tasks as a StageStats summary,
+// for a caller that keeps a running median or mean. Each documents where
+// the source leaves a choice open and what we chose; intervals between
+// decisions belong to the caller.
 //
 // # Contracts
 //

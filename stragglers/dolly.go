@@ -85,10 +85,10 @@ func DollyClones(n int, cluster DollyCluster, p DollyConfig) (int, error) {
 		return 0, check.Err(fn, check.Scalar, "n", float64(n), "must lie in [0, 2^53]")
 	}
 	if cluster.Slots < 0 || cluster.Slots > alloc.MaxTotal {
-		return 0, check.Err(fn, check.Scalar, "Slots", float64(cluster.Slots), "must lie in [0, 2^53]")
+		return 0, check.Err(fn, check.Scalar, "cluster.Slots", float64(cluster.Slots), "must lie in [0, 2^53]")
 	}
 	if cluster.Clones < 0 || cluster.Clones > alloc.MaxTotal {
-		return 0, check.Err(fn, check.Scalar, "Clones", float64(cluster.Clones), "must lie in [0, 2^53]")
+		return 0, check.Err(fn, check.Scalar, "cluster.Clones", float64(cluster.Clones), "must lie in [0, 2^53]")
 	}
 	if err := check.Unit(fn, check.Scalar, "cluster.Utilization", cluster.Utilization); err != nil {
 		return 0, err

@@ -256,8 +256,8 @@ func TestDollyErrors(t *testing.T) {
 		{"Epsilon", 1, ok, DollyConfig{Epsilon: math.Inf(1), MaxClones: 1}},
 		{"MaxClones", 1, ok, DollyConfig{}},
 		{"n", -1, ok, DefaultDolly()},
-		{"Slots", 1, DollyCluster{Slots: -1}, DefaultDolly()},
-		{"Clones", 1, DollyCluster{Clones: -1}, DefaultDolly()},
+		{"cluster.Slots", 1, DollyCluster{Slots: -1}, DefaultDolly()},
+		{"cluster.Clones", 1, DollyCluster{Clones: -1}, DefaultDolly()},
 		{"cluster.Utilization", 1, DollyCluster{Utilization: 1.5}, DefaultDolly()},
 	} {
 		_, err := DollyClones(tc.n, tc.cluster, tc.p)

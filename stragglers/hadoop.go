@@ -104,16 +104,51 @@ func HadoopSpeculate(dst []Action, tasks []TaskStatus, slots int, p HadoopConfig
 	if err != nil {
 		return nil, err
 	}
+	stage := StageStats{Tasks: len(tasks), Finished: c.finished}
+	if c.unscheduled == 0 && hadoopCompleted(stage, p) {
+		stage.Mean = meanDuration(tasks, c.finished)
+	}
+	return hadoopDecide(dst, tasks, c, stage, slots, p), nil
+}
+
+// HadoopSpeculateStats is HadoopSpeculate for a caller that keeps the
+// job's finished tasks as a summary — their count and mean duration —
+// rather than pass them: it reads the unscheduled and running tasks of
+// tasks (finished ones, if any, are not read: stage counts them) and makes
+// HadoopSpeculate's decision for the job of stage.Tasks tasks,
+// stage.Finished of them finished with mean duration stage.Mean. O(u + r)
+// for u unscheduled and r running tasks given.
+//
+// Errors: those of HadoopSpeculate, and a stage.Finished or stage.Tasks
+// outside [0, 2^53], fewer stage.Tasks than stage.Finished plus the
+// unfinished tasks given, or a stage.Mean negative, NaN or ±Inf.
+// stage.Median is not read.
+func HadoopSpeculateStats(dst []Action, tasks []TaskStatus, stage StageStats, slots int, p HadoopConfig, ws *Workspace) ([]Action, error) {
+	const fn = "stragglers.HadoopSpeculateStats"
+	if err := checkHadoop(fn, p); err != nil {
+		return nil, err
+	}
+	c, err := begin(fn, dst, tasks, slots, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkStage(fn, stage, c, "Mean", stage.Mean); err != nil {
+		return nil, err
+	}
+	return hadoopDecide(dst, tasks, c, stage, slots, p), nil
+}
+
+// hadoopDecide is DefaultSpeculator's scan for valid input.
+func hadoopDecide(dst []Action, tasks []TaskStatus, c jobCounts, stage StageStats, slots int, p HadoopConfig) []Action {
 	dst = dst[:0]
 	free := slots - c.busy
 	if free <= 0 {
-		return dst, nil
+		return dst
 	}
 	launches := min(c.unscheduled, free)
-	if c.unscheduled > 0 || !hadoopCompleted(len(tasks), c.finished, p) {
-		return emit(dst, tasks, launches, nil), nil
+	if c.unscheduled > 0 || !hadoopCompleted(stage, p) {
+		return emit(dst, tasks, launches, nil)
 	}
-	newCopy := meanDuration(tasks, c.finished)
 	best, already := -1, 0
 	for i := range tasks {
 		t := &tasks[i]
@@ -124,14 +159,14 @@ func HadoopSpeculate(dst []Action, tasks []TaskStatus, slots int, p HadoopConfig
 			already++
 			continue
 		}
-		if t.Remaining > newCopy && (best < 0 || t.Remaining > tasks[best].Remaining) {
+		if t.Remaining > stage.Mean && (best < 0 || t.Remaining > tasks[best].Remaining) {
 			best = i
 		}
 	}
-	if best < 0 || hadoopCap(len(tasks), c.running, p) <= already {
-		return dst, nil
+	if best < 0 || hadoopCap(stage.Tasks, c.running, p) <= already {
+		return dst
 	}
-	return append(dst, Action{Task: best, Kind: Copy}), nil
+	return append(dst, Action{Task: best, Kind: Copy})
 }
 
 func checkHadoop(fn string, p HadoopConfig) error {
@@ -150,10 +185,11 @@ func checkHadoop(fn string, p HadoopConfig) error {
 	return check.Unit(fn, check.Scalar, "MinCompletedShare", p.MinCompletedShare)
 }
 
-// hadoopCompleted reports whether enough of the n tasks have finished for
-// Hadoop to speculate (StartEndTimesBase.thresholdRuntime).
-func hadoopCompleted(n, finished int, p HadoopConfig) bool {
-	return finished >= p.MinCompleted && finished > 0 && float64(finished)/float64(n) >= p.MinCompletedShare
+// hadoopCompleted reports whether enough of the stage's tasks have
+// finished for Hadoop to speculate (StartEndTimesBase.thresholdRuntime).
+func hadoopCompleted(stage StageStats, p HadoopConfig) bool {
+	finished := stage.Finished
+	return finished >= p.MinCompleted && finished > 0 && float64(finished)/float64(stage.Tasks) >= p.MinCompletedShare
 }
 
 // hadoopCap is DefaultSpeculator's numberAllowedSpeculativeTasks:

@@ -173,3 +173,45 @@ func TestHadoopErrors(t *testing.T) {
 		wantError(t, tc.field, fn, err, -1, tc.field)
 	}
 }
+
+func testHadoopStats(t *rapid.T) {
+	p := hadoopConfigGen().Draw(t, "config")
+	checkStatsForm(t, hadoopFunc(p), func(dst []Action, tasks []TaskStatus, stage StageStats, slots int) ([]Action, error) {
+		return HadoopSpeculateStats(dst, tasks, stage, slots, p, nil)
+	})
+}
+
+// TestHadoopStats: HadoopSpeculateStats on the unfinished tasks and the
+// job's count and mean decides as HadoopSpeculate on the whole job.
+func TestHadoopStats(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testHadoopStats)
+}
+
+func testHadoopStatsNoPanic(t *rapid.T) {
+	p := hadoopConfigGen().Draw(t, "config")
+	checkStatsNoPanic(t, "stragglers.HadoopSpeculateStats", func(dst []Action, tasks []TaskStatus, stage StageStats, slots int, ws *Workspace) ([]Action, error) {
+		return HadoopSpeculateStats(dst, tasks, stage, slots, p, ws)
+	})
+}
+
+func TestHadoopStatsNoPanic(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testHadoopStatsNoPanic)
+}
+
+func FuzzHadoopSpeculateStats(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testHadoopStatsNoPanic)) }
+
+func TestHadoopStatsErrors(t *testing.T) {
+	t.Parallel()
+	const fn = "stragglers.HadoopSpeculateStats"
+	checkStageErrors(t, fn, "Mean", func(tasks []TaskStatus, stage StageStats) error {
+		_, err := HadoopSpeculateStats(nil, tasks, stage, 4, DefaultHadoop(), nil)
+		return err
+	})
+	checkTaskErrors(t, fn, func(dst []Action, tasks []TaskStatus, slots int, ws *Workspace) ([]Action, error) {
+		return HadoopSpeculateStats(dst, tasks, StageStats{Tasks: len(tasks)}, slots, DefaultHadoop(), ws)
+	})
+	_, err := HadoopSpeculateStats(nil, nil, StageStats{}, 1, HadoopConfig{CapTotal: 2}, nil)
+	wantError(t, "CapTotal", fn, err, -1, "CapTotal")
+}

@@ -79,13 +79,7 @@ func DefaultSpark() SparkConfig {
 // overlap tasks (Field "dst").
 func SparkSpeculate(dst []Action, tasks []TaskStatus, slots int, p SparkConfig, ws *Workspace) ([]Action, error) {
 	const fn = "stragglers.SparkSpeculate"
-	if err := check.NonNegative(fn, check.Scalar, "Multiplier", p.Multiplier); err != nil {
-		return nil, err
-	}
-	if err := check.Unit(fn, check.Scalar, "Quantile", p.Quantile); err != nil {
-		return nil, err
-	}
-	if err := check.NonNegative(fn, check.Scalar, "MinRuntime", p.MinRuntime); err != nil {
+	if err := checkSpark(fn, p); err != nil {
 		return nil, err
 	}
 	c, err := begin(fn, dst, tasks, slots, false)
@@ -93,15 +87,79 @@ func SparkSpeculate(dst []Action, tasks []TaskStatus, slots int, p SparkConfig, 
 		return nil, err
 	}
 	ws = orNew(ws)
+	stage := StageStats{Tasks: len(tasks), Finished: c.finished}
+	if sparkReady(stage, p) {
+		durations := ws.base.values[:0]
+		for i := range tasks {
+			if tasks[i].State == Finished {
+				durations = append(durations, tasks[i].Duration)
+			}
+		}
+		ws.base.values = durations
+		stage.Median = median(durations)
+	}
+	return sparkDecide(dst, tasks, c, stage, slots, p, ws), nil
+}
+
+// SparkSpeculateStats is SparkSpeculate for a caller that keeps the
+// stage's finished tasks as a summary — their count and median duration,
+// e.g. by a running median — rather than pass them: it reads the
+// unscheduled and running tasks of tasks (finished ones, if any, are not
+// read: stage counts them) and makes SparkSpeculate's decision for the
+// job of stage.Tasks tasks, stage.Finished of them finished with median
+// duration stage.Median. O(u + r + k log k) expected for u unscheduled
+// and r running tasks given and k copies.
+//
+// Errors: those of SparkSpeculate, and a stage.Finished or stage.Tasks
+// outside [0, 2^53], fewer stage.Tasks than stage.Finished plus the
+// unfinished tasks given, or a stage.Median negative, NaN or ±Inf.
+// stage.Mean is not read.
+func SparkSpeculateStats(dst []Action, tasks []TaskStatus, stage StageStats, slots int, p SparkConfig, ws *Workspace) ([]Action, error) {
+	const fn = "stragglers.SparkSpeculateStats"
+	if err := checkSpark(fn, p); err != nil {
+		return nil, err
+	}
+	c, err := begin(fn, dst, tasks, slots, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkStage(fn, stage, c, "Median", stage.Median); err != nil {
+		return nil, err
+	}
+	return sparkDecide(dst, tasks, c, stage, slots, p, orNew(ws)), nil
+}
+
+func checkSpark(fn string, p SparkConfig) error {
+	if err := check.NonNegative(fn, check.Scalar, "Multiplier", p.Multiplier); err != nil {
+		return err
+	}
+	if err := check.Unit(fn, check.Scalar, "Quantile", p.Quantile); err != nil {
+		return err
+	}
+	return check.NonNegative(fn, check.Scalar, "MinRuntime", p.MinRuntime)
+}
+
+// sparkReady reports whether Spark may speculate in the stage: more than
+// one task, and at least max(⌊Quantile·n⌋, 1) of its n tasks finished.
+func sparkReady(stage StageStats, p SparkConfig) bool {
+	n := stage.Tasks
+	return n > 1 && stage.Finished >= max(int(math.Floor(p.Quantile*float64(n))), 1)
+}
+
+// sparkDecide is Spark's decision for valid input: launches first, then
+// copies of the running tasks with one copy that have run longer than
+// max(Multiplier·median, MinRuntime), the longest-running first.
+func sparkDecide(dst []Action, tasks []TaskStatus, c jobCounts, stage StageStats, slots int, p SparkConfig, ws *Workspace) []Action {
 	dst = dst[:0]
 	free := slots - c.busy
 	if free <= 0 {
-		return dst, nil
+		return dst
 	}
 	launches := min(c.unscheduled, free)
 	free -= launches
 	var copies []int
-	if threshold, ok := sparkThreshold(tasks, c.finished, p, &ws.base); ok && free > 0 {
+	if free > 0 && sparkReady(stage, p) {
+		threshold := max(p.Multiplier*stage.Median, p.MinRuntime)
 		cands := ws.base.cands[:0]
 		for i := range tasks {
 			t := &tasks[i]
@@ -113,26 +171,7 @@ func SparkSpeculate(dst []Action, tasks []TaskStatus, slots int, p SparkConfig, 
 		copies = pickCopies(ws.base.picked, cands, free)
 		ws.base.picked = copies
 	}
-	return emit(dst, tasks, launches, copies), nil
-}
-
-// sparkThreshold returns Spark's duration threshold max(Multiplier·median,
-// MinRuntime) for the stage, and false while the stage may not speculate
-// (a single task, or fewer than max(⌊Quantile·n⌋, 1) tasks finished).
-func sparkThreshold(tasks []TaskStatus, finished int, p SparkConfig, s *baselineScratch) (float64, bool) {
-	n := len(tasks)
-	minFinished := max(int(math.Floor(p.Quantile*float64(n))), 1)
-	if n <= 1 || finished < minFinished {
-		return 0, false
-	}
-	durations := s.values[:0]
-	for i := range tasks {
-		if tasks[i].State == Finished {
-			durations = append(durations, tasks[i].Duration)
-		}
-	}
-	s.values = durations
-	return max(p.Multiplier*median(durations), p.MinRuntime), true
+	return emit(dst, tasks, launches, copies)
 }
 
 // median returns the median of xs (len ≥ 1, finite), the mean of the two

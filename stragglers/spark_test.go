@@ -141,3 +141,45 @@ func TestSparkErrors(t *testing.T) {
 		wantError(t, tc.field, fn, err, -1, tc.field)
 	}
 }
+
+func testSparkStats(t *rapid.T) {
+	p := sparkConfigGen().Draw(t, "config")
+	checkStatsForm(t, sparkFunc(p), func(dst []Action, tasks []TaskStatus, stage StageStats, slots int) ([]Action, error) {
+		return SparkSpeculateStats(dst, tasks, stage, slots, p, nil)
+	})
+}
+
+// TestSparkStats: SparkSpeculateStats on the unfinished tasks and the
+// stage's count and median decides as SparkSpeculate on the whole stage.
+func TestSparkStats(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSparkStats)
+}
+
+func testSparkStatsNoPanic(t *rapid.T) {
+	p := sparkConfigGen().Draw(t, "config")
+	checkStatsNoPanic(t, "stragglers.SparkSpeculateStats", func(dst []Action, tasks []TaskStatus, stage StageStats, slots int, ws *Workspace) ([]Action, error) {
+		return SparkSpeculateStats(dst, tasks, stage, slots, p, ws)
+	})
+}
+
+func TestSparkStatsNoPanic(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSparkStatsNoPanic)
+}
+
+func FuzzSparkSpeculateStats(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSparkStatsNoPanic)) }
+
+func TestSparkStatsErrors(t *testing.T) {
+	t.Parallel()
+	const fn = "stragglers.SparkSpeculateStats"
+	checkStageErrors(t, fn, "Median", func(tasks []TaskStatus, stage StageStats) error {
+		_, err := SparkSpeculateStats(nil, tasks, stage, 4, DefaultSpark(), nil)
+		return err
+	})
+	checkTaskErrors(t, fn, func(dst []Action, tasks []TaskStatus, slots int, ws *Workspace) ([]Action, error) {
+		return SparkSpeculateStats(dst, tasks, StageStats{Tasks: len(tasks)}, slots, DefaultSpark(), ws)
+	})
+	_, err := SparkSpeculateStats(nil, nil, StageStats{}, 1, SparkConfig{Quantile: 2}, nil)
+	wantError(t, "Quantile", fn, err, -1, "Quantile")
+}
