@@ -29,10 +29,10 @@ type SparkConfig struct {
 	MinRuntime float64
 }
 
-// DefaultSpark returns Spark's defaults through the 3.x releases, the
-// ones the issue and the papers' era name: multiplier 1.5, quantile 0.75,
+// DefaultSpark returns Spark's long-standing defaults, the ones the issue
+// and the papers' era name: multiplier 1.5, quantile 0.75,
 // and a 100 ms floor written as 0.1, i.e. for times in seconds (scale it
-// to another time unit). Newer releases' documentation lists multiplier 3
+// to another time unit). Recent releases' documentation lists multiplier 3
 // and quantile 0.9, with spark.speculation.efficiency.enabled (a slow task
 // that processes its data fast is not copied), which is not modelled.
 func DefaultSpark() SparkConfig {
