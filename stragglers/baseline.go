@@ -89,25 +89,12 @@ func countStatuses(fn string, tasks []TaskStatus, needNewCopy bool) (jobCounts, 
 	return c, nil
 }
 
-// checkStatus explains why task i is invalid, or returns nil. The checks
-// of Task come in Speculate's order (firstTaskError), then the fields of
+// checkStatus explains why task i is invalid, or returns nil: the checks
+// of Task as Speculate makes them (taskError), then the fields of
 // TaskStatus.
 func checkStatus(fn string, i int, t *TaskStatus, needNewCopy bool) error {
-	// An if chain, as in firstTaskError.
-	if t.State > Finished {
-		return check.ErrItem(fn, "task", i, "State", float64(t.State), "must be Unscheduled, Running or Finished")
-	}
-	if t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal) {
-		return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
-	}
-	if t.State != Running && t.Copies != 0 {
-		return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "only a running task has copies")
-	}
-	if !finiteNonNegative(t.Elapsed) {
-		return check.WithItem("task", check.NonNegative(fn, i, "Elapsed", t.Elapsed))
-	}
-	if !finiteNonNegative(t.Remaining) {
-		return check.WithItem("task", check.NonNegative(fn, i, "Remaining", t.Remaining))
+	if err := taskError(fn, i, &t.Task); err != nil {
+		return err
 	}
 	if !(t.Progress >= 0 && t.Progress <= 1) {
 		return check.ErrItem(fn, "task", i, "Progress", t.Progress, "must lie in [0, 1]")
