@@ -2,6 +2,7 @@ package stragglers
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/specsched/specsched/alloc"
@@ -61,14 +62,7 @@ func BenchmarkSpeculationRatio(b *testing.B) {
 			var acts []Action
 			var copies []int
 			var ws Workspace
-			var sum float64
-			var nRunning int
-			scan := func() {
-				for i := range tasks {
-					sum += tasks[i].Remaining
-					nRunning += b2i(tasks[i].State == Running)
-				}
-			}
+			scan, scanned := scanner(tasks)
 			for _, alg := range []struct {
 				name string
 				run  func()
@@ -79,11 +73,55 @@ func BenchmarkSpeculationRatio(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/rule=%v/n=%d", alg.name, rule, n), func(b *testing.B) {
 					b.ReportAllocs()
 					testutil.Interleave(b, alg.run, scan)
-					if sum == 0 || nRunning == 0 {
+					if !scanned() {
 						b.Fatal("nothing scanned")
 					}
 				})
 			}
 		}
 	}
+}
+
+// BenchmarkBaselineRatio measures the speculation baselines (LATE, GRASS
+// in its two modes, Spark's and Hadoop's rules, Dolly's launches) on
+// statusFixture's job of n tasks (speculateFixture's: 30% finished, 50%
+// running, 20% queued — finished instead, but for Dolly), against the
+// same scan of the n tasks as BenchmarkSpeculationRatio, interleaved call
+// by call.
+func BenchmarkBaselineRatio(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000, 100000} {
+		for _, r := range baselineRules() {
+			tasks, slots := statusFixture(n, strings.HasSuffix(r.name, "queued"))
+			plain := make([]Task, n)
+			for i := range tasks {
+				plain[i] = tasks[i].Task
+			}
+			scan, scanned := scanner(plain)
+			var acts []Action
+			var ws Workspace
+			run := func() { acts, _ = r.f(acts, tasks, slots, &ws) }
+			b.Run(fmt.Sprintf("%s/n=%d", r.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				testutil.Interleave(b, run, scan)
+				if !scanned() {
+					b.Fatal("nothing scanned")
+				}
+			})
+		}
+	}
+}
+
+// scanner returns the baseline of the speculation benchmarks — one
+// branch-free pass over the tasks that reads their state and remaining
+// time — and a check that it ran.
+func scanner(tasks []Task) (scan func(), scanned func() bool) {
+	var sum float64
+	var nRunning int
+	scan = func() {
+		for i := range tasks {
+			sum += tasks[i].Remaining
+			nRunning += b2i(tasks[i].State == Running)
+		}
+	}
+	return scan, func() bool { return sum != 0 && nRunning != 0 }
 }

@@ -44,6 +44,26 @@
 // length of the job's queue, the way a scheduler holds them, in
 // O(running) — the form for the hot path.
 //
+// # Speculation baselines
+//
+// The rules the papers compare against, as decision functions of the same
+// shape as Speculate (a job's tasks and slots in, actions out), on
+// TaskStatus, a Task with the progress score, duration and per-task t_new
+// those rules read: LATE (Zaharia et al., OSDI 2008, §4: longest
+// estimated time to end among the slowest quartile of progress rates,
+// capped at 10% of the slots); GRASS (Ananthanarayanan et al., NSDI 2014:
+// resource-aware speculation, then greedy speculation near the job's end);
+// Dolly (Ananthanarayanan et al., NSDI 2013: DollyClones admits a job's
+// clones within a budget of the cluster, Dolly launches them with the
+// originals); SparkSpeculate (spark.speculation: 1.5 × the median once
+// 75% of the stage is done) and HadoopSpeculate (Hadoop MapReduce's
+// DefaultSpeculator: estimated end against a new attempt's, with its
+// caps), what clusters run by default; SparkSpeculateStats and
+// HadoopSpeculateStats take the finished tasks as a StageStats summary,
+// for a caller that keeps a running median or mean. Each documents where
+// the source leaves a choice open and what we chose; intervals between
+// decisions belong to the caller.
+//
 // # Contracts
 //
 // As everywhere in specsched: inputs are never modified; results go to a

@@ -150,3 +150,47 @@ func ExampleSpeculateRunning() {
 	// t = 0:   launch 4 copy []
 	// t = 0.5: launch 0 copy [0]
 }
+
+// LATE on a job of four running tasks and one free slot, with progress
+// scores 0.1, 0.5, 0.6, 0.9 after 2, 1, 1, 1 time units: rates 0.05,
+// 0.5, 0.6, 0.9. The slowest quarter is task 0 alone, whose estimated
+// time to end is (1 − 0.1)/0.05 = 18: it gets the speculative copy (the
+// cap, ⌈10% of 5 slots⌉ = 1, allows one).
+func ExampleLATE() {
+	tasks := []stragglers.TaskStatus{
+		{Task: stragglers.Task{State: stragglers.Running, Copies: 1, Elapsed: 2}, Progress: 0.1},
+		{Task: stragglers.Task{State: stragglers.Running, Copies: 1, Elapsed: 1}, Progress: 0.5},
+		{Task: stragglers.Task{State: stragglers.Running, Copies: 1, Elapsed: 1}, Progress: 0.6},
+		{Task: stragglers.Task{State: stragglers.Running, Copies: 1, Elapsed: 1}, Progress: 0.9},
+	}
+	actions, err := stragglers.LATE(nil, tasks, 5, stragglers.DefaultLATE(), nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, a := range actions {
+		fmt.Println(a.Kind, a.Task)
+	}
+	// Output:
+	// copy 0
+}
+
+// Spark's default speculation on a stage of five tasks: four finished in
+// 2, 3, 4 and 10 (median 3.5, so the threshold is 1.5 × 3.5 = 5.25, and
+// 4 ≥ ⌊0.75·5⌋ tasks are done); the running one has run 6, longer than
+// that, and gets a copy.
+func ExampleSparkSpeculate() {
+	var tasks []stragglers.TaskStatus
+	for _, d := range []float64{2, 3, 4, 10} {
+		tasks = append(tasks, stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Finished}, Duration: d})
+	}
+	tasks = append(tasks, stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: 1, Elapsed: 6}})
+	actions, err := stragglers.SparkSpeculate(nil, tasks, 2, stragglers.DefaultSpark(), nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, a := range actions {
+		fmt.Println(a.Kind, a.Task)
+	}
+	// Output:
+	// copy 4
+}

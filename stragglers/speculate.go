@@ -377,23 +377,30 @@ func listUnscheduled(at []int, tasks []Task, want int) []int {
 // returns nil if every task is valid.
 func firstTaskError(fn string, tasks []Task) error {
 	for i := range tasks {
-		t := &tasks[i]
-		// An if chain, as in firstRunningError.
-		if t.State > Finished {
-			return check.ErrItem(fn, "task", i, "State", float64(t.State), "must be Unscheduled, Running or Finished")
+		if err := taskError(fn, i, &tasks[i]); err != nil {
+			return err
 		}
-		if t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal) {
-			return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
-		}
-		if t.State != Running && t.Copies != 0 {
-			return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "only a running task has copies")
-		}
-		if !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64) {
-			return check.WithItem("task", check.NonNegative(fn, i, "Elapsed", t.Elapsed))
-		}
-		if !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64) {
-			return check.WithItem("task", check.NonNegative(fn, i, "Remaining", t.Remaining))
-		}
+	}
+	return nil
+}
+
+// taskError explains why task i is invalid, or returns nil.
+func taskError(fn string, i int, t *Task) error {
+	// An if chain, as in firstRunningError.
+	if t.State > Finished {
+		return check.ErrItem(fn, "task", i, "State", float64(t.State), "must be Unscheduled, Running or Finished")
+	}
+	if t.State == Running && (t.Copies < 1 || t.Copies > alloc.MaxTotal) {
+		return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "a running task has between 1 and 2^53 copies")
+	}
+	if t.State != Running && t.Copies != 0 {
+		return check.ErrItem(fn, "task", i, "Copies", float64(t.Copies), "only a running task has copies")
+	}
+	if !(t.Elapsed >= 0 && t.Elapsed <= math.MaxFloat64) {
+		return check.WithItem("task", check.NonNegative(fn, i, "Elapsed", t.Elapsed))
+	}
+	if !(t.Remaining >= 0 && t.Remaining <= math.MaxFloat64) {
+		return check.WithItem("task", check.NonNegative(fn, i, "Remaining", t.Remaining))
 	}
 	return nil
 }

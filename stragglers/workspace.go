@@ -22,6 +22,7 @@ type Workspace struct {
 	unscheduled []int                     // speculation: the unscheduled tasks, in index order
 	split       [2]int                    // speculation: distinct tasks and copies of the allocation
 	splitShares [2]float64                // their real-valued shares
+	base        baselineScratch           // the baselines: LATE, GRASS, Dolly, Spark's, Hadoop's
 }
 
 func orNew(ws *Workspace) *Workspace {
