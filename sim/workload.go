@@ -118,7 +118,7 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 		return nil, err
 	}
 	if rng == nil {
-		return nil, check.Err(fn, check.Scalar, "rng", 0, "must not be nil")
+		return nil, check.ErrText(fn, check.Scalar, "rng", "nil", "must not be nil")
 	}
 	if c.Jobs == 0 {
 		return []Job{}, nil

@@ -234,7 +234,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"overlap", "-k", "-1"}, 2, "-k -1"},
 		{[]string{"help", "nope"}, 2, "unknown command \"nope\""},
 		{[]string{"example", "-x"}, 2, "not defined"},
-		{[]string{"overlap", "-policies", "lifo"}, 2, "unknown policy"},
+		{[]string{"overlap", "-policies", "lifo"}, 2, `name = "lifo": unknown policy`}, // not name = 0
 		{[]string{"overlap", "-load", "1.2"}, 2, "-load"},
 		{[]string{"probe", "-policies", "yarn"}, 2, "-policies"},
 		{[]string{"probe", "-trace", bad}, 1, "bad.csv"},
