@@ -228,6 +228,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-slots", "20000000", "-q"}, 2, "specsim cluster: -slots 20000000: must lie in [1, 2^24]\n"},
 		{[]string{"-jobs", "99999999"}, 2, "-jobs 99999999: must lie in [1, 16777216]"},
 		{[]string{"-detect", "2e6"}, 2, "-detect 2000000: must lie in [0, 1e6]"},
+		// A load so low the arrivals pass sim.MaxTime / probe.MaxTime: it
+		// exited 1 naming job 0's Arrival (Submit).
+		{[]string{"-load", "1e-300", "-jobs", "10"}, 2, "specsim cluster: -load 1e-300: too low: the arrivals would span more than 1e+12"},
+		{[]string{"-load", "1e-8", "-slots", "1", "-q"}, 2, "specsim cluster: -load 1e-08: too low: the arrivals leave the range"},
+		{[]string{"probe", "-load", "1e-300"}, 2, "specsim probe: -load 1e-300: too low: job 0 would arrive at"},
 		{[]string{"probe", "-load", "0"}, 2, "specsim probe: -load 0: must be finite and > 0\n"},
 		{[]string{"probe", "-nodes", "3000000000", "-jobs", "5"}, 2, "specsim probe: -nodes 3000000000: must lie in [1, 2^31]\n"},
 		{[]string{"overlap", "-jobs", "100000000000"}, 2, "-jobs 100000000000: must lie in [1, 2^24]"},
