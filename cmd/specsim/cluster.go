@@ -87,6 +87,23 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var plotOut *plotOutput
+	if *f.plotFile != "" {
+		if plotOut, err = openPlot(*f.plotFile); err != nil {
+			return fmt.Errorf("-plot: %w", err)
+		}
+	}
+	err = f.simulate(plotOut, stdout, stderr)
+	if plotOut != nil {
+		plotOut.discard() // after a failure before the plot was written
+	}
+	return err
+}
+
+// simulate runs the cluster command once its flags are parsed and the
+// -plot file (nil: none) is open; plotCDF closes the file when it has
+// written the plot.
+func (f *clusterFlags) simulate(plotOut *plotOutput, stdout, stderr io.Writer) error {
 	workload, describe, err := f.workload()
 	if err != nil {
 		return err
@@ -113,8 +130,8 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rows = only(rows, shown)
-	if *f.plotFile != "" {
-		if err := plotCDF(*f.plotFile, rows, f.timeAxis()); err != nil {
+	if plotOut != nil {
+		if err := plotCDF(plotOut, rows, f.timeAxis()); err != nil {
 			return fmt.Errorf("-plot %s: %w", *f.plotFile, err)
 		}
 	}
@@ -185,7 +202,7 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	default:
 		return nil, usageError(fs, "-service %q: want copy or machine", *f.service)
 	}
-	if *f.plotFile != "" && !strings.HasSuffix(*f.plotFile, ".svg") && !strings.HasSuffix(*f.plotFile, ".png") {
+	if *f.plotFile != "" && plotFormat(*f.plotFile) == "" {
 		return nil, usageError(fs, "-plot %q: the file must end in .svg or .png", *f.plotFile)
 	}
 	// A value sim.Config rejects is reported against its flag (see

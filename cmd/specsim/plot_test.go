@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,4 +150,60 @@ func clusterRows(t *testing.T, args []string) []clusterResult {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// TestPlotPathFirst: the -plot file is checked before any work (it was
+// written after the whole simulation, whose table was then lost): a bad
+// extension exits 2 and a path that cannot be created exits 1 — before
+// -beta 0.5, which the workload rejects, is even looked at. The extension
+// is read in any case, and a file created for a run that then fails is
+// removed, while an existing file is left as it was.
+func TestPlotPathFirst(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "old.svg")
+	if err := os.WriteFile(existing, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-plot", filepath.Join(dir, "no", "such", "x.png"), "-beta", "0.5"}, 1, "specsim cluster: -plot: open "},
+		{[]string{"-plot", filepath.Join(dir, "x.gif"), "-beta", "0.5"}, 2, ".svg or .png"},
+		{[]string{"-plot", filepath.Join(dir, "x"), "-beta", "0.5"}, 2, ".svg or .png"},
+		{[]string{"-plot", filepath.Join(dir, "new.svg"), "-beta", "0.5"}, 2, "-beta"},
+		{[]string{"-plot", existing, "-beta", "0.5"}, 2, "-beta"},
+	} {
+		code, out, errOut := runCmd(t, tc.args...)
+		if code != tc.code || out != "" || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("specsim %v: exit %d, stdout %q, stderr %q; want exit %d mentioning %q", tc.args, code, out, errOut, tc.code, tc.msg)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.svg")); !os.IsNotExist(err) {
+		t.Errorf("new.svg of a failed run: %v; want it removed", err)
+	}
+	if data, err := os.ReadFile(existing); string(data) != "keep" {
+		t.Errorf("old.svg after a failed run: %q, %v; want it untouched", data, err)
+	}
+	// Upper-case extensions: a PNG and an SVG, by their first bytes.
+	for file, magic := range map[string]string{"cdf.PNG": "\x89PNG\r\n", "cdf.Svg": "<?xml"} {
+		path := filepath.Join(dir, file)
+		args := append([]string{"-policies", "hopper", "-plot", path}, small...)
+		if code, _, errOut := runCmd(t, args...); code != 0 {
+			t.Fatalf("specsim %v: exit %d: %s", args, code, errOut)
+		}
+		if data, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(data), magic) {
+			t.Errorf("%s: %.8q, %v; want it to start %q", file, data, err, magic)
+		}
+	}
+	// An existing file is overwritten by a run that succeeds.
+	args := append([]string{"-policies", "hopper", "-plot", existing}, small...)
+	if code, _, errOut := runCmd(t, args...); code != 0 {
+		t.Fatalf("specsim %v: exit %d: %s", args, code, errOut)
+	}
+	if data, _ := os.ReadFile(existing); !strings.HasPrefix(string(data), "<?xml") {
+		t.Errorf("old.svg after a run: %.8q; want an SVG", data)
+	}
 }
