@@ -307,6 +307,9 @@ func TestHelp(t *testing.T) {
 		{[]string{"-help"}, topUsage},
 		{[]string{"--help"}, topUsage},
 		{[]string{"help"}, topUsage},
+		{[]string{"help", "help"}, topUsage}, // they said unknown command
+		{[]string{"help", "-h"}, topUsage},
+		{[]string{"help", "--help"}, topUsage},
 		{[]string{"example", "-h"}, exampleUsage},
 		{[]string{"help", "example"}, exampleUsage},
 	} {
