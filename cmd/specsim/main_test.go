@@ -241,7 +241,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"example", "-x"}, 2, "not defined"},
 		{[]string{"overlap", "-policies", "lifo"}, 2, `name = "lifo": unknown policy`}, // not name = 0
 		{[]string{"overlap", "-load", "1.2"}, 2, "-load"},
-		{[]string{"probe", "-policies", "yarn"}, 2, "-policies"},
+		{[]string{"probe", "-policies", "yarn"}, 2, `-policies: probe.ParsePolicy: policy = "yarn": unknown policy (want one of eagle, hawk, sparrow, hopper)`},
 		{[]string{"probe", "-trace", bad}, 1, "bad.csv"},
 	} {
 		code, out, errOut := runCmd(t, tc.args...)
