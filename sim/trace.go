@@ -69,10 +69,13 @@ const (
 // of order, rows of a phase that disagree on start, and a group whose β
 // cannot be fitted (fewer than two distinct durations) or is fitted ≤ 1 (no
 // finite mean; give a beta column) return a *TraceError with the line; a read
-// error is returned as is. So does a line longer than MaxTraceLine bytes, or
-// a record (a quoted field may span lines) longer than MaxTraceRecord: no
-// trace row needs that much, and ParseTrace stops reading there, so a
-// malformed file costs O(MaxTraceRecord) memory before it is rejected.
+// error is returned as is. So does a line longer than MaxTraceLine, 1 MiB
+// (1048576 bytes, the newline not counted; the message is "line longer
+// than 1048576 bytes (1 MiB)", as probe.ParseTrace's for its own bound),
+// or a record (a quoted field may span lines) longer than MaxTraceRecord,
+// 4 MiB: no trace row needs that much, and ParseTrace stops reading there,
+// so a malformed file costs O(MaxTraceRecord) memory before it is
+// rejected.
 // O(size of the input).
 func ParseTrace(r io.Reader) ([]Job, error) {
 	lim := &lineLimit{r: r, line: 1}
@@ -247,7 +250,7 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 			l.lineLen = 0
 			continue
 		case l.lineLen > MaxTraceLine:
-			l.tooLong = fmt.Sprintf("line longer than %d bytes", MaxTraceLine)
+			l.tooLong = longerThan("line", MaxTraceLine)
 		default:
 			continue
 		}
@@ -256,6 +259,12 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 	}
 	l.read += int64(n)
 	return n, err
+}
+
+// longerThan is the reason of an error on a line or record longer than max
+// bytes, worded as probe.ParseTrace words it.
+func longerThan(what string, max int) string {
+	return fmt.Sprintf("%s longer than %d bytes (%d MiB)", what, max, max>>20)
 }
 
 // bufioSize is the size of bufio.NewReader's buffer, the most the csv
