@@ -116,23 +116,37 @@ func cdfPlot(rows []clusterResult, xLabel string) (*plot.Plot, plot.Legend, erro
 	for i, r := range rows {
 		c := sim.Completions(nil, r.result)
 		slices.Sort(c)
-		n := len(c)
-		step := max(1, n/maxPoints)
-		var pts plotter.XYs
-		for k := 0; k < n; k += step {
-			pts = append(pts, plotter.XY{X: positive(c[k]), Y: float64(k+1) / float64(n)})
-		}
-		pts = append(pts, plotter.XY{X: positive(c[n-1]), Y: 1})
-		line, err := plotter.NewLine(pts)
+		line, err := plotter.NewLine(cdfPoints(c))
 		if err != nil {
 			return nil, legend, err
 		}
+		line.StepStyle = plotter.PostStep // an empirical CDF is a step function
 		line.Color, line.Dashes = policyStyle(styleIndex(rows, i))
 		line.Width = vg.Points(1.5)
 		p.Add(line)
 		legend.Add(r.Policy, line)
 	}
 	return p, legend, nil
+}
+
+// cdfPoints are the corners of the empirical CDF of the sorted times c
+// (not empty), drawn with plotter.PostStep — from each point horizontally
+// to the next one's time, then up to its value: (c[0], 0), then
+// (c[k], (k+1)/n), the CDF just after c[k], for every step-th rank k and
+// the last, step = max(1, n/maxPoints). With n ≤ maxPoints that is the
+// CDF exactly; otherwise a drawn value is below the CDF by at most
+// (step−1)/n < 1/maxPoints. O(n/step) points.
+func cdfPoints(c []float64) plotter.XYs {
+	n := len(c)
+	step := max(1, n/maxPoints)
+	pts := plotter.XYs{{X: positive(c[0]), Y: 0}}
+	for k := 0; k < n; k += step {
+		pts = append(pts, plotter.XY{X: positive(c[k]), Y: float64(k+1) / float64(n)})
+	}
+	if (n-1)%step != 0 {
+		pts = append(pts, plotter.XY{X: positive(c[n-1]), Y: 1})
+	}
+	return pts
 }
 
 // legendWidth is the width the legend's longest entry takes.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -205,5 +206,60 @@ func TestPlotPathFirst(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(existing); !strings.HasPrefix(string(data), "<?xml") {
 		t.Errorf("old.svg after a run: %.8q; want an SVG", data)
+	}
+}
+
+// TestCDFPoints: drawn as plotter.PostStep draws them (horizontally from
+// each point to the next one's time, then vertically), cdfPoints trace the
+// empirical CDF F(x) = #{c ≤ x}/n, counted here by brute force: exactly
+// for n ≤ maxPoints (ties included), and below it by less than
+// 1/maxPoints for a larger n. The curve starts at 0 and ends at 1.
+func TestCDFPoints(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, n := range []int{1, 2, 7, maxPoints, maxPoints + 1, 5000} {
+		c := make([]float64, n)
+		for i := range c {
+			c[i] = float64(1 + rng.IntN(max(2, n/3))) // ties
+		}
+		slices.Sort(c)
+		ecdf := func(x float64) float64 {
+			k := 0
+			for _, v := range c {
+				if v <= x {
+					k++
+				}
+			}
+			return float64(k) / float64(n)
+		}
+		pts := cdfPoints(c)
+		if first, last := pts[0], pts[len(pts)-1]; first.X != c[0] || first.Y != 0 || last.X != c[n-1] || last.Y != 1 {
+			t.Errorf("n = %d: from %v to %v, want from (%g, 0) to (%g, 1)", n, first, last, c[0], c[n-1])
+		}
+		tol := 0.0
+		if n > maxPoints {
+			tol = 1.0 / maxPoints
+		}
+		for i := 1; i < len(pts)-1; i++ {
+			p, next := pts[i], pts[i+1]
+			if p.X > next.X || p.Y > next.Y {
+				t.Fatalf("n = %d: points %d, %d: %v then %v, want both coordinates non-decreasing", n, i, i+1, p, next)
+			}
+			if p.X == next.X {
+				continue // a vertical step
+			}
+			// The horizontal run from p to next is at p.Y, on [p.X, next.X),
+			// where the CDF rises from F(p.X) to F just below next.X.
+			below := 0
+			for _, v := range c {
+				if v < next.X {
+					below++
+				}
+			}
+			lo, hi := ecdf(p.X), float64(below)/float64(n)
+			if p.Y > lo || hi-p.Y > tol {
+				t.Errorf("n = %d: drawn %g on [%g, %g), where the CDF runs from %g to %g", n, p.Y, p.X, next.X, lo, hi)
+			}
+		}
 	}
 }
