@@ -162,7 +162,7 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	f.estimator = fs.String("estimator", "progress", "how t_rem is estimated: progress or oracle")
 	f.detect = fs.Float64("detect", sim.DefaultDetect, "how long a task runs before it can be judged a straggler, as a fraction of t_new")
 	f.service = fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
-	f.cv = fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, for -service machine")
+	f.cv = fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, in (0, 100], for -service machine (checked even without it)")
 	f.eps = fs.Float64("eps", sim.DefaultEps, "ε of hopper-eps, a fraction of the fair share")
 	f.budget = fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies (at least one slot if > 0, at most all slots but one)")
 	f.jsonOut = jsonFlag(fs, "policy")
@@ -206,8 +206,12 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 		return nil, usageError(fs, "-plot %q: the file must end in .svg or .png", *f.plotFile)
 	}
 	// A value sim.Config rejects is reported against its flag (see
-	// configFlags), before the workload is drawn.
-	if err := f.config(sim.SRPT).Validate(); err != nil {
+	// configFlags), before the workload is drawn. It is checked as for
+	// -service machine, so that a bad -cv is reported even when the copy
+	// service, which ignores it, runs.
+	cfg := f.config(sim.SRPT)
+	cfg.Service = sim.MachineService
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	return f, nil
