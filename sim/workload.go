@@ -224,7 +224,7 @@ func (c *SynthConfig) validate(fn string) error {
 		return check.Err(fn, check.Scalar, "MaxSlowdown", c.MaxSlowdown, "must be 0 or +Inf (no cap), or lie in [1, 1e6]")
 	}
 	if len(c.Groups) == 0 {
-		return check.Err(fn, check.Scalar, "Groups", 0, "at least one group")
+		return check.Err(fn, check.Scalar, "len(Groups)", 0, "must be ≥ 1: at least one group")
 	}
 	for i, g := range c.Groups {
 		if !(g.Beta > 1 && g.Beta <= 1e6) {
