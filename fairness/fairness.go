@@ -48,7 +48,7 @@ import (
 // alloc.Allocate); the result is finite and within rounding of the exact
 // allocation at any scale — the case-2 tests compare a job's share
 // T_i/ΣT·S' with the floor instead of forming T_i·S', which leaves
-// float64's range (issue 11) — except that a share below 2^−1022 keeps only
+// float64's range — except that a share below 2^−1022 keeps only
 // the bits a subnormal holds.
 //
 // Special cases: ε = 0 gives every active job S/N (the Fair scheduler);

@@ -285,18 +285,28 @@ func TestRatesAvailabilityBoundaries(t *testing.T) {
 	}
 }
 
-// TestParseKindQuotesName: ParseKind's error quotes an unknown name in full
-// up to 40 bytes and cuts a longer one to its first 40 bytes plus "…".
+// TestParseKindQuotesName: ParseKind's error is an InputError whose Text
+// is the name, and its message quotes a name of up to 40 characters in
+// full and a longer one cut to its first 40 characters, then "…" — cut
+// between characters, not bytes: 41 "é" (82 bytes) give 40 "é", where a
+// cut at 40 bytes gave 20.
 func TestParseKindQuotesName(t *testing.T) {
 	t.Parallel()
 	name40 := strings.Repeat("x", 40)
+	accents40 := strings.Repeat("é", 40)
 	for _, c := range []struct{ name, quoted string }{
-		{name40, `"` + name40 + `"`},
-		{name40 + "y", `"` + name40 + `…"`},
+		{name40, `name = "` + name40 + `": unknown policy`},
+		{name40 + "y", `name = "` + name40 + `"…: unknown policy`},
+		{accents40 + "é", `name = "` + accents40 + `"…: unknown policy`},
+		{"foo", `overlap.ParseKind: name = "foo": unknown policy: want maxsrpt,`},
 	} {
 		_, err := ParseKind(c.name)
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Text != c.name || ie.Field != "name" || ie.Index != -1 {
+			t.Errorf("ParseKind(%q): error %#v; want an InputError on name with Text the name", c.name, err)
+		}
 		if err == nil || !strings.Contains(err.Error(), c.quoted) {
-			t.Errorf("ParseKind(%q): error %v; want it to quote %s", c.name, err, c.quoted)
+			t.Errorf("ParseKind(%q): error %v; want it to contain %s", c.name, err, c.quoted)
 		}
 	}
 }

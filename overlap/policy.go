@@ -82,22 +82,16 @@ func (k Kind) String() string {
 }
 
 // ParseKind returns the Kind whose String is name (exact, lower case), or an
-// *specsched.InputError for any other name.
+// *specsched.InputError for any other name, with the name as its Text (the
+// message quotes at most specsched.MaxQuoted characters of it).
 func ParseKind(name string) (Kind, error) {
 	for k, s := range kindNames {
 		if s == name {
 			return Kind(k), nil
 		}
 	}
-	return 0, check.Err("overlap.ParseKind", check.Scalar, "name", 0,
-		"unknown policy "+quote(name)+": want maxsrpt, maxsrpt-strict, splitsrpt, splitsrpt-strict, klps or fifo")
-}
-
-func quote(s string) string {
-	if len(s) > 40 {
-		s = s[:40] + "…"
-	}
-	return `"` + s + `"`
+	return 0, check.ErrText("overlap.ParseKind", check.Scalar, "name", name,
+		"unknown policy: want maxsrpt, maxsrpt-strict, splitsrpt, splitsrpt-strict, klps or fifo")
 }
 
 // A Discipline is the service discipline of the two stations (Rates, Simulate):

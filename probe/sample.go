@@ -9,8 +9,8 @@ import "math/rand/v2"
 // hash set of 2k to 4k entries; otherwise n < 2k and it runs a partial
 // Fisher–Yates shuffle of 0..n−1. Either way nothing of size n is built
 // unless n < 2k: time and memory are O(k) (expected time for the
-// rejection), however large n is (issue 17: 3 probes among 2³¹ nodes took
-// 8 GiB when the rejection marked drawn values in an array of n stamps).
+// rejection), however large n is (3 probes among 2³¹ nodes took 8 GiB when
+// the rejection marked drawn values in an array of n stamps).
 // The output depends only on rng, and the draws are the same as with those
 // stamps.
 func sampleDistinct(dst []int, n, k int, rng *rand.Rand, ws *Workspace) []int {

@@ -2,8 +2,8 @@ package probe
 
 // The simulator's per-node state is kept for the nodes that hold or have
 // held work only, so that its memory and time follow the jobs, tasks and
-// probes, not the number of nodes (issue 17: 2 jobs on 2³¹−1 nodes ran out
-// of memory). A cluster at most denseFactor times the work keeps every
+// probes, not the number of nodes (2 jobs on 2³¹−1 nodes ran out of memory
+// when every node had its state). A cluster at most denseFactor times the work keeps every
 // node in an array indexed by node, the fastest layout; a larger one keeps
 // the occupied nodes in order of first use and finds them through a map.
 // Both give the same results: a node's state does not depend on where it

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -73,9 +74,11 @@ func (c SynthConfig) Threshold() float64 {
 // 1), task means outside [1, 1e6], a ShortTaskMean or Load that is not finite and > 0,
 // Spread outside [0, 1), Nodes < 1, and for parameters whose classes
 // overlap (LongTaskMean()·(1−Spread) ≤ ShortTaskMean·(1+Spread)), where
-// Threshold could not separate them; for a nil rng; and when a task
-// duration or an arrival time would exceed MaxTime (Simulate's bound), the
-// arrival error naming the job.
+// Threshold could not separate them; for a nil rng; when a task
+// duration would exceed MaxTime (Simulate's bound); and, as an error on
+// Load naming the job in its message, when an arrival drawn would exceed
+// MaxTime (a Load too low for the task means: the mean gap between
+// arrivals is E[task-seconds per job]/(Load·Nodes)).
 func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	const fn = "probe.Synthesize"
 	open01 := func(field string, v float64) error {
@@ -124,7 +127,8 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	for i := range jobs {
 		now += gap.Rand()
 		if !(now <= MaxTime) {
-			return nil, check.Err(fn, i, "Submit", now, "arrivals would pass MaxTime, what Simulate accepts: raise Load or lower the task means")
+			return nil, check.Err(fn, -1, "Load", c.Load, fmt.Sprintf(
+				"too low: job %d would arrive at %.3g, past MaxTime (%g), what Simulate accepts (or lower the task means)", i, now, MaxTime))
 		}
 		mean, extra := c.ShortTaskMean, extraShort
 		if isLong.Rand() == 1 {

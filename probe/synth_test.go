@@ -1,11 +1,15 @@
 package probe
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched"
 )
 
 // TestSynthesizeTable1 checks the generated workload has the shape it was
@@ -121,3 +125,19 @@ func testSynthesizeNoPanic(t *rapid.T) {
 
 func TestSynthesizeNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testSynthesizeNoPanic) }
 func FuzzSynthesize(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testSynthesizeNoPanic)) }
+
+// TestSynthesizeLoadTooLow: a Load so low that the first arrival passes
+// MaxTime is an error on Load (what to change), not on a job's Submit: at
+// Load 1e-300 on 1000 nodes the mean gap is E[task-seconds per job] ≈ 847
+// (0.1·60·117.2 + 0.9·8·20, LongTaskMean = 117.2) over Load·Nodes =
+// 1e-297, 8.5e299 s, so job 0 passes MaxTime with probability
+// 1 − exp(−1e12/8.5e299).
+func TestSynthesizeLoadTooLow(t *testing.T) {
+	t.Parallel()
+	jobs, err := Synthesize(GoogleLike(10, 1000, 1e-300), rngFrom(1))
+	var ie *specsched.InputError
+	if !errors.As(err, &ie) || ie.Field != "Load" || ie.Index != -1 || ie.Value != 1e-300 ||
+		!strings.Contains(ie.Reason, "too low: job 0 would arrive at") || jobs != nil {
+		t.Errorf("Synthesize at Load 1e-300: %d jobs, error %v; want an InputError on Load, too low, naming job 0", len(jobs), err)
+	}
+}

@@ -22,8 +22,9 @@ type Job struct {
 
 // A TraceError reports a malformed line of a trace (specsched.TraceError,
 // with Func "probe.ParseTrace"): its 1-based line number, the field
-// ("submit_time", "n_tasks", "mean_duration", "d3", or "line" for the line
-// as a whole), the offending text and what was wrong.
+// ("submit_time", "n_tasks", "mean_duration", "d3", "line" for a line
+// without the three leading fields, "" for a line too long to read), the
+// offending text and what was wrong.
 type TraceError = specsched.TraceError
 
 // traceErr returns the TraceError of ParseTrace for line, field and text.
@@ -31,7 +32,8 @@ func traceErr(line int, field, text, reason string) error {
 	return &TraceError{Func: "probe.ParseTrace", Line: line, Field: field, Text: text, Reason: reason}
 }
 
-// maxTraceLine bounds one line of a trace (a job of a million tasks fits).
+// maxTraceLine bounds one line of a trace, its newline not counted (a job
+// of a million tasks fits): 64 MiB.
 const maxTraceLine = 64 << 20
 
 // ParseTrace reads a workload in the text format of the public Hawk/Eagle
@@ -51,14 +53,18 @@ const maxTraceLine = 64 << 20
 // Errors: a line with fewer than 3 fields, a time or duration that is not a
 // finite number ≥ 0, an n_tasks that is not an integer ≥ 1, or a number of
 // durations other than n_tasks returns a *TraceError with the line number;
-// a read error is returned as is.
+// a read error is returned as is. So does a line longer than 64 MiB
+// (67108864 bytes, the newline not counted; the message is "line longer
+// than 67108864 bytes (64 MiB)", as sim.ParseTrace's for its own bound):
+// ParseTrace stops reading there, so a file that is one huge line costs
+// O(64 MiB) memory before it is rejected.
 func ParseTrace(r io.Reader) ([]Job, error) {
 	br := bufio.NewReader(r)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3) // a UTF-8 byte-order mark, as some editors write
 	}
 	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 0, 64<<10), maxTraceLine)
+	sc.Buffer(make([]byte, 0, 64<<10), maxTraceLine+1) // + the newline
 	var jobs []Job
 	line := 0
 	for sc.Scan() {
@@ -75,11 +81,17 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return nil, traceErr(line+1, "line", "…", "longer than 64 MiB")
+			return nil, &TraceError{Func: "probe.ParseTrace", Line: line + 1, Reason: longerThan("line", maxTraceLine)}
 		}
 		return nil, err
 	}
 	return jobs, nil
+}
+
+// longerThan is the reason of an error on a line (or record) longer than max
+// bytes, worded as sim.ParseTrace words it.
+func longerThan(what string, max int) string {
+	return fmt.Sprintf("%s longer than %d bytes (%d MiB)", what, max, max>>20)
 }
 
 func parseTraceLine(line int, f []string) (Job, error) {

@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -184,3 +185,34 @@ func testParseTraceNoPanic(t *rapid.T) {
 func TestParseTraceNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testParseTraceNoPanic) }
 func FuzzParseTrace(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testParseTraceNoPanic)) }
 func FuzzWriteTrace(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testTraceRoundTrip)) }
+
+// spaces is an endless reader of blanks.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestParseTraceLineBound: a line of 64 MiB (the newline not counted) is
+// read, one byte more is rejected naming the line, in the words
+// sim.ParseTrace uses for its own bound. Not parallel: it holds a 64 MiB
+// line.
+func TestParseTraceLineBound(t *testing.T) {
+	const job = "0 1 1 1"
+	padded := func(n int) io.Reader { // job, then blanks to n bytes, then a newline
+		return io.MultiReader(strings.NewReader(job), io.LimitReader(spaces{}, int64(n-len(job))), strings.NewReader("\n"))
+	}
+	jobs, err := ParseTrace(io.MultiReader(padded(64<<20), strings.NewReader("# end\n")))
+	if err != nil || len(jobs) != 1 || jobs[0].Submit != 0 || len(jobs[0].Durations) != 1 {
+		t.Errorf("a line of 64 MiB: %d jobs, %v; want the one job", len(jobs), err)
+	}
+	_, err = ParseTrace(io.MultiReader(strings.NewReader(job+"\n"), padded(64<<20+1)))
+	const want = "probe.ParseTrace: line 2: line longer than 67108864 bytes (64 MiB)"
+	var te *TraceError
+	if !errors.As(err, &te) || te.Line != 2 || err.Error() != want {
+		t.Errorf("a line of 64 MiB + 1 byte: %v; want %s", err, want)
+	}
+}

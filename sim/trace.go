@@ -69,10 +69,13 @@ const (
 // of order, rows of a phase that disagree on start, and a group whose β
 // cannot be fitted (fewer than two distinct durations) or is fitted ≤ 1 (no
 // finite mean; give a beta column) return a *TraceError with the line; a read
-// error is returned as is. So does a line longer than MaxTraceLine bytes, or
-// a record (a quoted field may span lines) longer than MaxTraceRecord: no
-// trace row needs that much, and ParseTrace stops reading there, so a
-// malformed file costs O(MaxTraceRecord) memory before it is rejected.
+// error is returned as is. So does a line longer than MaxTraceLine, 1 MiB
+// (1048576 bytes, the newline not counted; the message is "line longer
+// than 1048576 bytes (1 MiB)", as probe.ParseTrace's for its own bound),
+// or a record (a quoted field may span lines) longer than MaxTraceRecord,
+// 4 MiB, the error naming the line the record starts on: no trace row
+// needs that much, and ParseTrace stops reading there, so a malformed file
+// costs O(MaxTraceRecord) memory before it is rejected.
 // O(size of the input).
 func ParseTrace(r io.Reader) ([]Job, error) {
 	lim := &lineLimit{r: r, line: 1}
@@ -91,6 +94,9 @@ func ParseTrace(r io.Reader) ([]Job, error) {
 	explicitBeta := false
 	for {
 		rec, err := rd.Read()
+		if lim.cut {
+			return nil, lim.recordErr(rd, err)
+		}
 		if err == io.EOF {
 			break
 		}
@@ -219,9 +225,11 @@ const (
 var errTooLong = errors.New("sim: trace line too long")
 
 // lineLimit passes r through, failing with errTooLong once a line runs past
-// MaxTraceLine bytes or the bytes read since recordStart (the csv reader's
-// offset after the last record, set by ParseTrace) pass MaxTraceRecord plus
-// the read-ahead of the bufio.Reader in between. It counts the lines it
+// MaxTraceLine bytes, and cutting the input short (io.EOF, cut set) once
+// the bytes read since recordStart (the csv reader's offset after the last
+// record, set by ParseTrace) pass MaxTraceRecord plus the read-ahead of the
+// bufio.Reader in between: the csv reader then ends the record in progress
+// and reports the line it started on (recordErr). It counts the lines it
 // passes, so the error names the line it stopped in.
 type lineLimit struct {
 	r           io.Reader
@@ -230,10 +238,14 @@ type lineLimit struct {
 	line        int // 1-based line of the next byte
 	lineLen     int // bytes of that line passed on
 	tooLong     string
+	cut         bool // the record bound cut the input short
 }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
-	if l.tooLong != "" {
+	switch {
+	case l.cut:
+		return 0, io.EOF
+	case l.tooLong != "":
 		return 0, errTooLong
 	}
 	n, err := l.r.Read(p)
@@ -241,13 +253,15 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 		l.lineLen++
 		switch {
 		case l.read+int64(i) >= l.recordStart+MaxTraceRecord+bufioSize:
-			l.tooLong = fmt.Sprintf("record longer than %d bytes (a quoted field spanning lines?)", MaxTraceRecord)
+			l.cut = true
+			l.read += int64(i)
+			return i, io.EOF
 		case b == '\n':
 			l.line++
 			l.lineLen = 0
 			continue
 		case l.lineLen > MaxTraceLine:
-			l.tooLong = fmt.Sprintf("line longer than %d bytes", MaxTraceLine)
+			l.tooLong = longerThan("line", MaxTraceLine)
 		default:
 			continue
 		}
@@ -256,6 +270,35 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 	}
 	l.read += int64(n)
 	return n, err
+}
+
+// recordErr is the error of a record cut short by the record bound, given
+// what rd.Read returned after the cut: it names the line the record
+// started on, as the csv reader reports it — a quoted field left open at
+// the cut (a *csv.ParseError's StartLine) or a record ended by the cut
+// (rd.FieldPos) — or, when only blank and comment lines (which the csv
+// reader skips) came since the last record, the line the cut fell in.
+func (l *lineLimit) recordErr(rd *csv.Reader, err error) error {
+	var pe *csv.ParseError
+	start := 0
+	switch {
+	case errors.As(err, &pe):
+		start = pe.StartLine
+	case err == nil:
+		start, _ = rd.FieldPos(0)
+	}
+	if start == 0 {
+		return &TraceError{Func: parseTrace, Line: l.line,
+			Reason: longerThan("blank and comment lines since the last record", MaxTraceRecord)}
+	}
+	return &TraceError{Func: parseTrace, Line: start,
+		Reason: longerThan("record starting on this line", MaxTraceRecord) + ": an unclosed quote?"}
+}
+
+// longerThan is the reason of an error on a line or record longer than max
+// bytes, worded as probe.ParseTrace words it.
+func longerThan(what string, max int) string {
+	return fmt.Sprintf("%s longer than %d bytes (%d MiB)", what, max, max>>20)
 }
 
 // bufioSize is the size of bufio.NewReader's buffer, the most the csv

@@ -309,11 +309,16 @@ func TestTraceTooLong(t *testing.T) {
 		reason string
 	}{
 		// A 100 MB job identifier on line 2.
-		{"long field", head, 'j', 2, "line longer than"},
+		{"long field", head, 'j', 2, "line longer than 1048576 bytes (1 MiB)"}, // as probe.ParseTrace words it
 		// A 100 MB header (one column name).
-		{"long header", "", 'c', 1, "line longer than"},
-		// A quoted job identifier of 100 MB in lines of one byte.
-		{"long record", head + "\"", '\n', 6 << 20, "record longer than"},
+		{"long header", "", 'c', 1, "line longer than 1048576 bytes (1 MiB)"},
+		// A quoted job identifier of 100 MB in lines of one byte: the error
+		// names the line the record starts on (it named the line, about
+		// 4 194 304, where the bound was hit).
+		{"long record", head + "\"", '\n', 2, "record starting on this line longer than 4194304 bytes (4 MiB)"},
+		{"long record after blank and comment lines", head + "\n# note\n\n\"", '\n', 5, "record starting on this line longer than 4194304 bytes (4 MiB)"},
+		// 100 MB of blank lines: no record, and the csv reader skips them.
+		{"blank lines", head, '\n', 0, "blank and comment lines since the last record longer than 4194304 bytes (4 MiB)"},
 	} {
 		src := &countingReader{prefix: tc.prefix, fill: tc.fill, n: 100 << 20}
 		var before, after runtime.MemStats
@@ -321,14 +326,15 @@ func TestTraceTooLong(t *testing.T) {
 		_, err := ParseTrace(src)
 		runtime.ReadMemStats(&after)
 		var te *TraceError
-		if !errors.As(err, &te) || !strings.Contains(te.Reason, tc.reason) {
+		if !errors.As(err, &te) || !strings.HasPrefix(te.Reason, tc.reason) {
 			t.Errorf("%s: error %v, want a *TraceError %q", tc.name, err, tc.reason)
 			continue
 		}
-		// The record check trips within the bufio read-ahead of MaxTraceRecord.
-		if tc.fill == '\n' && (te.Line < MaxTraceRecord-10 || te.Line > MaxTraceRecord+bufioSize+10) {
+		// Without a record, the record check names the line it trips in,
+		// within the bufio read-ahead of MaxTraceRecord.
+		if tc.line == 0 && (te.Line < MaxTraceRecord-10 || te.Line > MaxTraceRecord+bufioSize+10) {
 			t.Errorf("%s: line %d, want about %d", tc.name, te.Line, MaxTraceRecord)
-		} else if tc.fill != '\n' && te.Line != tc.line {
+		} else if tc.line != 0 && te.Line != tc.line {
 			t.Errorf("%s: line %d, want %d", tc.name, te.Line, tc.line)
 		}
 		if msg := err.Error(); len(msg) > 200 {

@@ -1,11 +1,13 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/internal/check"
 )
 
@@ -108,17 +110,19 @@ const MaxSynthJobs = 1 << 24
 // group, a group with β ≤ 1 or a weight ≤ 0
 // (or NaN, ±Inf), TaskShape outside (0, 100], MaxTasks outside [1, 2^20],
 // PhaseWeights with a negative, NaN or infinite entry, none positive or more
-// than 16 entries, MinRatio or SlowStart outside (0, 1], and a nil rng; and,
-// naming the job, for a drawn workload Simulate would reject (see Job:
-// arrivals beyond MaxTime, or a Scale below MinTimeRatio × an arrival, as a
-// tiny Load or MeanTask gives).
+// than 16 entries, MinRatio or SlowStart outside (0, 1], and a nil rng. A
+// Load too low for the workload is an error on Load: before drawing when
+// Jobs·MeanTask/(Load·Slots), the shortest span the arrivals can have,
+// exceeds MaxTime; after drawing when the workload drawn is one Simulate
+// would reject (see Job: arrivals beyond MaxTime, or a Scale below
+// MinTimeRatio × an arrival), the message naming the job.
 func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	const fn = "sim.Synthesize"
 	if err := c.validate(fn); err != nil {
 		return nil, err
 	}
 	if rng == nil {
-		return nil, check.Err(fn, check.Scalar, "rng", 0, "must not be nil")
+		return nil, check.ErrText(fn, check.Scalar, "rng", "nil", "must not be nil")
 	}
 	if c.Jobs == 0 {
 		return []Job{}, nil
@@ -174,14 +178,25 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	for j := range jobs {
 		jobs[j].Arrival *= scale
 	}
-	// A Load or MeanTask far from the jobs' scale can put arrivals beyond
-	// MaxTime (or +Inf) or a Scale below MinTimeRatio × an arrival: such a
-	// workload is one Simulate would reject, and is rejected here, naming
-	// the job.
+	// A Load too low for the jobs drawn can put the last arrivals beyond
+	// MaxTime or a Scale below MinTimeRatio × an arrival (Scale/arrival ≥
+	// Scale/span does not depend on MeanTask): such a workload is one
+	// Simulate would reject, and the error names Load, the parameter to
+	// change, and the job where it showed.
 	if _, err := validateJobs(fn, jobs); err != nil {
-		return nil, err
+		return nil, loadTooLow(fn, c.Load, err)
 	}
 	return jobs, nil
+}
+
+// loadTooLow is the error on Load of a drawn workload that validateJobs
+// rejected with err (an InputError naming a job).
+func loadTooLow(fn string, load float64, err error) error {
+	reason := "too low: the arrivals leave the range Simulate accepts"
+	if ie, ok := err.(*specsched.InputError); ok {
+		reason += fmt.Sprintf(" (job %d: %s = %.3g: %s)", ie.Index, ie.Field, ie.Value, ie.Reason)
+	}
+	return check.Err(fn, check.Scalar, "Load", load, reason)
 }
 
 func (c *SynthConfig) validate(fn string) error {
@@ -197,11 +212,19 @@ func (c *SynthConfig) validate(fn string) error {
 	if !(c.MeanTask > 0 && c.MeanTask <= 1e6) {
 		return check.Err(fn, check.Scalar, "MeanTask", c.MeanTask, "must lie in (0, 1e6]")
 	}
+	// Every job has a task, so the arrivals span at least
+	// Jobs·MeanTask/(Load·Slots) (see Synthesize): a Load that puts that
+	// beyond MaxTime gives no workload Simulate accepts, whatever the draw.
+	if c.Jobs > 0 && !(float64(c.Jobs)*c.MeanTask/(c.Load*float64(c.Slots)) <= MaxTime) {
+		return check.Err(fn, check.Scalar, "Load", c.Load,
+			fmt.Sprintf("too low: the arrivals would span more than %g (MaxTime) at Jobs·MeanTask/(Load·Slots) = %.3g",
+				MaxTime, float64(c.Jobs)*c.MeanTask/(c.Load*float64(c.Slots))))
+	}
 	if c.MaxSlowdown != 0 && !math.IsInf(c.MaxSlowdown, 1) && !(c.MaxSlowdown >= 1 && c.MaxSlowdown <= 1e6) {
 		return check.Err(fn, check.Scalar, "MaxSlowdown", c.MaxSlowdown, "must be 0 or +Inf (no cap), or lie in [1, 1e6]")
 	}
 	if len(c.Groups) == 0 {
-		return check.Err(fn, check.Scalar, "Groups", 0, "at least one group")
+		return check.Err(fn, check.Scalar, "len(Groups)", 0, "must be ≥ 1: at least one group")
 	}
 	for i, g := range c.Groups {
 		if !(g.Beta > 1 && g.Beta <= 1e6) {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -278,21 +279,32 @@ func FuzzSynthesize(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testSynthesizeN
 // of +Inf (Load = 5e-324) or Pareto scales below the clock's resolution at
 // the late arrivals (Load = 1e-8 over 5 000 jobs on 1 slot: the first job
 // past about 4e11 whose x_m, 0.36 for the β = 1.8 group, is below 2^-40 ×
-// its arrival): Synthesize returned jobs that Simulate rejects. It now rejects them, naming the job and field.
+// its arrival): Synthesize returned jobs that Simulate rejects. It rejects
+// them with an error on Load (what to change), before drawing when even one
+// task per job spans beyond MaxTime — 10 jobs on 200 slots at Load 1e-300
+// span at least 10/(1e-300·200) = 5e298 — and after drawing otherwise.
 func TestSynthesizeOutOfRange(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		jobs  int
-		load  float64
-		field string
+		jobs, slots int
+		load        float64
+		why         string
 	}{
-		{1, 5e-324, "Arrival"},
-		{5000, 1e-8, "Phases[0].Scale"},
+		{1, 1, 5e-324, "the arrivals would span more than 1e+12"},
+		{10, 200, 1e-300, "Jobs·MeanTask/(Load·Slots) = 5e+298"},
+		{1, 1, 0.99e-12, "the arrivals would span more than 1e+12"}, // 1/0.99e-12 > 1e12
+		{5000, 1, 1e-8, "Phases[0].Scale"},
 	} {
-		jobs, err := Synthesize(DefaultWorkload(tc.jobs, 1, tc.load), rand.New(rand.NewPCG(1, 1)))
+		jobs, err := Synthesize(DefaultWorkload(tc.jobs, tc.slots, tc.load), rand.New(rand.NewPCG(1, 1)))
 		ie := asInputError(err)
-		if ie == nil || ie.Field != tc.field || ie.Index < 0 || jobs != nil {
-			t.Errorf("load %g: %d jobs, error %v; want an InputError naming a job's %s", tc.load, len(jobs), err, tc.field)
+		if ie == nil || ie.Field != "Load" || ie.Index != -1 || ie.Value != tc.load || jobs != nil ||
+			!strings.Contains(ie.Reason, "too low") || !strings.Contains(ie.Reason, tc.why) {
+			t.Errorf("load %g: %d jobs, error %v; want an InputError on Load, too low, mentioning %q", tc.load, len(jobs), err, tc.why)
 		}
+	}
+	// Far from the bound a low load is fine: 10 jobs on 200 slots at Load
+	// 1e-6 span about 5 000 per task.
+	if _, err := Synthesize(DefaultWorkload(10, 200, 1e-6), rand.New(rand.NewPCG(1, 1))); err != nil {
+		t.Errorf("load 1e-6: %v; want it accepted", err)
 	}
 }

@@ -76,7 +76,7 @@ func ParseRule(s string) (Rule, error) {
 }
 
 // Speculation configures Speculate and SpeculateRunning: the rule, the
-// job's t_new and β, and when a task may be judged (was Policy).
+// job's t_new and β, and when a task may be judged.
 type Speculation struct {
 	Rule Rule
 

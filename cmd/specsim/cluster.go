@@ -87,6 +87,23 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var plotOut *plotOutput
+	if *f.plotFile != "" {
+		if plotOut, err = openPlot(*f.plotFile); err != nil {
+			return fmt.Errorf("-plot: %w", err)
+		}
+	}
+	err = f.simulate(plotOut, stdout, stderr)
+	if plotOut != nil {
+		plotOut.discard() // after a failure before the plot was written
+	}
+	return err
+}
+
+// simulate runs the cluster command once its flags are parsed and the
+// -plot file (nil: none) is open; plotCDF closes the file when it has
+// written the plot.
+func (f *clusterFlags) simulate(plotOut *plotOutput, stdout, stderr io.Writer) error {
 	workload, describe, err := f.workload()
 	if err != nil {
 		return err
@@ -113,8 +130,8 @@ func runCluster(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rows = only(rows, shown)
-	if *f.plotFile != "" {
-		if err := plotCDF(*f.plotFile, rows, f.timeAxis()); err != nil {
+	if plotOut != nil {
+		if err := plotCDF(plotOut, rows, f.timeAxis()); err != nil {
 			return fmt.Errorf("-plot %s: %w", *f.plotFile, err)
 		}
 	}
@@ -145,7 +162,7 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	f.estimator = fs.String("estimator", "progress", "how t_rem is estimated: progress or oracle")
 	f.detect = fs.Float64("detect", sim.DefaultDetect, "how long a task runs before it can be judged a straggler, as a fraction of t_new")
 	f.service = fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
-	f.cv = fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, for -service machine")
+	f.cv = fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, in (0, 100], for -service machine (checked even without it)")
 	f.eps = fs.Float64("eps", sim.DefaultEps, "ε of hopper-eps, a fraction of the fair share")
 	f.budget = fs.Float64("budget", sim.DefaultBudgetFraction, "share of the slots the budgeted policies reserve for copies (at least one slot if > 0, at most all slots but one)")
 	f.jsonOut = jsonFlag(fs, "policy")
@@ -185,12 +202,16 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	default:
 		return nil, usageError(fs, "-service %q: want copy or machine", *f.service)
 	}
-	if *f.plotFile != "" && !strings.HasSuffix(*f.plotFile, ".svg") && !strings.HasSuffix(*f.plotFile, ".png") {
+	if *f.plotFile != "" && plotFormat(*f.plotFile) == "" {
 		return nil, usageError(fs, "-plot %q: the file must end in .svg or .png", *f.plotFile)
 	}
 	// A value sim.Config rejects is reported against its flag (see
-	// configFlags), before the workload is drawn.
-	if err := f.config(sim.SRPT).Validate(); err != nil {
+	// configFlags), before the workload is drawn. It is checked as for
+	// -service machine, so that a bad -cv is reported even when the copy
+	// service, which ignores it, runs.
+	cfg := f.config(sim.SRPT)
+	cfg.Service = sim.MachineService
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	return f, nil

@@ -86,8 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	case len(args) > 0 && args[0] == "help":
-		if len(args) == 1 {
-			fmt.Fprint(stdout, usage)
+		if len(args) == 1 || args[1] == "help" || isHelp(args[1]) {
+			fmt.Fprint(stdout, usage) // help's own help is the list
 			return 0
 		}
 		cmd, args = args[1], []string{"-h"}

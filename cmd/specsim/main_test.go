@@ -211,6 +211,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-budget", "1"}, 2, "-budget"},
 		{[]string{"-service", "cloud"}, 2, "-service"},
 		{[]string{"-service", "machine", "-cv", "0"}, 2, "-cv"},
+		{[]string{"-cv", "-1"}, 2, "specsim cluster: -cv -1: must lie in (0, 100]\n"}, // it passed silently without -service machine
 		{[]string{"-detect", "-1"}, 2, "-detect"},
 		{[]string{"-eps", "2"}, 2, "-eps"},
 		{[]string{"-jobs", "0"}, 2, "-jobs"},
@@ -228,15 +229,20 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-slots", "20000000", "-q"}, 2, "specsim cluster: -slots 20000000: must lie in [1, 2^24]\n"},
 		{[]string{"-jobs", "99999999"}, 2, "-jobs 99999999: must lie in [1, 16777216]"},
 		{[]string{"-detect", "2e6"}, 2, "-detect 2000000: must lie in [0, 1e6]"},
+		// A load so low the arrivals pass sim.MaxTime / probe.MaxTime: it
+		// exited 1 naming job 0's Arrival (Submit).
+		{[]string{"-load", "1e-300", "-jobs", "10"}, 2, "specsim cluster: -load 1e-300: too low: the arrivals would span more than 1e+12"},
+		{[]string{"-load", "1e-8", "-slots", "1", "-q"}, 2, "specsim cluster: -load 1e-08: too low: the arrivals leave the range"},
+		{[]string{"probe", "-load", "1e-300"}, 2, "specsim probe: -load 1e-300: too low: job 0 would arrive at"},
 		{[]string{"probe", "-load", "0"}, 2, "specsim probe: -load 0: must be finite and > 0\n"},
 		{[]string{"probe", "-nodes", "3000000000", "-jobs", "5"}, 2, "specsim probe: -nodes 3000000000: must lie in [1, 2^31]\n"},
 		{[]string{"overlap", "-jobs", "100000000000"}, 2, "-jobs 100000000000: must lie in [1, 2^24]"},
 		{[]string{"overlap", "-k", "-1"}, 2, "-k -1"},
 		{[]string{"help", "nope"}, 2, "unknown command \"nope\""},
 		{[]string{"example", "-x"}, 2, "not defined"},
-		{[]string{"overlap", "-policies", "lifo"}, 2, "unknown policy"},
+		{[]string{"overlap", "-policies", "lifo"}, 2, `name = "lifo": unknown policy`}, // not name = 0
 		{[]string{"overlap", "-load", "1.2"}, 2, "-load"},
-		{[]string{"probe", "-policies", "yarn"}, 2, "-policies"},
+		{[]string{"probe", "-policies", "yarn"}, 2, `-policies: probe.ParsePolicy: policy = "yarn": unknown policy (want one of eagle, hawk, sparrow, hopper)`},
 		{[]string{"probe", "-trace", bad}, 1, "bad.csv"},
 	} {
 		code, out, errOut := runCmd(t, tc.args...)
@@ -302,6 +308,9 @@ func TestHelp(t *testing.T) {
 		{[]string{"-help"}, topUsage},
 		{[]string{"--help"}, topUsage},
 		{[]string{"help"}, topUsage},
+		{[]string{"help", "help"}, topUsage}, // they said unknown command
+		{[]string{"help", "-h"}, topUsage},
+		{[]string{"help", "--help"}, topUsage},
 		{[]string{"example", "-h"}, exampleUsage},
 		{[]string{"help", "example"}, exampleUsage},
 	} {
@@ -376,6 +385,20 @@ func TestExample(t *testing.T) {
 	code, out, _ = runCmd(t, "example")
 	if code != 0 || !strings.Contains(out, "Figure 2.3: (3, 6)") {
 		t.Errorf("table:\n%s", out)
+	}
+	// The last row, Hopper judging after one time unit, ends A and B at
+	// (8, 6) (the schedule is derived by hand in sim's
+	// example_thesis_test.go), and the table says what it is: it was an
+	// unexplained "hopper 1 8 6 7".
+	last := rows[len(rows)-1]
+	if last.Policy != "hopper" || last.Detect != 1 || last.A != 8 || last.B != 6 || last.Note == "" {
+		t.Errorf("last row %+v, want hopper judging after 1 at (8, 6), with a note", last)
+	}
+	for _, want := range []string{"hopper           1             8  6  7     Figure 2.3 with Figure 2.2's delay (below)\n",
+		"The last row runs Hopper with that\ndelay"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
 	}
 }
 

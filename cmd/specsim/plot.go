@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"image/color"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -28,30 +31,73 @@ const (
 	legendGap  = vg.Length(12) // points between the axes and the legend
 )
 
+// plotFormat is the image format of a -plot file name, from its extension
+// in any case (cdf.SVG is an SVG), or "" when it is neither .svg nor .png.
+func plotFormat(file string) string {
+	switch ext := strings.ToLower(filepath.Ext(file)); ext {
+	case ".svg", ".png":
+		return ext[1:]
+	}
+	return ""
+}
+
+// A plotOutput is the -plot file, opened before any work so that a path
+// that cannot be written fails at once rather than after the simulation.
+// An existing file is not truncated until the plot is written.
+type plotOutput struct {
+	f       *os.File
+	created bool // the file did not exist: discard removes it
+}
+
+// openPlot opens file for writing, creating it if it does not exist.
+func openPlot(file string) (*plotOutput, error) {
+	_, statErr := os.Stat(file)
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	return &plotOutput{f: f, created: errors.Is(statErr, fs.ErrNotExist)}, nil
+}
+
+// discard closes the file after a failed run, and removes it if openPlot
+// created it; after plotCDF has closed it, it does nothing.
+func (o *plotOutput) discard() {
+	if o.f == nil {
+		return
+	}
+	o.f.Close()
+	if o.created {
+		os.Remove(o.f.Name())
+	}
+	o.f = nil
+}
+
 // plotCDF draws the empirical CDF of job completion time of every row on a
-// logarithmic time axis labelled xLabel and saves it to file (.svg or
-// .png). Each policy has its own colour and dash pattern (policyStyle), and
-// the legend stands to the right of the axes, outside the curves.
-func plotCDF(file string, rows []clusterResult, xLabel string) error {
+// logarithmic time axis labelled xLabel and writes it to out, in the format
+// of its name's extension (plotFormat), and closes it; on an error the
+// caller discards out. Each policy has its own colour and dash pattern
+// (policyStyle), and the legend stands to the right of the axes, outside
+// the curves.
+func plotCDF(out *plotOutput, rows []clusterResult, xLabel string) error {
 	p, legend, err := cdfPlot(rows, xLabel)
 	if err != nil {
 		return err
 	}
 	width := plotWidth + legendGap + legendWidth(&legend)
-	c, err := draw.NewFormattedCanvas(width, plotHeight, filepath.Ext(file)[1:])
+	c, err := draw.NewFormattedCanvas(width, plotHeight, plotFormat(out.f.Name()))
 	if err != nil {
 		return err
 	}
 	drawCDF(draw.New(c), p, &legend)
-	f, err := os.Create(file)
-	if err != nil {
+	if err := out.f.Truncate(0); err != nil {
 		return err
 	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
+	if _, err := c.WriteTo(out.f); err != nil {
 		return err
 	}
-	return f.Close()
+	err = out.f.Close()
+	out.f = nil
+	return err
 }
 
 // cdfPlot returns the plot of the rows' CDFs and, apart, their legend.
@@ -70,23 +116,37 @@ func cdfPlot(rows []clusterResult, xLabel string) (*plot.Plot, plot.Legend, erro
 	for i, r := range rows {
 		c := sim.Completions(nil, r.result)
 		slices.Sort(c)
-		n := len(c)
-		step := max(1, n/maxPoints)
-		var pts plotter.XYs
-		for k := 0; k < n; k += step {
-			pts = append(pts, plotter.XY{X: positive(c[k]), Y: float64(k+1) / float64(n)})
-		}
-		pts = append(pts, plotter.XY{X: positive(c[n-1]), Y: 1})
-		line, err := plotter.NewLine(pts)
+		line, err := plotter.NewLine(cdfPoints(c))
 		if err != nil {
 			return nil, legend, err
 		}
+		line.StepStyle = plotter.PostStep // an empirical CDF is a step function
 		line.Color, line.Dashes = policyStyle(styleIndex(rows, i))
 		line.Width = vg.Points(1.5)
 		p.Add(line)
 		legend.Add(r.Policy, line)
 	}
 	return p, legend, nil
+}
+
+// cdfPoints are the corners of the empirical CDF of the sorted times c
+// (not empty), drawn with plotter.PostStep — from each point horizontally
+// to the next one's time, then up to its value: (c[0], 0), then
+// (c[k], (k+1)/n), the CDF just after c[k], for every step-th rank k and
+// the last, step = max(1, n/maxPoints). With n ≤ maxPoints that is the
+// CDF exactly; otherwise a drawn value is below the CDF by at most
+// (step−1)/n < 1/maxPoints. O(n/step) points.
+func cdfPoints(c []float64) plotter.XYs {
+	n := len(c)
+	step := max(1, n/maxPoints)
+	pts := plotter.XYs{{X: positive(c[0]), Y: 0}}
+	for k := 0; k < n; k += step {
+		pts = append(pts, plotter.XY{X: positive(c[k]), Y: float64(k+1) / float64(n)})
+	}
+	if (n-1)%step != 0 {
+		pts = append(pts, plotter.XY{X: positive(c[n-1]), Y: 1})
+	}
+	return pts
 }
 
 // legendWidth is the width the legend's longest entry takes.

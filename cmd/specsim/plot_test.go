@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,4 +151,115 @@ func clusterRows(t *testing.T, args []string) []clusterResult {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// TestPlotPathFirst: the -plot file is checked before any work (it was
+// written after the whole simulation, whose table was then lost): a bad
+// extension exits 2 and a path that cannot be created exits 1 — before
+// -beta 0.5, which the workload rejects, is even looked at. The extension
+// is read in any case, and a file created for a run that then fails is
+// removed, while an existing file is left as it was.
+func TestPlotPathFirst(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "old.svg")
+	if err := os.WriteFile(existing, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-plot", filepath.Join(dir, "no", "such", "x.png"), "-beta", "0.5"}, 1, "specsim cluster: -plot: open "},
+		{[]string{"-plot", filepath.Join(dir, "x.gif"), "-beta", "0.5"}, 2, ".svg or .png"},
+		{[]string{"-plot", filepath.Join(dir, "x"), "-beta", "0.5"}, 2, ".svg or .png"},
+		{[]string{"-plot", filepath.Join(dir, "new.svg"), "-beta", "0.5"}, 2, "-beta"},
+		{[]string{"-plot", existing, "-beta", "0.5"}, 2, "-beta"},
+	} {
+		code, out, errOut := runCmd(t, tc.args...)
+		if code != tc.code || out != "" || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("specsim %v: exit %d, stdout %q, stderr %q; want exit %d mentioning %q", tc.args, code, out, errOut, tc.code, tc.msg)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.svg")); !os.IsNotExist(err) {
+		t.Errorf("new.svg of a failed run: %v; want it removed", err)
+	}
+	if data, err := os.ReadFile(existing); string(data) != "keep" {
+		t.Errorf("old.svg after a failed run: %q, %v; want it untouched", data, err)
+	}
+	// Upper-case extensions: a PNG and an SVG, by their first bytes.
+	for file, magic := range map[string]string{"cdf.PNG": "\x89PNG\r\n", "cdf.Svg": "<?xml"} {
+		path := filepath.Join(dir, file)
+		args := append([]string{"-policies", "hopper", "-plot", path}, small...)
+		if code, _, errOut := runCmd(t, args...); code != 0 {
+			t.Fatalf("specsim %v: exit %d: %s", args, code, errOut)
+		}
+		if data, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(data), magic) {
+			t.Errorf("%s: %.8q, %v; want it to start %q", file, data, err, magic)
+		}
+	}
+	// An existing file is overwritten by a run that succeeds.
+	args := append([]string{"-policies", "hopper", "-plot", existing}, small...)
+	if code, _, errOut := runCmd(t, args...); code != 0 {
+		t.Fatalf("specsim %v: exit %d: %s", args, code, errOut)
+	}
+	if data, _ := os.ReadFile(existing); !strings.HasPrefix(string(data), "<?xml") {
+		t.Errorf("old.svg after a run: %.8q; want an SVG", data)
+	}
+}
+
+// TestCDFPoints: drawn as plotter.PostStep draws them (horizontally from
+// each point to the next one's time, then vertically), cdfPoints trace the
+// empirical CDF F(x) = #{c ≤ x}/n, counted here by brute force: exactly
+// for n ≤ maxPoints (ties included), and below it by less than
+// 1/maxPoints for a larger n. The curve starts at 0 and ends at 1.
+func TestCDFPoints(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, n := range []int{1, 2, 7, maxPoints, maxPoints + 1, 5000} {
+		c := make([]float64, n)
+		for i := range c {
+			c[i] = float64(1 + rng.IntN(max(2, n/3))) // ties
+		}
+		slices.Sort(c)
+		ecdf := func(x float64) float64 {
+			k := 0
+			for _, v := range c {
+				if v <= x {
+					k++
+				}
+			}
+			return float64(k) / float64(n)
+		}
+		pts := cdfPoints(c)
+		if first, last := pts[0], pts[len(pts)-1]; first.X != c[0] || first.Y != 0 || last.X != c[n-1] || last.Y != 1 {
+			t.Errorf("n = %d: from %v to %v, want from (%g, 0) to (%g, 1)", n, first, last, c[0], c[n-1])
+		}
+		tol := 0.0
+		if n > maxPoints {
+			tol = 1.0 / maxPoints
+		}
+		for i := 1; i < len(pts)-1; i++ {
+			p, next := pts[i], pts[i+1]
+			if p.X > next.X || p.Y > next.Y {
+				t.Fatalf("n = %d: points %d, %d: %v then %v, want both coordinates non-decreasing", n, i, i+1, p, next)
+			}
+			if p.X == next.X {
+				continue // a vertical step
+			}
+			// The horizontal run from p to next is at p.Y, on [p.X, next.X),
+			// where the CDF rises from F(p.X) to F just below next.X.
+			below := 0
+			for _, v := range c {
+				if v < next.X {
+					below++
+				}
+			}
+			lo, hi := ecdf(p.X), float64(below)/float64(n)
+			if p.Y > lo || hi-p.Y > tol {
+				t.Errorf("n = %d: drawn %g on [%g, %g), where the CDF runs from %g to %g", n, p.Y, p.X, next.X, lo, hi)
+			}
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/specsched/specsched"
@@ -67,7 +68,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	}
 	ps, err := parseList(*policies, probe.ParsePolicy)
 	if err != nil {
-		return usageError(fs, "-policies: %v", err)
+		return usageError(fs, "-policies: %v (want one of %s)", err, probePolicyNames())
 	}
 	if err := opt.resolve(fs, *trace != ""); err != nil {
 		return err
@@ -166,6 +167,19 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 			cell(r.ShortP50), cell(r.ShortP90), cell(r.ShortP99), cell(r.LongP50), cell(r.LongP90), cell(r.LongP99), r.Utilisation)
 	}
 	return tw.Flush()
+}
+
+// probePolicies are the policies of package probe, in the order of its
+// constants.
+var probePolicies = []probe.Scheduler{probe.Eagle, probe.Hawk, probe.Sparrow, probe.Hopper}
+
+// probePolicyNames lists the names probe.ParsePolicy accepts.
+func probePolicyNames() string {
+	var names []string
+	for _, p := range probePolicies {
+		names = append(names, p.String())
+	}
+	return strings.Join(names, ", ")
 }
 
 // num is x, or nil for NaN (JSON has no NaN).

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/specsched/specsched/probe"
 )
 
 const probeTrace = "../../internal/testdata/probe/sample.trace"
@@ -164,5 +166,24 @@ func TestProbeWriteTrace(t *testing.T) {
 	}
 	if code, _, errOut := runCmd(t, "probe", "-jobs", "5", "-write-trace", filepath.Join(t.TempDir(), "no", "such", "dir")); code != 1 || !strings.Contains(errOut, "no such") {
 		t.Errorf("unwritable -write-trace: exit %d, %q", code, errOut)
+	}
+}
+
+// TestProbePolicyNames: the names -policies lists for an unknown policy
+// are every policy of package probe: each parses back to its policy, and
+// the value after the last is not a policy (its String is not a name).
+func TestProbePolicyNames(t *testing.T) {
+	t.Parallel()
+	for i, p := range probePolicies {
+		if int(p) != i {
+			t.Errorf("probePolicies[%d] = %v (%d), want the constants in order", i, p, int(p))
+		}
+		if q, err := probe.ParsePolicy(p.String()); q != p || err != nil {
+			t.Errorf("ParsePolicy(%q) = %v, %v; want %v", p.String(), q, err, p)
+		}
+	}
+	next := probe.Scheduler(len(probePolicies))
+	if _, err := probe.ParsePolicy(next.String()); err == nil {
+		t.Errorf("probe has a policy %v beyond the list %s", next, probePolicyNames())
 	}
 }

@@ -17,8 +17,8 @@ import (
 // sum of two inputs is formed that this bound does not keep in range. The
 // case-2 comparisons test a job's proportional share T/ΣT·S' against the
 // floor — the value the job would be written — rather than T·S' against
-// f·ΣT, whose two products overflow near 1e308 or vanish near 1e−308
-// (issue 11), and the shares themselves go through proportional.
+// f·ΣT, whose two products overflow near 1e308 or vanish near 1e−308, and
+// the shares themselves go through proportional.
 func Fair(dst, remaining []float64, slots, eps float64, snap Summary, ws *selection.Workspace) bool {
 	var (
 		active   int     // N

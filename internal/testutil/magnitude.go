@@ -6,7 +6,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// The generator classes of the adversarial review (issues 11 and 17): every
+// The generator classes of the adversarial review: every
 // package's property tests draw from them so that inputs across float64's
 // whole range, exact ties and counts at the 2^53 limit stay covered.
 
