@@ -252,8 +252,8 @@ func TestStrings(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testStringsNoPanic)
 	got := []string{MapStage.String(), ReduceStage.String(), Launch.String(), Clone.String(), Preempt.String(),
-		Preemptive.String(), NonPreemptive.String(), SEWPolicy.String(), SREWCPolicy.String(), FairPolicy.String(), Mode(9).String()}
-	want := []string{"map", "reduce", "launch", "clone", "preempt", "preemptive", "non-preemptive", "SEW", "SREW+C", "Fair", "Mode(9)"}
+		Preemptive.String(), NonPreemptive.String(), SEWPolicy.String(), SREWCPolicy.String(), FairPolicy.String(), Mode(9).String(), Algorithm(7).String()}
+	want := []string{"map", "reduce", "launch", "clone", "preempt", "preemptive", "non-preemptive", "SEW", "SREW+C", "Fair", "Mode(9)", "Algorithm(7)"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("String() = %q, want %q", got, want)
 	}

@@ -24,7 +24,7 @@ const (
 var policyNames = []string{SEWPolicy: "SEW", SREWCPolicy: "SREW+C", FairPolicy: "Fair"}
 
 // String returns "SEW", "SREW+C" or "Fair".
-func (p Algorithm) String() string { return enum.Name(p, policyNames, "Policy") } // the name the type had before it was Algorithm
+func (p Algorithm) String() string { return enum.Name(p, policyNames, "Algorithm") }
 
 // SimJob is a MapReduce job of the simulation: it arrives at the end of
 // slot Arrival (a_j) and can run from the next slot; it has MapTasks map

@@ -119,7 +119,7 @@ func (w Workload) Generate(dst []Arrival, n int, rng *rand.Rand) ([]Arrival, err
 		return nil, check.Err(fn, -1, "Load", w.Load, "must be in [1e-9, 1e9]")
 	}
 	if rng == nil {
-		return nil, check.Err(fn, -1, "rng", 0, "must not be nil")
+		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
 	}
 	for _, p := range []struct {
 		field    string

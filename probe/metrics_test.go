@@ -59,7 +59,7 @@ func TestPolicyNames(t *testing.T) {
 	if _, err := ParsePolicy("fifo"); !isInputError(err) {
 		t.Errorf("ParsePolicy(fifo): %v", err)
 	}
-	if Scheduler(9).String() != "Policy(9)" {
+	if Scheduler(9).String() != "Scheduler(9)" {
 		t.Errorf("String of unknown policy: %q", Scheduler(9).String())
 	}
 }

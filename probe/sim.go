@@ -44,7 +44,7 @@ var policyNames = [...]string{Eagle: "eagle", Hawk: "hawk", Sparrow: "sparrow", 
 
 // String returns the policy's lower-case name.
 func (p Scheduler) String() string {
-	return enum.Name(p, policyNames[:], "Policy") // the name the type had before it was Scheduler
+	return enum.Name(p, policyNames[:], "Scheduler")
 }
 
 // ParsePolicy returns the policy named s ("eagle", "hawk", "sparrow",

@@ -273,10 +273,10 @@ func (d *Decision) Copy(k, i int) bool {
 // key of length Active().
 func allocArgs(fn string, nilA bool, d *Decision, target []int, key []float64) error {
 	if nilA {
-		return check.Err(fn, check.Scalar, "receiver", 0, "must not be nil (use NewAllocator or a new value)")
+		return check.ErrText(fn, check.Scalar, "receiver", "nil", "must not be nil (use NewAllocator or a new value)")
 	}
 	if !d.valid() {
-		return check.Err(fn, check.Scalar, "d", 0, "must be a Decision handed out by Simulate, not nil or zero")
+		return check.ErrText(fn, check.Scalar, "d", "not from Simulate", "must be a Decision handed out by Simulate, not nil or zero")
 	}
 	n := len(d.e.active)
 	if err := check.Len(fn, "target", len(target), n); err != nil {
@@ -295,7 +295,7 @@ func ruleArgs(fn string, nilR bool, d *Decision, k, g int) (int32, int, error) {
 	case nilR:
 		return 0, 0, nilRule(fn)
 	case !d.valid():
-		return 0, 0, check.Err(fn, check.Scalar, "d", 0, "must be a Decision handed out by Simulate, not nil or zero")
+		return 0, 0, check.ErrText(fn, check.Scalar, "d", "not from Simulate", "must be a Decision handed out by Simulate, not nil or zero")
 	case uint(k) >= uint(len(d.e.active)):
 		return 0, 0, check.Err(fn, k, "k", float64(k), fmt.Sprintf("must lie in [0, Active()) = [0, %d)", len(d.e.active)))
 	case g < 1:

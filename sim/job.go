@@ -143,7 +143,7 @@ func validateJobs(fn string, jobs []Job) (int, error) {
 			return 0, check.Err(fn, j, "NewCopy", job.NewCopy, "must lie in [0, 1e12]")
 		}
 		if len(job.Phases) == 0 {
-			return 0, check.Err(fn, j, "Phases", 0, "a job has at least one phase")
+			return 0, check.Err(fn, j, "len(Phases)", 0, "a job has at least one phase")
 		}
 		floor := job.Arrival * MinTimeRatio
 		for p := range job.Phases {

@@ -86,7 +86,7 @@ var policyNames = [numPolicies]string{
 
 // String returns the policy's name, as ParsePolicy accepts it.
 func (p Preset) String() string {
-	return enum.Name(p, policyNames[:], "Policy") // the name the type had before it was Preset
+	return enum.Name(p, policyNames[:], "Preset")
 }
 
 // ParsePolicy returns the policy named s (case-insensitive): "fair", "srpt",

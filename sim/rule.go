@@ -525,5 +525,5 @@ func (e *engine) firstRunnableUnscheduled(j int32) int32 {
 // nilRule is the error of built-in rule function fn called through a nil
 // pointer (embedded in a caller's rule, say).
 func nilRule(fn string) error {
-	return check.Err(fn, check.Scalar, "receiver", 0, "must not be nil (use NewRule or a new value)")
+	return check.ErrText(fn, check.Scalar, "receiver", "nil", "must not be nil (use NewRule or a new value)")
 }

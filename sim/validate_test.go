@@ -44,7 +44,7 @@ func TestSimulateErrors(t *testing.T) {
 		{"group", func(j *Job) { j.Group = -1 }, nil, "Group"},
 		{"job beta", func(j *Job) { j.Beta = 0.9 }, nil, "Beta"},
 		{"new copy", func(j *Job) { j.NewCopy = -2 }, nil, "NewCopy"},
-		{"no phases", func(j *Job) { j.Phases = nil }, nil, "Phases"},
+		{"no phases", func(j *Job) { j.Phases = nil }, nil, "len(Phases)"},
 		{"no tasks", func(j *Job) { j.Phases[0].Tasks = 0 }, nil, "Phases[0].Tasks"},
 		{"start", func(j *Job) { j.Phases[1].Start = 2 }, nil, "Phases[1].Start"},
 		{"scale", func(j *Job) { j.Phases[0].Scale = 0 }, nil, "Phases[0].Scale"},
@@ -185,7 +185,7 @@ func TestPolicyNames(t *testing.T) {
 	if _, err := ParsePolicy("lottery"); err == nil {
 		t.Error("ParsePolicy accepted an unknown name")
 	}
-	if s := Preset(200).String(); s != "Policy(200)" {
+	if s := Preset(200).String(); s != "Preset(200)" {
 		t.Errorf("unknown policy prints %q", s)
 	}
 	for _, e := range []Estimator{Oracle, Progress} {
