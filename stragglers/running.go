@@ -120,16 +120,14 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 // −0, NaN or ±Inf) and the OR of Copies − 1 over the tasks (≥ 2^31 iff
 // one has no copy or more than 2^31; > 0 iff one has more than one).
 //
-// Times are compared as the integers of their IEEE bits, which order
-// finite non-negative floats other than −0 as the floats themselves, and
-// read straight into integer registers; every 0/1 comes from a comparison,
-// not a branch, since eligibility comes in random order. One accumulator
+// Validity is folded into the largest IEEE bits of the times, tested once
+// by the caller; every 0/1 comes from a comparison, not a branch, since
+// eligibility comes in random order. One accumulator
 // per quantity, so that the loop keeps all of them in registers. The
 // answer is final only when most < check.InfBits and extra < 2^31 (and,
 // under MantriRule, extra = 0); SpeculateRunning falls back to
 // listEligibleRunning otherwise.
 func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy, eligible int, most, extra uint64) {
-	minBits, barBits := math.Float64bits(minElapsed+0), math.Float64bits(bar)
 	var sum uint64
 	at = at[:len(running)]
 	for i := range running {
@@ -140,7 +138,7 @@ func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy
 		extra |= c - 1
 		sum += c
 		at[eligible] = i
-		eligible += b2i(eb >= minBits) & b2i(rb > barBits)
+		eligible += b2i(t.Elapsed >= minElapsed) & b2i(t.Remaining > bar)
 	}
 	return int(sum), eligible, most, extra
 }

@@ -315,48 +315,52 @@ func mostUrgent(sel *selection.Workspace, at []int, keys []float64, copies int, 
 func countTasks(tasks []Task) (unscheduled, running, busy int, bad bool) {
 	for i := range tasks {
 		t := &tasks[i]
-		state := int(t.State)
-		isRunning := state & 1 // Unscheduled 0, Running 1, Finished 2
+		isRunning := b2i(t.State == Running)
 		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ check.InfBits. One
 		// test that valid input never fails: an always-predicted branch.
 		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
-		if max(eb, rb) >= check.InfBits || state > int(Finished) || uint64(t.Copies-isRunning) > uint64((alloc.MaxTotal-1)*isRunning) {
+		if max(eb, rb) >= check.InfBits || t.State > Finished || !copiesValid(t) {
 			bad = true
 		}
-		unscheduled += (state - 1) >> 63 & 1 // 1 iff Unscheduled
+		unscheduled += b2i(t.State == Unscheduled)
 		running += isRunning
 		busy = min(busy+t.Copies, alloc.MaxTotal+1)
 	}
 	return unscheduled, running, busy, bad
 }
 
+// copiesValid reports whether t's copy count fits its state: 1 to
+// alloc.MaxTotal copies for a running task, none otherwise.
+func copiesValid(t *Task) bool {
+	if t.State == Running {
+		return t.Copies >= 1 && t.Copies <= alloc.MaxTotal
+	}
+	return t.Copies == 0
+}
+
 // listEligible writes to at (length ≥ len(tasks)) the indices of the
 // running tasks the rule lets be copied, in index order, and returns how
 // many there are. The tasks are valid.
 func listEligible(at []int, tasks []Task, minElapsed, cutoff float64, mantri bool) int {
-	minBits := math.Float64bits(minElapsed + 0)
-	cutBits := math.Float64bits(cutoff) // > 0, or +Inf: nothing qualifies
-	// Mantri's test for the usual single-copy task, t_rem/2 > cutoff, is
-	// t_rem > 2·cutoff exactly (scaling by 2 is exact): no multiply in the
-	// loop. Tasks with more copies compute c/(c+1)·t_rem against cutoff.
-	singleBits := cutBits
+	// cutoff > 0, or +Inf: nothing qualifies. Mantri's test for the usual
+	// single-copy task, t_rem/2 > cutoff, is t_rem > 2·cutoff exactly
+	// (scaling by 2 is exact): no multiply in the loop. Tasks with more
+	// copies compute c/(c+1)·t_rem against cutoff.
+	single := cutoff
 	if mantri {
-		singleBits = math.Float64bits(2 * cutoff)
+		single = 2 * cutoff
 	}
 	eligible := 0
 	for i := range tasks {
 		t := &tasks[i]
-		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
-		threshold := singleBits
+		rem, level := t.Remaining, single
 		if mantri && t.Copies > 1 { // rare: predicted
-			rb = math.Float64bits(copyFactor(t.Copies) * math.Float64frombits(rb))
-			threshold = cutBits
+			rem, level = copyFactor(t.Copies)*rem, cutoff
 		}
+		// Listed unconditionally and kept by the count: whether a task is
+		// eligible follows no pattern, so it is computed, not branched on.
 		at[eligible] = i
-		isRunning := int(t.State) & 1
-		elapsedOK := int(^(int64(eb-minBits) >> 63)) & 1 // 1 iff Elapsed ≥ MinElapsed
-		urgent := int(int64(threshold-rb)>>63) & 1       // 1 iff the rule holds
-		eligible += isRunning & elapsedOK & urgent
+		eligible += b2i(t.State == Running) & b2i(t.Elapsed >= minElapsed) & b2i(rem > level)
 	}
 	return eligible
 }
