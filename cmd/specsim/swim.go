@@ -17,7 +17,7 @@ type swimFlags struct {
 	file        *string
 	block, rate *float64
 	rule        sim.SwimConfig // the rule of the file's cluster, -block and -rate applied
-	cluster     string         // "FB-2009" or "FB-2010", from the file's name
+	cluster     string         // "FB-2009" or "FB-2010", from the file's name, or ""
 }
 
 // define adds -swim, -block and -rate to fs.
@@ -54,7 +54,7 @@ func (s *swimFlags) check(fs *flag.FlagSet, set map[string]bool, slots *int) err
 	case !set["block"] || !set["slots"]:
 		return usageError(fs, "-swim %s: the name tells neither FB-2009 nor FB-2010; give -block and -slots", *s.file)
 	default:
-		s.cluster, s.rule = "SWIM", sim.SwimFB2010()
+		s.rule = sim.SwimFB2010() // -block is given: only its rate and groups remain
 	}
 	if set["block"] {
 		if !(*s.block > 0 && *s.block*sim.MiB <= 1<<50) {
@@ -94,8 +94,12 @@ func (s *swimFlags) workload(groups []sim.Group, seed uint64) ([]sim.Job, string
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", *s.file, err)
 	}
-	return jobs, fmt.Sprintf("%s SWIM day %s: %g MiB per task, %g MiB/s per task, β %s",
-		s.cluster, filepath.Base(*s.file), float64(rule.BlockSize)/sim.MiB, rule.Rate/sim.MiB, groupList(groups)), nil
+	name := filepath.Base(*s.file)
+	if s.cluster != "" {
+		name += " (" + s.cluster + ")"
+	}
+	return jobs, fmt.Sprintf("SWIM day %s: %g MiB per task, %g MiB/s per task, β %s",
+		name, float64(rule.BlockSize)/sim.MiB, rule.Rate/sim.MiB, groupList(groups)), nil
 }
 
 // groupList formats the groups' tail indices as -beta takes them.
