@@ -35,6 +35,14 @@ func TestSwimRun(t *testing.T) {
 			t.Errorf("table lacks %v", p)
 		}
 	}
+	// -plot: the time axis is in seconds.
+	svg := filepath.Join(t.TempDir(), "cdf.svg")
+	if code, _, errOut := runCmd(t, "-swim", sampleSwim, "-block", "64", "-slots", "40", "-q", "-policies", "hopper", "-plot", svg); code != 0 {
+		t.Fatalf("-plot: exit %d: %s", code, errOut)
+	}
+	if data, err := os.ReadFile(svg); err != nil || !strings.Contains(string(data), ">completion time (seconds)<") {
+		t.Errorf("the plot lacks the axis label in seconds (%v)", err)
+	}
 	// -json: one row per policy, the same numbers for the same seed.
 	_, js, _ := runCmd(t, "-swim", sampleSwim, "-block", "64", "-slots", "40", "-q", "-json", "-policies", "hopper")
 	_, js2, _ := runCmd(t, "-swim", sampleSwim, "-block", "64", "-slots", "40", "-q", "-json", "-policies", "hopper")
