@@ -137,3 +137,14 @@ func TestSwimFacebookDay(t *testing.T) {
 		t.Errorf("exit %d %s:\n%s", code, errOut, out)
 	}
 }
+
+// TestSwimHelp: the cluster command's help lists the -swim flags.
+func TestSwimHelp(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runCmd(t, "cluster", "-h")
+	for _, f := range []string{"swim", "block", "rate"} {
+		if code != 0 || !strings.Contains(out, "\n  -"+f+" ") {
+			t.Errorf("cluster -h (exit %d) lacks -%s", code, f)
+		}
+	}
+}
