@@ -38,7 +38,8 @@ The workload is sim.DefaultWorkload (Poisson arrivals at the offered load,
 power-law tasks per job, Pareto task durations with one tail index β per job
 group, chains of up to three phases) unless -trace names a CSV trace (one row
 per task: job,arrival,phase,duration[,group][,beta][,start]; see
-sim.ParseTrace).`
+sim.ParseTrace) or -swim a day of Facebook jobs in SWIM's format (tasks per
+block of data, durations in seconds from the bytes; see sim.SwimJobs).`
 
 // clusterResult is one policy's row, as printed and as -json writes it.
 type clusterResult struct {
@@ -80,6 +81,7 @@ type clusterFlags struct {
 	named                         bool         // -policies names the policies (not all)
 	spec                          sim.Speculation
 	svc                           sim.Service
+	swim                          swimFlags
 }
 
 func runCluster(args []string, stdout, stderr io.Writer) error {
@@ -168,10 +170,14 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	f.jsonOut = jsonFlag(fs, "policy")
 	f.plotFile = fs.String("plot", "", "draw the CDFs of job completion time to this .svg or .png file")
 	f.quiet = fs.Bool("q", false, "no progress bar")
+	f.swim.define(fs)
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if err := f.swim.check(fs, f.set, f.slots); err != nil {
+		return nil, err
+	}
 
 	var err error
 	if f.specs, err = parsePolicies(*f.policies); err != nil {
@@ -255,6 +261,13 @@ func (f *clusterFlags) configs(specs []policySpec) ([]sim.Config, error) {
 // workload returns the jobs to run — the trace's, or the synthetic
 // workload's — and their description for the header.
 func (f *clusterFlags) workload() ([]sim.Job, string, error) {
+	if *f.swim.file != "" {
+		groups, err := parseGroups(*f.betas)
+		if err != nil {
+			return nil, "", usageError(f.fs, "-beta %q: %v", *f.betas, err)
+		}
+		return f.swim.workload(groups, *f.seed)
+	}
 	if *f.trace != "" {
 		for _, name := range []string{"jobs", "load", "beta"} {
 			if f.set[name] {
@@ -297,6 +310,9 @@ func (f *clusterFlags) writeHeader(w io.Writer, workload []sim.Job, describe str
 // mean task duration is 1 (sim.DefaultWorkload), a trace's times are in the
 // trace's own unit.
 func (f *clusterFlags) timeUnit() string {
+	if *f.swim.file != "" {
+		return "seconds"
+	}
 	if *f.trace != "" {
 		return "the trace's time unit"
 	}
@@ -305,6 +321,9 @@ func (f *clusterFlags) timeUnit() string {
 
 // timeAxis is the label of the plot's time axis (see timeUnit).
 func (f *clusterFlags) timeAxis() string {
+	if *f.swim.file != "" {
+		return "completion time (seconds)"
+	}
 	if *f.trace != "" {
 		return "completion time (the trace's time unit)"
 	}

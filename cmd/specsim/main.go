@@ -22,7 +22,8 @@
 //
 // Every subcommand takes -json for machine-readable output (one JSON
 // array, one object per row of the table); cluster and probe take -trace
-// FILE to run a recorded workload. -h prints help to standard output.
+// FILE to run a recorded workload, and cluster takes -swim FILE to run a day
+// of Facebook jobs in SWIM's format (times in seconds). -h prints help to standard output.
 // Exit status: 0 on success and for -h, 2 for a bad flag (a value the
 // simulator rejects included, named by its flag), 1 for any other error
 // (an unreadable or malformed trace names the file and line).
