@@ -103,6 +103,10 @@ func (e *engine) viewLimit(j int32, limit int) int {
 // remaining is the estimated t_rem of a running task: the smallest estimated
 // remaining time over its live copies, η·(end − now).
 func (e *engine) remaining(task int32) float64 {
+	if e.observed {
+		rem, _ := e.observedEstimate(task, 0)
+		return rem
+	}
 	best := math.Inf(1)
 	for c := e.ts[task].head; c != none; c = e.cs[c].next {
 		e.steps++
@@ -132,6 +136,8 @@ func (e *engine) updateTheta(task, c int32) {
 	switch {
 	case ts.copies >= MaxCopies:
 		theta = math.Inf(-1)
+	case e.observed:
+		_, theta = e.observedEstimate(task, e.observedLevel(task))
 	case !e.cfg.Speculation.Mantri:
 		cp := &e.cs[c]
 		theta = cp.end - js.tau/cp.eta

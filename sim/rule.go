@@ -152,12 +152,17 @@ func (r *judge) buildView(e *engine, j int32, unsched int) {
 	for _, t := range js.running {
 		e.steps++
 		ts := &e.ts[t]
+		rem := 0.0 // at MaxCopies: never eligible
+		switch {
+		case ts.copies >= MaxCopies:
+		case e.observed:
+			// The reports since the bound was set may have lowered it.
+			rem, ts.theta = e.observedEstimate(t, e.observedLevel(t))
+		default:
+			rem = e.remaining(t)
+		}
 		if at := math.Max(ts.phi, e.now); beyond(ts.theta, at) {
 			quiet = math.Min(quiet, at)
-		}
-		rem := 0.0 // at MaxCopies: never eligible
-		if ts.copies < MaxCopies {
-			rem = e.remaining(t)
 		}
 		r.view = append(r.view, stragglers.Task{
 			State:     stragglers.Running,
