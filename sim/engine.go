@@ -58,7 +58,6 @@ type phaseState struct {
 	waiting   []int32 // tasks waiting for the upstream phase to complete
 	mean, sd  float64 // of the first copies' durations (SREW+C's E_j^z, σ_j^z)
 	tnew      float64 // mean duration of a copy
-	floor     float64 // the shortest a copy can take (Observed: its nominal run)
 }
 
 type jobState struct {
@@ -76,7 +75,6 @@ type jobState struct {
 	tau        float64 // the thesis rule's eligibility level: t_rem > tau (t_new)
 	mantriCut  float64 // Mantri's cut-off on c/(c+1)·t_rem
 	minElapsed float64 // how long a task runs before it may be judged
-	beat       float64 // the interval between a copy's reports (Observed)
 	done       bool
 }
 
@@ -99,10 +97,14 @@ type engine struct {
 	// judges: the policy judges stragglers (stragglers.Speculate), so the
 	// eligibility bounds θ must be kept.
 	judges bool
-	// observed: Estimator Observed; prof holds the copies' progress
-	// profiles (see observe.go).
-	observed bool
-	prof     []profile
+	// observed: Estimator Observed; heartbeat is the interval between a
+	// copy's reports as a fraction of t_new, floor each phase's shortest
+	// copy (its nominal run) and prof the copies' progress profiles (see
+	// observe.go).
+	observed  bool
+	heartbeat float64
+	floor     []float64
+	prof      []profile
 	// everyInstant: a decision is taken at every instant the event loop
 	// stops at, the would-be ends of killed copies included. Best-effort
 	// and budgeted speculation give a straggler at most one copy per
@@ -215,12 +217,19 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e.everyInstant = traits.oneCopy && on || cfg.debug.everyInstant
 	e.checks = e.judges && cfg.Speculation.Detect > 0
 	e.observed = cfg.Speculation.Estimator == Observed
+	e.heartbeat = cfg.Speculation.Heartbeat
+	if e.heartbeat == 0 {
+		e.heartbeat = DefaultHeartbeat
+	}
 	nPhases := 0
 	for j := range jobs {
 		nPhases += len(jobs[j].Phases)
 	}
 	e.js = make([]jobState, len(jobs))
 	e.ps = make([]phaseState, 0, nPhases)
+	if e.observed || cfg.debug.stretchAfter > 0 {
+		e.floor = make([]float64, 0, nPhases)
+	}
 	e.ts = make([]taskState, totalTasks)
 	e.cs = make([]copyState, 0, totalTasks+totalTasks/2) // copies run at about 1.2–1.5 per task under speculation
 	if e.observed {
@@ -251,8 +260,8 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 				}
 			}
 			st.tnew = phaseMeanCopy(ph, job.Beta)
-			if e.observed || cfg.debug.stretchAfter > 0 {
-				st.floor = phaseFloor(ph)
+			if e.floor != nil {
+				e.floor = append(e.floor, phaseFloor(ph))
 			}
 			tnewSum += st.tnew * float64(ph.Tasks)
 			tasks += ph.Tasks
@@ -270,13 +279,6 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		}
 		js.tau = js.tnew
 		js.minElapsed = cfg.Speculation.Detect * js.tnew
-		if e.observed {
-			h := cfg.Speculation.Heartbeat
-			if h == 0 {
-				h = DefaultHeartbeat
-			}
-			js.beat = h * js.tnew
-		}
 		js.thetaMax = math.Inf(-1)
 		js.quiet = math.Inf(1)
 	}
@@ -543,11 +545,11 @@ func (e *engine) startCopy(task int32, pool bool) {
 	e.cs = append(e.cs, copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool})
 	if e.observed {
 		u := keyedUniform(e.seed, drawSlowdown, int(task), int(num))
-		beat := js.beat
+		beat := e.heartbeat * js.tnew
 		if !(e.now+beat > e.now) { // below the clock's resolution: one ulp
 			beat = math.Nextafter(e.now, math.Inf(1)) - e.now
 		}
-		e.prof = append(e.prof, newProfile(end-e.now, pst.floor, u, beat))
+		e.prof = append(e.prof, newProfile(end-e.now, e.floor[ts.phase], u, beat))
 	}
 	e.steps++
 	if ts.tail == none {
@@ -632,7 +634,7 @@ func (e *engine) report(c int32) bool {
 // nominal run is the phase's floor, takes twice its duration d. Its reports
 // up to t0 are unchanged; only what comes after them differs.
 func (e *engine) stretch(task, num int32, d, t0 float64) float64 {
-	floor := e.ps[e.ts[task].phase].floor
+	floor := e.floor[e.ts[task].phase]
 	u := keyedUniform(e.seed, drawSlowdown, int(task), int(num))
 	if d >= floor && e.now+u*floor >= t0 {
 		return 2 * d

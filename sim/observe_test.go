@@ -25,8 +25,8 @@ func handEngine(t *testing.T) *engine {
 	e := newEngine("test", jobs, cfg, 2)
 	e.arrive(0)
 	e.launch(0)
-	if e.cs[0].end != 10 || e.ps[0].floor != 4 {
-		t.Fatalf("copy 0 ends at %v, floor %v; want 10, 4", e.cs[0].end, e.ps[0].floor)
+	if e.cs[0].end != 10 || e.floor[0] != 4 || e.prof[0].beat != 1 {
+		t.Fatalf("copy 0 ends at %v, floor %v, reports every %v; want 10, 4, 1", e.cs[0].end, e.floor[0], e.prof[0].beat)
 	}
 	e.prof[0] = newProfile(10, 4, 0.5, 1)
 	return e
