@@ -67,14 +67,16 @@
 //     duration (so the durations, and every run without speculation, are
 //     those of the other estimators); it reports its progress score every
 //     Speculation.Heartbeat × t_new (DefaultHeartbeat: Hadoop's 3 s against
-//     tasks of 30 s), and its end is estimated from its last report as Hadoop's
-//     speculator estimates it (LATE's progress rate, §4). A task is judged
-//     only once its first copy has reported, and a copy that slows down late
-//     is seen late, or not at all. Every built-in rule — Hopper's
-//     (thesis's or Mantri's), best effort, budgeted — and a caller's rule
-//     through Decision.RunningTask read t_rem from this one estimator;
-//     SREW+C's plan reads no estimate. The reproduction of the thesis's
-//     evaluation uses Observed.
+//     tasks of 30 s), and its remaining time is estimated at its last report
+//     from its progress rate since its start, as LATE (§4) and Hadoop's
+//     speculator estimate it. A task is judged only once its first copy
+//     has reported, and a copy that slows down late is seen late, or not
+//     at all. Every built-in rule — Hopper's (thesis's or Mantri's), best
+//     effort, budgeted — and a caller's rule through Decision.RunningTask
+//     read t_rem from this one estimator; SREW+C's plan reads no estimate.
+//     Observed is meant as the model of the reproduction of the thesis's
+//     evaluation; DefaultSpeculation keeps Progress, so that existing
+//     results do not change.
 //
 // The model in full, its sources in the straggler literature, and how the
 // decisions it calls for are timed, are documented with the engine's code

@@ -17,7 +17,9 @@ import (
 //
 // A rule of the caller's is asked at the decisions of copy ends and
 // arrivals; the engine's straggler bookkeeping — the eligibility bounds,
-// the decisions at the instants tasks have run Speculation.Detect × t_new,
+// the decisions at the instants tasks have run Speculation.Detect × t_new
+// and, under Estimator Observed, at the reports that lift an estimate above
+// the rule's level,
 // a decision at every instant for rules that give a straggler one copy per
 // decision — serves the built-in rules that judge stragglers
 // (SpeculateRule, BestEffortRule, BudgetedRule).

@@ -25,14 +25,14 @@ const (
 	Progress
 	// Observed sees only what a copy has reported: a copy runs at a
 	// nominal rate and slows down part-way (see the package documentation,
-	// "Observed progress"), reports its progress score every
-	// Speculation.Heartbeat, and its end is estimated from its last report
-	// as Hadoop's speculator does: start + (t_report − start)/p, p the
-	// score reported at t_report (LATE's time left (1 − p)/(p/elapsed),
-	// with elapsed measured at the report). A copy that has not reported
-	// yet is assumed to need t_new from its start; a task whose first copy
-	// has not reported has no estimate and is never judged a straggler.
-	// EstimateError is not used: the error comes from the reports.
+	// "What the scheduler sees"), reports its progress score p every
+	// Speculation.Heartbeat × t_new, and its remaining time is LATE's time
+	// left (1 − p)/(p/x) computed at its last report, at age x (Hadoop's
+	// speculator's rate, measured at the report), until the next report. A
+	// copy that has not reported yet is assumed to need t_new; a task whose
+	// first copy has not reported has no estimate (t_rem = 0) and is never
+	// judged a straggler. t_rem is the least estimate over the task's
+	// copies. EstimateError is not used: the error comes from the reports.
 	Observed
 )
 
