@@ -19,8 +19,13 @@ func benchWorkload(tb testing.TB, tasks, slots int) []Job {
 // benchmarkSimulate runs policy p on the workload and reports the
 // simulator's throughput in events per second.
 func benchmarkSimulate(b *testing.B, p Preset, tasks, slots int) {
-	jobs := benchWorkload(b, tasks, slots)
-	cfg := DefaultConfig(p, slots)
+	benchmarkConfig(b, DefaultConfig(p, slots), tasks)
+}
+
+// benchmarkConfig runs cfg on the workload of about tasks tasks on its
+// slots.
+func benchmarkConfig(b *testing.B, cfg Config, tasks int) {
+	jobs := benchWorkload(b, tasks, cfg.Slots)
 	b.ReportAllocs()
 	b.ResetTimer()
 	events := 0
@@ -50,3 +55,12 @@ func BenchmarkSimulate(b *testing.B) {
 // BenchmarkHopperMillion is the reference run: about 10⁶ tasks under
 // Hopper at 80% offered load on 1 000 slots.
 func BenchmarkHopperMillion(b *testing.B) { benchmarkSimulate(b, Hopper, 1_000_000, 1000) }
+
+// BenchmarkHopperMillionObserved is BenchmarkHopperMillion with estimates
+// from observed progress (Estimator Observed): the cost of the reports that
+// call for decisions.
+func BenchmarkHopperMillionObserved(b *testing.B) {
+	cfg := DefaultConfig(Hopper, 1000)
+	cfg.Speculation.Estimator = Observed
+	benchmarkConfig(b, cfg, 1_000_000)
+}

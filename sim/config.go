@@ -128,6 +128,11 @@ type debugFlags struct {
 	fullView bool // hand Speculate and Plan every unscheduled task, not only as many as the job can start
 
 	everyInstant bool // decide at the would-be end of every killed copy too
+
+	// stretchAfter > 0 doubles the duration of every copy whose reports
+	// up to this time all come before its slowdown (engine.stretch): the
+	// information test's second sample path.
+	stretchAfter float64
 }
 
 // DefaultConfig returns the configuration of policy p on a cluster of

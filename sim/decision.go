@@ -216,7 +216,8 @@ func (d *Decision) Running(k int) int {
 // RunningTask describes running task i ∈ [0, Running(k)) of the active job
 // at position k: its live copies, how long since its first copy started,
 // and its remaining time t_rem as the job's scheduler estimates it
-// (Speculation.Estimator; O(c) for c copies). The order of the running
+// (Speculation.Estimator; O(c) for c copies; 0 under Observed until its
+// first copy has reported: no estimate). The order of the running
 // tasks is fixed by the run and changes as tasks finish. Zeros, and a
 // misuse recorded, for k or i out of range.
 func (d *Decision) RunningTask(k, i int) (copies int, elapsed, remaining float64) {

@@ -57,9 +57,37 @@
 // many slots idle. See Simulate for the rules in full and Preset for the
 // list.
 //
-// t_rem is known exactly (Oracle) or estimated from progress with a
-// log-normal error (Progress); a task can be judged a straggler once it has
-// run Speculation.Detect × t_new.
+// # What the scheduler sees
+//
+// A job's scheduler judges a running task a straggler from t_rem, its
+// estimated remaining time, once the task has run Speculation.Detect ×
+// t_new. Speculation.Estimator says how t_rem is formed:
+//
+//   - Oracle: exactly, the time until the task's earliest copy ends.
+//   - Progress (DefaultSpeculation): each copy's true remaining time times
+//     an error η, log-normal with median 1 and σ = EstimateError, drawn
+//     once per copy. Close to an oracle: a copy due soon always looks due
+//     soon, and the estimate is there from the copy's start.
+//   - Observed: only what the copies have reported. A copy runs at the
+//     nominal rate of its phase's fastest copy and slows down at a point
+//     drawn uniformly over that nominal run, finishing at its drawn
+//     duration (so the durations, and every run without speculation, are
+//     those of the other estimators); it reports its progress score every
+//     Speculation.Heartbeat × t_new (DefaultHeartbeat: Hadoop's 3 s against
+//     tasks of 30 s), and its remaining time is estimated at its last report
+//     from its progress rate since its start, as LATE (§4) and Hadoop's
+//     speculator estimate it. A task is judged only once its first copy
+//     has reported, and a copy that slows down late is seen late, or not
+//     at all. Every built-in rule — Hopper's (thesis's or Mantri's), best
+//     effort, budgeted — and a caller's rule through Decision.RunningTask
+//     read t_rem from this one estimator; SREW+C's plan reads no estimate.
+//     Observed is meant as the model of the reproduction of the thesis's
+//     evaluation; DefaultSpeculation keeps Progress, so that existing
+//     results do not change.
+//
+// The model in full, its sources in the straggler literature, and how the
+// decisions it calls for are timed, are documented with the engine's code
+// (observe.go).
 //
 // # The thesis's worked example
 //

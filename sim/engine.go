@@ -97,6 +97,14 @@ type engine struct {
 	// judges: the policy judges stragglers (stragglers.Speculate), so the
 	// eligibility bounds θ must be kept.
 	judges bool
+	// observed: Estimator Observed; heartbeat is the interval between a
+	// copy's reports as a fraction of t_new, floor each phase's shortest
+	// copy (its nominal run) and prof the copies' progress profiles (see
+	// observe.go).
+	observed  bool
+	heartbeat float64
+	floor     []float64
+	prof      []profile
 	// everyInstant: a decision is taken at every instant the event loop
 	// stops at, the would-be ends of killed copies included. Best-effort
 	// and budgeted speculation give a straggler at most one copy per
@@ -152,19 +160,24 @@ type engine struct {
 // that a run does not depend on heap internals.
 type eventHeap struct{ h minheap.Heap[struct{}] }
 
-// An event is the end of copy c's run, or, for c < 0, the moment task
+// An event is the end of copy c's run; for −2^28 ≤ c < 0, the moment task
 // −c−1 becomes old enough to be judged a straggler (a check: it changes no
-// state but calls for a decision).
+// state but calls for a decision); for c ≤ reportBase, a report of copy
+// reportBase − c that lifts its estimate above the rule's level (Observed).
 type event struct {
 	t float64
-	c int32
+	c int
 }
+
+// reportBase is the identifier of the report events of copy 0; those of
+// copy c are reportBase − c, below every check event.
+const reportBase = -1 << 32
 
 func (q *eventHeap) push(ev event) { q.h.Push(minheap.Rank{Key: ev.t, ID: int(ev.c)}, struct{}{}) }
 
 func (q *eventHeap) pop() event {
 	it := q.h.Pop()
-	return event{t: it.Key, c: int32(it.ID)}
+	return event{t: it.Key, c: it.ID}
 }
 
 // len is the number of events queued.
@@ -203,14 +216,25 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e.judges = traits.judges && on
 	e.everyInstant = traits.oneCopy && on || cfg.debug.everyInstant
 	e.checks = e.judges && cfg.Speculation.Detect > 0
+	e.observed = cfg.Speculation.Estimator == Observed
+	e.heartbeat = cfg.Speculation.Heartbeat
+	if e.heartbeat == 0 {
+		e.heartbeat = DefaultHeartbeat
+	}
 	nPhases := 0
 	for j := range jobs {
 		nPhases += len(jobs[j].Phases)
 	}
 	e.js = make([]jobState, len(jobs))
 	e.ps = make([]phaseState, 0, nPhases)
+	if e.observed || cfg.debug.stretchAfter > 0 {
+		e.floor = make([]float64, 0, nPhases)
+	}
 	e.ts = make([]taskState, totalTasks)
 	e.cs = make([]copyState, 0, totalTasks+totalTasks/2) // copies run at about 1.2–1.5 per task under speculation
+	if e.observed {
+		e.prof = make([]profile, 0, cap(e.cs))
+	}
 	task := int32(0)
 	for j := range jobs {
 		job := &jobs[j]
@@ -236,6 +260,9 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 				}
 			}
 			st.tnew = phaseMeanCopy(ph, job.Beta)
+			if e.floor != nil {
+				e.floor = append(e.floor, phaseFloor(ph))
+			}
 			tnewSum += st.tnew * float64(ph.Tasks)
 			tasks += ph.Tasks
 			for i := int32(0); i < st.n; i++ {
@@ -290,6 +317,22 @@ func phaseMeanCopy(ph *Phase, beta float64) float64 {
 		sum += x
 	}
 	return sum / float64(len(d))
+}
+
+// phaseFloor is the shortest a copy of one of the phase's tasks can take:
+// its Pareto scale x_m, or the least of its durations.
+func phaseFloor(ph *Phase) float64 {
+	if ph.Durations == nil {
+		return ph.Scale
+	}
+	least := math.Inf(1)
+	for _, x := range ph.Durations {
+		least = math.Min(least, x)
+	}
+	for _, x := range ph.CopyDurations {
+		least = math.Min(least, x)
+	}
+	return least
 }
 
 // phaseMoments computes, for SREW+C's effective workloads (Xu et al. eq.
@@ -381,6 +424,9 @@ func (e *engine) run() error {
 			ev := e.events.pop()
 			e.steps++
 			if ev.c < 0 {
+				if ev.c <= reportBase && !e.report(int32(reportBase-ev.c)) {
+					continue
+				}
 				e.res.Stats.Events++
 				decide = true
 				continue
@@ -390,7 +436,7 @@ func (e *engine) run() error {
 			}
 			e.res.Stats.Events++
 			decide = true
-			if err := e.copyRunOver(ev.c); err != nil {
+			if err := e.copyRunOver(int32(ev.c)); err != nil {
 				return err
 			}
 		}
@@ -484,6 +530,9 @@ func (e *engine) startCopy(task int32, pool bool) {
 	num := ts.made
 	ts.made++
 	d := e.copyDuration(task, num)
+	if t0 := e.cfg.debug.stretchAfter; t0 > 0 {
+		d = e.stretch(task, num, d, t0)
+	}
 	eta := 1.0
 	if e.cfg.Speculation.Estimator == Progress {
 		eta = logNormalMedianOne(e.seed, drawEstimate, int(task), int(num), e.cfg.Speculation.EstimateError)
@@ -494,6 +543,14 @@ func (e *engine) startCopy(task int32, pool bool) {
 	}
 	c := int32(len(e.cs))
 	e.cs = append(e.cs, copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool})
+	if e.observed {
+		u := keyedUniform(e.seed, drawSlowdown, int(task), int(num))
+		beat := e.heartbeat * js.tnew
+		if !(e.now+beat > e.now) { // below the clock's resolution: one ulp
+			beat = math.Nextafter(e.now, math.Inf(1)) - e.now
+		}
+		e.prof = append(e.prof, newProfile(end-e.now, e.floor[ts.phase], u, beat))
+	}
 	e.steps++
 	if ts.tail == none {
 		ts.head = c
@@ -522,7 +579,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 	if num == 0 {
 		e.res.Stats.Launched++
 		if e.checks {
-			e.push(event{t: ts.phi, c: -task - 1})
+			e.push(event{t: ts.phi, c: -int(task) - 1})
 		}
 	} else {
 		e.res.Stats.Copies++
@@ -538,11 +595,51 @@ func (e *engine) startCopy(task int32, pool bool) {
 		ts.due = end
 	}
 	if earliest || e.everyInstant {
-		e.push(event{t: end, c: c})
+		e.push(event{t: end, c: int(c)})
 	}
 	if e.judges {
 		e.updateTheta(task, c)
+		if e.observed && ts.copies < MaxCopies {
+			e.pushRise(c, 1)
+		}
 	}
+}
+
+// pushRise queues copy c's first report from report k on that lifts its
+// estimate above its job's level, if any (Observed).
+func (e *engine) pushRise(c int32, k float64) {
+	job := e.ps[e.ts[e.cs[c].task].phase].job
+	lo, hi := e.reportLevels(job)
+	if _, at, ok := e.nextRise(c, k, lo, hi); ok {
+		e.push(event{t: at, c: reportBase - int(c)})
+	}
+}
+
+// report handles a report event of copy c: if its task still runs and may
+// be copied, its eligibility bound takes the new estimate, the copy's next
+// rising report is queued, and true calls for a decision.
+func (e *engine) report(c int32) bool {
+	cp := &e.cs[c]
+	ts := &e.ts[cp.task]
+	if !cp.alive || ts.status != taskRunning || ts.copies >= MaxCopies {
+		return false
+	}
+	e.updateTheta(cp.task, c)
+	e.pushRise(c, e.reports(c)+1)
+	return true
+}
+
+// stretch is the tests' tampering with the future (debugFlags.stretchAfter):
+// a copy whose every report up to t0 comes before its slowdown, and whose
+// nominal run is the phase's floor, takes twice its duration d. Its reports
+// up to t0 are unchanged; only what comes after them differs.
+func (e *engine) stretch(task, num int32, d, t0 float64) float64 {
+	floor := e.floor[e.ts[task].phase]
+	u := keyedUniform(e.seed, drawSlowdown, int(task), int(num))
+	if d >= floor && e.now+u*floor >= t0 {
+		return 2 * d
+	}
+	return d
 }
 
 // push adds an event to the heap.

@@ -98,7 +98,7 @@ func FuzzParetoScale(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testParetoScal
 // text (case and blanks aside) or an error; the defaults of any policy and
 // size either validate or are rejected by Simulate without a panic.
 func testNamesAndDefaults(t *rapid.T) {
-	s := rapid.OneOf(rapid.String(), rapid.SampledFrom(append(policyNames[:], "oracle", "progress", "HOPPER ", ""))).Draw(t, "name")
+	s := rapid.OneOf(rapid.String(), rapid.SampledFrom(append(policyNames[:], "oracle", "progress", "observed", "HOPPER ", ""))).Draw(t, "name")
 	if p, err := ParsePolicy(s); err == nil && p >= numPolicies {
 		t.Fatalf("ParsePolicy(%q) = %v", s, p)
 	}

@@ -103,9 +103,10 @@ func anyConfig(t *rapid.T) Config {
 		Off:           rapid.IntRange(0, 5).Draw(t, "off") == 0,
 		Mantri:        rapid.Bool().Draw(t, "mantri"),
 		Threshold:     quarter(t, 0, 1, "threshold"),
-		Estimator:     Estimator(rapid.IntRange(0, 1).Draw(t, "estimator")),
+		Estimator:     Estimator(rapid.IntRange(0, 2).Draw(t, "estimator")),
 		EstimateError: rapid.SampledFrom([]float64{0, 0.3, 1}).Draw(t, "estimateError"),
 		Detect:        rapid.SampledFrom([]float64{0, 0.25, 0.5}).Draw(t, "detect"),
+		Heartbeat:     rapid.SampledFrom([]float64{0, 0.05, 0.3, 1}).Draw(t, "heartbeat"),
 	}
 	cfg.Seed = rapid.Uint64().Draw(t, "seed")
 	return cfg

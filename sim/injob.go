@@ -101,8 +101,14 @@ func (e *engine) viewLimit(j int32, limit int) int {
 }
 
 // remaining is the estimated t_rem of a running task: the smallest estimated
-// remaining time over its live copies, η·(end − now).
+// remaining time over its live copies, η·(end − now), or, under Observed,
+// the estimate from their reports (observedEstimate). Every rule's t_rem
+// comes from here.
 func (e *engine) remaining(task int32) float64 {
+	if e.observed {
+		rem, _ := e.observedEstimate(task, 0)
+		return rem
+	}
 	best := math.Inf(1)
 	for c := e.ts[task].head; c != none; c = e.cs[c].next {
 		e.steps++
@@ -124,7 +130,10 @@ func (e *engine) remaining(task int32) float64 {
 // level/η_c) = θ. The thesis's level does not depend on the copies, so θ
 // takes the new copy's term in O(1); Mantri's changes with them and θ is
 // recomputed over the task's copies, O(MaxCopies). A task at MaxCopies is
-// never judged (θ = −∞).
+// never judged (θ = −∞). Under Observed, θ is +∞ or −∞ as the task is
+// eligible now or not (observedEstimate), O(c) for c copies: its estimates
+// hold until a report, and the reports that can make it eligible are
+// events that call updateTheta again.
 func (e *engine) updateTheta(task, c int32) {
 	ts := &e.ts[task]
 	js := &e.js[e.ps[ts.phase].job]
@@ -132,6 +141,8 @@ func (e *engine) updateTheta(task, c int32) {
 	switch {
 	case ts.copies >= MaxCopies:
 		theta = math.Inf(-1)
+	case e.observed:
+		_, theta = e.observedEstimate(task, e.observedLevel(task))
 	case !e.cfg.Speculation.Mantri:
 		cp := &e.cs[c]
 		theta = cp.end - js.tau/cp.eta

@@ -21,6 +21,7 @@ const (
 	drawBorrow                     // which task's duration a copy of a traced task borrows
 	drawEstimate                   // the error factor η of a copy's progress estimate
 	drawMachine                    // a copy's machine slowdown under MachineService
+	drawSlowdown                   // where a copy's progress slows down under Observed
 )
 
 // splitmix64 is a bijective 64-bit mixer (Steele, Lea, Flood 2014), used to

@@ -17,7 +17,9 @@ import (
 //
 // A rule of the caller's is asked at the decisions of copy ends and
 // arrivals; the engine's straggler bookkeeping — the eligibility bounds,
-// the decisions at the instants tasks have run Speculation.Detect × t_new,
+// the decisions at the instants tasks have run Speculation.Detect × t_new
+// and, under Estimator Observed, at the reports that lift an estimate above
+// the rule's level,
 // a decision at every instant for rules that give a straggler one copy per
 // decision — serves the built-in rules that judge stragglers
 // (SpeculateRule, BestEffortRule, BudgetedRule).
@@ -152,12 +154,17 @@ func (r *judge) buildView(e *engine, j int32, unsched int) {
 	for _, t := range js.running {
 		e.steps++
 		ts := &e.ts[t]
+		rem := 0.0 // at MaxCopies: never eligible
+		switch {
+		case ts.copies >= MaxCopies:
+		case e.observed:
+			// The reports since the bound was set may have lowered it.
+			rem, ts.theta = e.observedEstimate(t, e.observedLevel(t))
+		default:
+			rem = e.remaining(t)
+		}
 		if at := math.Max(ts.phi, e.now); beyond(ts.theta, at) {
 			quiet = math.Min(quiet, at)
-		}
-		rem := 0.0 // at MaxCopies: never eligible
-		if ts.copies < MaxCopies {
-			rem = e.remaining(t)
 		}
 		r.view = append(r.view, stragglers.Task{
 			State:     stragglers.Running,

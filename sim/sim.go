@@ -56,7 +56,11 @@ type Result struct {
 //     free for the decision of the same instant.
 //   - Events are copy ends, arrivals and, when Speculation.Detect > 0 and
 //     the policy speculates, the instants at which tasks have run long
-//     enough to be judged stragglers. At every event time the copy ends are
+//     enough to be judged stragglers, and, under Speculation.Estimator =
+//     Observed, the progress reports that lift a copy's estimated remaining
+//     time above the rule's level (the only instants at which a task can
+//     turn into a straggler: estimates fall between reports). At every
+//     event time the copy ends are
 //     processed (in the order the copies were started), then the arrivals
 //     (in input order), then one decision: the policy's allocation
 //     is computed from the snapshot of the active jobs, the free slots are
@@ -122,7 +126,8 @@ type Result struct {
 // SREWCAllocator, a negative Lambda (or one above MaxSREWCLambda for
 // SREWCAllocator), a Budget outside [0, Slots) for
 // BudgetedRule,
-// EstimateError outside [0, 10], Detect outside [0, 1e6], a ServiceCV outside
+// EstimateError outside [0, 10], Detect outside [0, 1e6], Heartbeat outside
+// [0, 1e6], a ServiceCV outside
 // (0, 100] under MachineService, any NaN) and an invalid job (see Job and
 // Phase: arrival outside [0, 1e12], Beta ≤ 1, no phases, a phase of no
 // tasks, Start outside [0, 1], durations or Scale ≤ 0 or above 1e12, or

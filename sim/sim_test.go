@@ -504,7 +504,11 @@ func TestEventHeapOrder(t *testing.T) {
 		var h eventHeap
 		var all []event
 		for range rapid.IntRange(1, 60).Draw(t, "events") {
-			ev := event{t: float64(rapid.IntRange(0, 8).Draw(t, "t")), c: int32(rapid.IntRange(-5, 40).Draw(t, "c"))}
+			c := rapid.IntRange(-5, 40).Draw(t, "c")
+			if rapid.IntRange(0, 3).Draw(t, "report") == 0 {
+				c = reportBase - max(c, 0) // a report event
+			}
+			ev := event{t: float64(rapid.IntRange(0, 8).Draw(t, "t")), c: c}
 			h.push(ev)
 			all = append(all, ev)
 			if rapid.IntRange(0, 3).Draw(t, "popNow") == 0 {

@@ -40,6 +40,8 @@ func TestSimulateErrors(t *testing.T) {
 		{"estimator", nil, func(c *Config) { c.Speculation.Estimator = 7 }, "Speculation.Estimator"},
 		{"estimate error", nil, func(c *Config) { c.Speculation.EstimateError = -1 }, "Speculation.EstimateError"},
 		{"detect", nil, func(c *Config) { c.Speculation.Detect = math.Inf(1) }, "Speculation.Detect"},
+		{"heartbeat", nil, func(c *Config) { c.Speculation.Heartbeat = -1 }, "Speculation.Heartbeat"},
+		{"heartbeat NaN", nil, func(c *Config) { c.Speculation.Estimator = Observed; c.Speculation.Heartbeat = math.NaN() }, "Speculation.Heartbeat"},
 		{"arrival", func(j *Job) { j.Arrival = math.NaN() }, nil, "Arrival"},
 		{"group", func(j *Job) { j.Group = -1 }, nil, "Group"},
 		{"job beta", func(j *Job) { j.Beta = 0.9 }, nil, "Beta"},
@@ -188,7 +190,7 @@ func TestPolicyNames(t *testing.T) {
 	if s := Preset(200).String(); s != "Preset(200)" {
 		t.Errorf("unknown policy prints %q", s)
 	}
-	for _, e := range []Estimator{Oracle, Progress} {
+	for _, e := range []Estimator{Oracle, Progress, Observed} {
 		if got, err := ParseEstimator(e.String()); err != nil || got != e {
 			t.Errorf("ParseEstimator(%q) = %v, %v", e, got, err)
 		}

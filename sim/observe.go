@@ -1,0 +1,274 @@
+package sim
+
+import "math"
+
+// Observed progress (Estimator Observed).
+//
+// The model. A copy's duration d is drawn exactly as under the other
+// estimators (so a run's durations, and every run that does not judge
+// stragglers, are the same under every estimator), but its progress is not
+// linear in time: it runs at a nominal rate, the one that would finish it in
+// n = min(d, x), x the phase's floor — the Pareto scale x_m of a phase with
+// drawn durations, the least entry of Durations and CopyDurations of a phase
+// with given ones: the shortest a copy of the phase can take — up to a point
+// drawn uniformly over its nominal run, s = U·n, U uniform on (0, 1) from the
+// copy's keyed stream (drawSlowdown), having done the fraction U of its work;
+// the rest, 1 − U, is spread evenly over the remaining d − s. Its progress
+// score at age a is a/n before s and U + (1 − U)·(a − s)/(d − s) after,
+// reaching 1 exactly at d; a copy with d = n never slows down. So all of a
+// copy's excess over the phase's fastest run is a slowdown that begins
+// part-way through its life, as the straggler literature observes: Mantri
+// (Ananthanarayanan et al., OSDI 2010, §3) traces most outliers to
+// contention for the machine's processor, memory, disk or network that
+// arises while the task runs, not to its input, and LATE (Zaharia et al.,
+// OSDI 2008, §4) names tasks whose rate changes part-way as the case its
+// progress-rate heuristic misjudges. Where the slowdown starts is the
+// library's choice: neither paper gives its distribution, and the uniform
+// one assumes nothing. A slowdown that starts late is hard to see: the
+// copy has done most of its work at the nominal rate, and its progress rate
+// averaged since its start stays high.
+//
+// Reports. A copy reports its score at its start + k·h, k ≥ 1, h =
+// Speculation.Heartbeat × t_new (DefaultHeartbeat), while it runs. Its
+// remaining time, as estimated at report k at age x_k with score p_k, is
+// LATE's time left (1 − p)/(p/x) (§4) with the rate measured at the report,
+// as Hadoop's speculator measures it (LegacyTaskRuntimeEstimator: estimated
+// run time (t_k − start)/p_k at the report's timestamp t_k); the estimate
+// holds until the next report: the scheduler learns a copy's state only at
+// its reports. Hadoop 0.21's LATE implementation divides the score by the
+// time elapsed up to the decision instead, so that an estimate grows
+// between reports; we take it at the report, so that estimates change only
+// at reports (below): the two readings differ by at most one heartbeat. A copy that has not reported is assumed to need t_new
+// (a new copy's expected run, what the rule compares t_rem with), so a
+// task just copied is not judged again before its new copy reports; a task
+// whose first copy has not reported has no estimate (t_rem = 0: never a
+// straggler). t_rem is the least estimate over the task's live copies.
+//
+// Decisions. Estimates change only at reports, so a task can turn into a
+// straggler between decisions only at a report that lifts the estimate of
+// a copy that held it below the rule's level (t_new; for Mantri's rule
+// one of its levels, between its cut-off and twice it, depending on the
+// copies): such a report calls for a decision, as a task's reaching Detect
+// × t_new does (the report events). The engine finds each copy's next such
+// report from its profile when it starts and at each of its report events
+// (nextRise, in O(1) reports visited by the profile's closed form) — the
+// event's time is a function of the copy's progress up to it, so no
+// decision depends on what a copy has not yet reported — and the estimates
+// themselves are formed only in timeLeft, from the reports up to now.
+// Every other instant leaves every estimate as it was, so the decisions
+// taken there (a copy's end, an arrival) change nothing more than they do
+// under the other estimators.
+
+// profile is how copy c progresses under Observed (e.prof[c]).
+type profile struct {
+	beat    float64 // the interval between its reports
+	nominal float64 // n: the duration at the nominal rate
+	slow    float64 // s = U·n: the age at which it slows down
+	done    float64 // U: its progress score at s
+	dur     float64 // d: the age at which it ends (its end − start)
+}
+
+// newProfile returns the profile of a copy of duration dur > 0 in a phase of
+// floor > 0, its slowdown drawn at u ∈ (0, 1), reporting every beat > 0.
+func newProfile(dur, floor, u, beat float64) profile {
+	n := math.Min(dur, floor)
+	return profile{beat: beat, nominal: n, slow: u * n, done: u, dur: dur}
+}
+
+// progress is the copy's progress score at age a ∈ [0, dur].
+func (p *profile) progress(a float64) float64 {
+	if a <= p.slow {
+		return a / p.nominal
+	}
+	return math.Min(1, p.done+(1-p.done)*((a-p.slow)/(p.dur-p.slow)))
+}
+
+// lastReport is the number k ≥ 0 of reports a copy started at start has made
+// by now, reporting every beat (start + beat > start): the largest k with
+// start + k·beat ≤ now (0 before its first report), at most 2^52.
+func lastReport(start, beat, now float64) float64 {
+	k := math.Floor((now - start) / beat)
+	if !(k > 0) {
+		k = 0 // and the report at start + beat may still be due by rounding
+	}
+	if k >= 1<<52 {
+		return 1 << 52 // beyond the precision of the report times
+	}
+	for k > 0 && start+k*beat > now {
+		k--
+	}
+	for start+(k+1)*beat <= now {
+		k++
+	}
+	return k
+}
+
+// reports is the number of reports copy c has made by now.
+func (e *engine) reports(c int32) float64 {
+	return lastReport(e.cs[c].start, e.prof[c].beat, e.now)
+}
+
+// timeLeft is copy c's remaining time as estimated at its report k ≥ 1 —
+// LATE's (1 − p)/(p/x) for the score p it reports at age x — or, for k = 0
+// (no report yet), t_new.
+func (e *engine) timeLeft(c int32, k float64) float64 {
+	cp := &e.cs[c]
+	if k == 0 {
+		return e.js[e.ps[e.ts[cp.task].phase].job].tnew
+	}
+	x := (cp.start + k*e.prof[c].beat) - cp.start
+	// Hadoop's estimator divides by at least 10⁻⁴ (a copy that has made no
+	// progress, which only a heartbeat below the clock's resolution at its
+	// start can show).
+	p := e.prof[c].progress(x)
+	return x * (1 - p) / math.Max(p, 1e-4)
+}
+
+// observedEstimate returns, under Observed, the estimated t_rem of a running
+// task at now — the least of its live copies' estimates at their last
+// reports — and the time θ before which it may be judged a straggler
+// against level: +∞ if t_rem > level (until a report changes an estimate),
+// −∞ if not (until one of its copies' estimates rises above the level at a
+// report). No estimate (0, −∞) until its first copy has reported.
+func (e *engine) observedEstimate(task int32, level float64) (rem, theta float64) {
+	ts := &e.ts[task]
+	if e.reports(ts.head) == 0 {
+		return 0, math.Inf(-1)
+	}
+	rem = math.Inf(1)
+	for c := ts.head; c != none; c = e.cs[c].next {
+		e.steps++
+		cp := &e.cs[c]
+		if cp.alive {
+			rem = math.Min(rem, e.timeLeft(c, e.reports(c)))
+		}
+	}
+	if !(rem >= 0) {
+		rem = 0
+	}
+	if beyond(rem, level) {
+		return rem, math.Inf(1)
+	}
+	return rem, math.Inf(-1)
+}
+
+// observedLevel is the level task's t_rem must exceed under the rule:
+// t_new, or Mantri's cut-off scaled by (c+1)/c for its c live copies.
+func (e *engine) observedLevel(task int32) float64 {
+	ts := &e.ts[task]
+	js := &e.js[e.ps[ts.phase].job]
+	if !e.cfg.Speculation.Mantri {
+		return js.tau
+	}
+	n := float64(ts.copies)
+	return js.mantriCut * (n + 1) / n
+}
+
+// reportLevels are the least and the largest level a task of job j may be
+// judged against: t_new for the thesis's rule; for Mantri's, its cut-off
+// times (c+1)/c, between the cut-off and twice it; widened by thetaTol
+// against rounding.
+func (e *engine) reportLevels(j int32) (lo, hi float64) {
+	js := &e.js[j]
+	lo, hi = js.tau, js.tau
+	if e.cfg.Speculation.Mantri {
+		lo, hi = js.mantriCut, 2*js.mantriCut
+	}
+	return lo * (1 - thetaTol), hi * (1 + thetaTol)
+}
+
+// nextRise returns the first report k ≥ from of copy c, before its end, at
+// which its estimate may lift its task above the rule's level — its
+// estimate exceeds lo, and its previous one did not exceed hi (or it had
+// none: k = 1) — and its time, or false if there is none. Every report at
+// which a task turns into a straggler is one (see the package
+// documentation): with one level (lo = hi), those at which the copy's
+// estimate rises above it. It skips the reports the profile rules out (see
+// windows): O(1) reports visited for one level, plus, for Mantri's band of
+// levels, those whose estimate lies in the band.
+func (e *engine) nextRise(c int32, from, lo, hi float64) (float64, float64, bool) {
+	cp := &e.cs[c]
+	pr := &e.prof[c]
+	above := windows(pr, lo, true)  // reports whose estimate may exceed lo
+	inner := windows(pr, hi, false) // reports whose estimate surely exceeds hi
+	for k := math.Max(from, 1); ; k++ {
+		k = above.next(k)
+		if math.IsInf(k, 1) || k+1 == k {
+			return 0, 0, false
+		}
+		if k > 1 && inner.next(k-1) == k-1 {
+			// The previous report is surely above hi: no rise up to one
+			// past the range it lies in.
+			k = inner.end(k-1) + 1
+			continue
+		}
+		at := cp.start + k*pr.beat
+		if !(at < cp.end) {
+			return 0, 0, false
+		}
+		if e.timeLeft(c, k) > lo && (k == 1 || e.timeLeft(c, k-1) <= hi) {
+			return k, at, true
+		}
+	}
+}
+
+// reportRanges are up to two ranges [lo[i], hi[i]] of report numbers, in
+// increasing order (an empty one has lo > hi).
+type reportRanges struct{ lo, hi [2]float64 }
+
+// next is the least report number ≥ k in a range, or +∞.
+func (r *reportRanges) next(k float64) float64 {
+	for i := range 2 {
+		if r.lo[i] <= r.hi[i] && k <= r.hi[i] {
+			return math.Max(k, r.lo[i])
+		}
+	}
+	return math.Inf(1)
+}
+
+// end is the last report number of the range holding k.
+func (r *reportRanges) end(k float64) float64 {
+	if r.lo[0] <= k && k <= r.hi[0] {
+		return r.hi[0]
+	}
+	return r.hi[1]
+}
+
+// windows returns the reports of a copy of profile pr at which its
+// estimated remaining time x·(1 − p(x))/p(x), x the report's age, may exceed
+// level (outer: widened by two reports each way against rounding), or
+// surely does (not outer: narrowed by two). It is n − x before the slowdown
+// (above level for x < n − level) and, after it, with p(x) = B + ρx linear
+// (ρ = (1 − U)/(d − s), B = U − ρs ≥ 0 since ρ ≤ 1/n), above level exactly
+// where the concave quadratic −ρx² + (1 − B − ρ·level)x − level·B is
+// positive: between its roots.
+func windows(pr *profile, level float64, outer bool) reportRanges {
+	beat := pr.beat
+	w := 2.0
+	if !outer {
+		w = -2
+		level += 1e-9 * math.Max(level, pr.nominal) // surely above, despite rounding
+	}
+	var r reportRanges
+	r.lo[0], r.hi[0] = 1, math.Floor(math.Min(pr.slow, pr.nominal-level)/beat)+w
+	r.lo[1], r.hi[1] = math.Inf(1), math.Inf(-1)
+	if pr.dur > pr.slow {
+		rho := (1 - pr.done) / (pr.dur - pr.slow)
+		b := pr.done - rho*pr.slow
+		a := 1 - b - rho*level
+		disc := a*a - 4*rho*level*b
+		if outer && disc >= -1e-9*a*a || !outer && disc > 0 {
+			q := math.Sqrt(math.Max(disc, 0))
+			x1, x2 := math.Max((a-q)/(2*rho), pr.slow), (a+q)/(2*rho)
+			if outer {
+				r.lo[1], r.hi[1] = math.Max(math.Floor(x1/beat)-w, 1), math.Ceil(x2/beat)+w
+			} else {
+				r.lo[1], r.hi[1] = math.Ceil(x1/beat)-w, math.Floor(x2/beat)+w
+			}
+		}
+	}
+	if r.lo[0] <= r.hi[0] && r.lo[1] <= r.hi[1] && r.hi[0] >= r.lo[1]-1 && outer {
+		r.hi[0], r.lo[1], r.hi[1] = math.Max(r.hi[0], r.hi[1]), math.Inf(1), math.Inf(-1) // merged
+	}
+	return r
+}

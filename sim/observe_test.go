@@ -1,0 +1,363 @@
+package sim
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// handEngine is an engine for one job of two tasks of durations 10 and 4
+// (the phase's floor is 4), t_new = 3, reporting every time unit, whose
+// first task's first copy has started at time 0 with its slowdown at half
+// its nominal run: n = 4, s = 2, U = 1/2. Its progress score is a/4 up to
+// age 2, then 1/2 + (a − 2)/16, reaching 1 at 10.
+func handEngine(t *testing.T) *engine {
+	t.Helper()
+	jobs := []Job{{Beta: 1.5, NewCopy: 3, Phases: []Phase{{Tasks: 2, Durations: []float64{10, 4}}}}}
+	cfg := DefaultConfig(Hopper, 4)
+	cfg.Speculation.Estimator = Observed
+	cfg.Speculation.Heartbeat = 1.0 / 3 // every time unit
+	e := newEngine("test", jobs, cfg, 2)
+	e.arrive(0)
+	e.launch(0)
+	if e.cs[0].end != 10 || e.floor[0] != 4 || e.prof[0].beat != 1 {
+		t.Fatalf("copy 0 ends at %v, floor %v, reports every %v; want 10, 4, 1", e.cs[0].end, e.floor[0], e.prof[0].beat)
+	}
+	e.prof[0] = newProfile(10, 4, 0.5, 1)
+	return e
+}
+
+// TestObservedEstimateByHand: the estimates of a copy that slows down at a
+// known point, worked by hand from its profile (handEngine): at a report at
+// age x with score p the remaining time is x·(1 − p)/p, and it holds until
+// the next report.
+func TestObservedEstimateByHand(t *testing.T) {
+	t.Parallel()
+	e := handEngine(t)
+	for _, tc := range []struct{ now, want float64 }{
+		{0.5, 0},        // no report yet: no estimate
+		{1, 3},          // p = 1/4: 3 left (the nominal run's end, 4)
+		{1.5, 3},        // between reports: the last report's
+		{2, 2},          // p = 1/2 at the slowdown: 2 left
+		{3, 3 * 7 / 9.}, // p = 9/16: 3·(7/16)/(9/16) = 7/3
+		{3.5, 7 / 3.},   // between reports
+		{6, 2},          // p = 3/4: 2 left (the truth: 4)
+		{9, 0.6},        // p = 15/16: 0.6 left (the truth: 1)
+		{9.9, 0.6},      // no report since 9
+	} {
+		e.now = tc.now
+		if got := e.remaining(0); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("t_rem at %v = %v, want %v", tc.now, got, tc.want)
+		}
+	}
+	// A copy started at 3.5 is assumed to need t_new = 3 until it reports;
+	// its own profile: 4 without a slowdown (at its report at 4.5, age 1,
+	// p = 1/4: 3 left).
+	e.now = 3.5
+	e.startCopy(0, false)
+	e.prof[1] = newProfile(4, 4, 0.5, 1)
+	for _, tc := range []struct{ now, want float64 }{
+		{3.5, 7 / 3.}, // min(the first copy's 7/3, the new copy's 3)
+		{4, 2.4},      // first copy's report 4: p = 5/8, 4·(3/8)/(5/8) = 2.4
+		{4.5, 2.4},    // new copy's report: 3; the first copy's 2.4 is less
+	} {
+		e.now = tc.now
+		if got := e.remaining(0); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("t_rem at %v with two copies = %v, want %v", tc.now, got, tc.want)
+		}
+	}
+}
+
+// TestNextRiseByHand: the first copy of handEngine has estimated remaining
+// times 3, 2, 7/3, 2.4, 2.27, 2, 1.62, 1.14, 0.6 at its reports 1 … 9:
+// against level 2.2 they rise above it at reports 1 and 3 only; against
+// Mantri's band (2.1, 2.35] at 1, 3 (the previous, 2, is not above 2.35)
+// and 4 (the previous, 7/3, is not above 2.35), not at 5 (2.4 before).
+func TestNextRiseByHand(t *testing.T) {
+	t.Parallel()
+	e := handEngine(t)
+	for _, tc := range []struct {
+		lo, hi float64
+		want   []float64
+	}{
+		{2.2, 2.2, []float64{1, 3}},
+		{2.1, 2.35, []float64{1, 3, 4}},
+		{3, 3, nil},
+	} {
+		var got []float64
+		for k := 1.0; ; {
+			r, at, ok := e.nextRise(0, k, tc.lo, tc.hi)
+			if !ok {
+				break
+			}
+			if at != r {
+				t.Errorf("report %v at %v, want at %v", r, at, r)
+			}
+			got = append(got, r)
+			k = r + 1
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("levels (%v, %v]: rising reports %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
+
+// testProfile: a copy's progress starts at 0, never falls, reaches U at its
+// slowdown, runs no faster after it than before, and reaches 1 exactly at
+// its duration: the profile reproduces the drawn duration.
+func testProfile(t *rapid.T) {
+	dur := rapid.Float64Range(1e-3, 1e3).Draw(t, "dur")
+	floor := rapid.Float64Range(1e-3, 1e3).Draw(t, "floor")
+	u := rapid.Float64Range(1e-9, 1-1e-9).Draw(t, "u")
+	p := newProfile(dur, floor, u, 1)
+	if p.nominal > dur || p.nominal > floor || p.slow > p.nominal {
+		t.Fatalf("profile %+v of duration %v, floor %v", p, dur, floor)
+	}
+	if got := p.progress(dur); got != 1 {
+		t.Fatalf("progress at the end %v = %v, want 1", dur, got)
+	}
+	if got := p.progress(0); got != 0 {
+		t.Fatalf("progress at 0 = %v", got)
+	}
+	if got := p.progress(p.slow); math.Abs(got-u) > 1e-12 {
+		t.Fatalf("progress at the slowdown = %v, want %v", got, u)
+	}
+	if dur > p.slow && (1-u)/(dur-p.slow) > (1+1e-6)/p.nominal { // 1 − U loses bits for U near 1
+		t.Fatalf("faster after the slowdown: %v > %v", (1-u)/(dur-p.slow), 1/p.nominal)
+	}
+	prev := 0.0
+	for i := 1; i <= 64; i++ {
+		got := p.progress(dur * float64(i) / 64)
+		if got < prev || got > 1 {
+			t.Fatalf("progress %v after %v at %v/64 of the run", got, prev, i)
+		}
+		prev = got
+	}
+}
+
+func TestProfile(t *testing.T) { t.Parallel(); rapid.Check(t, testProfile) }
+
+// TestLastReport: the k-th report of a copy started at start comes at
+// start + k·beat: lastReport is the largest k with that time ≤ now.
+func TestLastReport(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		start := rapid.Float64Range(0, 1e6).Draw(t, "start")
+		beat := rapid.Float64Range(1e-3, 10).Draw(t, "beat")
+		var now float64
+		if rapid.Bool().Draw(t, "onReport") {
+			now = start + float64(rapid.IntRange(0, 1000).Draw(t, "k"))*beat
+		} else {
+			now = start + rapid.Float64Range(0, 1000*beat).Draw(t, "age")
+		}
+		k := lastReport(start, beat, now)
+		if k != math.Trunc(k) || k < 0 || k > 0 && start+k*beat > now || start+(k+1)*beat <= now {
+			t.Fatalf("lastReport(%v, %v, %v) = %v", start, beat, now, k)
+		}
+	})
+}
+
+// testNextRise: nextRise, which skips the reports the profile's closed form
+// rules out, finds the reports a scan of every report finds.
+func testNextRise(t *rapid.T) {
+	start := rapid.Float64Range(0, 100).Draw(t, "start")
+	dur := rapid.Float64Range(0.01, 20).Draw(t, "dur")
+	floor := rapid.Float64Range(0.01, 20).Draw(t, "floor")
+	u := rapid.Float64Range(1e-6, 1-1e-6).Draw(t, "u")
+	beat := dur / rapid.Float64Range(0.5, 500).Draw(t, "reports")
+	lo := rapid.Float64Range(0, 3).Draw(t, "level") * math.Min(dur, floor)
+	hi := lo * rapid.SampledFrom([]float64{1, 1.5, 2}).Draw(t, "band")
+	e := &engine{}
+	e.cs = []copyState{{start: start, end: start + dur, alive: true}}
+	e.prof = []profile{newProfile(e.cs[0].end-start, floor, u, beat)}
+	var want []float64
+	for k := 1.0; start+k*beat < e.cs[0].end; k++ {
+		if e.timeLeft(0, k) > lo && (k == 1 || e.timeLeft(0, k-1) <= hi) {
+			want = append(want, k)
+		}
+	}
+	var got []float64
+	for k := 1.0; ; {
+		r, _, ok := e.nextRise(0, k, lo, hi)
+		if !ok {
+			break
+		}
+		got = append(got, r)
+		k = r + 1
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("rising reports %v, a scan finds %v (profile %+v, beat %v, levels %v, %v)", got, want, e.prof[0], beat, lo, hi)
+	}
+}
+
+func TestNextRise(t *testing.T) { t.Parallel(); rapid.Check(t, testNextRise) }
+
+// observedWorkload is a small DefaultWorkload: 80 jobs on 20 slots at 90%
+// offered load.
+func observedWorkload(t testing.TB) []Job {
+	jobs, err := Synthesize(DefaultWorkload(80, 20, 0.9), rand.New(rand.NewPCG(3, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
+// TestObservedKeepsDurations: the observation model changes what the
+// scheduler sees, not the work: a run without speculation is the same under
+// every estimator, and under Observed every copy that completes its task
+// runs exactly its drawn duration.
+func TestObservedKeepsDurations(t *testing.T) {
+	t.Parallel()
+	jobs := observedWorkload(t)
+	for _, p := range []Preset{SRPT, Fair} {
+		cfg := DefaultConfig(p, 20)
+		cfg.Record = true
+		want, err := Simulate(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Speculation.Estimator = Observed
+		got, err := Simulate(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := gocmp.Diff(want, got); diff != "" {
+			t.Errorf("%v: Observed changed a run without speculation (-progress +observed):\n%s", p, diff)
+		}
+	}
+	single := make([]Job, len(jobs)) // one phase: no copy waits for its upstream
+	for j := range jobs {
+		single[j] = jobs[j]
+		single[j].Phases = jobs[j].Phases[:1]
+	}
+	cfg := DefaultConfig(Hopper, 20)
+	cfg.Speculation.Estimator = Observed
+	cfg.Record = true
+	e, err := simulate(single, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.res.Stats.Copies == 0 {
+		t.Fatal("Hopper started no copy under Observed")
+	}
+	for _, r := range e.res.Copies {
+		task := int32(e.ps[e.js[r.Job].plo].lo) + int32(r.Task)
+		if d := e.copyDuration(task, int32(r.Copy)); !r.Killed && r.End != r.Start+d {
+			t.Fatalf("copy %+v ran %v, drawn %v", r, r.End-r.Start, d)
+		}
+	}
+}
+
+// TestObservedDeterministic: the same jobs, Config and seed give the same
+// run; another seed another one.
+func TestObservedDeterministic(t *testing.T) {
+	t.Parallel()
+	jobs := observedWorkload(t)
+	for i, p := range []Preset{Hopper, SRPTBestEffort, FairBudgeted, Hopper} {
+		cfg := DefaultConfig(p, 20)
+		cfg.Speculation.Estimator = Observed
+		cfg.Speculation.Mantri = i == 3
+		cfg.Record = true
+		a, err := Simulate(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := Simulate(jobs, cfg)
+		if diff := gocmp.Diff(a, b); diff != "" {
+			t.Errorf("%v: two runs differ:\n%s", p, diff)
+		}
+		cfg.Seed = 99
+		if c, _ := Simulate(jobs, cfg); gocmp.Equal(a.Copies, c.Copies) {
+			t.Errorf("%v: another seed gave the same copies", p)
+		}
+	}
+}
+
+// copiesBefore are a run's copies started before t0, each with its end and
+// fate if it ended before t0, sorted.
+func copiesBefore(r *Result, t0 float64) []CopyRecord {
+	var out []CopyRecord
+	for _, c := range r.Copies {
+		if c.Start >= t0 {
+			continue
+		}
+		if c.End >= t0 {
+			c.End, c.Killed = math.Inf(1), false // not known at t0
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b CopyRecord) int {
+		return cmp.Or(cmp.Compare(a.Job, b.Job), cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Task, b.Task), cmp.Compare(a.Copy, b.Copy))
+	})
+	return out
+}
+
+// TestObservedSeesNoFuture is the information test: under Observed no
+// policy reads what a copy has not reported. Two sample paths differ only
+// in the future: in the second, every copy whose reports up to t0 all come
+// before its slowdown takes twice its duration (debugFlags.stretchAfter),
+// which changes its progress only after t0 (and its end, after t0). Every
+// policy — Hopper's rule (thesis and Mantri), best effort, budgeted,
+// SREW+C's plan, the baselines — starts and ends the same copies at the
+// same times before t0 on both. The test has power: under Oracle and
+// Progress, whose estimates read the true end, some policy decides
+// differently before t0.
+func TestObservedSeesNoFuture(t *testing.T) {
+	t.Parallel()
+	jobs := observedWorkload(t)
+	t0 := jobs[len(jobs)/2].Arrival
+	for _, est := range []Estimator{Observed, Oracle, Progress} {
+		differ := 0
+		for i, p := range append(Policies(), Hopper) {
+			cfg := DefaultConfig(p, 20)
+			cfg.Speculation.Estimator = est
+			cfg.Speculation.Mantri = i == len(Policies())
+			cfg.Record = true
+			a, err := Simulate(jobs, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.debug.stretchAfter = t0
+			b, err := Simulate(jobs, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gocmp.Equal(a.Copies, b.Copies) {
+				t.Fatalf("%v, %v: stretching the future changed no copy", est, p)
+			}
+			diff := gocmp.Diff(copiesBefore(a, t0), copiesBefore(b, t0))
+			if diff != "" {
+				differ++
+			}
+			if est == Observed && diff != "" {
+				t.Errorf("%v: decisions before %v depend on the future (-a +b):\n%s", p, t0, diff)
+			}
+		}
+		if est != Observed && differ == 0 {
+			t.Errorf("%v: no policy's decisions before t0 changed: the test has no power", est)
+		}
+	}
+}
+
+// TestObservedCapsCopies: under Observed a task just copied is not judged a
+// straggler again before its new copy reports (the new copy is assumed to
+// need t_new, which the thesis's rule does not exceed), so speculation
+// stays within a few copies per task.
+func TestObservedCapsCopies(t *testing.T) {
+	t.Parallel()
+	jobs := observedWorkload(t)
+	cfg := DefaultConfig(Hopper, 20)
+	cfg.Speculation.Estimator = Observed
+	r, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.Copies == 0 || r.Stats.Copies > r.Stats.Launched {
+		t.Errorf("%d copies of %d tasks", r.Stats.Copies, r.Stats.Launched)
+	}
+}
