@@ -69,19 +69,20 @@ type binOut struct {
 
 // clusterFlags are the cluster command's flags.
 type clusterFlags struct {
-	fs                            *flag.FlagSet
-	set                           map[string]bool // the flags given
-	policies, betas, trace, rule  *string
-	estimator, service, plotFile  *string
-	slots, jobs                   *int
-	load, detect, cv, eps, budget *float64
-	seed                          *uint64
-	jsonOut, quiet                *bool
-	specs                         []policySpec // -policies, parsed
-	named                         bool         // -policies names the policies (not all)
-	spec                          sim.Speculation
-	svc                           sim.Service
-	swim                          swimFlags
+	fs                           *flag.FlagSet
+	set                          map[string]bool // the flags given
+	policies, betas, trace, rule *string
+	estimator, service, plotFile *string
+	slots, jobs                  *int
+	load, detect, heartbeat      *float64
+	cv, eps, budget              *float64
+	seed                         *uint64
+	jsonOut, quiet               *bool
+	specs                        []policySpec // -policies, parsed
+	named                        bool         // -policies names the policies (not all)
+	spec                         sim.Speculation
+	svc                          sim.Service
+	swim                         swimFlags
 }
 
 func runCluster(args []string, stdout, stderr io.Writer) error {
@@ -155,13 +156,14 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 		"), combinations allocator+rule of an allocator ("+strings.Join(sim.AllocatorNames(), ", ")+
 		") and an in-job rule ("+strings.Join(sim.RuleNames(), ", ")+"), or all (the presets)")
 	f.slots = fs.Int("slots", defaultSlots, "slots in the cluster")
-	f.load = fs.Float64("load", defaultLoad, "offered load of the synthetic workload, in (0, 10]")
+	f.load = fs.Float64("load", defaultLoad, "offered load of the synthetic workload, in (0, 10]: the first copies' work arriving per unit time over the slots (speculative copies come on top: see util)")
 	f.jobs = fs.Int("jobs", defaultJobs, "jobs in the synthetic workload")
 	f.betas = fs.String("beta", defaultBetas, "comma-separated Pareto tail index β of each job group (equal shares of the jobs)")
 	f.seed = fs.Uint64("seed", 1, "seed of the workload and of every random draw")
 	f.trace = fs.String("trace", "", "run the jobs of this CSV trace instead of a synthetic workload")
 	f.rule = fs.String("rule", "thesis", "in-job straggler rule: thesis (t_rem > t_new) or mantri")
-	f.estimator = fs.String("estimator", "progress", "how t_rem is estimated: progress or oracle")
+	f.estimator = fs.String("estimator", "progress", "how t_rem is estimated: progress (the true remaining time × a log-normal error), oracle (exact) or observed (LATE's estimate from the progress copies report every -heartbeat·t_new, copies slowing part-way)")
+	f.heartbeat = fs.Float64("heartbeat", sim.DefaultHeartbeat, "under -estimator observed, the interval between a copy's progress reports, as a fraction of t_new")
 	f.detect = fs.Float64("detect", sim.DefaultDetect, "how long a task runs before it can be judged a straggler, as a fraction of t_new")
 	f.service = fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
 	f.cv = fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, in (0, 100], for -service machine (checked even without it)")
@@ -198,9 +200,10 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	}
 	f.spec.Mantri = r == stragglers.MantriRule
 	if f.spec.Estimator, err = sim.ParseEstimator(*f.estimator); err != nil {
-		return nil, usageError(fs, "-estimator %q: want progress or oracle", *f.estimator)
+		return nil, usageError(fs, "-estimator %q: want progress, oracle or observed", *f.estimator)
 	}
 	f.spec.Detect = *f.detect
+	f.spec.Heartbeat = *f.heartbeat
 	switch *f.service {
 	case "copy":
 	case "machine":
@@ -302,8 +305,16 @@ func (f *clusterFlags) writeHeader(w io.Writer, workload []sim.Job, describe str
 	if f.svc == sim.MachineService {
 		service = fmt.Sprintf("; machine service variability, CV %g", *f.cv)
 	}
-	fmt.Fprintf(w, "speculation: %s rule, %s estimates, judged after %g·t_new%s; times in %s\n\n",
-		*f.rule, f.spec.Estimator, f.spec.Detect, service, f.timeUnit())
+	estimates := f.spec.Estimator.String() + " estimates"
+	if f.spec.Estimator == sim.Observed {
+		beat := *f.heartbeat
+		if beat == 0 {
+			beat = sim.DefaultHeartbeat // what 0 means
+		}
+		estimates = fmt.Sprintf("observed progress (reports every %g·t_new, copies slowing part-way)", beat)
+	}
+	fmt.Fprintf(w, "speculation: %s rule, %s, judged after %g·t_new%s; times in %s\n\n",
+		*f.rule, estimates, f.spec.Detect, service, f.timeUnit())
 }
 
 // timeUnit names the unit of the times printed: the synthetic workload's

@@ -142,7 +142,7 @@ func (h *helpText) Error() string { return "help requested" }
 var configFlags = map[string]map[string]string{
 	"cluster": {
 		"Slots": "slots", "Jobs": "jobs", "Load": "load", "Eps": "eps",
-		"Speculation.Detect": "detect", "ServiceCV": "cv",
+		"Speculation.Detect": "detect", "Speculation.Heartbeat": "heartbeat", "ServiceCV": "cv",
 	},
 	"overlap": {"n": "jobs", "Load": "load", "K": "k"},
 	"probe":   {"Nodes": "nodes", "Jobs": "jobs", "Load": "load", "Threshold": "threshold", "ShortFraction": "short-partition"},

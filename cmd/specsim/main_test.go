@@ -229,6 +229,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-slots", "20000000", "-q"}, 2, "specsim cluster: -slots 20000000: must lie in [1, 2^24]\n"},
 		{[]string{"-jobs", "99999999"}, 2, "-jobs 99999999: must lie in [1, 16777216]"},
 		{[]string{"-detect", "2e6"}, 2, "-detect 2000000: must lie in [0, 1e6]"},
+		{[]string{"-estimator", "observed", "-heartbeat", "-1"}, 2, "-heartbeat -1: must lie in [0, 1e6]"},
 		// A load so low the arrivals pass sim.MaxTime / probe.MaxTime: it
 		// exited 1 naming job 0's Arrival (Submit).
 		{[]string{"-load", "1e-300", "-jobs", "10"}, 2, "specsim cluster: -load 1e-300: too low: the arrivals would span more than 1e+12"},
@@ -330,7 +331,7 @@ func TestHelp(t *testing.T) {
 		flags []string
 	}{
 		{[]string{"cluster", "-h"}, "Usage: specsim [cluster] [flags]\n\nSimulates a cluster", []string{
-			"beta", "budget", "cv", "detect", "eps", "estimator", "jobs", "json", "load", "plot",
+			"beta", "budget", "cv", "detect", "eps", "estimator", "heartbeat", "jobs", "json", "load", "plot",
 			"policies", "q", "rule", "seed", "service", "slots", "trace"}},
 		{[]string{"help", "cluster"}, "Usage: specsim [cluster] [flags]\n", nil},
 		{[]string{"-q", "-h"}, "Usage: specsim [cluster] [flags]\n", nil},
