@@ -132,14 +132,13 @@
 // exported function; code in the module that holds data it has already
 // checked calls the kernel behind it instead (internal/hopper, the
 // packages' unexported kernels), so no error that "cannot happen" is
-// produced or thrown away. sim's allocators and in-job rules are, by
-// design, written against the exported API exactly as a user's plug-in
-// is: at each decision they build a snapshot from the engine's state
-// (task counts, tail indices, a job's task view) and hand it to the
-// exported function, whose validation is the only check that snapshot
-// gets; should it fail, the run stops with the error, reported as the
-// engine's fault. The built-in plug-ins are thereby also the reference
-// for writing one.
+// produced or thrown away. sim's built-in allocators and in-job rules
+// call the algorithms' exported functions: at each decision they build a
+// snapshot from the engine's state (task counts, tail indices, a job's
+// task view) and hand it over, and that function's validation is the only
+// check the snapshot gets; should it fail, the run stops with the error,
+// reported as the engine's fault. (Unlike a user's plug-in, several of
+// them also read engine state that sim.Decision does not expose.)
 //
 // The simulators share one shape, Simulate(workload, parameters…)
 // (result, error), and differ where their models do: sim keys a random

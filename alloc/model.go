@@ -14,13 +14,11 @@ const NoSpeculationBeta = hopper.NoSpeculationBeta // 2
 // speculationFactor returns the optimal speculation level 2/β of eq. 3.2, or
 // 1 for β ≥ 2 (hopper.Factor), after validating β.
 func speculationFactor(fn string, beta float64) (float64, error) {
-	if !(beta > 1) || beta > maxBeta {
-		return 0, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
+	if err := check.TailIndex(fn, check.Scalar, "beta", beta); err != nil {
+		return 0, err
 	}
 	return hopper.Factor(beta), nil
 }
-
-const maxBeta = 1.7976931348623157e308 // math.MaxFloat64: +Inf is rejected
 
 // VirtualSize returns a job's virtual remaining size V = (2/β)·T (thesis
 // eq. 3.5): its remaining tasks times the optimal speculation level. For

@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -188,10 +189,10 @@ type prepared struct {
 // was rounded before its own result, and allocate need not recompute it
 // (scale.go).
 func (ws *Workspace) prepare(fn string, jobs []Job, slots, beta float64) (prepared, error) {
-	c, err := alloc.VirtualSize(1, beta)
-	if err != nil {
-		return prepared{}, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
+	if err := check.TailIndex(fn, check.Scalar, "beta", beta); err != nil {
+		return prepared{}, err
 	}
+	c := hopper.Factor(beta)
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return prepared{}, err
 	}

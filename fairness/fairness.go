@@ -129,10 +129,10 @@ func validate(fn string, remaining []float64, slots, beta, eps float64) (hopper.
 	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
 		return hopper.Summary{}, err
 	}
-	c, err := alloc.VirtualSize(1, beta)
-	if err != nil {
-		return hopper.Summary{}, check.Err(fn, check.Scalar, "beta", beta, "must be a finite number > 1")
+	if err := check.TailIndex(fn, check.Scalar, "beta", beta); err != nil {
+		return hopper.Summary{}, err
 	}
+	c := hopper.Factor(beta)
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return hopper.Summary{}, err
 	}

@@ -125,7 +125,7 @@ func TestSimulateBetaEps(t *testing.T) {
 		cfg.Beta = beta
 		_, err := Simulate(jobs, cfg, rngFrom(1))
 		inputErr(t, err, "probe.Simulate", -1, "Beta")
-		if ie := err.(*specsched.InputError); ie.Reason != "must be finite and > 1" || !(ie.Value == beta || math.IsNaN(beta)) {
+		if ie := err.(*specsched.InputError); ie.Reason != "must be a finite number > 1" || !(ie.Value == beta || math.IsNaN(beta)) {
 			t.Errorf("β = %v: %v", beta, err)
 		}
 		other := DefaultConfig(Sparrow, 4, 1)

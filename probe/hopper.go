@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 )
@@ -117,20 +116,15 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 }
 
 // speculationFactor returns the factor c = V/T of Hopper's virtual size
-// (thesis eq. 3.5): the optimal speculation level 2/β, 1 for β ≥ 2. It is
-// alloc.VirtualSize(1, β), exactly the factor alloc applies (c·1 is exact),
-// so that every virtual size c·T formed here is alloc.VirtualSize(T, β)
-// bit for bit while it is finite — one multiplication, where
-// alloc.VirtualSize validates both arguments at every call. It validates β
-// for fn, whose parameter field names it: alloc.VirtualSize(1, β) fails
-// exactly for β ≤ 1, NaN or +Inf (T = 1 neither fails nor overflows), and
-// the error is fn's. O(1).
+// (thesis eq. 3.5): the optimal speculation level 2/β, 1 for β ≥ 2
+// (hopper.Factor, the factor alloc applies, so that every virtual size c·T
+// formed here is alloc.VirtualSize(T, β) bit for bit while it is finite),
+// after validating β for fn, whose parameter field names it. O(1).
 func speculationFactor(fn, field string, beta float64) (float64, error) {
-	factor, err := alloc.VirtualSize(1, beta)
-	if err != nil {
-		return 0, check.Err(fn, -1, field, beta, "must be finite and > 1")
+	if err := check.TailIndex(fn, -1, field, beta); err != nil {
+		return 0, err
 	}
-	return factor, nil
+	return hopper.Factor(beta), nil
 }
 
 // overflowAt names the job at which the running sum Σ c·T_i, in index

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/enum"
+	"github.com/specsched/specsched/internal/selection"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -215,10 +215,8 @@ func ShortPartition(nodes int, fraction float64) (int, error) {
 		return 0, err
 	}
 	short := fraction * float64(nodes)
-	parts, err := alloc.Apportion(make([]int, 0, 2), []float64{short, float64(nodes) - short}, nodes, nil, nil)
-	if err != nil {
-		return 0, err
-	}
+	parts := make([]int, 2)
+	selection.Apportion(new(selection.Workspace), parts, []float64{short, float64(nodes) - short}, nodes, nil)
 	return parts[0], nil
 }
 

@@ -86,8 +86,7 @@
 //     results do not change.
 //
 // The model in full, its sources in the straggler literature, and how the
-// decisions it calls for are timed, are documented with the engine's code
-// (observe.go).
+// decisions it calls for are timed, are documented with the engine's code.
 //
 // # The thesis's worked example
 //

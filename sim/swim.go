@@ -263,7 +263,7 @@ func SwimJobs(recs []SwimJob, c SwimConfig, rng *rand.Rand) ([]Job, error) {
 		return nil, err
 	}
 	if rng == nil {
-		return nil, check.Err(fn, check.Scalar, "rng", 0, "must not be nil")
+		return nil, check.ErrText(fn, check.Scalar, "rng", "nil", "must not be nil")
 	}
 	weights := make([]float64, len(c.Groups))
 	factors := make([]float64, len(c.Groups)) // x_m per second of mean duration
@@ -340,7 +340,7 @@ func (c *SwimConfig) validate(fn string) error {
 		return check.Err(fn, check.Scalar, "MaxSlowdown", c.MaxSlowdown, "must be 0 or +Inf (no cap), or lie in [1, 1e6]")
 	}
 	if len(c.Groups) == 0 {
-		return check.Err(fn, check.Scalar, "Groups", 0, "at least one group")
+		return check.Err(fn, check.Scalar, "len(Groups)", 0, "at least one group")
 	}
 	for i, g := range c.Groups {
 		if !(g.Beta > 1 && g.Beta <= 1e6) {

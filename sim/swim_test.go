@@ -313,7 +313,7 @@ func TestSwimJobsErrors(t *testing.T) {
 		{func(c *SwimConfig, _ []SwimJob) { c.MinTask = 0 }, "MinTask", -1},
 		{func(c *SwimConfig, _ []SwimJob) { c.MinTask = math.Inf(1) }, "MinTask", -1},
 		{func(c *SwimConfig, _ []SwimJob) { c.MaxSlowdown = 0.5 }, "MaxSlowdown", -1},
-		{func(c *SwimConfig, _ []SwimJob) { c.Groups = nil }, "Groups", -1},
+		{func(c *SwimConfig, _ []SwimJob) { c.Groups = nil }, "len(Groups)", -1},
 		{func(c *SwimConfig, _ []SwimJob) { c.Groups = []Group{{Beta: 2, Weight: 1}, {Beta: 1, Weight: 1}} }, "Groups.Beta", 1},
 		{func(c *SwimConfig, _ []SwimJob) { c.Groups = []Group{{Beta: 2, Weight: math.Inf(1)}} }, "Groups.Weight", 0},
 		{func(c *SwimConfig, _ []SwimJob) { c.SlowStart = 0 }, "SlowStart", -1},

@@ -382,9 +382,12 @@ func fitGroups(jobs []Job, firstLine map[int]int) error {
 	for _, g := range groups {
 		_, beta, err := stragglers.FitPareto(durations[g])
 		if err != nil || !(beta > 1) || math.IsInf(beta, 0) {
-			reason := "fewer than two distinct durations: cannot fit its Pareto β; add a beta column"
-			if err == nil {
-				reason = fmt.Sprintf("its durations fit β = %.3g ≤ 1 (no finite mean); add a beta column", beta)
+			reason := fmt.Sprintf("its durations fit β = %.3g ≤ 1 (no finite mean); add a beta column", beta)
+			var ie *specsched.InputError
+			if errors.As(err, &ie) {
+				reason = "cannot fit its Pareto β (" + ie.Reason + "); add a beta column"
+			} else if err != nil {
+				reason = "cannot fit its Pareto β (" + err.Error() + "); add a beta column"
 			}
 			return &TraceError{Func: parseTrace, Line: firstLine[g], Field: colGroup, Text: strconv.Itoa(g), Reason: reason}
 		}

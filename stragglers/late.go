@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // LATEConfig configures LATE, the Longest Approximate Time to End
@@ -120,7 +121,7 @@ func LATE(dst []Action, tasks []TaskStatus, slots int, p LATEConfig, ws *Workspa
 	if slow == 0 {
 		return emit(dst, tasks, launches, nil), nil
 	}
-	nthElement(rates, slow-1, cmp.Compare[float64])
+	selection.NthElement(rates, slow-1, cmp.Compare[float64])
 	q := rates[slow-1]
 	cands := s.cands[:0]
 	for i := range tasks {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // SparkConfig configures SparkSpeculate: Apache Spark's spark.speculation.*
@@ -29,8 +30,8 @@ type SparkConfig struct {
 	MinRuntime float64
 }
 
-// DefaultSpark returns Spark's long-standing defaults, the ones the issue
-// and the papers' era name: multiplier 1.5, quantile 0.75,
+// DefaultSpark returns Spark's long-standing defaults, those of the
+// papers' era: multiplier 1.5, quantile 0.75,
 // and a 100 ms floor written as 0.1, i.e. for times in seconds (scale it
 // to another time unit). Recent releases' documentation lists multiplier 3
 // and quantile 0.9, with spark.speculation.efficiency.enabled (a slow task
@@ -179,10 +180,10 @@ func sparkDecide(dst []Action, tasks []TaskStatus, c jobCounts, stage StageStats
 
 // median returns the median of xs (len ≥ 1, finite), the mean of the two
 // middle values for an even count; xs is reordered. O(n) expected
-// (nthElement), O(n log n) at worst.
+// (selection.NthElement), O(n log n) at worst.
 func median(xs []float64) float64 {
 	n := len(xs)
-	nthElement(xs, n/2, cmp.Compare[float64])
+	selection.NthElement(xs, n/2, cmp.Compare[float64])
 	hi := xs[n/2]
 	if n%2 == 1 {
 		return hi

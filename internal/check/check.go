@@ -64,6 +64,15 @@ func Positive(fn string, index int, field string, v float64) error {
 	return nil
 }
 
+// TailIndex reports an error unless beta, a Pareto tail index, is a
+// finite number > 1 (Hopper's model needs a finite mean).
+func TailIndex(fn string, index int, field string, beta float64) error {
+	if !(beta > 1) || math.IsInf(beta, 1) {
+		return Err(fn, index, field, beta, "must be a finite number > 1")
+	}
+	return nil
+}
+
 // Unit reports an error unless v lies in [0, 1].
 func Unit(fn string, index int, field string, v float64) error {
 	if !(v >= 0 && v <= 1) {

@@ -31,6 +31,7 @@ func TestScalarChecks(t *testing.T) {
 		{"Positive", check.Positive, []float64{5e-324, 1, math.MaxFloat64}, []float64{0, negZero, -1, nan, inf, -inf}},
 		{"Unit", check.Unit, []float64{0, negZero, 5e-324, 0.5, math.Nextafter(1, 0), 1}, []float64{-5e-324, math.Nextafter(1, 2), 2, nan, inf, -inf}},
 		{"Count", count, []float64{0, 1, 1 << 53}, []float64{-1, -(1 << 53)}},
+		{"TailIndex", check.TailIndex, []float64{math.Nextafter(1, 2), 1.5, 2, math.MaxFloat64}, []float64{1, 0.5, 0, negZero, -2, nan, inf, -inf}},
 	}
 	for _, c := range cases {
 		for _, v := range c.accept {

@@ -3,7 +3,10 @@
 // predicate on the prefix first holds. Hopper's Algorithm 1 needs the one job
 // at which the smallest-first fill runs out of slots, Algorithm 2 needs the
 // last job held at its fairness floor, and largest-remainder apportionment
-// needs the R-th largest remainder; each is such a cut-off.
+// needs the R-th largest remainder; each is such a cut-off. For the
+// speculation baselines' order statistics over arbitrary keys (a
+// percentile of progress rates, a median, the k most urgent tasks) it has
+// NthElement, a comparison-based quickselect.
 //
 // The search is a radix selection on the bits of the values: a histogram of
 // counts, weight sums and value ranges over up to 2048 buckets of the value
