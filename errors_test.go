@@ -25,6 +25,9 @@ func TestInputErrorFormat(t *testing.T) {
 		{specsched.InputError{Func: "alloc.Allocate", Index: -1, Field: "beta", Value: 1, Reason: "must be a finite number > 1"},
 			"alloc.Allocate: beta = 1: must be a finite number > 1"},
 		{specsched.InputError{Func: "f", Index: 0, Field: "x", Value: math.Inf(-1), Reason: "r"}, "f: job 0: x = -Inf: r"},
+		// Every digit of the value, the shortest form that reads back as it.
+		{specsched.InputError{Func: "f", Index: -1, Field: "eps", Value: 0.1234567890123, Reason: "r"}, "f: eps = 0.1234567890123: r"},
+		{specsched.InputError{Func: "f", Index: 0, Field: "x", Value: -1.5e-300, Reason: "r"}, "f: job 0: x = -1.5e-300: r"},
 		{specsched.InputError{Func: "stragglers.Speculate", Item: "task", Index: 2, Field: "copies", Value: -1, Reason: "r"},
 			"stragglers.Speculate: task 2: copies = -1: r"},
 		{specsched.InputError{Func: "probe.ParsePolicy", Index: -1, Field: "policy", Text: "eagle2", Reason: "unknown policy"},
