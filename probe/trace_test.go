@@ -83,6 +83,13 @@ func TestParseTraceErrors(t *testing.T) {
 			t.Errorf("ParseTrace(%q) = %v; want line %d field %s", c.text, err, c.line, c.field)
 		}
 	}
+	// A count that disagrees with the durations says how many there are.
+	for text, want := range map[string]string{"0 1 1 1\n1 2 3 4\n": "line has 1 durations", "0 1 1 1 2\n": "line has 2 durations"} {
+		var te *TraceError
+		if _, err := ParseTrace(strings.NewReader(text)); !errors.As(err, &te) || te.Reason != want {
+			t.Errorf("ParseTrace(%q) = %v; want the reason %q", text, err, want)
+		}
+	}
 }
 
 // TestParseTraceBOM: a UTF-8 byte-order mark at the start of the sample is
