@@ -151,6 +151,7 @@ func TestTraceErrors(t *testing.T) {
 		{"phase back", head + "a,0,0,1,1.5\na,0,1,1,1.5\na,0,0,1,1.5\n", 4, "phase"},
 		{"first phase not 0", head + "a,0,1,1,1.5\n", 2, "phase"},
 		{"beta ≤ 1", head + "a,0,0,1,1\n", 2, "beta"},
+		{"beta above 1e6", head + "a,0,0,1,1.000001e6\n", 2, "beta"},
 		{"beta differs", head + "a,0,0,1,1.5\na,0,0,1,1.6\n", 3, "beta"},
 		{"arrival differs", head + "a,0,0,1,1.5\na,1,0,1,1.5\n", 3, "arrival"},
 		{"job not contiguous", head + "a,0,0,1,1.5\nb,0,0,1,1.5\na,0,0,1,1.5\n", 4, "job"},
@@ -364,5 +365,25 @@ func TestTraceLongFieldMessage(t *testing.T) {
 	want := `sim.ParseTrace: line 2: duration "` + strings.Repeat("9", 40) + `"…: must be a number in (0, `
 	if msg := err.Error(); !strings.HasPrefix(msg, want) || len(msg) > 120 {
 		t.Errorf("message %.300q, want %q…, ≤ 120 bytes", msg, want)
+	}
+}
+
+// TestTraceBlankOnlyWhenBlank: only a line with nothing but spaces is
+// skipped as blank; a row whose first field is empty is still a row (its
+// job id is ""), never dropped.
+func TestTraceBlankOnlyWhenBlank(t *testing.T) {
+	t.Parallel()
+	jobs, err := ParseTrace(strings.NewReader("job,arrival,phase,duration,beta\n   \n,0,0,1,1.5\n\nb,1,0,2,1.5\n"))
+	if err != nil || len(jobs) != 2 || jobs[0].Arrival != 0 || jobs[1].Arrival != 1 {
+		t.Fatalf("ParseTrace = %+v, %v; want the jobs \"\" at 0 and b at 1", jobs, err)
+	}
+}
+
+// TestTraceBetaBound: β may be exactly 1e6, the top of its range.
+func TestTraceBetaBound(t *testing.T) {
+	t.Parallel()
+	jobs, err := ParseTrace(strings.NewReader("job,arrival,phase,duration,beta\na,0,0,1,1e6\n"))
+	if err != nil || len(jobs) != 1 || jobs[0].Beta != 1e6 {
+		t.Fatalf("ParseTrace = %+v, %v; want one job with β = 1e6", jobs, err)
 	}
 }
