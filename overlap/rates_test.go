@@ -329,8 +329,10 @@ func TestParseKind(t *testing.T) {
 	if _, err := ParseKind("srpt"); err == nil {
 		t.Error(`ParseKind("srpt"): want an error`)
 	}
-	if s := Kind(99).String(); s != "unknown" {
-		t.Errorf("Kind(99).String() = %q", s)
+	for _, k := range []Kind{numKinds, 99, -1} { // the first past the last, far past it, below
+		if s := k.String(); s != "unknown" {
+			t.Errorf("Kind(%d).String() = %q, want unknown", int(k), s)
+		}
 	}
 }
 
