@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -385,5 +386,23 @@ func TestTraceBetaBound(t *testing.T) {
 	jobs, err := ParseTrace(strings.NewReader("job,arrival,phase,duration,beta\na,0,0,1,1e6\n"))
 	if err != nil || len(jobs) != 1 || jobs[0].Beta != 1e6 {
 		t.Fatalf("ParseTrace = %+v, %v; want one job with β = 1e6", jobs, err)
+	}
+}
+
+// TestTraceFitAtOne: a group whose durations fit β = 1 exactly — the
+// maximum-likelihood β̂ of {1, e²} is 2/(ln 1 + ln e²) = 1 — has no finite
+// mean: an error naming the group, not a job with β = 1. And a group
+// number may be 2^30, the top of its range.
+func TestTraceFitAtOne(t *testing.T) {
+	t.Parallel()
+	in := fmt.Sprintf("job,arrival,phase,duration,group\na,0,0,1,0\nb,0,0,%v,0\n", math.Exp(2))
+	_, err := ParseTrace(strings.NewReader(in))
+	var te *TraceError
+	if !errors.As(err, &te) || te.Field != "group" || !strings.Contains(te.Reason, "β = 1 ≤ 1") {
+		t.Fatalf("ParseTrace(%q) = %v; want a TraceError on group: β = 1 ≤ 1", in, err)
+	}
+	in = "job,arrival,phase,duration,group,beta\na,0,0,1,1073741824,1.5\n"
+	if jobs, err := ParseTrace(strings.NewReader(in)); err != nil || len(jobs) != 1 || jobs[0].Group != 1<<30 {
+		t.Fatalf("ParseTrace(%q) = %+v, %v; want one job of group 2^30", in, jobs, err)
 	}
 }
