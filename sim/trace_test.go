@@ -406,3 +406,28 @@ func TestTraceFitAtOne(t *testing.T) {
 		t.Fatalf("ParseTrace(%q) = %+v, %v; want one job of group 2^30", in, jobs, err)
 	}
 }
+
+// TestTraceLineAtBound: a line of exactly MaxTraceLine bytes (a comment
+// here) is read; one byte more is the error of TestTraceTooLong.
+func TestTraceLineAtBound(t *testing.T) {
+	t.Parallel()
+	in := "#" + strings.Repeat("x", MaxTraceLine-1) + "\njob,arrival,phase,duration,beta\na,0,0,1,1.5\n"
+	if jobs, err := ParseTrace(strings.NewReader(in)); err != nil || len(jobs) != 1 {
+		t.Fatalf("a %d-byte comment line: %d jobs, %v; want it read", MaxTraceLine, len(jobs), err)
+	}
+	in = "#" + strings.Repeat("x", MaxTraceLine) + "\njob,arrival,phase,duration,beta\na,0,0,1,1.5\n"
+	if _, err := ParseTrace(strings.NewReader(in)); err == nil {
+		t.Fatalf("a %d-byte comment line was read; want the line bound's error", MaxTraceLine+1)
+	}
+}
+
+// TestTraceFirstPhaseStart: the first phase has no upstream phase, so its
+// start (Phase.Start, a fraction of the upstream phase's tasks) is not
+// compared across its rows; a later phase's is (TestTraceErrors).
+func TestTraceFirstPhaseStart(t *testing.T) {
+	t.Parallel()
+	in := "job,arrival,phase,duration,beta,start\na,0,0,1,1.5,0.2\na,0,0,1,1.5,0.5\n"
+	if jobs, err := ParseTrace(strings.NewReader(in)); err != nil || len(jobs) != 1 {
+		t.Fatalf("ParseTrace(%q) = %+v, %v; want one job", in, jobs, err)
+	}
+}
