@@ -18,7 +18,7 @@ const ShareSumTolerance = 1e-9
 
 // MaxTotal is the largest integer total Apportion accepts: 2⁵³, the largest
 // range in which float64 shares represent every integer.
-const MaxTotal = 1 << 53
+const MaxTotal = 1 << 53 // check.MaxTotal, which the integer forms of every package check against
 
 // Apportion turns real-valued shares that sum to an integer total into
 // integer slots that sum to exactly total, by the largest-remainder
@@ -77,8 +77,8 @@ func Apportion(dst []int, shares []float64, total int, priority []float64, ws *W
 	if err := check.Disjoint(fn, dst, len(shares), "priority", priority); err != nil {
 		return nil, err
 	}
-	if total < 0 || total > MaxTotal {
-		return nil, check.Err(fn, check.Scalar, "total", float64(total), "must lie in [0, 2^53]")
+	if err := check.Total(fn, "total", total); err != nil {
+		return nil, err
 	}
 	sum, err := check.NonNegatives(fn, "shares", shares)
 	if err != nil {
@@ -124,8 +124,8 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
 		return nil, err
 	}
-	if slots < 0 || slots > MaxTotal {
-		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return nil, err
 	}
 	snap, err := validate(fn, remaining, float64(slots), beta)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/check"
 )
 
 // sharesGen draws real shares summing to an integer total, with exact ties
@@ -231,3 +232,11 @@ func testApportionNoPanic(t *rapid.T) {
 func TestApportionNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testApportionNoPanic) }
 
 func FuzzApportion(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testApportionNoPanic)) }
+
+// TestMaxTotalIsCheck: the exported bound is the one every package checks
+// integer totals against (check.Total).
+func TestMaxTotalIsCheck(t *testing.T) {
+	if alloc.MaxTotal != check.MaxTotal {
+		t.Fatalf("alloc.MaxTotal = %d, check.MaxTotal = %d", alloc.MaxTotal, check.MaxTotal)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
@@ -145,8 +144,8 @@ func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]
 // > alloc.MaxTotal (2^53) rejected; dst must not overlap jobs.
 func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace) ([]int, error) {
 	const fn = "dag.AllocateSlots"
-	if slots < 0 || slots > alloc.MaxTotal {
-		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return nil, err
 	}
 	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
 		return nil, err

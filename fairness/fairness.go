@@ -101,8 +101,8 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 	if err := check.Disjoint(fn, dst, n, "remaining", remaining); err != nil {
 		return nil, err
 	}
-	if slots < 0 || slots > alloc.MaxTotal {
-		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return nil, err
 	}
 	snap, err := validate(fn, remaining, float64(slots), beta, eps)
 	if err != nil {

@@ -2,7 +2,6 @@ package stragglers
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"github.com/specsched/specsched/alloc"
@@ -99,24 +98,14 @@ func checkStatus(fn string, i int, t *TaskStatus, needNewCopy bool) error {
 	if !(t.Progress >= 0 && t.Progress <= 1) {
 		return check.ErrItem(fn, "task", i, "Progress", t.Progress, "must lie in [0, 1]")
 	}
-	if !finiteNonNegative(t.Duration) {
-		return check.WithItem("task", check.NonNegative(fn, i, "Duration", t.Duration))
+	if err := check.NonNegative(fn, i, "Duration", t.Duration); err != nil {
+		return check.WithItem("task", err)
 	}
-	if !finiteNonNegative(t.NewCopy) {
-		return check.WithItem("task", check.NonNegative(fn, i, "NewCopy", t.NewCopy))
+	if err := check.NonNegative(fn, i, "NewCopy", t.NewCopy); err != nil {
+		return check.WithItem("task", err)
 	}
 	if needNewCopy && t.State != Finished && t.NewCopy == 0 {
 		return check.ErrItem(fn, "task", i, "NewCopy", t.NewCopy, "an unfinished task's t_new must be > 0")
-	}
-	return nil
-}
-
-func finiteNonNegative(x float64) bool { return x >= 0 && x <= math.MaxFloat64 }
-
-// checkSlots is the common check of a job's slots, [0, 2^53].
-func checkSlots(fn string, slots int) error {
-	if slots < 0 || slots > alloc.MaxTotal {
-		return check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
 	}
 	return nil
 }
@@ -200,7 +189,7 @@ func begin(fn string, dst []Action, tasks []TaskStatus, slots int, needNewCopy b
 	if err := check.Disjoint(fn, dst, min(cap(dst), len(tasks)), "tasks", tasks); err != nil {
 		return jobCounts{}, err
 	}
-	if err := checkSlots(fn, slots); err != nil {
+	if err := check.Total(fn, "slots", slots); err != nil {
 		return jobCounts{}, err
 	}
 	return countStatuses(fn, tasks, needNewCopy)

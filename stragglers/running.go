@@ -58,8 +58,8 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 	if err := check.Disjoint(fn, dst, min(cap(dst), len(running)), "running", running); err != nil {
 		return 0, nil, err
 	}
-	if slots < 0 || slots > alloc.MaxTotal {
-		return 0, nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return 0, nil, err
 	}
 	if unscheduled < 0 || unscheduled > alloc.MaxTotal-min(len(running), alloc.MaxTotal) {
 		return 0, nil, check.Err(fn, check.Scalar, "unscheduled", float64(unscheduled), "must be ≥ 0, with the running tasks at most 2^53")

@@ -192,8 +192,8 @@ func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspa
 	if err := check.Disjoint(fn, dst, min(cap(dst), len(tasks)), "tasks", tasks); err != nil {
 		return nil, err
 	}
-	if slots < 0 || slots > alloc.MaxTotal {
-		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return nil, err
 	}
 	cutoff, err := validatePolicy(fn, p)
 	if err != nil {

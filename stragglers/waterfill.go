@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
@@ -107,8 +106,8 @@ func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspac
 	if err := disjoint(fn, dst, remaining, beta); err != nil {
 		return nil, err
 	}
-	if slots < 0 || slots > alloc.MaxTotal {
-		return nil, check.Err(fn, check.Scalar, "slots", float64(slots), "must lie in [0, 2^53]")
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return nil, err
 	}
 	ws = orNew(ws)
 	p, err := ws.prepare(fn, remaining, beta, float64(slots))

@@ -89,6 +89,20 @@ func Count(fn string, index int, field string, n int) error {
 	return nil
 }
 
+// MaxTotal is the largest integer total (of slots, of an apportionment)
+// the library accepts: 2⁵³, the largest integer up to which every integer
+// is a float64 (alloc.MaxTotal).
+const MaxTotal = 1 << 53
+
+// Total reports an error unless the scalar integer n, a number of slots
+// or an apportionment's total, lies in [0, MaxTotal].
+func Total(fn, field string, n int) error {
+	if n < 0 || n > MaxTotal {
+		return Err(fn, Scalar, field, float64(n), "must lie in [0, 2^53]")
+	}
+	return nil
+}
+
 // NonNegatives validates every element of xs with NonNegative and returns
 // their sum, or an error naming the first bad element. A sum that overflows
 // to +Inf is reported at the element where it did.

@@ -140,3 +140,20 @@ func TestWithItem(t *testing.T) {
 		t.Errorf("WithItem(other) = %v, want it unchanged", err)
 	}
 }
+
+// TestTotal: an integer total is accepted in [0, 2^53] and otherwise named
+// as a scalar field.
+func TestTotal(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, check.MaxTotal} {
+		if err := check.Total("f", "slots", n); err != nil {
+			t.Errorf("Total(%d) = %v, want nil", n, err)
+		}
+	}
+	for _, n := range []int{-1, check.MaxTotal + 1} {
+		var ie *specsched.InputError
+		if err := check.Total("f", "slots", n); !errors.As(err, &ie) || ie.Field != "slots" || ie.Index != check.Scalar || ie.Value != float64(n) {
+			t.Errorf("Total(%d) = %v, want an InputError on slots", n, err)
+		}
+	}
+}
