@@ -70,7 +70,9 @@ var swimColumns = [...]string{"name", "submit", "gap", "map_input", "shuffle", "
 // submit, gap, map_input, shuffle, reduce_output); a read error is
 // returned as is. O(size of the input); memory O(jobs + MaxSwimLine).
 func ParseSwim(r io.Reader) ([]SwimJob, error) {
-	sc := bufio.NewScanner(r)
+	br := bufio.NewReader(r)
+	skipBOM(br)
+	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 0, 4096), MaxSwimLine)
 	jobs := []SwimJob{}
 	line := 0
@@ -78,9 +80,6 @@ func ParseSwim(r io.Reader) ([]SwimJob, error) {
 	for sc.Scan() {
 		line++
 		text := sc.Text()
-		if line == 1 {
-			text = strings.TrimPrefix(text, "\ufeff")
-		}
 		trimmed := strings.TrimSpace(text)
 		if trimmed == "" || trimmed[0] == '#' {
 			continue
