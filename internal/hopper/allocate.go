@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/specsched/specsched/internal/check"
-	"github.com/specsched/specsched/internal/scale"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -51,16 +50,11 @@ func Allocate(dst, remaining []float64, slots float64, snap Summary, ws *selecti
 		return
 	}
 	if snap.VirtualTotal < slots*(1-CaseTolerance) {
-		// Case 2: proportional sharing, eq. 3.6. T_i/ΣT ≤ 1, so the
-		// product cannot overflow; a quotient below the normal range (0,
-		// −0, or one that lost bits to underflow) takes the scaled path.
+		// Case 2: proportional sharing, eq. 3.6 (proportional: T_i/ΣT ≤ 1
+		// cannot overflow, and a quotient below the normal range — 0, −0,
+		// or one that lost bits to underflow — takes the scaled path).
 		for i, t := range remaining {
-			q := t / total
-			if q < scale.MinNormal {
-				dst[i] = scale.Share(t, total, slots)
-				continue
-			}
-			dst[i] = q * slots
+			dst[i] = proportional(t, total, slots)
 		}
 		return
 	}
