@@ -141,24 +141,11 @@ func validate(fn string, remaining []float64, slots, beta, eps float64) (hopper.
 		return hopper.Summary{}, err
 	}
 	if math.IsInf(c*sum.Total, 1) {
-		if err := virtualOverflow(fn, remaining, c); err != nil {
+		// Decided by the sum the algorithm forms, Σ c·T_i in index order
+		// (c·ΣT_i rounds differently; the kernel never forms it).
+		if err := check.ScaledSumOverflow(fn, "remaining", remaining, c, "the total virtual size Σ(2/β)·T overflows float64"); err != nil {
 			return hopper.Summary{}, err
 		}
 	}
 	return hopper.NewSummary(c, sum.Total, sum.Least, sum.Most), nil
-}
-
-// virtualOverflow decides, when c·ΣT_i rounds past MaxFloat64, by the sum
-// the algorithm forms: the running sum of V_i = c·T_i in index order. It
-// names the job at which that sum overflows, or returns nil when it does
-// not (c·ΣT_i rounds differently; allocate never forms it).
-func virtualOverflow(fn string, remaining []float64, c float64) error {
-	var sum float64
-	for i, t := range remaining {
-		sum += c * t
-		if math.IsInf(sum, 1) {
-			return check.Err(fn, i, "remaining", t, "the total virtual size Σ(2/β)·T overflows float64")
-		}
-	}
-	return nil
 }

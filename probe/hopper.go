@@ -99,10 +99,10 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 	// Algorithm 2's kernel needs ΣT and Σ(2/β)·T_i, summed in index order
 	// as fairness.Allocate checks them, finite.
 	if math.IsInf(totalT, 1) {
-		return -1, overflowAt(fn, remaining, 1, "the sum over jobs overflows float64")
+		return -1, check.ScaledSumOverflow(fn, "remaining", remaining, 1, "the sum over jobs overflows float64")
 	}
 	if math.IsInf(factor*totalT, 1) {
-		if err := overflowAt(fn, remaining, factor, "the total virtual size Σ(2/β)·T overflows float64"); err != nil {
+		if err := check.ScaledSumOverflow(fn, "remaining", remaining, factor, "the total virtual size Σ(2/β)·T overflows float64"); err != nil {
 			return -1, err
 		}
 	}
@@ -125,20 +125,6 @@ func speculationFactor(fn, field string, beta float64) (float64, error) {
 		return 0, err
 	}
 	return hopper.Factor(beta), nil
-}
-
-// overflowAt names the job at which the running sum Σ c·T_i, in index
-// order, overflows, with reason; nil when it stays finite (c·ΣT, rounded
-// differently, may overflow where the sum the kernel forms does not). O(n).
-func overflowAt(fn string, remaining []float64, c float64, reason string) error {
-	var sum float64
-	for i, t := range remaining {
-		sum += c * t
-		if math.IsInf(sum, 1) {
-			return check.Err(fn, i, "remaining", t, reason)
-		}
-	}
-	return nil
 }
 
 // fairTargets computes the ε-fair targets into ws.targets by Algorithm 2's

@@ -117,21 +117,25 @@ func NonNegatives(fn, field string, xs []float64) (float64, error) {
 		sum += x
 	}
 	if math.IsInf(sum, 1) {
-		return 0, overflowAt(fn, field, xs)
+		// The same running sum (1·x = x): it names the element.
+		return 0, ScaledSumOverflow(fn, field, xs, 1, "the sum over jobs overflows float64")
 	}
 	return sum, nil
 }
 
-// overflowAt finds the element at which the running sum of xs overflows.
-func overflowAt(fn, field string, xs []float64) error {
+// ScaledSumOverflow names, with reason, the element of xs (all finite and
+// ≥ 0) at which the running sum Σ c·x_i, in index order, reaches +Inf; it
+// returns nil when that sum stays finite — where c·Σx_i, rounded
+// otherwise, may overflow while the sum an algorithm forms does not. O(n).
+func ScaledSumOverflow(fn, field string, xs []float64, c float64, reason string) error {
 	var sum float64
 	for i, x := range xs {
-		sum += x
+		sum += c * x
 		if math.IsInf(sum, 1) {
-			return Err(fn, i, field, x, "the sum over jobs overflows float64")
+			return Err(fn, i, field, x, reason)
 		}
 	}
-	return Err(fn, Scalar, field, sum, "the sum over jobs overflows float64")
+	return nil
 }
 
 // Len reports an error unless got == want; the index is the length found.

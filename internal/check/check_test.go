@@ -157,3 +157,19 @@ func TestTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestScaledSumOverflow: the running sum Σ c·x_i in index order is named at
+// the element where it reaches +Inf — with c = 1.5, half of MaxFloat64
+// twice overflows at the second — and is nil when it stays finite (c = 1:
+// exactly MaxFloat64, then +1 rounds back to it).
+func TestScaledSumOverflow(t *testing.T) {
+	t.Parallel()
+	xs := []float64{math.MaxFloat64 / 2, math.MaxFloat64 / 2, 1}
+	var ie *specsched.InputError
+	if err := check.ScaledSumOverflow("f", "x", xs, 1.5, "r"); !errors.As(err, &ie) || ie.Index != 1 || ie.Field != "x" || ie.Value != xs[1] || ie.Reason != "r" {
+		t.Errorf("c = 1.5: %v, want an InputError at x[1]", err)
+	}
+	if err := check.ScaledSumOverflow("f", "x", xs, 1, "r"); err != nil {
+		t.Errorf("c = 1: %v, want nil (the sum is MaxFloat64)", err)
+	}
+}
