@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/internal/stats"
 
 	"github.com/specsched/specsched/probe"
@@ -138,7 +136,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	for _, p := range ps {
 		r, err := probe.Simulate(workload, opt.config(p, *nodes, cut), rand.New(rand.NewPCG(*seed, 1)))
 		if err != nil {
-			return fmt.Errorf("%v: %w", p, runFlagError(fs, err, configFlags["probe"]))
+			return fmt.Errorf("%v: %w", p, runFlagError(fs, err))
 		}
 		s := r.Summarize()
 		rows = append(rows, probeRow{
@@ -317,15 +315,12 @@ func (o *probeOptions) describe() string {
 }
 
 // runFlagError names the flag of an *specsched.InputError about a field a
-// flag sets, keeping it a run error (the value suits some workloads and
-// not this one: a short partition that leaves no general node when a job
-// is long); any other error is returned as it is.
-func runFlagError(fs *flag.FlagSet, err error, flags map[string]string) error {
-	var ie *specsched.InputError
-	if errors.As(err, &ie) && ie.Index < 0 {
-		if name, ok := flags[ie.Field]; ok {
-			return fmt.Errorf("-%s %s: %s", name, fs.Lookup(name).Value, ie.Reason)
-		}
+// flag sets (flagOf), keeping it a run error (the value suits some
+// workloads and not this one: a short partition that leaves no general
+// node when a job is long); any other error is returned as it is.
+func runFlagError(fs *flag.FlagSet, err error) error {
+	if name, _, reason, ok := flagOf("probe", err); ok {
+		return fmt.Errorf("-%s %s: %s", name, fs.Lookup(name).Value, reason)
 	}
 	return err
 }
