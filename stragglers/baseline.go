@@ -157,10 +157,7 @@ func emit(dst []Action, tasks []TaskStatus, launches int, copies []int) []Action
 			launches--
 		}
 	}
-	for _, i := range copies {
-		dst = append(dst, Action{Task: i, Kind: Copy})
-	}
-	return dst
+	return emitLists(dst, nil, copies)
 }
 
 // emitLists appends to dst a launch of each task in launches, then a copy
