@@ -332,13 +332,10 @@ func (f *clusterFlags) timeUnit() string {
 
 // timeAxis is the label of the plot's time axis (see timeUnit).
 func (f *clusterFlags) timeAxis() string {
-	if *f.swim.file != "" {
-		return "completion time (seconds)"
+	if *f.swim.file == "" && *f.trace == "" {
+		return "completion time (mean task durations)"
 	}
-	if *f.trace != "" {
-		return "completion time (the trace's time unit)"
-	}
-	return "completion time (mean task durations)"
+	return "completion time (" + f.timeUnit() + ")"
 }
 
 // A policySpec is a policy of -policies: a preset of package sim, or a
