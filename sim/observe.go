@@ -84,23 +84,37 @@ func (p *profile) progress(a float64) float64 {
 }
 
 // lastReport is the number k ≥ 0 of reports a copy started at start has made
-// by now, reporting every beat (start + beat > start): the largest k with
-// start + k·beat ≤ now (0 before its first report), at most 2^52.
+// by now ≥ start, reporting every beat (start + beat > start): the largest k
+// with start + k·beat ≤ now (0 before its first report), at most 2^52.
 func lastReport(start, beat, now float64) float64 {
-	k := math.Floor((now - start) / beat)
+	k, _ := countReports(start, beat, now)
+	return k
+}
+
+// countReports is lastReport, and the number of steps its walk took from the
+// quotient ⌊(now − start)/beat⌋ to k. With beat at least start's unit in the
+// last place (the engine makes it so: a heartbeat below the clock's
+// resolution is raised to it) and k < 2^52, the report times start + k·beat
+// are rounded by less than two beats and the quotient by less than one, so
+// the walk takes O(1) steps; a smaller beat costs one step per report
+// number rounded away.
+func countReports(start, beat, now float64) (k float64, steps int) {
+	k = math.Floor((now - start) / beat)
 	if !(k > 0) {
 		k = 0 // and the report at start + beat may still be due by rounding
 	}
 	if k >= 1<<52 {
-		return 1 << 52 // beyond the precision of the report times
+		return 1 << 52, 0 // beyond the precision of the report times
 	}
 	for k > 0 && start+k*beat > now {
 		k--
+		steps++
 	}
 	for start+(k+1)*beat <= now {
 		k++
+		steps++
 	}
-	return k
+	return k, steps
 }
 
 // reports is the number of reports copy c has made by now.

@@ -150,16 +150,64 @@ func TestLastReport(t *testing.T) {
 		start := rapid.Float64Range(0, 1e6).Draw(t, "start")
 		beat := rapid.Float64Range(1e-3, 10).Draw(t, "beat")
 		var now float64
-		if rapid.Bool().Draw(t, "onReport") {
+		onReport := rapid.Bool().Draw(t, "onReport")
+		if onReport {
 			now = start + float64(rapid.IntRange(0, 1000).Draw(t, "k"))*beat
+			if rapid.Bool().Draw(t, "justBefore") {
+				now = math.Max(start, math.Nextafter(now, 0)) // the quotient may overshoot
+			}
 		} else {
 			now = start + rapid.Float64Range(0, 1000*beat).Draw(t, "age")
 		}
-		k := lastReport(start, beat, now)
+		k, steps := countReports(start, beat, now)
 		if k != math.Trunc(k) || k < 0 || k > 0 && start+k*beat > now || start+(k+1)*beat <= now {
 			t.Fatalf("lastReport(%v, %v, %v) = %v", start, beat, now, k)
 		}
+		// beat ≥ 1e-3 is 2^27 units in the last place of start ≤ 1e6:
+		// the quotient is within one report of k, and its floor is k
+		// unless now is within rounding of a report.
+		if steps < 0 || steps > 1 || !onReport && math.Abs(math.Remainder(now-start, beat)) > 1e-6*beat && steps != 0 {
+			t.Fatalf("lastReport(%v, %v, %v) = %v took %d steps from the quotient", start, beat, now, k, steps)
+		}
+		if lastReport(start, beat, now) != k {
+			t.Fatalf("lastReport(%v, %v, %v) = %v, countReports %v", start, beat, now, lastReport(start, beat, now), k)
+		}
 	})
+}
+
+// TestLastReportExtremes: a copy that has run 2^52 heartbeats or more has
+// made 2^52 reports (the report times' precision); one whose heartbeat is
+// below its start's precision counts the report times that differ, by
+// hand: at start = 1, beat = 2^-54 (a quarter of 1's unit in the last
+// place, 2^-52), start + k·beat is 1 + (k/4) units and rounds to 1 for
+// k ≤ 2 (k = 2 a tie, to even), to 1 + 2^-52 for 3 ≤ k ≤ 5, and to
+// 1 + 2^-51 for k = 6 (a tie, to even), so at now = 1 + 2^-52 the copy
+// has made 5 reports, and at now = 1, 2.
+func TestLastReportExtremes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ start, beat, now, want float64 }{
+		{0, 1, 1 << 52, 1 << 52},
+		{0, 1, 1e300, 1 << 52},
+		{5, 1e-300, 1e300, 1 << 52},
+		{0, 1, (1 << 52) - 1, (1 << 52) - 1},
+		// The quotient is 2^52 exactly, and start + (2^52 + 1)·beat =
+		// 2^61 + 2^8 rounds (a tie, to even) to 2^61 = now: without the
+		// cap, k would be 2^52 + 1.
+		{1 << 60, 1 << 8, 1 << 61, 1 << 52},
+		{1, 0x1p-54, 1 + 0x1p-52, 5},
+		{1, 0x1p-54, 1, 2},
+		// The 540th report is at 4016.6561524358117 (start + 540·beat
+		// rounded), one unit in the last place after now; the quotient
+		// is 540.
+		{96.90406502940995, 7.258800161863706, 4016.6561524358112, 539},
+		{3, 2, 3, 0},
+		{3, 2, 4.999, 0},
+		{3, 2, 5, 1},
+	} {
+		if got, steps := countReports(c.start, c.beat, c.now); got != c.want || steps < 0 {
+			t.Errorf("lastReport(%v, %v, %v) = %v in %d steps, want %v", c.start, c.beat, c.now, got, steps, c.want)
+		}
+	}
 }
 
 // testNextRise: nextRise, which skips the reports the profile's closed form
