@@ -70,7 +70,8 @@
 //     soon, and the estimate is there from the copy's start.
 //   - Observed: only what the copies have reported. A copy runs at the
 //     nominal rate of its phase's fastest copy and slows down at a point
-//     drawn uniformly over that nominal run, finishing at its drawn
+//     drawn over that nominal run (uniformly, or early or late as
+//     Speculation.Onset sets), finishing at its drawn
 //     duration (so the durations, and every run without speculation, are
 //     those of the other estimators); it reports its progress score every
 //     Speculation.Heartbeat × t_new (DefaultHeartbeat: Hadoop's 3 s against

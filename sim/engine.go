@@ -544,7 +544,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 	c := int32(len(e.cs))
 	e.cs = append(e.cs, copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool})
 	if e.observed {
-		u := keyedUniform(e.seed, drawSlowdown, int(task), int(num))
+		u := e.onsetFraction(task, num)
 		beat := e.heartbeat * js.tnew
 		if !(e.now+beat > e.now) { // below the clock's resolution: one ulp
 			beat = math.Nextafter(e.now, math.Inf(1)) - e.now
@@ -635,7 +635,7 @@ func (e *engine) report(c int32) bool {
 // up to t0 are unchanged; only what comes after them differs.
 func (e *engine) stretch(task, num int32, d, t0 float64) float64 {
 	floor := e.floor[e.ts[task].phase]
-	u := keyedUniform(e.seed, drawSlowdown, int(task), int(num))
+	u := e.onsetFraction(task, num)
 	if d >= floor && e.now+u*floor >= t0 {
 		return 2 * d
 	}

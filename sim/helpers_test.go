@@ -107,6 +107,7 @@ func anyConfig(t *rapid.T) Config {
 		EstimateError: rapid.SampledFrom([]float64{0, 0.3, 1}).Draw(t, "estimateError"),
 		Detect:        rapid.SampledFrom([]float64{0, 0.25, 0.5}).Draw(t, "detect"),
 		Heartbeat:     rapid.SampledFrom([]float64{0, 0.05, 0.3, 1}).Draw(t, "heartbeat"),
+		Onset:         rapid.SampledFrom([]Onset{{}, {Alpha: MinOnsetShape, Beta: MaxOnsetShape}, {Alpha: 2, Beta: 0.5}, {Alpha: MaxOnsetShape, Beta: MinOnsetShape}}).Draw(t, "onset"),
 	}
 	cfg.Seed = rapid.Uint64().Draw(t, "seed")
 	return cfg

@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
 
 // Observed progress (Estimator Observed).
 //
@@ -11,8 +15,9 @@ import "math"
 // n = min(d, x), x the phase's floor — the Pareto scale x_m of a phase with
 // drawn durations, the least entry of Durations and CopyDurations of a phase
 // with given ones: the shortest a copy of the phase can take — up to a point
-// drawn uniformly over its nominal run, s = U·n, U uniform on (0, 1) from the
-// copy's keyed stream (drawSlowdown), having done the fraction U of its work;
+// drawn over its nominal run, s = U·n, U on (0, 1) from the copy's keyed
+// stream (drawSlowdown) — uniform, or Beta(α, β) as Speculation.Onset sets
+// (onsetFraction) — having done the fraction U of its work;
 // the rest, 1 − U, is spread evenly over the remaining d − s. Its progress
 // score at age a is a/n before s and U + (1 − U)·(a − s)/(d − s) after,
 // reaching 1 exactly at d; a copy with d = n never slows down. So all of a
@@ -24,7 +29,8 @@ import "math"
 // OSDI 2008, §4) names tasks whose rate changes part-way as the case its
 // progress-rate heuristic misjudges. Where the slowdown starts is the
 // library's choice: neither paper gives its distribution, and the uniform
-// one assumes nothing. A slowdown that starts late is hard to see: the
+// one, the default, assumes nothing; Speculation.Onset makes it a parameter,
+// and README's table shows how much the results move with it. A slowdown that starts late is hard to see: the
 // copy has done most of its work at the nominal rate, and its progress rate
 // averaged since its start stays high.
 //
@@ -58,6 +64,21 @@ import "math"
 // Every other instant leaves every estimate as it was, so the decisions
 // taken there (a copy's end, an arrival) change nothing more than they do
 // under the other estimators.
+
+// onsetFraction is U, the fraction of its work copy num of task does before
+// it slows down: the quantile of Speculation.Onset's Beta law (gonum's
+// distuv.Beta) at the copy's keyed uniform draw, which itself is U under
+// the zero (uniform) Onset. Kept inside (0, 1), as newProfile requires: a
+// quantile rounded to 0 or 1 is moved to the nearest number inside.
+func (e *engine) onsetFraction(task, num int32) float64 {
+	u := keyedUniform(e.seed, drawSlowdown, int(task), int(num))
+	o := e.cfg.Speculation.Onset
+	if o == (Onset{}) {
+		return u
+	}
+	u = distuv.Beta{Alpha: o.Alpha, Beta: o.Beta}.Quantile(u)
+	return math.Min(math.Max(u, math.SmallestNonzeroFloat64), math.Nextafter(1, 0))
+}
 
 // profile is how copy c progresses under Observed (e.prof[c]).
 type profile struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"gonum.org/v1/gonum/stat/distuv"
 	"pgregory.net/rapid"
 )
 
@@ -407,5 +408,92 @@ func TestObservedCapsCopies(t *testing.T) {
 	}
 	if r.Stats.Copies == 0 || r.Stats.Copies > r.Stats.Launched {
 		t.Errorf("%d copies of %d tasks", r.Stats.Copies, r.Stats.Launched)
+	}
+}
+
+// TestOnsetQuantile: over Onset's range, gonum's Beta quantile inverts its
+// CDF (computed by a different routine, the regularised incomplete beta
+// function) to within 1e-9, so the onset law is the one Onset names.
+func TestOnsetQuantile(t *testing.T) {
+	t.Parallel()
+	shapes := []float64{MinOnsetShape, 0.5, 1, 3, MaxOnsetShape}
+	for _, a := range shapes {
+		for _, b := range shapes {
+			d := distuv.Beta{Alpha: a, Beta: b}
+			for _, u := range []float64{0x1p-53, 1e-9, 0.01, 0.25, 0.5, 0.75, 0.99, 1 - 1e-9, 1 - 0x1p-53} {
+				x := d.Quantile(u)
+				// A quantile within an ulp of 1 is 1 − 2^-53 or 1: no
+				// number lies between.
+				if !(x >= 0 && x <= 1) || math.Abs(d.CDF(x)-u) > 1e-9 && x < 1-0x1p-53 {
+					t.Errorf("Beta(%v, %v): CDF(Quantile(%v)) = CDF(%v) = %v", a, b, u, x, d.CDF(x))
+				}
+			}
+		}
+	}
+}
+
+// TestOnsetLaw: the onsets a run draws follow Onset's Beta law (a
+// Kolmogorov–Smirnov test of 20 000 draws against gonum's Beta CDF, critical
+// value at a false-alarm rate of 1e-6: √(ln(2/1e-6)/(2n)) = 0.0190), stay in
+// (0, 1), and the zero Onset is the keyed uniform draw itself.
+func TestOnsetLaw(t *testing.T) {
+	t.Parallel()
+	const n = 20000
+	for _, o := range []Onset{{}, {Alpha: 0.5, Beta: 2}, {Alpha: 2, Beta: 0.5}, {Alpha: MinOnsetShape, Beta: MinOnsetShape}, {Alpha: MaxOnsetShape, Beta: MinOnsetShape}} {
+		e := &engine{seed: 7}
+		e.cfg.Speculation.Onset = o
+		law := distuv.Beta{Alpha: 1, Beta: 1}
+		if o != (Onset{}) {
+			law = distuv.Beta{Alpha: o.Alpha, Beta: o.Beta}
+		}
+		us := make([]float64, 0, n)
+		for i := range n {
+			task, num := int32(i/4), int32(i%4)
+			u := e.onsetFraction(task, num)
+			if !(u > 0 && u < 1) {
+				t.Fatalf("%+v: onset %v of task %d copy %d outside (0, 1)", o, u, task, num)
+			}
+			if o == (Onset{}) && u != keyedUniform(7, drawSlowdown, int(task), int(num)) {
+				t.Fatalf("uniform onset %v is not the keyed draw", u)
+			}
+			us = append(us, u)
+		}
+		slices.Sort(us)
+		d := 0.0
+		for i, u := range us {
+			f := law.CDF(u)
+			d = math.Max(d, math.Max(f-float64(i)/n, float64(i+1)/n-f))
+		}
+		if d > 0.0190 {
+			t.Errorf("%+v: KS distance %v from Beta(%v, %v) > 0.0190", o, d, law.Alpha, law.Beta)
+		}
+	}
+}
+
+// TestOnsetMoves: the onset law changes only what the scheduler sees. A run
+// without speculation is the same under every law; under Hopper, copies
+// that slow down almost from their start (Beta(0.25, 10)) are seen early
+// and copied more often than copies that slow down late (Beta(2, 0.5)),
+// whose progress rate since their start hides the slowdown.
+func TestOnsetMoves(t *testing.T) {
+	t.Parallel()
+	jobs := observedWorkload(t)
+	run := func(p Preset, o Onset) *Result {
+		cfg := DefaultConfig(p, 20)
+		cfg.Speculation.Estimator = Observed
+		cfg.Speculation.Onset = o
+		r, err := Simulate(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	early, late := Onset{Alpha: 0.25, Beta: 10}, Onset{Alpha: 2, Beta: 0.5}
+	if diff := gocmp.Diff(run(SRPT, early), run(SRPT, late)); diff != "" {
+		t.Errorf("SRPT's run depends on the onset law (-early +late):\n%s", diff)
+	}
+	e, l := run(Hopper, early), run(Hopper, late)
+	if !(e.Stats.Copies > l.Stats.Copies) {
+		t.Errorf("Hopper copied %d tasks with early onsets, %d with late ones", e.Stats.Copies, l.Stats.Copies)
 	}
 }

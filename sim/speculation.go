@@ -99,7 +99,35 @@ type Speculation struct {
 	// is): a copy reports at its start + k·Heartbeat·t_new, k ≥ 1. 0 means
 	// DefaultHeartbeat. Ignored by the other estimators.
 	Heartbeat float64
+
+	// Onset is the law of where a copy slows down under Observed. Ignored
+	// by the other estimators.
+	Onset Onset
 }
+
+// Onset is the law of U, the fraction of its work a copy does at its
+// phase's nominal rate before it slows down under Observed (see Estimator
+// Observed): U follows Beta(Alpha, Beta). The zero Onset is the uniform law,
+// Beta(1, 1), which assumes nothing about where a slowdown starts (neither
+// the thesis nor LATE nor Mantri gives it). Alpha < Beta puts the
+// slowdowns early (mean Alpha/(Alpha + Beta)): a copy is slow for most of its
+// life and its progress rate shows it early, as with a slow machine or a
+// large input; Alpha > Beta puts them late, where a rate averaged since the
+// copy's start hides them, as with contention that arrives while a copy
+// runs. Non-zero parameters lie in [0.25, 10] each: there gonum's inverse
+// of the regularised incomplete beta function is accurate, and at most
+// 2·10⁻⁴ of the law (Beta(10, 0.25)) lies closer to 1 than the largest
+// number below 1, where the draws are rounded; with Beta = 0.1 that share
+// would be 3% (TestOnsetLaw, TestOnsetQuantile).
+type Onset struct {
+	Alpha, Beta float64
+}
+
+// Limits of Onset's parameters.
+const (
+	MinOnsetShape = 0.25
+	MaxOnsetShape = 10
+)
 
 // DefaultSpeculation returns the speculation of the evaluation: the thesis's
 // rule (t_rem > t_new) on progress-based estimates with a 0.3 log-normal
@@ -129,6 +157,15 @@ func (s *Speculation) validate(fn string) error {
 	}
 	if !(s.Heartbeat >= 0 && s.Heartbeat <= 1e6) {
 		return check.Err(fn, check.Scalar, "Speculation.Heartbeat", s.Heartbeat, "must lie in [0, 1e6]")
+	}
+	if s.Onset == (Onset{}) {
+		return nil
+	}
+	if !(s.Onset.Alpha >= MinOnsetShape && s.Onset.Alpha <= MaxOnsetShape) {
+		return check.Err(fn, check.Scalar, "Speculation.Onset.Alpha", s.Onset.Alpha, "must lie in [0.25, 10] (or both Onset parameters 0: uniform)")
+	}
+	if !(s.Onset.Beta >= MinOnsetShape && s.Onset.Beta <= MaxOnsetShape) {
+		return check.Err(fn, check.Scalar, "Speculation.Onset.Beta", s.Onset.Beta, "must lie in [0.25, 10] (or both Onset parameters 0: uniform)")
 	}
 	return nil
 }

@@ -75,6 +75,7 @@ type clusterFlags struct {
 	estimator, service, plotFile *string
 	slots, jobs                  *int
 	load, detect, heartbeat      *float64
+	onsetAlpha, onsetBeta        *float64
 	cv, eps, budget              *float64
 	seed                         *uint64
 	jsonOut, quiet               *bool
@@ -164,6 +165,8 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	f.rule = fs.String("rule", "thesis", "in-job straggler rule: thesis (t_rem > t_new) or mantri")
 	f.estimator = fs.String("estimator", "progress", "how t_rem is estimated: progress (the true remaining time × a log-normal error), oracle (exact) or observed (LATE's estimate from the progress copies report every -heartbeat·t_new, copies slowing part-way)")
 	f.heartbeat = fs.Float64("heartbeat", sim.DefaultHeartbeat, "under -estimator observed, the interval between a copy's progress reports, as a fraction of t_new")
+	f.onsetAlpha = fs.Float64("onset-alpha", 0, "under -estimator observed, α of the Beta(α, β) law of where a copy slows down (the fraction of its work done first); 0 with -onset-beta 0 is uniform, else α, β in [0.25, 10] (α < β: early, α > β: late)")
+	f.onsetBeta = fs.Float64("onset-beta", 0, "under -estimator observed, β of the Beta(α, β) law of where a copy slows down (see -onset-alpha)")
 	f.detect = fs.Float64("detect", sim.DefaultDetect, "how long a task runs before it can be judged a straggler, as a fraction of t_new")
 	f.service = fs.String("service", "copy", "copy durations: copy (each copy draws its own) or machine (a task's work on machines of random speed)")
 	f.cv = fs.Float64("cv", 0.5, "coefficient of variation of a machine's slowdown, in (0, 100], for -service machine (checked even without it)")
@@ -204,6 +207,7 @@ func parseClusterFlags(args []string, stderr io.Writer) (*clusterFlags, error) {
 	}
 	f.spec.Detect = *f.detect
 	f.spec.Heartbeat = *f.heartbeat
+	f.spec.Onset = sim.Onset{Alpha: *f.onsetAlpha, Beta: *f.onsetBeta}
 	switch *f.service {
 	case "copy":
 	case "machine":
@@ -311,7 +315,11 @@ func (f *clusterFlags) writeHeader(w io.Writer, workload []sim.Job, describe str
 		if beat == 0 {
 			beat = sim.DefaultHeartbeat // what 0 means
 		}
-		estimates = fmt.Sprintf("observed progress (reports every %g·t_new, copies slowing part-way)", beat)
+		onset := "part-way"
+		if o := f.spec.Onset; o != (sim.Onset{}) {
+			onset = fmt.Sprintf("part-way, onset Beta(%g, %g)", o.Alpha, o.Beta)
+		}
+		estimates = fmt.Sprintf("observed progress (reports every %g·t_new, copies slowing %s)", beat, onset)
 	}
 	fmt.Fprintf(w, "speculation: %s rule, %s, judged after %g·t_new%s; times in %s\n\n",
 		*f.rule, estimates, f.spec.Detect, service, f.timeUnit())

@@ -143,6 +143,7 @@ var configFlags = map[string]map[string]string{
 	"cluster": {
 		"Slots": "slots", "Jobs": "jobs", "Load": "load", "Eps": "eps",
 		"Speculation.Detect": "detect", "Speculation.Heartbeat": "heartbeat", "ServiceCV": "cv",
+		"Speculation.Onset.Alpha": "onset-alpha", "Speculation.Onset.Beta": "onset-beta",
 	},
 	"overlap": {"n": "jobs", "Load": "load", "K": "k"},
 	"probe":   {"Nodes": "nodes", "Jobs": "jobs", "Load": "load", "Threshold": "threshold", "ShortFraction": "short-partition"},

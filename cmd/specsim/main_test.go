@@ -230,6 +230,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-jobs", "99999999"}, 2, "-jobs 99999999: must lie in [1, 16777216]"},
 		{[]string{"-detect", "2e6"}, 2, "-detect 2000000: must lie in [0, 1e6]"},
 		{[]string{"-estimator", "observed", "-heartbeat", "-1"}, 2, "-heartbeat -1: must lie in [0, 1e6]"},
+		{[]string{"-estimator", "observed", "-onset-alpha", "2"}, 2, "-onset-beta 0: must lie in [0.25, 10]"},
+		{[]string{"-onset-alpha", "11", "-onset-beta", "1"}, 2, "-onset-alpha 11: must lie in [0.25, 10]"},
 		// A load so low the arrivals pass sim.MaxTime / probe.MaxTime: it
 		// exited 1 naming job 0's Arrival (Submit).
 		{[]string{"-load", "1e-300", "-jobs", "10"}, 2, "specsim cluster: -load 1e-300: too low: the arrivals would span more than 1e+12"},
@@ -331,7 +333,7 @@ func TestHelp(t *testing.T) {
 		flags []string
 	}{
 		{[]string{"cluster", "-h"}, "Usage: specsim [cluster] [flags]\n\nSimulates a cluster", []string{
-			"beta", "budget", "cv", "detect", "eps", "estimator", "heartbeat", "jobs", "json", "load", "plot",
+			"beta", "budget", "cv", "detect", "eps", "estimator", "heartbeat", "jobs", "json", "load", "onset-alpha", "onset-beta", "plot",
 			"policies", "q", "rule", "seed", "service", "slots", "trace"}},
 		{[]string{"help", "cluster"}, "Usage: specsim [cluster] [flags]\n", nil},
 		{[]string{"-q", "-h"}, "Usage: specsim [cluster] [flags]\n", nil},
@@ -505,5 +507,23 @@ func TestBudgetSlots(t *testing.T) {
 	}
 	if code, _, errOut := runCmd(t, "-jobs", "3", "-slots", "2", "-budget", "0.99", "-q", "-policies", "srpt-budgeted"); code != 0 {
 		t.Errorf("-budget 0.99 on 2 slots: exit %d: %s", code, errOut)
+	}
+}
+
+// TestOnsetFlags: -onset-alpha and -onset-beta change the run (the flags'
+// validation is in TestBadInput) and the header names the law.
+func TestOnsetFlags(t *testing.T) {
+	args := []string{"-q", "-jobs", "60", "-slots", "20", "-policies", "hopper", "-estimator", "observed", "-json"}
+	code, out, errOut := runCmd(t, append(args, "-onset-alpha", "0.5", "-onset-beta", "2")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, uniform, _ := runCmd(t, args...)
+	if out == uniform {
+		t.Errorf("-onset-alpha 0.5 -onset-beta 2 gives the uniform onset's output")
+	}
+	code, txt, _ := runCmd(t, "-q", "-jobs", "60", "-slots", "20", "-policies", "hopper", "-estimator", "observed", "-onset-alpha", "0.5", "-onset-beta", "2")
+	if code != 0 || !strings.Contains(txt, "copies slowing part-way, onset Beta(0.5, 2))") {
+		t.Errorf("header does not name the onset law:\n%s", txt)
 	}
 }
