@@ -308,3 +308,88 @@ func TestSynthesizeOutOfRange(t *testing.T) {
 		t.Errorf("load 1e-6: %v; want it accepted", err)
 	}
 }
+
+// TestSynthConfigBounds: every bound Synthesize documents, at the bound
+// (accepted) and one step beyond it (rejected, naming the field). validate
+// is called directly: a workload of 2^24 jobs is accepted, not drawn.
+func TestSynthConfigBounds(t *testing.T) {
+	t.Parallel()
+	below1 := math.Nextafter(1, 0)
+	for _, tc := range []struct {
+		name  string
+		set   func(c *SynthConfig)
+		field string // "" when accepted
+	}{
+		{"jobs 0", func(c *SynthConfig) { c.Jobs = 0 }, ""},
+		{"jobs 2^24", func(c *SynthConfig) { c.Jobs = MaxSynthJobs; c.Slots = MaxSlots }, ""},
+		{"jobs -1", func(c *SynthConfig) { c.Jobs = -1 }, "Jobs"},
+		{"jobs 2^24+1", func(c *SynthConfig) { c.Jobs = MaxSynthJobs + 1 }, "Jobs"},
+		{"slots 1", func(c *SynthConfig) { c.Slots = 1 }, ""},
+		{"slots 2^24", func(c *SynthConfig) { c.Slots = MaxSlots }, ""},
+		{"slots 0", func(c *SynthConfig) { c.Slots = 0 }, "Slots"},
+		{"slots 2^24+1", func(c *SynthConfig) { c.Slots = MaxSlots + 1 }, "Slots"},
+		{"load 10", func(c *SynthConfig) { c.Load = 10 }, ""},
+		{"load 0", func(c *SynthConfig) { c.Load = 0 }, "Load"},
+		{"load above 10", func(c *SynthConfig) { c.Load = math.Nextafter(10, 11) }, "Load"},
+		{"mean task 1e6", func(c *SynthConfig) { c.MeanTask = 1e6 }, ""},
+		{"mean task 0", func(c *SynthConfig) { c.MeanTask = 0 }, "MeanTask"},
+		{"mean task above 1e6", func(c *SynthConfig) { c.MeanTask = math.Nextafter(1e6, 2e6) }, "MeanTask"},
+		// 100 jobs of MeanTask 1 on 1 slot at Load 1e-10 span exactly
+		// 100/1e-10 = 1e12 = MaxTime: accepted; a little less load is not.
+		{"span MaxTime", func(c *SynthConfig) { c.Jobs, c.Slots, c.MeanTask, c.Load = 100, 1, 1, 1e-10 }, ""},
+		{"span beyond MaxTime", func(c *SynthConfig) { c.Jobs, c.Slots, c.MeanTask, c.Load = 100, 1, 1, math.Nextafter(1e-10, 0) }, "Load"},
+		// 50 jobs of MeanTask 2 on 4 slots span 100/(4·Load) = 1e12 at
+		// Load 2.5e-11: a tenth of a percent more load is accepted, less
+		// is not (every factor of the bound counts).
+		{"span below MaxTime", func(c *SynthConfig) { c.Jobs, c.Slots, c.MeanTask, c.Load = 50, 4, 2, 2.5e-11*1.001 }, ""},
+		{"span above MaxTime", func(c *SynthConfig) { c.Jobs, c.Slots, c.MeanTask, c.Load = 50, 4, 2, 2.5e-11*0.999 }, "Load"},
+		{"max slowdown 0", func(c *SynthConfig) { c.MaxSlowdown = 0 }, ""},
+		{"max slowdown +Inf", func(c *SynthConfig) { c.MaxSlowdown = math.Inf(1) }, ""},
+		{"max slowdown 1", func(c *SynthConfig) { c.MaxSlowdown = 1 }, ""},
+		{"max slowdown 1e6", func(c *SynthConfig) { c.MaxSlowdown = 1e6 }, ""},
+		{"max slowdown below 1", func(c *SynthConfig) { c.MaxSlowdown = below1 }, "MaxSlowdown"},
+		{"max slowdown above 1e6", func(c *SynthConfig) { c.MaxSlowdown = math.Nextafter(1e6, 2e6) }, "MaxSlowdown"},
+		{"max slowdown -Inf", func(c *SynthConfig) { c.MaxSlowdown = math.Inf(-1) }, "MaxSlowdown"},
+		{"no group", func(c *SynthConfig) { c.Groups = nil }, "len(Groups)"},
+		{"group beta 1e6", func(c *SynthConfig) { c.Groups = []Group{{Beta: 1e6, Weight: 1}} }, ""},
+		{"group beta 1", func(c *SynthConfig) { c.Groups = []Group{{Beta: 2, Weight: 1}, {Beta: 1, Weight: 1}} }, "Groups.Beta"},
+		{"group beta above 1e6", func(c *SynthConfig) { c.Groups = []Group{{Beta: math.Nextafter(1e6, 2e6), Weight: 1}} }, "Groups.Beta"},
+		{"group weight max", func(c *SynthConfig) { c.Groups = []Group{{Beta: 2, Weight: math.MaxFloat64}} }, ""},
+		{"group weight 0", func(c *SynthConfig) { c.Groups = []Group{{Beta: 2, Weight: 0}} }, "Groups.Weight"},
+		{"group weight +Inf", func(c *SynthConfig) { c.Groups = []Group{{Beta: 2, Weight: math.Inf(1)}} }, "Groups.Weight"},
+		{"task shape 100", func(c *SynthConfig) { c.TaskShape = 100 }, ""},
+		{"task shape 0", func(c *SynthConfig) { c.TaskShape = 0 }, "TaskShape"},
+		{"task shape above 100", func(c *SynthConfig) { c.TaskShape = math.Nextafter(100, 101) }, "TaskShape"},
+		{"max tasks 1", func(c *SynthConfig) { c.MaxTasks = 1 }, ""},
+		{"max tasks 2^20", func(c *SynthConfig) { c.MaxTasks = 1 << 20 }, ""},
+		{"max tasks 0", func(c *SynthConfig) { c.MaxTasks = 0 }, "MaxTasks"},
+		{"max tasks 2^20+1", func(c *SynthConfig) { c.MaxTasks = 1<<20 + 1 }, "MaxTasks"},
+		{"16 phases", func(c *SynthConfig) { c.PhaseWeights = make([]float64, 16); c.PhaseWeights[15] = 1 }, ""},
+		{"17 phases", func(c *SynthConfig) { c.PhaseWeights = make([]float64, 17); c.PhaseWeights[0] = 1 }, "len(PhaseWeights)"},
+		{"phase weight max", func(c *SynthConfig) { c.PhaseWeights = []float64{0, math.MaxFloat64} }, ""},
+		{"phase weight +Inf", func(c *SynthConfig) { c.PhaseWeights = []float64{1, math.Inf(1)} }, "PhaseWeights"},
+		{"phase weight negative", func(c *SynthConfig) { c.PhaseWeights = []float64{1, -0.5} }, "PhaseWeights"},
+		{"no positive phase weight", func(c *SynthConfig) { c.PhaseWeights = []float64{0, 0} }, "PhaseWeights"},
+		{"one phase, any ratio", func(c *SynthConfig) { c.PhaseWeights = []float64{1}; c.MinRatio, c.SlowStart = 0, 2 }, ""},
+		{"min ratio 1", func(c *SynthConfig) { c.MinRatio = 1 }, ""},
+		{"min ratio 0", func(c *SynthConfig) { c.MinRatio = 0 }, "MinRatio"},
+		{"min ratio above 1", func(c *SynthConfig) { c.MinRatio = math.Nextafter(1, 2) }, "MinRatio"},
+		{"slow start 1", func(c *SynthConfig) { c.SlowStart = 1 }, ""},
+		{"slow start 0", func(c *SynthConfig) { c.SlowStart = 0 }, "SlowStart"},
+		{"slow start above 1", func(c *SynthConfig) { c.SlowStart = math.Nextafter(1, 2) }, "SlowStart"},
+	} {
+		c := DefaultWorkload(100, 20, 0.8)
+		if len(c.PhaseWeights) < 2 {
+			t.Fatalf("DefaultWorkload has %d phase weights: the MinRatio and SlowStart rows need two or more", len(c.PhaseWeights))
+		}
+		tc.set(&c)
+		err := c.validate("sim.Synthesize")
+		ie := asInputError(err)
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%s: %v; want it accepted", tc.name, err)
+		case tc.field != "" && (ie == nil || ie.Field != tc.field):
+			t.Errorf("%s: error %v; want an InputError on %s", tc.name, err, tc.field)
+		}
+	}
+}
