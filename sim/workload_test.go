@@ -318,7 +318,7 @@ func TestSynthConfigBounds(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		set   func(c *SynthConfig)
-		field string // "" when accepted
+		field string // "" when accepted; "Field: text" when the reason must say text
 	}{
 		{"jobs 0", func(c *SynthConfig) { c.Jobs = 0 }, ""},
 		{"jobs 2^24", func(c *SynthConfig) { c.Jobs = MaxSynthJobs; c.Slots = MaxSlots }, ""},
@@ -329,7 +329,8 @@ func TestSynthConfigBounds(t *testing.T) {
 		{"slots 0", func(c *SynthConfig) { c.Slots = 0 }, "Slots"},
 		{"slots 2^24+1", func(c *SynthConfig) { c.Slots = MaxSlots + 1 }, "Slots"},
 		{"load 10", func(c *SynthConfig) { c.Load = 10 }, ""},
-		{"load 0", func(c *SynthConfig) { c.Load = 0 }, "Load"},
+		{"load 0", func(c *SynthConfig) { c.Load = 0 }, "Load: (0, 10]"},
+		{"load 0, no jobs", func(c *SynthConfig) { c.Jobs, c.Load = 0, 0 }, "Load: (0, 10]"},
 		{"load above 10", func(c *SynthConfig) { c.Load = math.Nextafter(10, 11) }, "Load"},
 		{"mean task 1e6", func(c *SynthConfig) { c.MeanTask = 1e6 }, ""},
 		{"mean task 0", func(c *SynthConfig) { c.MeanTask = 0 }, "MeanTask"},
@@ -342,7 +343,7 @@ func TestSynthConfigBounds(t *testing.T) {
 		// Load 2.5e-11: a tenth of a percent more load is accepted, less
 		// is not (every factor of the bound counts).
 		{"span below MaxTime", func(c *SynthConfig) { c.Jobs, c.Slots, c.MeanTask, c.Load = 50, 4, 2, 2.5e-11*1.001 }, ""},
-		{"span above MaxTime", func(c *SynthConfig) { c.Jobs, c.Slots, c.MeanTask, c.Load = 50, 4, 2, 2.5e-11*0.999 }, "Load"},
+		{"span above MaxTime", func(c *SynthConfig) { c.Jobs, c.Slots, c.MeanTask, c.Load = 50, 4, 2, 2.5e-11*0.999 }, "Load: (Load·Slots) = 1e+12"},
 		{"max slowdown 0", func(c *SynthConfig) { c.MaxSlowdown = 0 }, ""},
 		{"max slowdown +Inf", func(c *SynthConfig) { c.MaxSlowdown = math.Inf(1) }, ""},
 		{"max slowdown 1", func(c *SynthConfig) { c.MaxSlowdown = 1 }, ""},
@@ -364,6 +365,7 @@ func TestSynthConfigBounds(t *testing.T) {
 		{"max tasks 2^20", func(c *SynthConfig) { c.MaxTasks = 1 << 20 }, ""},
 		{"max tasks 0", func(c *SynthConfig) { c.MaxTasks = 0 }, "MaxTasks"},
 		{"max tasks 2^20+1", func(c *SynthConfig) { c.MaxTasks = 1<<20 + 1 }, "MaxTasks"},
+		{"no phase weights: one phase", func(c *SynthConfig) { c.PhaseWeights = nil }, ""},
 		{"16 phases", func(c *SynthConfig) { c.PhaseWeights = make([]float64, 16); c.PhaseWeights[15] = 1 }, ""},
 		{"17 phases", func(c *SynthConfig) { c.PhaseWeights = make([]float64, 17); c.PhaseWeights[0] = 1 }, "len(PhaseWeights)"},
 		{"phase weight max", func(c *SynthConfig) { c.PhaseWeights = []float64{0, math.MaxFloat64} }, ""},
@@ -383,13 +385,14 @@ func TestSynthConfigBounds(t *testing.T) {
 			t.Fatalf("DefaultWorkload has %d phase weights: the MinRatio and SlowStart rows need two or more", len(c.PhaseWeights))
 		}
 		tc.set(&c)
+		field, reason, _ := strings.Cut(tc.field, ": ")
 		err := c.validate("sim.Synthesize")
 		ie := asInputError(err)
 		switch {
 		case tc.field == "" && err != nil:
 			t.Errorf("%s: %v; want it accepted", tc.name, err)
-		case tc.field != "" && (ie == nil || ie.Field != tc.field):
-			t.Errorf("%s: error %v; want an InputError on %s", tc.name, err, tc.field)
+		case tc.field != "" && (ie == nil || ie.Field != field || !strings.Contains(ie.Reason, reason)):
+			t.Errorf("%s: error %v; want an InputError on %s saying %q", tc.name, err, field, reason)
 		}
 	}
 }
