@@ -156,3 +156,9 @@ func proportional(t, pool, share float64) float64 {
 	}
 	return scale.Share(t, pool, share)
 }
+
+// Proportional is the proportional share t/pool·share of Algorithm 1's case
+// 2 (eq. 3.6), rounded from its exact value at every magnitude (a quotient
+// below the normal range is scaled first), for 0 ≤ t ≤ pool, pool > 0 and
+// share ≥ 0: what Allocate writes for a job of t remaining tasks.
+func Proportional(t, pool, share float64) float64 { return proportional(t, pool, share) }

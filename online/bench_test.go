@@ -1,0 +1,83 @@
+package online_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/online"
+)
+
+// benchJobs returns a Hopper holding n jobs of 1 to 1000 remaining tasks
+// (uniform) on slots slots, β = 1.5, and the counts.
+func benchJobs(b *testing.B, n int, slots float64) (*online.Hopper, []float64) {
+	rng := rand.New(rand.NewPCG(1, uint64(n)))
+	h, err := online.New(slots, 1.5)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rem := make([]float64, n)
+	for i := range rem {
+		rem[i] = float64(1 + rng.IntN(1000))
+		if _, err := h.Add(rem[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return h, rem
+}
+
+// BenchmarkEvent is one scheduler event: a job's remaining tasks change (a
+// task completed, or a new job's count) and the job's target is asked for,
+// in the capacity-constrained case (slots half the virtual work) where the
+// cut must be searched again. The counts cycle through a precomputed list,
+// so the loop allocates nothing.
+func BenchmarkEvent(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			h, rem := benchJobs(b, n, float64(n)*250) // ΣV ≈ 667·n: constrained
+			rng := rand.New(rand.NewPCG(2, 3))
+			ids := make([]int, 4096)
+			vals := make([]float64, 4096)
+			for i := range ids {
+				ids[i] = rng.IntN(n)
+				vals[i] = float64(1 + rng.IntN(1000))
+			}
+			_ = rem
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				k := i & 4095
+				if err := h.Update(ids[k], vals[k]); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := h.Target(ids[(k+1)&4095]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRecompute is the same event answered the snapshot way: the
+// count changes and alloc.Allocate recomputes every share (the ratio to
+// BenchmarkEvent is the gain).
+func BenchmarkRecompute(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			_, rem := benchJobs(b, n, float64(n)*250)
+			rng := rand.New(rand.NewPCG(2, 3))
+			dst := make([]float64, n)
+			ws := new(alloc.Workspace)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				rem[rng.IntN(n)] = float64(1 + rng.IntN(1000))
+				var err error
+				if dst, err = alloc.Allocate(dst, rem, float64(n)*250, 1.5, ws); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

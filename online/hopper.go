@@ -1,0 +1,325 @@
+package online
+
+import (
+	"math"
+
+	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
+)
+
+// none marks an absent tree node (a nil child, an empty tree).
+const none = -1
+
+// Hopper maintains Hopper's Algorithm 1 (thesis §3.4, Theorem 1; see
+// alloc.Allocate for the algorithm and its special cases) over a changing
+// set of jobs. Jobs are named by the ids Add returns: small integers,
+// reused after Remove, so that the jobs' shares fit a slice indexed by id
+// (Snapshot).
+//
+// Costs, n the jobs held: Add, Update and Remove O(log n) expected (a
+// treap's split and merge), SetSlots O(1); Target O(1), after an O(log n)
+// search for the cut-off job in the capacity-constrained case, done once
+// after each batch of events (the first Target, Next or Snapshot after an
+// event); Snapshot O(ids). Memory O(ids): the largest number of jobs held
+// at once. In steady state (no more jobs held than before) no method
+// allocates.
+//
+// The zero Hopper is not usable: create one with New.
+type Hopper struct {
+	slots float64
+	c     float64 // the speculation factor 2/β (1 for β ≥ 2)
+
+	// Per id: the job's remaining tasks, its node's children and heap
+	// priority, and the sum of T over its subtree. An id not in use has
+	// live[id] false and sits on the free list.
+	t           []float64
+	left, right []int32
+	prio        []uint64
+	sum         []float64
+	live        []bool
+	free        []int32
+	root        int32
+	n           int
+
+	// The cut, valid while fresh: the capacity-constrained case holds
+	// (constrained), the cut-off job (cut, none if every job gets V_i) and
+	// what it gets (left).
+	fresh       bool
+	constrained bool
+	cut         int32
+	left0       float64
+}
+
+// New returns a Hopper holding no job, for a cluster of slots ≥ 0 slots
+// (finite) and the jobs' Pareto tail index beta > 1 (finite; β ≥ 2 means
+// no speculation). Errors are *specsched.InputError naming "slots" or
+// "beta".
+func New(slots, beta float64) (*Hopper, error) {
+	const fn = "online.New"
+	if err := check.TailIndex(fn, check.Scalar, "beta", beta); err != nil {
+		return nil, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return nil, err
+	}
+	return &Hopper{slots: slots, c: hopper.Factor(beta), root: none}, nil
+}
+
+// Len is the number of jobs held. O(1).
+func (h *Hopper) Len() int { return h.n }
+
+// IDs is one more than the largest id in use or ever returned by Add and
+// not reused since: the length Snapshot writes. O(1).
+func (h *Hopper) IDs() int { return len(h.t) }
+
+// Slots is the cluster's slots. O(1).
+func (h *Hopper) Slots() float64 { return h.slots }
+
+// Add adds a job of remaining ≥ 0 tasks (finite) and returns its id: the
+// id Remove freed most recently, if one is free, else IDs(). An error
+// (an *specsched.InputError on "remaining", index IDs()), with h
+// unchanged, for a negative, NaN or infinite count, or one that would make
+// the jobs' total overflow. O(log n) expected; amortised O(1) allocations
+// while the ids grow, none after.
+func (h *Hopper) Add(remaining float64) (int, error) {
+	const fn = "online.Hopper.Add"
+	if err := h.checkCount(fn, len(h.t), remaining, 0); err != nil {
+		return 0, err
+	}
+	var id int32
+	if k := len(h.free); k > 0 {
+		id = h.free[k-1]
+		h.free = h.free[:k-1]
+	} else {
+		id = int32(len(h.t))
+		h.t = append(h.t, 0)
+		h.left = append(h.left, none)
+		h.right = append(h.right, none)
+		h.prio = append(h.prio, priority(id))
+		h.sum = append(h.sum, 0)
+		h.live = append(h.live, false)
+	}
+	h.t[id] = remaining + 0 // −0 is +0
+	h.live[id] = true
+	h.n++
+	h.insert(id)
+	if math.IsInf(h.total(), 1) { // summed in the tree's order, it overflowed
+		h.remove(id)
+		h.release(id)
+		return 0, check.Err(fn, int(id), "remaining", remaining, overflows)
+	}
+	return int(id), nil
+}
+
+// overflows is the reason of a count that makes the total overflow.
+const overflows = "makes the jobs' total remaining tasks overflow float64"
+
+// Update sets job id's remaining tasks to remaining ≥ 0 (finite). An error
+// (an *specsched.InputError naming "id" or "remaining" and the id), with h
+// unchanged, for an id not in use, or a count Add would reject. O(log n)
+// expected.
+func (h *Hopper) Update(id int, remaining float64) error {
+	const fn = "online.Hopper.Update"
+	if err := h.checkID(fn, id); err != nil {
+		return err
+	}
+	if err := h.checkCount(fn, id, remaining, h.t[id]); err != nil {
+		return err
+	}
+	old := h.t[id]
+	h.remove(int32(id))
+	h.t[id] = remaining + 0
+	h.insert(int32(id))
+	if math.IsInf(h.total(), 1) { // summed in the tree's order, it overflowed
+		h.remove(int32(id))
+		h.t[id] = old
+		h.insert(int32(id))
+		return check.Err(fn, id, "remaining", remaining, overflows)
+	}
+	return nil
+}
+
+// Remove removes job id (finished, or gone); its id may be returned by a
+// later Add. An error (an *specsched.InputError on "id"), with h unchanged,
+// for an id not in use. O(log n) expected.
+func (h *Hopper) Remove(id int) error {
+	if err := h.checkID("online.Hopper.Remove", id); err != nil {
+		return err
+	}
+	h.remove(int32(id))
+	h.release(int32(id))
+	return nil
+}
+
+// release puts id, already out of the tree, back on the free list.
+func (h *Hopper) release(id int32) {
+	h.live[id] = false
+	h.t[id] = 0
+	h.free = append(h.free, id)
+	h.n--
+}
+
+// SetSlots changes the cluster's slots to slots ≥ 0 (finite). An error (an
+// *specsched.InputError on "slots"), with h unchanged, otherwise. O(1).
+func (h *Hopper) SetSlots(slots float64) error {
+	if err := check.NonNegative("online.Hopper.SetSlots", check.Scalar, "slots", slots); err != nil {
+		return err
+	}
+	h.slots = slots
+	h.fresh = false
+	return nil
+}
+
+// Target returns job id's share S_i of Algorithm 1: what alloc.Allocate
+// gives it on the jobs held. An error (an *specsched.InputError on "id")
+// for an id not in use. O(1), after the search for the cut (O(log n)) if
+// an event came since the last query.
+func (h *Hopper) Target(id int) (float64, error) {
+	if err := h.checkID("online.Hopper.Target", id); err != nil {
+		return 0, err
+	}
+	h.refresh()
+	return h.share(int32(id)), nil
+}
+
+// Compare is Algorithm 1's job order, SRPT on virtual sizes: −1 if job a
+// has fewer remaining tasks than job b (or as many and a smaller id), +1 if
+// more (or as many and a larger id), 0 if a = b. It is a strict total order
+// on the jobs held, usable as a scheduler's job-order function (the order
+// in which the capacity-constrained case fills jobs). Ids not in use
+// compare as jobs of 0 tasks. O(1).
+func (h *Hopper) Compare(a, b int) int {
+	ta, tb := h.remainingOf(a), h.remainingOf(b)
+	switch {
+	case ta < tb || ta == tb && a < b:
+		return -1
+	case ta > tb || ta == tb && a > b:
+		return +1
+	}
+	return 0
+}
+
+// Snapshot writes every job's share to dst[id], 0 for an id not in use,
+// and returns dst[:IDs()] (grown if its capacity is less): alloc.Allocate
+// on the remaining tasks indexed by id, 0 for ids not in use. O(IDs()).
+func (h *Hopper) Snapshot(dst []float64) []float64 {
+	n := len(h.t)
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	h.refresh()
+	for id := range dst {
+		dst[id] = 0
+		if h.live[id] {
+			dst[id] = h.share(int32(id))
+		}
+	}
+	return dst
+}
+
+// remainingOf is the remaining tasks of id, 0 for an id not in use.
+func (h *Hopper) remainingOf(id int) float64 {
+	if id < 0 || id >= len(h.t) {
+		return 0
+	}
+	return h.t[id]
+}
+
+// share is job id's share, with the cut fresh.
+func (h *Hopper) share(id int32) float64 {
+	t := h.t[id]
+	switch {
+	case h.total() == 0 || h.slots == 0:
+		return 0
+	case !h.constrained:
+		return hopper.Proportional(t, h.total(), h.slots)
+	case h.cut == none || h.before(id, h.cut):
+		return h.c*t + 0
+	case id == h.cut:
+		return h.left0
+	}
+	return 0
+}
+
+// total is ΣT over the jobs held.
+func (h *Hopper) total() float64 {
+	if h.root == none {
+		return 0
+	}
+	return h.sum[h.root]
+}
+
+// refresh recomputes the case and the cut if an event came since the last.
+// Case 1 holds when c·ΣT ≥ S within alloc.CaseTolerance, as in Allocate;
+// its cut is the first job, in (T, id) order, at which the virtual sizes so
+// far reach S, found by one descent: a subtree is skipped whole when the
+// sum before it plus its own stays below S/c.
+func (h *Hopper) refresh() {
+	if h.fresh {
+		return
+	}
+	h.fresh = true
+	total := h.total()
+	h.constrained = total > 0 && h.slots > 0 && h.c*total >= h.slots*(1-hopper.CaseTolerance)
+	if !h.constrained {
+		return
+	}
+	h.cut = none
+	before := 0.0 // ΣT of the jobs before x's subtree
+	for x := h.root; x != none; {
+		l := h.left[x]
+		ls := 0.0
+		if l != none {
+			ls = h.sum[l]
+		}
+		switch {
+		case h.c*(before+ls) >= h.slots && l != none:
+			x = l
+		case h.c*(before+ls+h.t[x]) >= h.slots:
+			h.cut = x
+			h.left0 = min(h.c*h.t[x], max(h.slots-h.c*(before+ls), 0))
+			return
+		default:
+			before += ls + h.t[x]
+			x = h.right[x]
+		}
+	}
+	// Rounding kept the virtual sizes a hair below S although c·ΣT ≥ S:
+	// every job gets V_i (cut none).
+}
+
+// before reports whether job a comes before job b in (T, id) order.
+func (h *Hopper) before(a, b int32) bool {
+	return h.t[a] < h.t[b] || h.t[a] == h.t[b] && a < b
+}
+
+// checkID returns an error unless id is in use.
+func (h *Hopper) checkID(fn string, id int) error {
+	if id < 0 || id >= len(h.t) || !h.live[id] {
+		return check.Err(fn, id, "id", float64(id), "no job with this id (never added, or removed)")
+	}
+	return nil
+}
+
+// checkCount returns an error unless remaining is a count Add accepts for
+// job id whose current count is old (0 for a new job): finite, ≥ 0, and
+// keeping the total finite.
+func (h *Hopper) checkCount(fn string, id int, remaining, old float64) error {
+	if err := check.NonNegative(fn, id, "remaining", remaining); err != nil {
+		return err
+	}
+	if math.IsInf(h.total()-old+remaining, 0) {
+		return check.Err(fn, id, "remaining", remaining, overflows)
+	}
+	return nil
+}
+
+// priority is id's treap priority: a fixed hash of the id, so the tree's
+// shape depends only on the jobs held.
+func priority(id int32) uint64 {
+	z := uint64(id) + 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

@@ -1,0 +1,230 @@
+package online_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/online"
+	"pgregory.net/rapid"
+)
+
+// shareTol is how far, relative to S, a share Hopper keeps may lie from
+// alloc.Allocate's on the same jobs: the two sum the same counts in
+// different orders (a tree's and the index order), so a cut or a case
+// decided at a sum within rounding of S can fall one way in one and the
+// other way in the other, moving a share by a few units in the last place
+// of S. 1e-9 leaves room for 10⁶ jobs' worth of such rounding.
+const shareTol = 1e-9
+
+// count draws a remaining-task count over every magnitude Hopper accepts:
+// zero, small integers, and 10^k for k in [-300, 300].
+func count(t *rapid.T, label string) float64 {
+	switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
+	case 0:
+		return 0
+	case 1:
+		return float64(rapid.IntRange(1, 12).Draw(t, label))
+	case 2:
+		return float64(rapid.IntRange(1, 4).Draw(t, label)) // ties
+	}
+	return math.Pow(10, float64(rapid.IntRange(-300, 300).Draw(t, label+"Exp")))
+}
+
+// model is the state the test keeps beside a Hopper: the remaining tasks by
+// id (NaN for an id not in use).
+type model struct {
+	h       *online.Hopper
+	t       []float64
+	slots   float64
+	beta    float64
+	scratch []float64
+	freed   []int // ids removed, most recent last
+}
+
+// check compares every share of h with alloc.Allocate on the model's jobs.
+func (m *model) check(t *rapid.T) {
+	rem := make([]float64, len(m.t))
+	for i, v := range m.t {
+		if !math.IsNaN(v) {
+			rem[i] = v
+		}
+	}
+	want, err := alloc.Allocate(nil, rem, m.slots, m.beta, nil)
+	if err != nil {
+		t.Fatalf("alloc.Allocate: %v", err)
+	}
+	m.scratch = m.h.Snapshot(m.scratch)
+	if len(m.scratch) != len(want) {
+		t.Fatalf("Snapshot has %d entries, want %d", len(m.scratch), len(want))
+	}
+	for id, w := range want {
+		g := m.scratch[id]
+		if !(math.Abs(g-w) <= shareTol*m.slots) || math.IsNaN(m.t[id]) && g != 0 {
+			t.Fatalf("job %d (T = %v) of %v on %v slots, β %v: share %v, alloc.Allocate %v", id, m.t[id], rem, m.slots, m.beta, g, w)
+		}
+		if !math.IsNaN(m.t[id]) {
+			if tg, err := m.h.Target(id); err != nil || tg != g {
+				t.Fatalf("Target(%d) = %v, %v; Snapshot %v", id, tg, err, g)
+			}
+		}
+	}
+	if m.h.Len() != m.live() || m.h.IDs() != len(m.t) {
+		t.Fatalf("Len %d, IDs %d; want %d, %d", m.h.Len(), m.h.IDs(), m.live(), len(m.t))
+	}
+}
+
+func (m *model) live() int {
+	n := 0
+	for _, v := range m.t {
+		if !math.IsNaN(v) {
+			n++
+		}
+	}
+	return n
+}
+
+// liveID draws an id in use, or reports false.
+func (m *model) liveID(t *rapid.T) (int, bool) {
+	var ids []int
+	for i, v := range m.t {
+		if !math.IsNaN(v) {
+			ids = append(ids, i)
+		}
+	}
+	if len(ids) == 0 {
+		return 0, false
+	}
+	return rapid.SampledFrom(ids).Draw(t, "id"), true
+}
+
+// unchanged checks that a rejected event left every share as it was.
+func (m *model) unchanged(t *rapid.T, err error, field string, before []float64) {
+	var ie *specsched.InputError
+	if !errors.As(err, &ie) || ie.Field != field {
+		t.Fatalf("error %v; want an InputError on %s", err, field)
+	}
+	if after := m.h.Snapshot(nil); !slices.Equal(after, before) {
+		t.Fatalf("a rejected event changed the shares: %v → %v", before, after)
+	}
+}
+
+// testEvents: after every event of a random stream — arrivals, updates
+// (ties, zeros, jobs crossing between the cases), removals and reuse of
+// ids, slot changes, and rejected events — every share equals
+// alloc.Allocate's on the same jobs within shareTol·S, Target equals
+// Snapshot, and a rejected event changes nothing.
+func testEvents(t *rapid.T) {
+	beta := rapid.SampledFrom([]float64{1.1, 1.5, 1.99, 2, 3}).Draw(t, "beta")
+	slots := count(t, "slots")
+	h, err := online.New(slots, beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &model{h: h, slots: slots, beta: beta}
+	t.Repeat(map[string]func(*rapid.T){
+		"add": func(t *rapid.T) {
+			v := count(t, "remaining")
+			id, err := h.Add(v)
+			if err != nil {
+				t.Fatalf("Add(%v): %v", v, err)
+			}
+			switch {
+			case len(m.freed) == 0 && id == len(m.t):
+				m.t = append(m.t, v)
+			case len(m.freed) > 0 && id == m.freed[len(m.freed)-1]:
+				m.freed = m.freed[:len(m.freed)-1]
+				m.t[id] = v
+			default:
+				t.Fatalf("Add returned id %d; want the last freed of %v, or %d", id, m.freed, len(m.t))
+			}
+		},
+		"update": func(t *rapid.T) {
+			id, ok := m.liveID(t)
+			if !ok {
+				t.Skip("no job")
+			}
+			v := count(t, "remaining")
+			if err := h.Update(id, v); err != nil {
+				t.Fatalf("Update(%d, %v): %v", id, v, err)
+			}
+			m.t[id] = v
+		},
+		"remove": func(t *rapid.T) {
+			id, ok := m.liveID(t)
+			if !ok {
+				t.Skip("no job")
+			}
+			if err := h.Remove(id); err != nil {
+				t.Fatalf("Remove(%d): %v", id, err)
+			}
+			m.t[id] = math.NaN()
+			m.freed = append(m.freed, id)
+		},
+		"slots": func(t *rapid.T) {
+			s := count(t, "slots")
+			if err := h.SetSlots(s); err != nil {
+				t.Fatalf("SetSlots(%v): %v", s, err)
+			}
+			m.slots = s
+		},
+		"bad": func(t *rapid.T) {
+			before := h.Snapshot(nil)
+			bad := rapid.SampledFrom([]float64{-1, math.NaN(), math.Inf(1), math.Inf(-1), -1e-300}).Draw(t, "bad")
+			_, err := h.Add(bad)
+			m.unchanged(t, err, "remaining", before)
+			m.unchanged(t, h.SetSlots(bad), "slots", before)
+			unknown := rapid.SampledFrom([]int{-1, len(m.t), len(m.t) + 5, math.MinInt}).Draw(t, "unknown")
+			m.unchanged(t, h.Remove(unknown), "id", before)
+			m.unchanged(t, h.Update(unknown, 1), "id", before)
+			if _, err := h.Target(unknown); err == nil {
+				t.Fatalf("Target(%d) of an unknown id: no error", unknown)
+			}
+			if id, ok := m.liveID(t); ok {
+				m.unchanged(t, h.Update(id, bad), "remaining", before)
+			}
+		},
+		"": m.check,
+	})
+}
+
+func TestEvents(t *testing.T) { t.Parallel(); rapid.Check(t, testEvents) }
+
+// TestOverflow: a count that makes the jobs' total overflow float64 is
+// rejected, by Add and by Update, and changes nothing; the same count is
+// accepted where the total stays finite.
+func TestOverflow(t *testing.T) {
+	t.Parallel()
+	h, err := online.New(10, 1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := h.Add(math.MaxFloat64)
+	if err != nil {
+		t.Fatalf("Add(MaxFloat64) alone: %v", err)
+	}
+	if _, err := h.Add(math.MaxFloat64); err == nil {
+		t.Fatalf("Add(MaxFloat64) beside MaxFloat64: accepted")
+	}
+	b, err := h.Add(0)
+	if err != nil || h.Len() != 2 || h.IDs() != 2 {
+		t.Fatalf("Add(0): id %d, %v; %d jobs, %d ids (the rejected Add must not keep its id)", b, err, h.Len(), h.IDs())
+	}
+	if err := h.Update(b, 1e300); err == nil {
+		t.Fatalf("Update to 1e300 beside MaxFloat64: accepted")
+	}
+	if err := h.Update(a, 1e300); err != nil {
+		t.Fatalf("Update(a, 1e300): %v", err)
+	}
+	if err := h.Update(b, 1e300); err != nil {
+		t.Fatalf("Update(b, 1e300) beside 1e300: %v", err)
+	}
+	// 10 slots among two jobs of 1e300 (β 1.5: V = 1.33e300 each): the
+	// capacity-constrained case; the first in (T, id) order takes all.
+	if got, _ := h.Target(a); got != 10 {
+		t.Errorf("Target(a) = %v, want 10", got)
+	}
+}
