@@ -46,7 +46,7 @@ func BenchmarkEvent(b *testing.B) {
 			_ = rem
 			b.ReportAllocs()
 			b.ResetTimer()
-			for i := 0; b.Loop(); i++ {
+			for i := range b.N {
 				k := i & 4095
 				if err := h.Update(ids[k], vals[k]); err != nil {
 					b.Fatal(err)
@@ -71,7 +71,7 @@ func BenchmarkRecompute(b *testing.B) {
 			ws := new(alloc.Workspace)
 			b.ReportAllocs()
 			b.ResetTimer()
-			for b.Loop() {
+			for range b.N {
 				rem[rng.IntN(n)] = float64(1 + rng.IntN(1000))
 				var err error
 				if dst, err = alloc.Allocate(dst, rem, float64(n)*250, 1.5, ws); err != nil {
