@@ -228,3 +228,49 @@ func TestOverflow(t *testing.T) {
 		t.Errorf("Target(a) = %v, want 10", got)
 	}
 }
+
+// FuzzEvents fuzzes the event stream of testEvents: every method of Hopper.
+func FuzzEvents(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testEvents)) }
+
+// TestCompare: Compare is the (T, id) order — antisymmetric, transitive,
+// 0 only for a job with itself — checked against the definition by brute
+// force over every triple of a small set of jobs with ties; ids not in use
+// compare as jobs of 0 tasks.
+func TestCompare(t *testing.T) {
+	t.Parallel()
+	h, err := online.New(4, 1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := []float64{3, 1, 3, 0, 2, 1e300, 1e-300, 1}
+	for _, c := range counts {
+		if _, err := h.Add(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Remove(4); err != nil { // id 4 compares as 0 tasks
+		t.Fatal(err)
+	}
+	counts[4] = 0
+	ids := []int{-1, 0, 1, 2, 3, 4, 5, 6, 7, 8}
+	key := func(id int) float64 {
+		if id < 0 || id >= len(counts) {
+			return 0
+		}
+		return counts[id]
+	}
+	for _, a := range ids {
+		for _, b := range ids {
+			want := 0
+			switch {
+			case key(a) < key(b) || key(a) == key(b) && a < b:
+				want = -1
+			case a != b:
+				want = 1
+			}
+			if got := h.Compare(a, b); got != want {
+				t.Errorf("Compare(%d, %d) = %d, want %d (T %v, %v)", a, b, got, want, key(a), key(b))
+			}
+		}
+	}
+}

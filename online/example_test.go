@@ -1,0 +1,39 @@
+package online_test
+
+import (
+	"fmt"
+
+	"github.com/specsched/specsched/online"
+)
+
+// A scheduler's event loop: jobs arrive, tasks complete, a job finishes, and
+// after each event the scheduler asks for the targets it needs. The
+// thesis's Table 2.1: jobs A (4 tasks) and B (6 tasks) on 6 slots with
+// β = 1.5 (virtual sizes 5.33 and 8): capacity constrained, A first.
+func Example() {
+	h, err := online.New(6, 1.5)
+	if err != nil {
+		panic(err)
+	}
+	a, _ := h.Add(4)
+	b, _ := h.Add(6)
+	show := func(event string) {
+		ta, _ := h.Target(a)
+		tb, _ := h.Target(b)
+		fmt.Printf("%-22s A %.3g  B %.3g\n", event, ta, tb)
+	}
+	show("A and B arrive:")
+	_ = h.Update(a, 1) // three of A's tasks complete
+	show("A has 1 task left:")
+	_ = h.Remove(a) // A finishes
+	tb, _ := h.Target(b)
+	fmt.Printf("%-22s B %.3g\n", "A done:", tb)
+	_ = h.SetSlots(20) // the cluster grows: B's virtual size, 8, fits
+	tb, _ = h.Target(b)
+	fmt.Printf("%-22s B %.3g\n", "20 slots:", tb)
+	// Output:
+	// A and B arrive:        A 5.33  B 0.667
+	// A has 1 task left:     A 1.33  B 4.67
+	// A done:                B 6
+	// 20 slots:              B 20
+}
