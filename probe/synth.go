@@ -81,41 +81,13 @@ func (c SynthConfig) Threshold() float64 {
 // arrivals is E[task-seconds per job]/(Load·Nodes)).
 func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 	const fn = "probe.Synthesize"
-	open01 := func(field string, v float64) error {
-		if !(v > 0 && v < 1) {
-			return check.Err(fn, -1, field, v, "must lie in (0, 1)")
-		}
-		return nil
+	if err := c.validate(fn); err != nil {
+		return nil, err
 	}
-	switch {
-	case c.Jobs < 0 || c.Jobs > MaxProbes:
-		return nil, check.Err(fn, -1, "Jobs", float64(c.Jobs), "must lie in [0, 2^31]")
-	case open01("LongFraction", c.LongFraction) != nil:
-		return nil, open01("LongFraction", c.LongFraction)
-	case open01("LongWorkFraction", c.LongWorkFraction) != nil:
-		return nil, open01("LongWorkFraction", c.LongWorkFraction)
-	case !(c.ShortTasks >= 1 && c.ShortTasks <= 1e6):
-		return nil, check.Err(fn, -1, "ShortTasks", c.ShortTasks, "must lie in [1, 1e6]")
-	case !(c.LongTasks >= 1 && c.LongTasks <= 1e6):
-		return nil, check.Err(fn, -1, "LongTasks", c.LongTasks, "must lie in [1, 1e6]")
-	case check.Positive(fn, -1, "ShortTaskMean", c.ShortTaskMean) != nil:
-		return nil, check.Positive(fn, -1, "ShortTaskMean", c.ShortTaskMean)
-	case !(c.Spread >= 0 && c.Spread < 1):
-		return nil, check.Err(fn, -1, "Spread", c.Spread, "must lie in [0, 1)")
-	case c.Nodes < 1 || c.Nodes > MaxProbes:
-		return nil, check.Err(fn, -1, "Nodes", float64(c.Nodes), "must lie in [1, 2^31]")
-	case check.Positive(fn, -1, "Load", c.Load) != nil:
-		return nil, check.Positive(fn, -1, "Load", c.Load)
-	case rng == nil:
-		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
+	if rng == nil {
+		return nil, check.ErrText(fn, check.Scalar, "rng", "nil", "must not be nil")
 	}
 	longMean := c.LongTaskMean()
-	if !(longMean*(1-c.Spread) > c.ShortTaskMean*(1+c.Spread)) || math.IsInf(longMean, 0) {
-		return nil, check.Err(fn, -1, "LongTaskMean", longMean, "classes overlap: need LongTaskMean·(1−Spread) > ShortTaskMean·(1+Spread)")
-	}
-	if longMean*(1+c.Spread) > MaxTime {
-		return nil, check.Err(fn, -1, "LongTaskMean", longMean, "task durations would exceed MaxTime, what Simulate accepts")
-	}
 	p := c.LongFraction
 	work := p*c.LongTasks*longMean + (1-p)*c.ShortTasks*c.ShortTaskMean
 	gap := distuv.Exponential{Rate: c.Load * float64(c.Nodes) / work, Src: rng}
@@ -148,4 +120,43 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 		jobs[i] = Job{Submit: now, Durations: durations, EstTask: sum / float64(n)}
 	}
 	return jobs, nil
+}
+
+// validate checks c's fields (see Synthesize), the classes' separation and
+// the task durations' bound.
+func (c SynthConfig) validate(fn string) error {
+	open01 := func(field string, v float64) error {
+		if !(v > 0 && v < 1) {
+			return check.Err(fn, check.Scalar, field, v, "must lie in (0, 1)")
+		}
+		return nil
+	}
+	switch {
+	case c.Jobs < 0 || c.Jobs > MaxProbes:
+		return check.Err(fn, check.Scalar, "Jobs", float64(c.Jobs), "must lie in [0, 2^31]")
+	case open01("LongFraction", c.LongFraction) != nil:
+		return open01("LongFraction", c.LongFraction)
+	case open01("LongWorkFraction", c.LongWorkFraction) != nil:
+		return open01("LongWorkFraction", c.LongWorkFraction)
+	case !(c.ShortTasks >= 1 && c.ShortTasks <= 1e6):
+		return check.Err(fn, check.Scalar, "ShortTasks", c.ShortTasks, "must lie in [1, 1e6]")
+	case !(c.LongTasks >= 1 && c.LongTasks <= 1e6):
+		return check.Err(fn, check.Scalar, "LongTasks", c.LongTasks, "must lie in [1, 1e6]")
+	case check.Positive(fn, check.Scalar, "ShortTaskMean", c.ShortTaskMean) != nil:
+		return check.Positive(fn, check.Scalar, "ShortTaskMean", c.ShortTaskMean)
+	case !(c.Spread >= 0 && c.Spread < 1):
+		return check.Err(fn, check.Scalar, "Spread", c.Spread, "must lie in [0, 1)")
+	case c.Nodes < 1 || c.Nodes > MaxProbes:
+		return check.Err(fn, check.Scalar, "Nodes", float64(c.Nodes), "must lie in [1, 2^31]")
+	case check.Positive(fn, check.Scalar, "Load", c.Load) != nil:
+		return check.Positive(fn, check.Scalar, "Load", c.Load)
+	}
+	longMean := c.LongTaskMean()
+	if !(longMean*(1-c.Spread) > c.ShortTaskMean*(1+c.Spread)) || math.IsInf(longMean, 0) {
+		return check.Err(fn, check.Scalar, "LongTaskMean", longMean, "classes overlap: need LongTaskMean·(1−Spread) > ShortTaskMean·(1+Spread)")
+	}
+	if longMean*(1+c.Spread) > MaxTime {
+		return check.Err(fn, check.Scalar, "LongTaskMean", longMean, "task durations would exceed MaxTime, what Simulate accepts")
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
 )
 
 // TestSynthesizeTable1 checks the generated workload has the shape it was
@@ -140,4 +141,107 @@ func TestSynthesizeLoadTooLow(t *testing.T) {
 		!strings.Contains(ie.Reason, "too low: job 0 would arrive at") || jobs != nil {
 		t.Errorf("Synthesize at Load 1e-300: %d jobs, error %v; want an InputError on Load, too low, naming job 0", len(jobs), err)
 	}
+}
+
+// TestSynthConfigBounds: every bound Synthesize documents, at the bound
+// (accepted) and one step beyond (rejected with an InputError on the field,
+// a scalar), from GoogleLike; validate is called directly, so a bound of
+// 2^31 jobs is accepted without drawing them.
+func TestSynthConfigBounds(t *testing.T) {
+	t.Parallel()
+	up := func(v float64) float64 { return math.Nextafter(v, math.Inf(1)) }
+	down := func(v float64) float64 { return math.Nextafter(v, math.Inf(-1)) }
+	for _, tc := range []struct {
+		name  string
+		set   func(c *SynthConfig)
+		field string // "" when accepted
+	}{
+		{"google", func(c *SynthConfig) {}, ""},
+		{"jobs 0", func(c *SynthConfig) { c.Jobs = 0 }, ""},
+		{"jobs max", func(c *SynthConfig) { c.Jobs = MaxProbes }, ""},
+		{"jobs -1", func(c *SynthConfig) { c.Jobs = -1 }, "Jobs"},
+		{"jobs max+1", func(c *SynthConfig) { c.Jobs = MaxProbes + 1 }, "Jobs"},
+		{"long fraction 0", func(c *SynthConfig) { c.LongFraction = 0 }, "LongFraction"},
+		{"long fraction 1", func(c *SynthConfig) { c.LongFraction = 1 }, "LongFraction"},
+		// p and f just below 1 give m_L = (1−f)⁻¹(1−p)·f·n_S·m_S/(p·n_L) =
+		// n_S·m_S/n_L: 2e7 with n_S = 1e6, n_L = 1.
+		{"long fraction just below 1", func(c *SynthConfig) {
+			c.LongFraction, c.LongWorkFraction, c.ShortTasks, c.LongTasks = down(1), down(1), 1e6, 1
+		}, ""},
+		{"long work fraction 0", func(c *SynthConfig) { c.LongWorkFraction = 0 }, "LongWorkFraction"},
+		{"long work fraction 1", func(c *SynthConfig) { c.LongWorkFraction = 1 }, "LongWorkFraction"},
+		{"long work fraction NaN", func(c *SynthConfig) { c.LongWorkFraction = math.NaN() }, "LongWorkFraction"},
+		{"short tasks 1", func(c *SynthConfig) { c.ShortTasks, c.LongTasks = 1, 1 }, ""}, // m_L ≈ 878.8
+		{"short tasks below 1", func(c *SynthConfig) { c.ShortTasks = down(1) }, "ShortTasks"},
+		{"short tasks 1e6", func(c *SynthConfig) { c.ShortTasks, c.LongTasks = 1e6, 1e6 }, ""},
+		{"short tasks above 1e6", func(c *SynthConfig) { c.ShortTasks = up(1e6) }, "ShortTasks"},
+		{"long tasks 1", func(c *SynthConfig) { c.LongTasks = 1 }, ""},
+		{"long tasks below 1", func(c *SynthConfig) { c.LongTasks = down(1) }, "LongTasks"},
+		{"long tasks 1e6", func(c *SynthConfig) { c.LongTasks, c.ShortTasks = 1e6, 1e6 }, ""}, // m_L ≈ 878.8
+		{"long tasks above 1e6", func(c *SynthConfig) { c.LongTasks = up(1e6) }, "LongTasks"},
+		{"short task mean 0", func(c *SynthConfig) { c.ShortTaskMean = 0 }, "ShortTaskMean"},
+		{"short task mean +Inf", func(c *SynthConfig) { c.ShortTaskMean = math.Inf(1) }, "ShortTaskMean"},
+		{"spread 0", func(c *SynthConfig) { c.Spread = 0 }, ""},
+		{"spread negative", func(c *SynthConfig) { c.Spread = down(0) }, "Spread"},
+		{"spread 1", func(c *SynthConfig) { c.Spread = 1 }, "Spread"},
+		{"nodes 1", func(c *SynthConfig) { c.Nodes = 1 }, ""},
+		{"nodes max", func(c *SynthConfig) { c.Nodes = MaxProbes }, ""},
+		{"nodes 0", func(c *SynthConfig) { c.Nodes = 0 }, "Nodes"},
+		{"nodes max+1", func(c *SynthConfig) { c.Nodes = MaxProbes + 1 }, "Nodes"},
+		{"load 0", func(c *SynthConfig) { c.Load = 0 }, "Load"},
+		{"load +Inf", func(c *SynthConfig) { c.Load = math.Inf(1) }, "Load"},
+		// Classes: GoogleLike's long mean is 119.52/1.02 ≈ 117.18. With
+		// ShortTaskMean 20 the classes are separated while
+		// 117.18·(1−s) > 20·(1+s), s < 97.18/137.18 ≈ 0.7084.
+		{"spread 0.70", func(c *SynthConfig) { c.Spread = 0.70 }, ""},
+		{"spread 0.71", func(c *SynthConfig) { c.Spread = 0.71 }, "LongTaskMean"},
+		// Equal class means (f = p, n_S = n_L): m_L = m_S, no separation
+		// at any spread.
+		{"equal means", func(c *SynthConfig) { c.LongWorkFraction, c.LongTasks, c.Spread = 0.1, 8, 0 }, "LongTaskMean"},
+		// Long durations up to m_L·(1+s) ≤ MaxTime: m_S = 1e11 gives
+		// m_L ≈ 5.86e11 and 5.86e11·1.5 ≈ 8.8e11 ≤ 1e12; m_S = 2e11
+		// gives 1.76e12.
+		{"long durations within MaxTime", func(c *SynthConfig) { c.ShortTaskMean = 1e11 }, ""},
+		{"long durations beyond MaxTime", func(c *SynthConfig) { c.ShortTaskMean = 2e11 }, "LongTaskMean"},
+	} {
+		c := GoogleLike(10, 100, 0.8)
+		tc.set(&c)
+		err := c.validate("probe.Synthesize")
+		var ie *specsched.InputError
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%s: %v; want it accepted", tc.name, err)
+		case tc.field != "" && (!errors.As(err, &ie) || ie.Field != tc.field || ie.Index != check.Scalar):
+			t.Errorf("%s: error %v; want an InputError on the scalar %s", tc.name, err, tc.field)
+		}
+	}
+}
+
+// TestLongTaskMean: LongTaskMean solves Table 1's share of task-seconds
+// for m_L — the share p·n_L·m_L/(p·n_L·m_L + (1−p)·n_S·m_S) it gives is
+// f — and Threshold lies midway between the largest short mean
+// m_S·(1+Spread) and the smallest long one m_L·(1−Spread).
+func TestLongTaskMean(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		c := SynthConfig{
+			LongFraction:     rapid.Float64Range(0.01, 0.99).Draw(t, "p"),
+			LongWorkFraction: rapid.Float64Range(0.01, 0.99).Draw(t, "f"),
+			ShortTasks:       rapid.Float64Range(1, 1e3).Draw(t, "nS"),
+			LongTasks:        rapid.Float64Range(1, 1e3).Draw(t, "nL"),
+			ShortTaskMean:    rapid.Float64Range(1e-3, 1e3).Draw(t, "mS"),
+			Spread:           rapid.Float64Range(0, 0.9).Draw(t, "spread"),
+		}
+		mL := c.LongTaskMean()
+		long := c.LongFraction * c.LongTasks * mL
+		short := (1 - c.LongFraction) * c.ShortTasks * c.ShortTaskMean
+		if got := long / (long + short); math.Abs(got-c.LongWorkFraction) > 1e-12 {
+			t.Fatalf("m_L = %v gives a share of %v, want %v", mL, got, c.LongWorkFraction)
+		}
+		lo, hi := c.ShortTaskMean*(1+c.Spread), mL*(1-c.Spread)
+		th := c.Threshold()
+		if math.Abs((th-lo)-(hi-th)) > 1e-12*math.Max(math.Abs(lo), math.Abs(hi)) {
+			t.Fatalf("Threshold %v is not midway between %v and %v", th, lo, hi)
+		}
+	})
 }
