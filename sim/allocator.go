@@ -16,10 +16,13 @@ import (
 // shared among the active jobs. At every decision at which a slot is free,
 // Simulate calls Allocate, hands the free slots to the jobs below their
 // target in increasing key (ties by position: arrival order), each job
-// filling its grant by the InJobRule, and then — for every allocator but
-// the demand-capped SRPTAllocator and FairAllocator — offers the slots still
-// free to every job in the same order (work conservation, thesis §3.3). No
-// copy is preempted: a job above its target keeps its copies.
+// filling its grant by the InJobRule, and then — unless the allocator is
+// a ConservingAllocator that declines, as the demand-capped SRPTAllocator
+// and FairAllocator do — offers the slots still free to every job in the
+// same order (work conservation, thesis §3.3). No copy is preempted: a job
+// above its target keeps its copies. An allocator may also order the jobs
+// for a PoolRule's reserved pool (PoolKeyAllocator). The built-in
+// allocators read the jobs through the Decision alone, as a caller's can.
 //
 // An Allocator may keep scratch memory between calls (the built-in ones
 // do): a value serves one Simulate at a time.

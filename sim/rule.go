@@ -14,14 +14,16 @@ import (
 // which running tasks to copy. With Speculation.Off the engine only
 // launches tasks, whatever the rule.
 //
-// A rule of the caller's is asked at the decisions of copy ends and
-// arrivals; the engine's straggler bookkeeping — the eligibility bounds,
-// the decisions at the instants tasks have run Speculation.Detect × t_new
-// and, under Estimator Observed, at the reports that lift an estimate above
-// the rule's level,
-// a decision at every instant for rules that give a straggler one copy per
-// decision — serves the built-in rules that judge stragglers
-// (SpeculateRule, BestEffortRule, BudgetedRule).
+// A rule is asked at the decisions of copy ends and arrivals. What more
+// it needs it asks for through optional interfaces, which the built-in
+// rules use as a caller's rule would, and nothing else of the engine:
+// BookkeepingRule for the straggler bookkeeping (the eligibility bounds of
+// Decision.MayHaveStraggler, the decisions at the instants tasks have run
+// Speculation.Detect × t_new and, under Estimator Observed, at the reports
+// that lift an estimate above the rule's level; a decision at every
+// instant for a rule that gives a straggler one copy per decision),
+// RequestRule for copies that count in the job's demand (Decision.Demand),
+// PoolRule for a reserved pool of Config.Budget slots for copies.
 //
 // An InJobRule may keep scratch memory between calls (the built-in ones
 // do): a value serves one Simulate at a time.

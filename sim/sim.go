@@ -124,9 +124,8 @@ type Result struct {
 // policy, estimator or service model, a Beta that is neither 0 nor > 1,
 // Eps, Threshold or Dampening outside [0, 1], SREWCBeta outside (0, 1] for
 // SREWCAllocator, a negative Lambda (or one above MaxSREWCLambda for
-// SREWCAllocator), a Budget outside [0, Slots) for
-// BudgetedRule,
-// EstimateError outside [0, 10], Detect outside [0, 1e6], Heartbeat outside
+// SREWCAllocator), a Budget outside [0, Slots) for a PoolRule
+// (BudgetedRule), EstimateError outside [0, 10], Detect outside [0, 1e6], Heartbeat outside
 // [0, 1e6], a ServiceCV outside
 // (0, 100] under MachineService, any NaN) and an invalid job (see Job and
 // Phase: arrival outside [0, 1e12], Beta ≤ 1, no phases, a phase of no
