@@ -72,7 +72,8 @@ type Result struct {
 //     Under best-effort and budgeted speculation, which give a straggler one
 //     copy per decision, a decision is also taken at the instant a killed
 //     copy would have ended (as every version of this simulator has done;
-//     under the other policies such a decision would change nothing).
+//     under the other policies such a decision would change nothing); a
+//     caller's rule asks for the same by Bookkeeping.EveryInstant.
 //
 // The policy is cfg's Allocator and Rule, each nil one that of cfg.Policy
 // (see Allocator, InJobRule and the built-in ones for their rules in full);
