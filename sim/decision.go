@@ -183,11 +183,13 @@ func (d *Decision) Unscheduled(k int) int {
 }
 
 // Demand is the number of slots the active job at position k could use
-// now: those it holds, plus one per unscheduled runnable task, plus, under
-// best-effort speculation (BestEffortRule), one per detected straggler (its
-// copy counts as a task; O(R·c) for its R running tasks of c copies each).
-// It is what the SRPT and Fair allocators cap each job at. 0, and a misuse
-// recorded, for k outside [0, Active()).
+// now: those it holds, plus one per unscheduled runnable task, plus, for a
+// RequestRule with speculation on, the copies it requests (Requests; under
+// best-effort speculation, BestEffortRule, one per detected straggler,
+// whose copy counts as a task: O(R·c) for its R running tasks of c copies
+// each). It is what the SRPT and Fair allocators cap each job at. An error
+// of Requests is the run's. 0, and a misuse recorded, for k outside [0,
+// Active()).
 func (d *Decision) Demand(k int) int {
 	j, ok := d.job(k)
 	if !ok {

@@ -181,7 +181,7 @@ func busySlots(d *Decision, k int) int { return d.Held(k) + d.PoolHeld(k) - d.Wa
 
 // viewLimit is how many of the unscheduled tasks of the active job at
 // position k a decision for limit slots needs to see (see buildView and
-// PlanRule.plan); every one with fullView.
+// PlanRule.Use); every one with fullView.
 func viewLimit(d *Decision, k, limit int, fullView bool) int {
 	if fullView {
 		return d.Unscheduled(k)
