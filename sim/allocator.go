@@ -64,14 +64,10 @@ type PoolKeyAllocator interface {
 	PoolKey(d *Decision, k int) float64
 }
 
-// remainingKeys sets key[k] to T_j of every active job: the SRPT order of
-// SRPT and the Hopper family, and the remaining tasks their allocations
-// take.
-func remainingKeys(d *Decision, key []float64) {
-	for k := range key {
-		key[k] = float64(d.Remaining(k))
-	}
-}
+// remainingKeys sets key[k] to T_j of every active job
+// (Decision.AppendRemaining; len(key) = d.Active()): the SRPT order of SRPT
+// and the Hopper family, and the remaining tasks their allocations take.
+func remainingKeys(d *Decision, key []float64) { d.AppendRemaining(key[:0]) }
 
 // internalError wraps an error from an algorithm package's exported
 // function, which the built-in allocators and rules call, as a user's

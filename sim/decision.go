@@ -158,6 +158,20 @@ func (d *Decision) Remaining(k int) int {
 	return int(d.e.js[j].unfinished)
 }
 
+// AppendRemaining appends Remaining(k) of every active job, k = 0 …
+// Active()−1, to dst as float64 — the vector of T_j the Hopper allocators
+// take — and returns it (dst unchanged for a nil or zero Decision). O(n)
+// for n active jobs.
+func (d *Decision) AppendRemaining(dst []float64) []float64 {
+	if !d.valid() {
+		return dst
+	}
+	for _, j := range d.e.active {
+		dst = append(dst, float64(d.e.js[j].unfinished))
+	}
+	return dst
+}
+
 // Held is the number of slots the active job at position k holds outside
 // budgeted speculation's pool (0, and a misuse recorded, for k outside [0,
 // Active())).
@@ -431,9 +445,16 @@ func (d *Decision) PhaseMoments(k, p int) (mean, sd float64) {
 // bounds are not kept and it is false until AppendRunning sets them. O(1).
 // False, and a misuse recorded, for k outside [0, Active()).
 func (d *Decision) MayHaveStraggler(k int) bool {
+	return d.mayHaveStraggler("sim.Decision.MayHaveStraggler", k)
+}
+
+// mayHaveStraggler is MayHaveStraggler with a misuse recorded as function
+// fn's: the built-in rules' CanUse is this filter, called once per active
+// job at every decision, so it is one call (see canJudge).
+func (d *Decision) mayHaveStraggler(fn string, k int) bool {
 	j, ok := d.job(k)
 	if !ok {
-		d.misuseK("sim.Decision.MayHaveStraggler", k)
+		d.misuseK(fn, k)
 		return false
 	}
 	return d.e.mayHaveStraggler(j)

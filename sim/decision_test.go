@@ -122,7 +122,8 @@ func TestZeroDecision(t *testing.T) {
 			d.Running(0) != 0 || c != 0 || el != 0 || rem != 0 || d.Launch(0, 1) != 0 || d.Copy(0, 0) ||
 			d.Config().Slots != 0 || d.NewCopy(0) != 0 || d.PoolHeld(0) != 0 || d.Waiting(0) != 0 ||
 			d.Capped(0) != 0 || d.Copies(0, 0) != 0 || d.Phases(0) != 0 || d.Phase(0, 0) != (PhaseStatus{}) ||
-			d.MayHaveStraggler(0) || len(d.AppendRunning(nil, 0)) != 0 || d.PoolKey(0) != 0 || d.Grant() != 0 {
+			d.MayHaveStraggler(0) || len(d.AppendRunning(nil, 0)) != 0 || d.PoolKey(0) != 0 || d.Grant() != 0 ||
+			len(d.AppendRemaining(nil)) != 0 {
 			t.Errorf("%#v: non-zero answers", d)
 		}
 	}
@@ -204,6 +205,12 @@ func (p *probe) look(d *Decision) {
 		zero = n == 0
 		if in && !(n >= d.Unscheduled(k)+d.Running(k) && n <= jobTasks(&p.jobs[d.Job(k)])) {
 			t.Fatalf("Remaining(%d) = %d, %d unscheduled, %d running", k, n, d.Unscheduled(k), d.Running(k))
+		}
+		if in {
+			all := d.AppendRemaining([]float64{-1})
+			if len(all) != d.Active()+1 || all[0] != -1 || all[k+1] != float64(n) {
+				t.Fatalf("AppendRemaining: %v, Remaining(%d) = %d", all, k, n)
+			}
 		}
 	case 3:
 		fn = "Held"

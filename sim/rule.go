@@ -143,16 +143,10 @@ type judge struct {
 // eligibility filter, Decision.MayHaveStraggler (false only if no running
 // task of the job can be judged a straggler now). False for a nil or zero
 // Decision, and for k outside [0, d.Active()), a misuse the Decision
-// records (Func "sim.InJobRule.CanUse"; see Decision). It is no method of
-// judge, whose methods would be promoted to the rules through a value, and
-// panic for a nil rule.
-func canJudge(d *Decision, k int) bool {
-	if uint(k) < uint(d.Active()) {
-		return d.MayHaveStraggler(k)
-	}
-	d.misuseK("sim.InJobRule.CanUse", k)
-	return false
-}
+// records as the rule's (Func "sim.InJobRule.CanUse"; see Decision). It is
+// no method of judge, whose methods would be promoted to the rules through
+// a value, and panic for a nil rule.
+func canJudge(d *Decision, k int) bool { return d.mayHaveStraggler("sim.InJobRule.CanUse", k) }
 
 // specPolicy is the stragglers.Speculation of the active job at position
 // k: the thesis's rule or Mantri's (Config.Speculation), its t_new, β and
