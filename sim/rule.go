@@ -233,7 +233,12 @@ func (r *judge) apply(fn string, d *Decision, k int) (int, error) {
 // so every free slot it fills is a copy, of the eligible tasks in
 // decreasing urgency, at most one each.
 func (r *judge) stragglerCopies(fn string, d *Decision, k, g int) error {
-	if g <= 0 || d.Running(k) == 0 || !d.MayHaveStraggler(k) {
+	return r.copiesOf(fn, d, k, g, d.Running(k))
+}
+
+// copiesOf is stragglerCopies for a job of running running tasks.
+func (r *judge) copiesOf(fn string, d *Decision, k, g, running int) error {
+	if g <= 0 || running == 0 || !d.MayHaveStraggler(k) {
 		r.acts = r.acts[:0]
 		return nil
 	}
@@ -333,7 +338,8 @@ func (r *BestEffortRule) Requests(d *Decision, k int) (int, error) {
 	if r == nil {
 		return 0, nilRule(fn)
 	}
-	err := r.stragglerCopies(fn, d, k, d.Running(k))
+	running := d.Running(k)
+	err := r.copiesOf(fn, d, k, running, running)
 	return len(r.acts), err
 }
 
