@@ -361,3 +361,86 @@ func TestPresetsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// greedyPool is a user PoolRule that launches tasks outside the pool and,
+// in the pool, copies every running task of every job as often as Copy
+// lets it, checking the PoolRule contract as it goes: it is handed the
+// pool's free slots as its grant, Launch starts nothing there, and Copy
+// stops at the grant. With misuse, its first FillPool calls Copy out of
+// range.
+type greedyPool struct {
+	LaunchRule
+	t       *rapid.T
+	budget  int
+	misuse  bool
+	calls   int
+	started int // copies started in the pool
+}
+
+func (p *greedyPool) FillPool(d *Decision, free int) error {
+	p.calls++
+	if free < 0 || free > p.budget || d.Grant() != free {
+		p.t.Fatalf("FillPool(free = %d), grant %d, budget %d", free, d.Grant(), p.budget)
+	}
+	if p.misuse {
+		d.Copy(0, d.Running(0))
+		return nil
+	}
+	for k := range d.Active() {
+		if n := d.Launch(k, free+1); n != 0 {
+			p.t.Fatalf("Launch in the pool started %d tasks", n)
+		}
+		for i := range d.Running(k) {
+			for d.Copy(k, i) {
+				p.started++
+				free--
+			}
+		}
+	}
+	if d.Grant() != free || free < 0 {
+		p.t.Fatalf("after the copies: grant %d, %d free", d.Grant(), free)
+	}
+	return nil
+}
+
+// testPoolRuleContract: a user's PoolRule gets the reserved pool (tasks
+// outside it, copies in it, never more than Config.Budget at once, marked
+// Pool), its copies count as Copies, and a misuse of the Decision in
+// FillPool ends the run with its InputError.
+func testPoolRuleContract(t *rapid.T) {
+	jobs := paretoJobs(t, 4)
+	cfg := anyConfig(t)
+	cfg.Policy = SRPTBudgeted
+	cfg.Slots = max(cfg.Slots, 2)
+	cfg.Budget = rapid.IntRange(1, cfg.Slots-1).Draw(t, "budget")
+	cfg.Speculation.Off = false
+	cfg.Record = true
+	p := &greedyPool{t: t, budget: cfg.Budget, misuse: rapid.IntRange(0, 4).Draw(t, "misuse") == 0}
+	cfg.Rule = p
+	r, err := Simulate(jobs, cfg)
+	if p.misuse {
+		wantInputError(t, err, "sim.Decision.Copy", 0, "i")
+		if p.calls != 1 {
+			t.Fatalf("FillPool called %d times after the misuse", p.calls)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Simulate: %v", err)
+	}
+	checkCapacity(t, cfg, r)
+	pool := 0
+	for _, c := range r.Copies {
+		if c.Pool {
+			pool++
+			if c.Copy == 0 {
+				t.Fatalf("a task launched in the pool: %+v", c)
+			}
+		}
+	}
+	if pool != p.started || p.calls == 0 {
+		t.Fatalf("%d pool copies recorded, %d started by FillPool in %d calls", pool, p.started, p.calls)
+	}
+}
+
+func TestPoolRuleContract(t *testing.T) { t.Parallel(); rapid.Check(t, testPoolRuleContract) }
