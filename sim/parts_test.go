@@ -463,6 +463,7 @@ type watcher struct {
 	jobs   []Job
 	budget int // the pool's size, 0 without one
 	fair   bool
+	extra  int // Use hands the rule g + extra slots: the Decision still grants g
 	a      Allocator
 	r      InJobRule
 }
@@ -580,8 +581,10 @@ func (w *watcher) checkSnapshot(d *Decision) {
 }
 
 // testSnapshotAddsUp: wrapped in a watcher, every combination of a
-// built-in allocator and rule runs as it does alone, and its Decisions
-// pass checkSnapshot at every call.
+// built-in allocator and rule runs as it does alone — even when the
+// watcher offers the rule more slots than the Decision grants, which the
+// built-in rules take as the grant — and its Decisions pass checkSnapshot
+// at every call.
 func testSnapshotAddsUp(t *rapid.T) {
 	var jobs []Job
 	if rapid.Bool().Draw(t, "pareto") {
@@ -596,7 +599,7 @@ func testSnapshotAddsUp(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("%s+%s: %v", a, r, err)
 	}
-	w := &watcher{t: t, jobs: jobs, fair: a == "fair", a: cfg.Allocator, r: cfg.Rule}
+	w := &watcher{t: t, jobs: jobs, fair: a == "fair", a: cfg.Allocator, r: cfg.Rule, extra: rapid.IntRange(0, 3).Draw(t, "extra")}
 	watched := cfg
 	watched.Allocator, watched.Rule = w, w
 	if _, ok := cfg.Rule.(PoolRule); ok {
