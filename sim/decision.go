@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/stragglers"
@@ -451,13 +452,24 @@ func (d *Decision) MayHaveStraggler(k int) bool {
 // mayHaveStraggler is MayHaveStraggler with a misuse recorded as function
 // fn's: the built-in rules' CanUse is this filter, called once per active
 // job at every decision, so it is one call (see canJudge).
+//
+// The filter: a task can be judged only from φ (old enough, detectAt)
+// while now < θ (t_rem above the rule's level): the job keeps an upper
+// bound of θ over its tasks and a lower bound, quiet, of the earliest time
+// at which a task with θ > max(φ, now) becomes judgeable; both are exact
+// after AppendRunning and kept conservative by updateTheta in between.
 func (d *Decision) mayHaveStraggler(fn string, k int) bool {
 	j, ok := d.job(k)
 	if !ok {
 		d.misuseK(fn, k)
 		return false
 	}
-	return d.e.mayHaveStraggler(j)
+	e := d.e
+	if e.cfg.debug.noFilter {
+		return true
+	}
+	js := &e.js[j]
+	return e.now >= js.quiet-thetaTol*math.Max(1, math.Abs(js.quiet)) && beyond(js.thetaMax, e.now)
 }
 
 // AppendRunning appends to dst, and returns, the running tasks of the

@@ -55,21 +55,6 @@ func (e *engine) canUse(k int) bool {
 	return e.rule.CanUse(&e.dec, k) && e.err == nil
 }
 
-// mayHaveStraggler is the eligibility filter: false only if no running task
-// of job j can be judged a straggler now. A task can be judged only from
-// φ (old enough, detectAt) while now < θ (t_rem above the rule's level):
-// the job keeps an upper bound of θ over its tasks and a lower bound, quiet,
-// of the earliest time at which a task with θ > max(φ, now) becomes
-// judgeable; both are exact after a view is built and kept conservative by
-// updateTheta in between.
-func (e *engine) mayHaveStraggler(j int32) bool {
-	if e.cfg.debug.noFilter {
-		return true
-	}
-	js := &e.js[j]
-	return e.now >= js.quiet-thetaTol*math.Max(1, math.Abs(js.quiet)) && beyond(js.thetaMax, e.now)
-}
-
 // beyond reports whether θ > at, up to thetaTol in favour of θ.
 func beyond(theta, at float64) bool {
 	return theta > at-thetaTol*math.Max(1, math.Abs(at))
