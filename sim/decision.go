@@ -16,11 +16,12 @@ import (
 //
 // Every method takes O(1) unless it says otherwise, and none panics. A
 // position k outside [0, Active()), a running task i outside [0,
-// Running(k)) or a negative count n is a misuse: the method returns zero
-// values (Launch 0, Copy false) and the Decision records the first misuse
-// as a *specsched.InputError (Func "sim.Decision.Job" etc., Index k, Field
-// "k", "i" or "n"), which Simulate returns once the allocator's or rule's
-// call returns, ending the run. A nil or zero Decision (not handed out by
+// Running(k)), a phase p outside [0, Phases(k)) or a negative count n is a
+// misuse: the method returns zero values (Launch 0, Copy false) and the
+// Decision records the first misuse as a *specsched.InputError (Func
+// "sim.Decision.Job" etc., Index k, Field "k", "i", "p" or "n"), which
+// Simulate returns once the allocator's or rule's call returns, ending the
+// run. A nil or zero Decision (not handed out by
 // Simulate) returns zero values and records nothing; the built-in
 // allocators and rules return an InputError for it.
 type Decision struct {
