@@ -16,10 +16,13 @@ import (
 // shared among the active jobs. At every decision at which a slot is free,
 // Simulate calls Allocate, hands the free slots to the jobs below their
 // target in increasing key (ties by position: arrival order), each job
-// filling its grant by the InJobRule, and then — for every allocator but
-// the demand-capped SRPTAllocator and FairAllocator — offers the slots still
-// free to every job in the same order (work conservation, thesis §3.3). No
-// copy is preempted: a job above its target keeps its copies.
+// filling its grant by the InJobRule, and then — unless the allocator is
+// a ConservingAllocator that declines, as the demand-capped SRPTAllocator
+// and FairAllocator do — offers the slots still free to every job in the
+// same order (work conservation, thesis §3.3). No copy is preempted: a job
+// above its target keeps its copies. An allocator may also order the jobs
+// for a PoolRule's reserved pool (PoolKeyAllocator). The built-in
+// allocators read the jobs through the Decision alone, as a caller's can.
 //
 // An Allocator may keep scratch memory between calls (the built-in ones
 // do): a value serves one Simulate at a time.
@@ -38,40 +41,46 @@ type Allocator interface {
 	Allocate(d *Decision, target []int, key []float64) error
 }
 
-// demandCapped marks the allocators whose targets never exceed the jobs'
-// demands (Decision.Demand): the engine does not offer them the slots left
-// after the grants (no work conservation), as SRPT and Fair of the thesis
-// §2.1 do not.
-type demandCapped interface{ demandCapped() }
-
-// poolKeyer is an allocator's priority among the jobs for budgeted
-// speculation's pool, if it is not the default, fewest remaining tasks
-// first.
-type poolKeyer interface {
-	poolKey(e *engine, j int32) float64
+// A ConservingAllocator is an Allocator that says whether Simulate offers
+// it work conservation. Simulate calls WorkConserving once, when the run
+// starts: false means the slots still free after the grants are not
+// offered to the jobs (SRPTAllocator and FairAllocator, whose targets are
+// capped at the jobs' demands, Decision.Demand, as SRPT and Fair of the
+// thesis §2.1 are). An Allocator that is not a ConservingAllocator is work
+// conserving.
+type ConservingAllocator interface {
+	Allocator
+	WorkConserving() bool
 }
 
-// remainingKeys sets key[k] to T_j of every active job: the SRPT order of
-// SRPT and the Hopper family, and the remaining tasks their allocations
-// take.
-func remainingKeys(e *engine, key []float64) {
-	for k, j := range e.active {
-		key[k] = float64(e.js[j].unfinished)
-	}
+// A PoolKeyAllocator is an Allocator with its own priority among the jobs
+// for the slots of a PoolRule's reserved pool, lower first (ties by
+// position: arrival order), which Decision.PoolKey returns; for any other
+// allocator, PoolKey is the default, Decision.Remaining (fewest remaining
+// tasks first). PoolKey is called only through Decision.PoolKey, with k in
+// [0, d.Active()); it must start nothing, and should take O(1).
+type PoolKeyAllocator interface {
+	Allocator
+	PoolKey(d *Decision, k int) float64
 }
+
+// remainingKeys sets key[k] to T_j of every active job
+// (Decision.AppendRemaining; len(key) = d.Active()): the SRPT order of SRPT
+// and the Hopper family, and the remaining tasks their allocations take.
+func remainingKeys(d *Decision, key []float64) { d.AppendRemaining(key[:0]) }
 
 // internalError wraps an error from an algorithm package's exported
 // function, which the built-in allocators and rules call, as a user's
-// plug-in would, on a snapshot built from the engine's state: that function's
+// plug-in would, on a snapshot built from a Decision: that function's
 // validation is the only check the snapshot gets (the root package's
 // "Where validation happens"). For an accepted input it cannot fail; if it
-// does, the run stops and the error is reported as the engine's fault, not
-// the caller's.
-func internalError(e *engine, what string, err error) error {
+// does, the run stops and the error is reported as the fault of the
+// built-in allocator or rule fn, not the caller's.
+func internalError(fn, what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: internal error: %s: %w", e.fn, what, err)
+	return fmt.Errorf("%s: internal error: %s: %w", fn, what, err)
 }
 
 // SRPTAllocator serves the jobs with the fewest remaining tasks T_j first,
@@ -79,31 +88,29 @@ func internalError(e *engine, what string, err error) error {
 // §2.1). Priority: increasing T_j. O(n log n) for n active jobs.
 type SRPTAllocator struct {
 	demand []int
+	sorter positionSort
 }
 
-func (*SRPTAllocator) demandCapped() {}
+// WorkConserving implements ConservingAllocator: false, the targets are
+// capped at the demands.
+func (*SRPTAllocator) WorkConserving() bool { return false }
 
 // Allocate implements Allocator.
 func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error {
 	if err := allocArgs("sim.SRPTAllocator.Allocate", a == nil, d, target, key); err != nil {
 		return err
 	}
-	e := d.e
 	a.demand = grow(a.demand, len(target))
 	for k := range a.demand {
 		a.demand[k] = d.Demand(k)
 	}
-	remainingKeys(e, key)
+	remainingKeys(d, key)
 	left := d.Capacity()
-	for _, k := range e.sortedBy(key, len(key)) {
+	for _, k := range a.sorter.all(key) {
 		g := min(a.demand[k], left)
 		target[k] = g
 		left -= g
 	}
-	// e.order is the order of key, unless a caller's allocator that
-	// calls this one may change key after. (Interface values of different
-	// dynamic types compare unequal, comparable or not.)
-	e.ordered = e.alloc == Allocator(a)
 	return nil
 }
 
@@ -119,9 +126,13 @@ type FairAllocator struct {
 	ws                     alloc.Workspace
 }
 
-func (*FairAllocator) demandCapped() {}
+// WorkConserving implements ConservingAllocator: false, the targets are
+// capped at the demands.
+func (*FairAllocator) WorkConserving() bool { return false }
 
-func (*FairAllocator) poolKey(e *engine, j int32) float64 { return float64(e.js[j].poolHeld) }
+// PoolKey implements PoolKeyAllocator: the slots the job holds in the pool
+// (Decision.PoolHeld).
+func (*FairAllocator) PoolKey(d *Decision, k int) float64 { return float64(d.PoolHeld(k)) }
 
 // Allocate implements Allocator.
 func (a *FairAllocator) Allocate(d *Decision, target []int, key []float64) error {
@@ -137,7 +148,7 @@ func (a *FairAllocator) Allocate(d *Decision, target []int, key []float64) error
 	for k := range key {
 		key[k] = 0 // arrival order: the positions'
 	}
-	return internalError(d.e, "fair allocation", err)
+	return internalError("sim.FairAllocator.Allocate", "fair allocation", err)
 }
 
 // maxMinFair writes the max-min fair integer allocation of capacity slots
@@ -189,10 +200,10 @@ func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) err
 	if err := allocArgs("sim.HopperAllocator.Allocate", a == nil, d, target, key); err != nil {
 		return err
 	}
-	remainingKeys(d.e, key)
+	remainingKeys(d, key)
 	got, err := alloc.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), &a.ws)
 	copy(target, got)
-	return internalError(d.e, "Algorithm 1", err)
+	return internalError("sim.HopperAllocator.Allocate", "Algorithm 1", err)
 }
 
 // EpsFairAllocator is Hopper's Algorithm 2, ε-fair (fairness.AllocateSlots,
@@ -208,10 +219,10 @@ func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) er
 	if err := allocArgs("sim.EpsFairAllocator.Allocate", a == nil, d, target, key); err != nil {
 		return err
 	}
-	remainingKeys(d.e, key)
-	got, err := fairness.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), d.e.cfg.Eps, &a.ws)
+	remainingKeys(d, key)
+	got, err := fairness.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), d.Config().Eps, &a.ws)
 	copy(target, got)
-	return internalError(d.e, "Algorithm 2", err)
+	return internalError("sim.EpsFairAllocator.Allocate", "Algorithm 2", err)
 }
 
 // HeteroAllocator is the K-class water-filling of Algorithm 4
@@ -227,14 +238,14 @@ func (a *HeteroAllocator) Allocate(d *Decision, target []int, key []float64) err
 	if err := allocArgs("sim.HeteroAllocator.Allocate", a == nil, d, target, key); err != nil {
 		return err
 	}
-	remainingKeys(d.e, key)
+	remainingKeys(d, key)
 	a.betas = grow(a.betas, len(key))
 	for k := range a.betas {
 		a.betas[k] = d.Beta(k)
 	}
 	got, err := stragglers.AllocateSlots(target, key, a.betas, d.Capacity(), &a.ws)
 	copy(target, got)
-	return internalError(d.e, "Algorithm 4", err)
+	return internalError("sim.HeteroAllocator.Allocate", "Algorithm 4", err)
 }
 
 // DAGAllocator is Hopper's Algorithm 3 (dag.AllocateSlots) with one β for
@@ -252,34 +263,36 @@ type DAGAllocator struct {
 
 // Allocate implements Allocator.
 func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error {
-	if err := allocArgs("sim.DAGAllocator.Allocate", a == nil, d, target, key); err != nil {
+	const fn = "sim.DAGAllocator.Allocate"
+	if err := allocArgs(fn, a == nil, d, target, key); err != nil {
 		return err
 	}
-	e := d.e
+	dampening := d.Config().Dampening
 	a.jobs = grow(a.jobs, len(key))
 	jobs := a.jobs
-	for k, j := range e.active {
-		js := &e.js[j]
-		cur := js.plo
-		for cur < js.phi-1 && e.ps[cur].computed == e.ps[cur].n {
+	for k := range jobs {
+		phases := d.Phases(k)
+		cur := 0
+		up := d.Phase(k, cur)
+		for cur < phases-1 && up.Computed == up.Tasks {
 			cur++
+			up = d.Phase(k, cur)
 		}
-		up := &e.ps[cur]
-		t := float64(up.n - up.computed)
+		t := float64(up.Tasks - up.Computed)
 		var down float64
 		alpha := 1.0
-		if cur+1 < js.phi && t > 0 {
-			dn := &e.ps[cur+1]
-			down = float64(dn.n - dn.computed)
-			ratio := float64(dn.n) / float64(up.n)
+		if cur+1 < phases && t > 0 {
+			dn := d.Phase(k, cur+1)
+			down = float64(dn.Tasks - dn.Computed)
+			ratio := float64(dn.Tasks) / float64(up.Tasks)
 			var err error
 			alpha, err = dag.EstimateAlpha(dag.Progress{
-				Done:           dag.Ratio{Input: float64(up.computed), Output: ratio * float64(up.computed)},
+				Done:           dag.Ratio{Input: float64(up.Computed), Output: ratio * float64(up.Computed)},
 				RemainingInput: t,
-				Read:           float64(dn.computed),
-			}, dag.Ratio{Input: float64(up.n), Output: float64(dn.n)}, e.cfg.Dampening)
+				Read:           float64(dn.Computed),
+			}, dag.Ratio{Input: float64(up.Tasks), Output: float64(dn.Tasks)}, dampening)
 			if err != nil {
-				return internalError(e, "α of Algorithm 3", err)
+				return internalError(fn, "α of Algorithm 3", err)
 			}
 		}
 		jobs[k] = dag.Job{Remaining: t, Downstream: down, Alpha: alpha}
@@ -287,7 +300,7 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 	}
 	got, err := dag.AllocateSlots(target, jobs, d.Capacity(), d.ClusterBeta(), &a.ws)
 	copy(target, got)
-	return internalError(e, "Algorithm 3", err)
+	return internalError(fn, "Algorithm 3", err)
 }
 
 // SREWCAllocator is SREW+C(β)'s share g_j(t) (competitive.Machines, β =
@@ -316,23 +329,20 @@ func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) erro
 	if err := allocArgs(fn, a == nil, d, target, key); err != nil {
 		return err
 	}
-	e := d.e
-	if err := e.cfg.srewc(fn); err != nil {
+	cfg := d.Config()
+	if err := cfg.srewc(fn); err != nil {
 		// Config.Validate's check, for an SREWCAllocator called by the
 		// caller's allocator.
 		return err
 	}
-	if !e.moments {
-		e.phaseMoments()
-	}
 	a.jobs = grow(a.jobs, len(key))
 	jobs := a.jobs
-	for k, j := range e.active {
-		js := &e.js[j]
+	for k := range jobs {
 		var upsilon float64
-		for p := js.plo; p < js.phi; p++ {
-			ph := &e.ps[p]
-			upsilon += float64(ph.n-ph.computed) * (ph.mean + e.cfg.Lambda*ph.sd)
+		for p := range d.Phases(k) {
+			ph := d.Phase(k, p)
+			mean, sd := d.PhaseMoments(k, p)
+			upsilon += float64(ph.Tasks-ph.Computed) * (mean + cfg.Lambda*sd)
 		}
 		key[k] = upsilon
 		if upsilon > 0 {
@@ -341,7 +351,7 @@ func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) erro
 			jobs[k] = competitive.Job{}
 		}
 	}
-	got, err := competitive.Machines(target, jobs, d.Capacity(), e.cfg.SREWCBeta, 0, &a.ws)
+	got, err := competitive.Machines(target, jobs, d.Capacity(), cfg.SREWCBeta, 0, &a.ws)
 	copy(target, got)
-	return internalError(e, "SREW+C shares", err)
+	return internalError(fn, "SREW+C shares", err)
 }

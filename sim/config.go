@@ -125,7 +125,6 @@ type Config struct {
 // result: the tests compare runs with and without them.
 type debugFlags struct {
 	noFilter bool // always ask stragglers.Speculate, even when no task can be a straggler
-	fullView bool // hand Speculate and Plan every unscheduled task, not only as many as the job can start
 
 	everyInstant bool // decide at the would-be end of every killed copy too
 
@@ -200,7 +199,7 @@ func (cfg *Config) validate(fn string) error {
 			return err
 		}
 	}
-	if _, ok := r.(pooler); ok && (cfg.Budget < 0 || cfg.Budget >= cfg.Slots) {
+	if _, ok := r.(PoolRule); ok && (cfg.Budget < 0 || cfg.Budget >= cfg.Slots) {
 		return check.Err(fn, check.Scalar, "Budget", float64(cfg.Budget), "must lie in [0, Slots)")
 	}
 	if err := check.Unit(fn, check.Scalar, "Dampening", cfg.Dampening); err != nil {

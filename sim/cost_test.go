@@ -193,7 +193,7 @@ func TestThetaExact(t *testing.T) {
 				t.Fatalf("mantri %v, %d copies: θ = %v, want %v", mantri, k+1, got, want)
 			}
 		}
-		if e.mayHaveStraggler(0) {
+		if e.dec.MayHaveStraggler(0) {
 			t.Errorf("mantri %v: a task at MaxCopies may still be judged a straggler", mantri)
 		}
 	}

@@ -2,8 +2,10 @@ package sim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // A Decision is a run's state at one of its decisions, as an Allocator and
@@ -14,18 +16,21 @@ import (
 //
 // Every method takes O(1) unless it says otherwise, and none panics. A
 // position k outside [0, Active()), a running task i outside [0,
-// Running(k)) or a negative count n is a misuse: the method returns zero
-// values (Launch 0, Copy false) and the Decision records the first misuse
-// as a *specsched.InputError (Func "sim.Decision.Job" etc., Index k, Field
-// "k", "i" or "n"), which Simulate returns once the allocator's or rule's
-// call returns, ending the run. A nil or zero Decision (not handed out by
+// Running(k)), a phase p outside [0, Phases(k)) or a negative count n is a
+// misuse: the method returns zero values (Launch 0, Copy false) and the
+// Decision records the first misuse as a *specsched.InputError (Func
+// "sim.Decision.Job" etc., Index k, Field "k", "i", "p" or "n"), which
+// Simulate returns once the allocator's or rule's call returns, ending the
+// run. A nil or zero Decision (not handed out by
 // Simulate) returns zero values and records nothing; the built-in
 // allocators and rules return an InputError for it.
 type Decision struct {
 	e *engine
 	// grant is the slots the rule being called may still fill with Launch
-	// and Copy (0 outside InJobRule.Use).
+	// and Copy (0 outside InJobRule.Use and PoolRule.FillPool).
 	grant int
+	// pool: the call is PoolRule.FillPool, whose copies run in the pool.
+	pool bool
 }
 
 // valid reports whether d was handed out by Simulate.
@@ -80,6 +85,8 @@ func (d *Decision) misuse(fn string, k int, field string, v int) {
 		reason = fmt.Sprintf("must lie in [0, Active()) = [0, %d)", len(d.e.active))
 	case "i":
 		reason = "must lie in [0, Running(k))"
+	case "p":
+		reason = "must lie in [0, Phases(k))"
 	}
 	d.e.err = check.Err(fn, k, field, float64(v), reason)
 }
@@ -153,6 +160,20 @@ func (d *Decision) Remaining(k int) int {
 	return int(d.e.js[j].unfinished)
 }
 
+// AppendRemaining appends Remaining(k) of every active job, k = 0 …
+// Active()−1, to dst as float64 — the vector of T_j the Hopper allocators
+// take — and returns it (dst unchanged for a nil or zero Decision). O(n)
+// for n active jobs.
+func (d *Decision) AppendRemaining(dst []float64) []float64 {
+	if !d.valid() {
+		return dst
+	}
+	for _, j := range d.e.active {
+		dst = append(dst, float64(d.e.js[j].unfinished))
+	}
+	return dst
+}
+
 // Held is the number of slots the active job at position k holds outside
 // budgeted speculation's pool (0, and a misuse recorded, for k outside [0,
 // Active())).
@@ -178,11 +199,13 @@ func (d *Decision) Unscheduled(k int) int {
 }
 
 // Demand is the number of slots the active job at position k could use
-// now: those it holds, plus one per unscheduled runnable task, plus, under
-// best-effort speculation (BestEffortRule), one per detected straggler (its
-// copy counts as a task; O(R·c) for its R running tasks of c copies each).
-// It is what the SRPT and Fair allocators cap each job at. 0, and a misuse
-// recorded, for k outside [0, Active()).
+// now: those it holds, plus one per unscheduled runnable task, plus, for a
+// RequestRule with speculation on, the copies it requests (Requests; under
+// best-effort speculation, BestEffortRule, one per detected straggler,
+// whose copy counts as a task: O(R·c) for its R running tasks of c copies
+// each). It is what the SRPT and Fair allocators cap each job at. An error
+// of Requests is the run's. 0, and a misuse recorded, for k outside [0,
+// Active()).
 func (d *Decision) Demand(k int) int {
 	j, ok := d.job(k)
 	if !ok {
@@ -192,7 +215,7 @@ func (d *Decision) Demand(k int) int {
 	e := d.e
 	n := e.held(j) + int(e.js[j].unsched)
 	if e.requester != nil {
-		r, err := e.requester.requests(e, j)
+		r, err := e.requester.Requests(d, k)
 		if err != nil && e.err == nil {
 			e.err = err // reported by the engine once the call returns
 		}
@@ -232,9 +255,11 @@ func (d *Decision) RunningTask(k, i int) (copies int, elapsed, remaining float64
 
 // Launch starts the first copies of up to n of the job's unscheduled
 // runnable tasks (upstream phase first, in index order), within the slots
-// the rule may still fill, and returns how many it started. Only an
-// InJobRule's Use may call it (elsewhere it starts nothing). It starts
-// nothing, and a misuse is recorded, for k outside [0, Active()) or n < 0.
+// the rule may still fill, and returns how many it started; each new task
+// is appended to the job's running tasks (RunningTask's order). Only an
+// InJobRule's Use may call it (elsewhere, and in PoolRule.FillPool, whose
+// pool runs copies only, it starts nothing). It starts nothing, and a
+// misuse is recorded, for k outside [0, Active()) or n < 0.
 func (d *Decision) Launch(k, n int) int {
 	j, ok := d.job(k)
 	if !ok {
@@ -245,6 +270,9 @@ func (d *Decision) Launch(k, n int) int {
 		d.misuse("sim.Decision.Launch", k, "n", n)
 		return 0
 	}
+	if d.pool {
+		return 0
+	}
 	used := d.e.launchUpTo(j, min(n, d.grant))
 	d.grant -= used
 	return used
@@ -253,7 +281,8 @@ func (d *Decision) Launch(k, n int) int {
 // Copy starts another copy of running task i of the active job at position
 // k, and reports whether it did: not when the rule has no slot left to
 // fill or the task already runs MaxCopies copies. Only an InJobRule's Use
-// may call it (elsewhere it starts nothing). It starts nothing, and a
+// and a PoolRule's FillPool may call it (elsewhere it starts nothing); in
+// FillPool the copy runs in the reserved pool. It starts nothing, and a
 // misuse is recorded, for k or i out of range.
 func (d *Decision) Copy(k, i int) bool {
 	t, ok := d.task("sim.Decision.Copy", k, i)
@@ -264,9 +293,228 @@ func (d *Decision) Copy(k, i int) bool {
 	if d.grant <= 0 || e.ts[t].copies >= MaxCopies {
 		return false
 	}
-	e.startCopy(t, false)
+	e.startCopy(t, d.pool)
 	d.grant--
 	return true
+}
+
+// Config is the run's configuration, as passed to Simulate (a copy: the
+// caller's allocator and rule read their parameters here, e.g. Eps,
+// Lambda, Speculation). O(1). The zero Config for a nil or zero Decision.
+func (d *Decision) Config() Config {
+	if !d.valid() {
+		return Config{}
+	}
+	return d.e.cfg
+}
+
+// NewCopy is t_new of the active job at position k: the mean duration of
+// a new copy of one of its tasks (Job.NewCopy, or the mean over its
+// phases; the level of the thesis's straggler rule). 0, and a misuse
+// recorded, for k outside [0, Active()).
+func (d *Decision) NewCopy(k int) float64 {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.NewCopy", k)
+		return 0
+	}
+	return d.e.js[j].tnew
+}
+
+// PoolHeld is the number of slots the active job at position k holds in
+// the reserved pool of a PoolRule (0, and a misuse recorded, for k outside
+// [0, Active())).
+func (d *Decision) PoolHeld(k int) int {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.PoolHeld", k)
+		return 0
+	}
+	return int(d.e.js[j].poolHeld)
+}
+
+// Waiting is the number of tasks of the active job at position k whose run
+// is over but which wait for their upstream phase to complete; each holds
+// one slot, counted by Held. The job's running tasks' live copies hold
+// Held(k) + PoolHeld(k) − Waiting(k) slots. 0, and a misuse recorded, for k
+// outside [0, Active()).
+func (d *Decision) Waiting(k int) int {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.Waiting", k)
+		return 0
+	}
+	return int(d.e.js[j].waiting)
+}
+
+// Capped is the number of running tasks of the active job at position k
+// that run MaxCopies live copies: tasks Copy will not copy again (0, and a
+// misuse recorded, for k outside [0, Active())).
+func (d *Decision) Capped(k int) int {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.Capped", k)
+		return 0
+	}
+	return int(d.e.js[j].capped)
+}
+
+// Copies is the number of live copies of running task i of the active job
+// at position k: RunningTask's first result, without the estimate (0, and
+// a misuse recorded, for k or i out of range).
+func (d *Decision) Copies(k, i int) int {
+	t, ok := d.task("sim.Decision.Copies", k, i)
+	if !ok {
+		return 0
+	}
+	return int(d.e.ts[t].copies)
+}
+
+// A PhaseStatus is the progress of one phase of a job (Decision.Phase).
+type PhaseStatus struct {
+	// Tasks is the phase's number of tasks; Unscheduled those not started
+	// yet (runnable or not); Computed those whose run is over (done, or
+	// waiting for the upstream phase).
+	Tasks, Unscheduled, Computed int
+	// Runnable: the phase's tasks may start (its upstream phase has
+	// computed enough tasks; Phase.Start).
+	Runnable bool
+}
+
+// Phases is the number of phases of the active job at position k (0, and
+// a misuse recorded, for k outside [0, Active())).
+func (d *Decision) Phases(k int) int {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.Phases", k)
+		return 0
+	}
+	js := &d.e.js[j]
+	return int(js.phi - js.plo)
+}
+
+// phase returns the state of phase p of the active job at position k, or
+// nil (the misuse recorded for function fn) if there is none.
+func (d *Decision) phase(fn string, k, p int) *phaseState {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK(fn, k)
+		return nil
+	}
+	js := &d.e.js[j]
+	if uint(p) >= uint(js.phi-js.plo) {
+		d.misuse(fn, k, "p", p)
+		return nil
+	}
+	return &d.e.ps[js.plo+int32(p)]
+}
+
+// Phase is the progress of phase p ∈ [0, Phases(k)) of the active job at
+// position k, upstream first (the zero PhaseStatus, and a misuse recorded,
+// for k or p out of range).
+func (d *Decision) Phase(k, p int) PhaseStatus {
+	ph := d.phase("sim.Decision.Phase", k, p)
+	if ph == nil {
+		return PhaseStatus{}
+	}
+	return PhaseStatus{Tasks: int(ph.n), Unscheduled: int(ph.n - ph.next), Computed: int(ph.computed), Runnable: ph.runnable}
+}
+
+// PhaseMoments are the mean and standard deviation of the durations of the
+// first copies of phase p's tasks of the active job at position k: what a
+// scheduler knows of the phase a priori, estimated from the trace as Xu et
+// al. §5 do (SREW+C's E and σ, eq. 25). The first call of a run computes
+// them for every phase, O(tasks); later calls take O(1). Zeros, and a
+// misuse recorded, for k or p out of range.
+func (d *Decision) PhaseMoments(k, p int) (mean, sd float64) {
+	ph := d.phase("sim.Decision.PhaseMoments", k, p)
+	if ph == nil {
+		return 0, 0
+	}
+	if !d.e.moments {
+		d.e.phaseMoments()
+	}
+	return ph.mean, ph.sd
+}
+
+// MayHaveStraggler is the engine's eligibility filter for a rule whose
+// Bookkeeping asks for Stragglers: false only if no running task of the
+// active job at position k can be judged a straggler now — none has run
+// Speculation.Detect × t_new yet with t_rem above the rule's level (t_new,
+// or Mantri's cut-off), up to a relative 1e-9 in favour of true. The engine
+// keeps its bounds from the copies' starts and, under Observed, their
+// reports, and AppendRunning makes them exact. Without that bookkeeping the
+// bounds are not kept and it is false until AppendRunning sets them. O(1).
+// False, and a misuse recorded, for k outside [0, Active()).
+func (d *Decision) MayHaveStraggler(k int) bool {
+	return d.mayHaveStraggler("sim.Decision.MayHaveStraggler", k)
+}
+
+// mayHaveStraggler is MayHaveStraggler with a misuse recorded as function
+// fn's: the built-in rules' CanUse is this filter, called once per active
+// job at every decision, so it is one call (see canJudge).
+//
+// The filter: a task can be judged only from φ (old enough, detectAt)
+// while now < θ (t_rem above the rule's level): the job keeps an upper
+// bound of θ over its tasks and a lower bound, quiet, of the earliest time
+// at which a task with θ > max(φ, now) becomes judgeable; both are exact
+// after AppendRunning and kept conservative by updateTheta in between.
+func (d *Decision) mayHaveStraggler(fn string, k int) bool {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK(fn, k)
+		return false
+	}
+	e := d.e
+	if e.cfg.debug.noFilter {
+		return true
+	}
+	js := &e.js[j]
+	return e.now >= js.quiet-thetaTol*math.Max(1, math.Abs(js.quiet)) && beyond(js.thetaMax, e.now)
+}
+
+// AppendRunning appends to dst, and returns, the running tasks of the
+// active job at position k as stragglers.Speculate is shown them, in the
+// order of RunningTask (entry i is running task i): State Running, their
+// live copies, elapsed time and t_rem as RunningTask gives them, but t_rem
+// = 0 (never eligible) for a task at MaxCopies copies. It also makes the
+// job's eligibility bounds exact (MayHaveStraggler). O(R·c) for R running
+// tasks of c copies. dst unchanged, and a misuse recorded, for k outside
+// [0, Active()).
+func (d *Decision) AppendRunning(dst []stragglers.Task, k int) []stragglers.Task {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.AppendRunning", k)
+		return dst
+	}
+	return d.e.appendRunning(dst, j)
+}
+
+// PoolKey is the active job at position k's priority for the slots of a
+// reserved pool (PoolRule), lower first: the run's allocator's PoolKey if
+// it is a PoolKeyAllocator, Remaining(k) otherwise. O(1) plus the
+// allocator's PoolKey. 0, and a misuse recorded, for k outside [0,
+// Active()).
+func (d *Decision) PoolKey(k int) float64 {
+	if _, ok := d.job(k); !ok {
+		d.misuseK("sim.Decision.PoolKey", k)
+		return 0
+	}
+	if d.e.poolKeyer != nil {
+		return d.e.poolKeyer.PoolKey(d, k)
+	}
+	return float64(d.Remaining(k))
+}
+
+// Grant is the number of slots the rule being called may still fill with
+// Launch and Copy: in InJobRule.Use, what is left of the job's grant g; in
+// PoolRule.FillPool, of the pool's free slots; 0 elsewhere and for a nil
+// or zero Decision.
+func (d *Decision) Grant() int {
+	if !d.valid() {
+		return 0
+	}
+	return d.grant
 }
 
 // allocArgs checks the arguments of built-in allocator fn's Allocate (nilA:
@@ -279,7 +527,7 @@ func allocArgs(fn string, nilA bool, d *Decision, target []int, key []float64) e
 	if !d.valid() {
 		return check.ErrText(fn, check.Scalar, "d", "not from Simulate", "must be a Decision handed out by Simulate, not nil or zero")
 	}
-	n := len(d.e.active)
+	n := d.Active()
 	if err := check.Len(fn, "target", len(target), n); err != nil {
 		return err
 	}
@@ -288,19 +536,18 @@ func allocArgs(fn string, nilA bool, d *Decision, target []int, key []float64) e
 
 // ruleArgs checks the arguments of built-in rule fn's Use (nilR: its
 // receiver is nil) — a Decision handed out by Simulate, k in [0, Active()),
-// g ≥ 1 — and returns the active job at position k and the slots the rule
-// may fill: g, at most what the Decision still grants (Launch and Copy's
-// bound; 0 outside InJobRule.Use).
-func ruleArgs(fn string, nilR bool, d *Decision, k, g int) (int32, int, error) {
+// g ≥ 1 — and returns the slots the rule may fill: g, at most what the
+// Decision still grants (Launch and Copy's bound; 0 outside InJobRule.Use).
+func ruleArgs(fn string, nilR bool, d *Decision, k, g int) (int, error) {
 	switch {
 	case nilR:
-		return 0, 0, nilRule(fn)
+		return 0, nilRule(fn)
 	case !d.valid():
-		return 0, 0, check.ErrText(fn, check.Scalar, "d", "not from Simulate", "must be a Decision handed out by Simulate, not nil or zero")
-	case uint(k) >= uint(len(d.e.active)):
-		return 0, 0, check.Err(fn, k, "k", float64(k), fmt.Sprintf("must lie in [0, Active()) = [0, %d)", len(d.e.active)))
+		return 0, check.ErrText(fn, check.Scalar, "d", "not from Simulate", "must be a Decision handed out by Simulate, not nil or zero")
+	case uint(k) >= uint(d.Active()):
+		return 0, check.Err(fn, k, "k", float64(k), fmt.Sprintf("must lie in [0, Active()) = [0, %d)", d.Active()))
 	case g < 1:
-		return 0, 0, check.Err(fn, k, "g", float64(g), "must be ≥ 1")
+		return 0, check.Err(fn, k, "g", float64(g), "must be ≥ 1")
 	}
-	return d.e.active[k], min(g, d.grant), nil
+	return min(g, d.Grant()), nil
 }

@@ -82,6 +82,10 @@ func TestDecisionMisuse(t *testing.T) {
 		{"Copy(k, Running(k))", "sim.Decision.Copy", "i", 0, misuser{use: func(d *Decision, k int) { d.Copy(k, d.Running(k)) }}},
 		{"RunningTask(k, -1)", "sim.Decision.RunningTask", "i", 0, misuser{use: func(d *Decision, k int) { d.RunningTask(k, -1) }}},
 		{"Launch(k, -1)", "sim.Decision.Launch", "n", 0, misuser{use: func(d *Decision, k int) { d.Launch(k, -1) }}},
+		{"Phase(k, Phases(k))", "sim.Decision.Phase", "p", 1, misuser{allocate: func(d *Decision) { d.Phase(1, d.Phases(1)) }}},
+		{"PhaseMoments(0, -1)", "sim.Decision.PhaseMoments", "p", 0, misuser{allocate: func(d *Decision) { d.PhaseMoments(0, -1) }}},
+		{"Copies(k, -1)", "sim.Decision.Copies", "i", 0, misuser{use: func(d *Decision, k int) { d.Copies(k, -1) }}},
+		{"AppendRunning(-1)", "sim.Decision.AppendRunning", "k", -1, misuser{use: func(d *Decision, _ int) { d.AppendRunning(nil, -1) }}},
 	} {
 		m := c.m
 		m.a, m.r = &HopperAllocator{}, &SpeculateRule{}
@@ -115,7 +119,11 @@ func TestZeroDecision(t *testing.T) {
 		c, el, rem := d.RunningTask(0, 0)
 		if d.Now() != 0 || d.Capacity() != 0 || d.Active() != 0 || d.ClusterBeta() != 0 || d.Job(0) != 0 ||
 			d.Beta(0) != 0 || d.Remaining(0) != 0 || d.Held(0) != 0 || d.Unscheduled(0) != 0 || d.Demand(0) != 0 ||
-			d.Running(0) != 0 || c != 0 || el != 0 || rem != 0 || d.Launch(0, 1) != 0 || d.Copy(0, 0) {
+			d.Running(0) != 0 || c != 0 || el != 0 || rem != 0 || d.Launch(0, 1) != 0 || d.Copy(0, 0) ||
+			d.Config().Slots != 0 || d.NewCopy(0) != 0 || d.PoolHeld(0) != 0 || d.Waiting(0) != 0 ||
+			d.Capped(0) != 0 || d.Copies(0, 0) != 0 || d.Phases(0) != 0 || d.Phase(0, 0) != (PhaseStatus{}) ||
+			d.MayHaveStraggler(0) || len(d.AppendRunning(nil, 0)) != 0 || d.PoolKey(0) != 0 || d.Grant() != 0 ||
+			len(d.AppendRemaining(nil)) != 0 {
 			t.Errorf("%#v: non-zero answers", d)
 		}
 	}
@@ -127,14 +135,15 @@ func TestZeroDecision(t *testing.T) {
 // the model, and records the first misuse it commits: the InputError
 // Simulate must return.
 type probe struct {
-	t     *rapid.T
-	jobs  []Job
-	slots int
-	a     Allocator
-	r     InJobRule
-	calls int // probing calls left
-	now   float64
-	want  *specsched.InputError // the first misuse
+	t       *rapid.T
+	jobs    []Job
+	slots   int
+	service Service
+	a       Allocator
+	r       InJobRule
+	calls   int // probing calls left
+	now     float64
+	want    *specsched.InputError // the first misuse
 }
 
 // probing draws whether this call probes: about one in three, until the
@@ -172,7 +181,7 @@ func (p *probe) look(d *Decision) {
 	p.now = d.Now()
 	k := p.position(d, "k")
 	in := k >= 0 && k < d.Active()
-	method := rapid.IntRange(0, 7).Draw(t, "method")
+	method := rapid.IntRange(0, 17).Draw(t, "method")
 	var fn string
 	var zero bool
 	switch method {
@@ -196,6 +205,12 @@ func (p *probe) look(d *Decision) {
 		zero = n == 0
 		if in && !(n >= d.Unscheduled(k)+d.Running(k) && n <= jobTasks(&p.jobs[d.Job(k)])) {
 			t.Fatalf("Remaining(%d) = %d, %d unscheduled, %d running", k, n, d.Unscheduled(k), d.Running(k))
+		}
+		if in {
+			all := d.AppendRemaining([]float64{-1})
+			if len(all) != d.Active()+1 || all[0] != -1 || all[k+1] != float64(n) {
+				t.Fatalf("AppendRemaining: %v, Remaining(%d) = %d", all, k, n)
+			}
 		}
 	case 3:
 		fn = "Held"
@@ -247,12 +262,164 @@ func (p *probe) look(d *Decision) {
 			}
 			return
 		}
+	default:
+		var done bool
+		fn, zero, done = p.lookMore(d, method, k, in)
+		if done {
+			return
+		}
 	}
 	if !in {
 		p.miss("sim.Decision."+fn, k, "k")
 		if !zero {
 			t.Fatalf("%s(%d) out of range: not zero", fn, k)
 		}
+	}
+}
+
+// lookMore is look for the methods a policy needs beyond the slots and the
+// remaining tasks (method 8 on): it returns the method's name and whether
+// its answer was zero, or done if it checked all there was to check.
+func (p *probe) lookMore(d *Decision, method, k int, in bool) (fn string, zero, done bool) {
+	t := p.t
+	kk := k // a position in range, to draw further arguments from
+	if !in {
+		kk = 0
+	}
+	switch method {
+	case 8:
+		x := d.NewCopy(k)
+		if in && (!(x > 0) || p.jobs[d.Job(k)].NewCopy != 0 && x != p.jobs[d.Job(k)].NewCopy) {
+			t.Fatalf("NewCopy(%d) = %g, the job's %g", k, x, p.jobs[d.Job(k)].NewCopy)
+		}
+		return "NewCopy", x == 0, false
+	case 9:
+		n := d.PoolHeld(k)
+		if in && !(n >= 0 && n <= p.slots-d.Capacity() && n <= d.Running(k)*MaxCopies) {
+			t.Fatalf("PoolHeld(%d) = %d, pool %d, %d running", k, n, p.slots-d.Capacity(), d.Running(k))
+		}
+		return "PoolHeld", n == 0, false
+	case 10:
+		n := d.Waiting(k)
+		if in && !(n >= 0 && n <= d.Held(k) && n <= d.Remaining(k)) {
+			t.Fatalf("Waiting(%d) = %d, held %d, remaining %d", k, n, d.Held(k), d.Remaining(k))
+		}
+		return "Waiting", n == 0, false
+	case 11:
+		n := d.Capped(k)
+		if in {
+			capped := 0
+			for i := range d.Running(k) {
+				if d.Copies(k, i) == MaxCopies {
+					capped++
+				}
+			}
+			if n != capped {
+				t.Fatalf("Capped(%d) = %d, %d running tasks at MaxCopies", k, n, capped)
+			}
+		}
+		return "Capped", n == 0, false
+	case 12:
+		n := d.Phases(k)
+		if in && n != len(p.jobs[d.Job(k)].Phases) {
+			t.Fatalf("Phases(%d) = %d, the job's %d", k, n, len(p.jobs[d.Job(k)].Phases))
+		}
+		return "Phases", n == 0, false
+	case 13, 14:
+		// Phase and PhaseMoments: in range, the phases add up to the job's
+		// counts; out of range, zeros and the misuse (field k, else p).
+		name := "Phase"
+		if method == 14 {
+			name = "PhaseMoments"
+		}
+		ph := rapid.IntRange(-1, d.Phases(kk)).Draw(t, "p")
+		var st PhaseStatus
+		var mean, sd float64
+		if method == 13 {
+			st = d.Phase(k, ph)
+		} else {
+			mean, sd = d.PhaseMoments(k, ph)
+		}
+		if in && ph >= 0 && ph < d.Phases(k) {
+			p.checkPhases(d, k, ph, mean, sd, method == 14)
+			return name, false, true
+		}
+		zero = st == PhaseStatus{} && mean == 0 && sd == 0
+		if !zero {
+			t.Fatalf("%s(%d, %d) out of range: %+v, %g, %g", name, k, ph, st, mean, sd)
+		}
+		if in {
+			p.miss("sim.Decision."+name, k, "p")
+			return name, true, true
+		}
+		return name, true, false
+	case 15:
+		may := d.MayHaveStraggler(k)
+		return "MayHaveStraggler", !may, false
+	case 16:
+		view := d.AppendRunning(nil, k)
+		if in {
+			if len(view) != d.Running(k) {
+				t.Fatalf("AppendRunning(%d): %d tasks, %d running", k, len(view), d.Running(k))
+			}
+			for i, task := range view {
+				c, el, rem := d.RunningTask(k, i)
+				if task.Copies != c || task.Copies != d.Copies(k, i) || task.Elapsed != el ||
+					task.Remaining != rem && !(c == MaxCopies && task.Remaining == 0) {
+					t.Fatalf("AppendRunning(%d)[%d] = %+v, RunningTask %d, %g, %g", k, i, task, c, el, rem)
+				}
+			}
+		}
+		return "AppendRunning", len(view) == 0, false
+	default:
+		x := d.PoolKey(k)
+		if in && !(x >= 0) {
+			t.Fatalf("PoolKey(%d) = %g", k, x)
+		}
+		return "PoolKey", x == 0, false
+	}
+}
+
+// checkPhases checks, for the active job at position k, that phase ph's
+// status is its phase's and that the phases' counts add up to the job's:
+// the unfinished tasks to Remaining, the runnable phases' unscheduled
+// tasks to Unscheduled; and, with moments, that the moments of phase ph
+// are those of its first copies' durations when they are known.
+func (p *probe) checkPhases(d *Decision, k, ph int, mean, sd float64, moments bool) {
+	t := p.t
+	job := &p.jobs[d.Job(k)]
+	if moments {
+		if !(mean > 0 && sd >= 0 && sd <= mean*math.Sqrt(float64(job.Phases[ph].Tasks))) {
+			t.Fatalf("PhaseMoments(%d, %d) = %g, %g", k, ph, mean, sd)
+		}
+		if durs := job.Phases[ph].Durations; durs != nil && p.service == CopyService {
+			var sum float64
+			for _, x := range durs {
+				sum += x
+			}
+			if want := sum / float64(len(durs)); !close(mean, want) {
+				t.Fatalf("PhaseMoments(%d, %d) mean %g, the durations' %g", k, ph, mean, want)
+			}
+		}
+		return
+	}
+	var unfinished, unscheduled int
+	for q := range d.Phases(k) {
+		st := d.Phase(k, q)
+		if st.Tasks != job.Phases[q].Tasks || st.Computed < 0 || st.Unscheduled < 0 || st.Computed+st.Unscheduled > st.Tasks {
+			t.Fatalf("Phase(%d, %d) = %+v of %d tasks", k, q, st, job.Phases[q].Tasks)
+		}
+		if q > 0 && st.Runnable && !d.Phase(k, q-1).Runnable {
+			t.Fatalf("Phase(%d, %d) runnable before its upstream phase", k, q)
+		}
+		unfinished += st.Tasks - st.Computed
+		if st.Runnable {
+			unscheduled += st.Unscheduled
+		}
+	}
+	if unfinished != d.Remaining(k) || unscheduled != d.Unscheduled(k) {
+		t.Fatalf("phases of job %d: %d unfinished, %d unscheduled; Remaining %d, Unscheduled %d",
+			k, unfinished, unscheduled, d.Remaining(k), d.Unscheduled(k))
 	}
 }
 
@@ -380,7 +547,7 @@ func testDecisionNoPanic(t *rapid.T) {
 	if cfg.Policy == SRPTBudgeted {
 		cfg.Policy = SRPT // the probe is no budgeted rule: no pool
 	}
-	p := &probe{t: t, jobs: jobs, slots: cfg.Slots, a: cfg.Allocator, r: cfg.Rule, calls: rapid.IntRange(0, 12).Draw(t, "calls")}
+	p := &probe{t: t, jobs: jobs, slots: cfg.Slots, service: cfg.Service, a: cfg.Allocator, r: cfg.Rule, calls: rapid.IntRange(0, 12).Draw(t, "calls")}
 	cfg.Allocator, cfg.Rule = p, p
 	r, err := Simulate(jobs, cfg)
 	if p.want == nil {

@@ -36,7 +36,8 @@
 // A policy is two values: an Allocator, how the slots are shared among the
 // jobs, and an InJobRule, how a job uses the slots it is granted; any
 // allocator combines with any rule, and a caller can plug in its own of
-// either (Config.Allocator, Config.Rule; see the Allocator example). The
+// either (Config.Allocator, Config.Rule; see the Allocator example and
+// "Writing your own policy" below). The
 // Preset constants name combinations of the built-in ones (Preset.Parts). At every
 // event — a copy's end, an arrival, a task becoming old enough to be judged
 // a straggler — the allocator computes its targets from the active jobs'
@@ -56,6 +57,39 @@
 // MaxCopies copies at once, so that a run costs what its jobs need however
 // many slots idle. See Simulate for the rules in full and Preset for the
 // list.
+//
+// # Writing your own policy
+//
+// An Allocator or InJobRule of the caller's is a first-class one: the
+// built-in ones are written against the same exported API and use nothing
+// else of the engine. At a decision both see the run through a Decision, a
+// read-only snapshot of the active jobs: their remaining tasks, demands,
+// slots held (in and out of the reserved pool), β and t_new
+// (Decision.NewCopy), each phase's progress (Decision.Phase) and the
+// moments of its first copies' durations (Decision.PhaseMoments), each
+// running task's copies and estimated remaining time, the run's Config; a
+// rule acts on it by Decision.Launch and Decision.Copy only. What a policy
+// needs of the engine beyond that it declares by optional interfaces,
+// asked once per run:
+//
+//   - ConservingAllocator: decline work conservation (SRPT, Fair).
+//   - PoolKeyAllocator: the jobs' order for a reserved pool (Fair).
+//   - BookkeepingRule: the straggler bookkeeping — the eligibility filter
+//     Decision.MayHaveStraggler, the decisions at the instants tasks become
+//     old enough to judge (and, under Observed, at the reports that can
+//     make them stragglers) — and a decision at every instant, for a rule
+//     that gives a straggler one copy per decision (Hopper's, best
+//     effort, budgeted).
+//   - RequestRule: copies that count as the job's tasks in its demand
+//     (best effort).
+//   - PoolRule: a pool of Config.Budget slots that runs copies only,
+//     filled after the grants (budgeted).
+//
+// Decision.AppendRunning shows a job's running tasks as
+// stragglers.Speculate takes them, so that a rule judges stragglers with
+// the library's estimates; the package's tests run every built-in
+// allocator and rule against a version written from this API alone and
+// find the same run, copy for copy.
 //
 // # What the scheduler sees
 //

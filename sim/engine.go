@@ -138,21 +138,20 @@ type engine struct {
 	// The policy: the allocator shares the slots, the rule uses them.
 	alloc     Allocator
 	rule      InJobRule
-	requester requester // the rule, if its stragglers count in the demand (speculation on)
-	pool      pooler    // the rule, if it fills a reserved pool (speculation on)
-	dec       Decision  // what alloc and rule see: this engine
-	err       error     // the first error met inside a Decision method
-	moments   bool      // phaseMoments has run (SREWCAllocator)
-	userAlloc bool      // alloc is none of the built-in allocators: its priorities are checked
+	requester RequestRule      // the rule, if its copies count in the demand (speculation on)
+	pool      PoolRule         // the rule, if it fills a reserved pool (speculation on)
+	poolKeyer PoolKeyAllocator // the allocator, if it orders the jobs for the pool
+	dec       Decision         // what alloc and rule see: this engine
+	err       error            // the first error met inside a Decision method
+	moments   bool             // phaseMoments has run (Decision.PhaseMoments)
 
 	// The grant's scratch, reused at every decision: the allocation and
-	// priority of the active jobs, their order (ordered: set by the
-	// allocator), and sortedBy's packed keys.
-	target  []int
-	key     []float64
-	order   []int32
-	ordered bool
-	packed  []uint64
+	// priority of the active jobs, and the order of the jobs the grants
+	// serve.
+	target []int
+	key    []float64
+	order  []int32
+	sorter positionSort
 }
 
 // eventHeap is the queue of events: internal/minheap's heap ranked by
@@ -191,30 +190,29 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e := &engine{fn: fn, cfg: cfg, jobs: jobs, seed: cfg.Seed, slots: cfg.Slots, regCap: cfg.Slots}
 	e.dec.e = e
 	e.alloc, e.rule = cfg.parts()
+	// The optional interfaces of the allocator and rule, asked once.
 	on := !cfg.Speculation.Off
-	if p, ok := e.rule.(pooler); ok {
+	if p, ok := e.rule.(PoolRule); ok {
 		e.regCap = cfg.Slots - cfg.Budget
 		if on {
 			e.pool = p
 		}
 	}
-	if r, ok := e.rule.(requester); ok && on {
+	if r, ok := e.rule.(RequestRule); ok && on {
 		e.requester = r
 	}
-	var traits ruleTraits
-	if t, ok := e.rule.(tracer); ok {
-		traits = t.traits()
+	var books Bookkeeping
+	if b, ok := e.rule.(BookkeepingRule); ok {
+		books = b.Bookkeeping()
+	}
+	e.poolKeyer, _ = e.alloc.(PoolKeyAllocator)
+	e.conserving = true
+	if c, ok := e.alloc.(ConservingAllocator); ok {
+		e.conserving = c.WorkConserving()
 	}
 	e.betaC = clusterBeta(&cfg, jobs)
-	switch e.alloc.(type) {
-	case *SRPTAllocator, *FairAllocator, *HopperAllocator, *EpsFairAllocator, *DAGAllocator, *HeteroAllocator, *SREWCAllocator:
-	default:
-		e.userAlloc = true
-	}
-	_, capped := e.alloc.(demandCapped)
-	e.conserving = !capped
-	e.judges = traits.judges && on
-	e.everyInstant = traits.oneCopy && on || cfg.debug.everyInstant
+	e.judges = books.Stragglers && on
+	e.everyInstant = books.EveryInstant && on || cfg.debug.everyInstant
 	e.checks = e.judges && cfg.Speculation.Detect > 0
 	e.observed = cfg.Speculation.Estimator == Observed
 	e.heartbeat = cfg.Speculation.Heartbeat
@@ -339,9 +337,9 @@ func phaseFloor(ph *Phase) float64 {
 // 25, Assumption 1), the mean and standard deviation of each phase's task
 // durations from the durations its first copies take: what the scheduler
 // knows a priori, estimated as the paper's §5 does from the trace. It is
-// computed at the first call of SREWCAllocator.Allocate of the run (moments
-// set), so that an SREWCAllocator called by the caller's own allocator sees
-// them too.
+// computed at the first call of Decision.PhaseMoments of the run (moments
+// set), so that a run whose policy does not read them does not pay for
+// them.
 func (e *engine) phaseMoments() {
 	e.moments = true
 	for p := range e.ps {

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/specsched/specsched/stragglers"
 )
 
 // thetaTol is the relative margin by which the eligibility filter errs on the
@@ -53,21 +55,6 @@ func (e *engine) canUse(k int) bool {
 	return e.rule.CanUse(&e.dec, k) && e.err == nil
 }
 
-// mayHaveStraggler is the eligibility filter: false only if no running task
-// of job j can be judged a straggler now. A task can be judged only from
-// φ (old enough, detectAt) while now < θ (t_rem above the rule's level):
-// the job keeps an upper bound of θ over its tasks and a lower bound, quiet,
-// of the earliest time at which a task with θ > max(φ, now) becomes
-// judgeable; both are exact after a view is built and kept conservative by
-// updateTheta in between.
-func (e *engine) mayHaveStraggler(j int32) bool {
-	if e.cfg.debug.noFilter {
-		return true
-	}
-	js := &e.js[j]
-	return e.now >= js.quiet-thetaTol*math.Max(1, math.Abs(js.quiet)) && beyond(js.thetaMax, e.now)
-}
-
 // beyond reports whether θ > at, up to thetaTol in favour of θ.
 func beyond(theta, at float64) bool {
 	return theta > at-thetaTol*math.Max(1, math.Abs(at))
@@ -91,13 +78,40 @@ func (e *engine) launchUpTo(j int32, g int) int {
 	return used
 }
 
-// viewLimit is how many of job j's unscheduled tasks a decision for limit
-// slots needs to see (see buildView and plan).
-func (e *engine) viewLimit(j int32, limit int) int {
-	if e.cfg.debug.fullView {
-		return int(e.js[j].unsched)
+// appendRunning appends job j's running tasks to dst as
+// stragglers.Speculate is shown them (t_rem estimated, 0 at MaxCopies) and
+// tightens the job's eligibility bounds to the exact maximum of θ and the
+// exact quiet time (Decision.AppendRunning).
+func (e *engine) appendRunning(dst []stragglers.Task, j int32) []stragglers.Task {
+	js := &e.js[j]
+	thetaMax := math.Inf(-1)
+	quiet := math.Inf(1)
+	for _, t := range js.running {
+		e.steps++
+		ts := &e.ts[t]
+		rem := 0.0 // at MaxCopies: never eligible
+		switch {
+		case ts.copies >= MaxCopies:
+		case e.observed:
+			// The reports since the bound was set may have lowered it.
+			rem, ts.theta = e.observedEstimate(t, e.observedLevel(t))
+		default:
+			rem = e.remaining(t)
+		}
+		if at := math.Max(ts.phi, e.now); beyond(ts.theta, at) {
+			quiet = math.Min(quiet, at)
+		}
+		dst = append(dst, stragglers.Task{
+			State:     stragglers.Running,
+			Copies:    int(ts.copies),
+			Elapsed:   e.now - ts.start,
+			Remaining: rem,
+		})
+		thetaMax = math.Max(thetaMax, ts.theta)
 	}
-	return min(int(e.js[j].unsched), limit)
+	js.thetaMax = thetaMax
+	js.quiet = quiet
+	return dst
 }
 
 // remaining is the estimated t_rem of a running task: the smallest estimated

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -359,5 +360,284 @@ func TestPresetsConcurrent(t *testing.T) {
 				t.Fatalf("%v: concurrent runs differ:\n%s", p, diff)
 			}
 		}
+	}
+}
+
+// greedyPool is a user PoolRule that launches tasks outside the pool and,
+// in the pool, copies every running task of every job as often as Copy
+// lets it, checking the PoolRule contract as it goes: it is handed the
+// pool's free slots as its grant, Launch starts nothing there, and Copy
+// stops at the grant. With misuse, its first FillPool calls Copy out of
+// range.
+type greedyPool struct {
+	LaunchRule
+	t       *rapid.T
+	budget  int
+	misuse  bool
+	misused bool // the misuse is done: Simulate must not call again
+	calls   int
+	started int // copies started in the pool
+}
+
+func (p *greedyPool) FillPool(d *Decision, free int) error {
+	p.calls++
+	if free < 0 || free > p.budget || d.Grant() != free {
+		p.t.Fatalf("FillPool(free = %d), grant %d, budget %d", free, d.Grant(), p.budget)
+	}
+	if p.misuse {
+		p.misused = true
+		d.Copy(0, d.Running(0))
+		return nil
+	}
+	for k := range d.Active() {
+		if n := d.Launch(k, free+1); n != 0 {
+			p.t.Fatalf("Launch in the pool started %d tasks", n)
+		}
+		for i := range d.Running(k) {
+			for d.Copy(k, i) {
+				p.started++
+				free--
+			}
+		}
+	}
+	if d.Grant() != free || free < 0 {
+		p.t.Fatalf("after the copies: grant %d, %d free", d.Grant(), free)
+	}
+	return nil
+}
+
+// testPoolRuleContract: a user's PoolRule gets the reserved pool (tasks
+// outside it, copies in it, never more than Config.Budget at once, marked
+// Pool), its copies count as Copies, and a misuse of the Decision in
+// FillPool ends the run with its InputError.
+func testPoolRuleContract(t *rapid.T) {
+	jobs := paretoJobs(t, 4)
+	cfg := anyConfig(t)
+	cfg.Policy = SRPTBudgeted
+	cfg.Slots = max(cfg.Slots, 2)
+	cfg.Budget = rapid.IntRange(1, cfg.Slots-1).Draw(t, "budget")
+	cfg.Speculation.Off = false
+	cfg.Record = true
+	p := &greedyPool{t: t, budget: cfg.Budget, misuse: rapid.IntRange(0, 4).Draw(t, "misuse") == 0}
+	cfg.Rule = p
+	cfg.Allocator = allocatorFunc(func(d *Decision, target []int, key []float64) error {
+		if p.misused {
+			t.Fatalf("Allocate called after the misuse in FillPool")
+		}
+		return (&SRPTAllocator{}).Allocate(d, target, key)
+	})
+	r, err := Simulate(jobs, cfg)
+	if p.misuse {
+		wantInputError(t, err, "sim.Decision.Copy", 0, "i")
+		if p.calls != 1 {
+			t.Fatalf("FillPool called %d times after the misuse", p.calls)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Simulate: %v", err)
+	}
+	checkCapacity(t, cfg, r)
+	pool := 0
+	for _, c := range r.Copies {
+		if c.Pool {
+			pool++
+			if c.Copy == 0 {
+				t.Fatalf("a task launched in the pool: %+v", c)
+			}
+		}
+	}
+	if pool != p.started || p.calls == 0 {
+		t.Fatalf("%d pool copies recorded, %d started by FillPool in %d calls", pool, p.started, p.calls)
+	}
+}
+
+func TestPoolRuleContract(t *testing.T) { t.Parallel(); rapid.Check(t, testPoolRuleContract) }
+
+// watcher wraps a built-in allocator and rule, forwards every call and
+// optional interface to them — so that the run is theirs, copy for copy —
+// and at every Allocate and FillPool checks the Decision's accessors
+// against the jobs and against each other (checkSnapshot).
+type watcher struct {
+	t      *rapid.T
+	jobs   []Job
+	budget int // the pool's size, 0 without one
+	fair   bool
+	extra  int // Use hands the rule g + extra slots: the Decision still grants g
+	a      Allocator
+	r      InJobRule
+}
+
+func (w *watcher) Allocate(d *Decision, target []int, key []float64) error {
+	w.checkSnapshot(d)
+	return w.a.Allocate(d, target, key)
+}
+
+func (w *watcher) WorkConserving() bool {
+	if c, ok := w.a.(ConservingAllocator); ok {
+		return c.WorkConserving()
+	}
+	return true
+}
+
+func (w *watcher) PoolKey(d *Decision, k int) float64 {
+	if p, ok := w.a.(PoolKeyAllocator); ok {
+		return p.PoolKey(d, k)
+	}
+	return float64(d.Remaining(k))
+}
+
+func (w *watcher) Use(d *Decision, k, g int) error { return w.r.Use(d, k, g) }
+func (w *watcher) CanUse(d *Decision, k int) bool  { return w.r.CanUse(d, k) }
+func (w *watcher) Bookkeeping() (b Bookkeeping) {
+	if r, ok := w.r.(BookkeepingRule); ok {
+		b = r.Bookkeeping()
+	}
+	return b
+}
+
+func (w *watcher) Requests(d *Decision, k int) (int, error) {
+	if r, ok := w.r.(RequestRule); ok {
+		return r.Requests(d, k)
+	}
+	return 0, nil
+}
+
+// poolWatcher is a watcher of a PoolRule.
+type poolWatcher struct{ *watcher }
+
+func (w poolWatcher) FillPool(d *Decision, free int) error {
+	w.checkSnapshot(d)
+	return w.r.(PoolRule).FillPool(d, free)
+}
+
+// checkSnapshot checks, for every active job, that its phases add up to
+// its counts (unfinished tasks to Remaining, the runnable phases'
+// unscheduled tasks to Unscheduled), that a phase is runnable exactly when
+// its upstream phase has computed the tasks Phase.Start asks for, that the
+// running tasks' copies fill the slots the job holds but for its waiting
+// tasks', that Capped counts the tasks at MaxCopies, that the pool holds
+// at most its size, and that PoolKey is the allocator's: the pool slots
+// held for Fair, the remaining tasks otherwise.
+func (w *watcher) checkSnapshot(d *Decision) {
+	t := w.t
+	remaining := d.AppendRemaining(nil)
+	pool := 0
+	for k := range d.Active() {
+		job := &w.jobs[d.Job(k)]
+		if d.Phases(k) != len(job.Phases) || remaining[k] != float64(d.Remaining(k)) {
+			t.Fatalf("job %d: %d phases of %d, AppendRemaining %g, Remaining %d", k, d.Phases(k), len(job.Phases), remaining[k], d.Remaining(k))
+		}
+		var unfinished, unscheduled, downstreamComputed int
+		for p := range d.Phases(k) {
+			st := d.Phase(k, p)
+			runnable := p == 0
+			if p > 0 {
+				up := job.Phases[p-1].Tasks
+				start := job.Phases[p].Start
+				if start == 0 {
+					start = 1
+				}
+				need := min(max(int(math.Ceil(start*float64(up))), 1), up)
+				runnable = d.Phase(k, p-1).Computed >= need
+				downstreamComputed += st.Computed
+			}
+			if st.Tasks != job.Phases[p].Tasks || st.Runnable != runnable || st.Computed+st.Unscheduled > st.Tasks {
+				t.Fatalf("job %d phase %d: %+v, %d tasks, runnable %v", k, p, st, job.Phases[p].Tasks, runnable)
+			}
+			unfinished += st.Tasks - st.Computed
+			if st.Runnable {
+				unscheduled += st.Unscheduled
+			}
+		}
+		copies, capped := 0, 0
+		for i := range d.Running(k) {
+			copies += d.Copies(k, i)
+			if d.Copies(k, i) == MaxCopies {
+				capped++
+			}
+		}
+		if unfinished != d.Remaining(k) || unscheduled != d.Unscheduled(k) ||
+			copies != d.Held(k)+d.PoolHeld(k)-d.Waiting(k) || capped != d.Capped(k) ||
+			d.Waiting(k) < 0 || d.Waiting(k) > downstreamComputed {
+			t.Fatalf("job %d: phases give %d unfinished, %d unscheduled; Remaining %d, Unscheduled %d; %d copies, held %d + pool %d − waiting %d (%d downstream computed); %d capped, Capped %d",
+				k, unfinished, unscheduled, d.Remaining(k), d.Unscheduled(k), copies, d.Held(k), d.PoolHeld(k), d.Waiting(k), downstreamComputed, capped, d.Capped(k))
+		}
+		want := float64(d.Remaining(k))
+		if w.fair {
+			want = float64(d.PoolHeld(k))
+		}
+		if d.PoolKey(k) != want {
+			t.Fatalf("job %d: PoolKey %g, want %g", k, d.PoolKey(k), want)
+		}
+		if job.NewCopy != 0 && d.NewCopy(k) != job.NewCopy {
+			t.Fatalf("job %d: NewCopy %g, the job's %g", k, d.NewCopy(k), job.NewCopy)
+		}
+		pool += d.PoolHeld(k)
+	}
+	if pool > w.budget || d.Capacity() != d.Config().Slots-w.budget {
+		t.Fatalf("%d pool slots held of %d, capacity %d of %d slots", pool, w.budget, d.Capacity(), d.Config().Slots)
+	}
+}
+
+// testSnapshotAddsUp: wrapped in a watcher, every combination of a
+// built-in allocator and rule runs as it does alone — even when the
+// watcher offers the rule more slots than the Decision grants, which the
+// built-in rules take as the grant — and its Decisions pass checkSnapshot
+// at every call.
+func testSnapshotAddsUp(t *rapid.T) {
+	var jobs []Job
+	if rapid.Bool().Draw(t, "pareto") {
+		jobs = paretoJobs(t, 5)
+	} else {
+		jobs = explicitJobs(t, 5, false)
+	}
+	cfg := anyConfig(t)
+	cfg.Record = true
+	a, r := anyCombination(t, &cfg)
+	want, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatalf("%s+%s: %v", a, r, err)
+	}
+	w := &watcher{t: t, jobs: jobs, fair: a == "fair", a: cfg.Allocator, r: cfg.Rule, extra: rapid.IntRange(0, 3).Draw(t, "extra")}
+	watched := cfg
+	watched.Allocator, watched.Rule = w, w
+	if _, ok := cfg.Rule.(PoolRule); ok {
+		w.budget = cfg.Budget
+		watched.Rule = poolWatcher{w}
+	}
+	w.a, _ = NewAllocator(a) // fresh values: the first run's are spent
+	w.r, _ = NewRule(r)
+	got, err := Simulate(jobs, watched)
+	if err != nil {
+		t.Fatalf("%s+%s watched: %v", a, r, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%s+%s: the watched run differs (-alone +watched):\n%s", a, r, diff)
+	}
+}
+
+func TestSnapshotAddsUp(t *testing.T) { t.Parallel(); rapid.Check(t, testSnapshotAddsUp) }
+
+// failingRequests is a RequestRule whose Requests fails.
+type failingRequests struct{ LaunchRule }
+
+var errRequests = errors.New("requests failed")
+
+func (failingRequests) Requests(*Decision, int) (int, error) { return 0, errRequests }
+
+// TestRequestsError: an error of a RequestRule's Requests, which
+// Decision.Demand calls, stops the run and Simulate returns it; with
+// speculation off Requests is not called.
+func TestRequestsError(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig(SRPT, 6)
+	cfg.Rule = failingRequests{}
+	if _, err := Simulate(ThesisExample(), cfg); !errors.Is(err, errRequests) {
+		t.Errorf("Simulate: %v, want %v", err, errRequests)
+	}
+	cfg.Speculation.Off = true
+	if _, err := Simulate(ThesisExample(), cfg); err != nil {
+		t.Errorf("speculation off: %v", err)
 	}
 }

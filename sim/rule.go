@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/specsched/specsched/competitive"
@@ -15,14 +14,16 @@ import (
 // which running tasks to copy. With Speculation.Off the engine only
 // launches tasks, whatever the rule.
 //
-// A rule of the caller's is asked at the decisions of copy ends and
-// arrivals; the engine's straggler bookkeeping — the eligibility bounds,
-// the decisions at the instants tasks have run Speculation.Detect × t_new
-// and, under Estimator Observed, at the reports that lift an estimate above
-// the rule's level,
-// a decision at every instant for rules that give a straggler one copy per
-// decision — serves the built-in rules that judge stragglers
-// (SpeculateRule, BestEffortRule, BudgetedRule).
+// A rule is asked at the decisions of copy ends and arrivals. What more
+// it needs it asks for through optional interfaces, which the built-in
+// rules use as a caller's rule would, and nothing else of the engine:
+// BookkeepingRule for the straggler bookkeeping (the eligibility bounds of
+// Decision.MayHaveStraggler, the decisions at the instants tasks have run
+// Speculation.Detect × t_new and, under Estimator Observed, at the reports
+// that lift an estimate above the rule's level; a decision at every
+// instant for a rule that gives a straggler one copy per decision),
+// RequestRule for copies that count in the job's demand (Decision.Demand),
+// PoolRule for a reserved pool of Config.Budget slots for copies.
 //
 // An InJobRule may keep scratch memory between calls (the built-in ones
 // do): a value serves one Simulate at a time.
@@ -51,28 +52,57 @@ type InJobRule interface {
 	CanUse(d *Decision, k int) bool
 }
 
-// ruleTraits are what the engine must keep or do for a built-in rule.
-type ruleTraits struct {
-	// judges: the rule judges stragglers by stragglers.Speculate, so the
-	// engine keeps the eligibility bounds θ (and the check events).
-	judges bool
-	// oneCopy: the rule gives a straggler at most one copy per decision,
-	// so a decision is taken at every instant the event loop stops at.
-	oneCopy bool
+// Bookkeeping is what an InJobRule asks Simulate to keep and do beyond
+// the decisions at copy ends and arrivals (BookkeepingRule).
+type Bookkeeping struct {
+	// Stragglers: the rule judges stragglers, so Simulate keeps the
+	// eligibility bounds that Decision.MayHaveStraggler reads (O(1) per
+	// copy started, O(MaxCopies) under Mantri's rule) and takes a decision
+	// at the instant each task has run Speculation.Detect × t_new (if
+	// Detect > 0) and, under Estimator Observed, at the reports that lift a
+	// copy's estimate above the rule's level (t_new, or Mantri's cut-off):
+	// the only instants at which a task turns into a straggler.
+	Stragglers bool
+	// EveryInstant: a decision is taken at every instant the event loop
+	// stops at, the would-be ends of killed copies included, for a rule
+	// that gives a straggler at most one copy per decision (so that how
+	// many decisions are taken changes its runs).
+	EveryInstant bool
 }
 
-// tracer is implemented by the built-in rules that need ruleTraits.
-type tracer interface{ traits() ruleTraits }
-
-// requester is a rule whose detected stragglers count in its job's demand
-// (Decision.Demand): best-effort speculation.
-type requester interface {
-	requests(e *engine, j int32) (int, error)
+// A BookkeepingRule is an InJobRule that asks Simulate for Bookkeeping.
+// Simulate calls Bookkeeping once, when the run starts; with
+// Speculation.Off it keeps nothing. A rule that is not a BookkeepingRule
+// gets none.
+type BookkeepingRule interface {
+	InJobRule
+	Bookkeeping() Bookkeeping
 }
 
-// pooler is a rule that reserves a pool of Config.Budget slots for copies
-// and fills it after the grants: budgeted speculation.
-type pooler interface{ fillPool(e *engine) error }
+// A RequestRule is an InJobRule whose copies count as tasks of its job:
+// Decision.Demand(k), what the SRPT and Fair allocators cap each job at,
+// adds Requests(d, k), the copies the rule would start now for the active
+// job at position k (best-effort speculation, thesis §2.2). With
+// speculation on, Decision.Demand calls Requests with k in [0,
+// d.Active()), during an Allocator's Allocate: it must start nothing (the
+// Decision grants no slot then), and its error stops the run.
+type RequestRule interface {
+	InJobRule
+	Requests(d *Decision, k int) (int, error)
+}
+
+// A PoolRule is an InJobRule that reserves a pool of Config.Budget slots
+// for copies (budgeted speculation, thesis §2.2): Config.Budget must lie in
+// [0, Slots), and the allocator shares the other Slots − Budget slots
+// (Decision.Capacity). With speculation on, at every decision, after the
+// grants, Simulate calls FillPool with the pool's free slots, free ≥ 0 (0
+// included); the rule may start up to free copies of running tasks there
+// by Decision.Copy (Decision.Launch starts nothing in the pool). Its error
+// stops the run.
+type PoolRule interface {
+	InJobRule
+	FillPool(d *Decision, free int) error
+}
 
 // LaunchRule launches unscheduled tasks only, upstream phase first and in
 // index order within a phase: no speculation (SRPT and Fair of the thesis
@@ -84,7 +114,7 @@ type LaunchRule struct{}
 // d.Active()) or g < 1 (the field named), and fills at most the slots the
 // Decision still grants (none outside a call of Use by Simulate).
 func (LaunchRule) Use(d *Decision, k, g int) error {
-	_, g, err := ruleArgs("sim.LaunchRule.Use", false, d, k, g)
+	g, err := ruleArgs("sim.LaunchRule.Use", false, d, k, g)
 	if err == nil {
 		d.Launch(k, g)
 	}
@@ -96,144 +126,124 @@ func (LaunchRule) Use(d *Decision, k, g int) error {
 func (LaunchRule) CanUse(*Decision, int) bool { return false }
 
 // judge is the scratch of the rules that judge stragglers by
-// stragglers.Speculate: the view of a job's tasks, which task each entry
-// is, Speculate's actions and workspace.
+// stragglers.Speculate: the view of a job's tasks (its running tasks, in
+// the Decision's order, then unscheduled ones), Speculate's actions and
+// workspace.
 type judge struct {
-	view    []stragglers.Task
-	viewIdx []int32
-	acts    []stragglers.Action
-	ws      stragglers.Workspace
+	view []stragglers.Task
+	acts []stragglers.Action
+	ws   stragglers.Workspace
+	// fullView (tests only) shows Speculate every unscheduled task, not
+	// only as many as the job can start: a shortcut that must not change
+	// any result.
+	fullView bool
 }
 
 // canJudge is the CanUse of the rules that judge stragglers: the engine's
-// eligibility filter (false only if no running task of the job can be
-// judged a straggler now). False for a nil or zero Decision, and for k
-// outside [0, d.Active()), a misuse the Decision records (Func
-// "sim.InJobRule.CanUse"; see Decision). It is no method of judge, whose
-// methods would be promoted to the rules through a value, and panic for a
-// nil rule.
-func canJudge(d *Decision, k int) bool {
-	if j, ok := d.job(k); ok {
-		return d.e.mayHaveStraggler(j)
-	}
-	d.misuseK("sim.InJobRule.CanUse", k)
-	return false
-}
+// eligibility filter, Decision.MayHaveStraggler (false only if no running
+// task of the job can be judged a straggler now). False for a nil or zero
+// Decision, and for k outside [0, d.Active()), a misuse the Decision
+// records as the rule's (Func "sim.InJobRule.CanUse"; see Decision). It is
+// no method of judge, whose methods would be promoted to the rules through
+// a value, and panic for a nil rule.
+func canJudge(d *Decision, k int) bool { return d.mayHaveStraggler("sim.InJobRule.CanUse", k) }
 
-// specPolicy is job j's stragglers.Speculation.
-func specPolicy(e *engine, j int32) stragglers.Speculation {
-	js := &e.js[j]
+// specPolicy is the stragglers.Speculation of the active job at position
+// k: the thesis's rule or Mantri's (Config.Speculation), its t_new, β and
+// the time a task runs before it may be judged (Speculation.Detect ×
+// t_new).
+func specPolicy(d *Decision, k int) stragglers.Speculation {
+	spec := d.Config().Speculation
+	tnew := d.NewCopy(k)
 	p := stragglers.Speculation{
 		Rule:       stragglers.ThesisRule,
-		NewCopy:    js.tnew,
-		Beta:       e.jobs[j].Beta,
-		Threshold:  e.cfg.Speculation.Threshold,
-		MinElapsed: js.minElapsed,
+		NewCopy:    tnew,
+		Beta:       d.Beta(k),
+		Threshold:  spec.Threshold,
+		MinElapsed: spec.Detect * tnew,
 	}
-	if e.cfg.Speculation.Mantri {
+	if spec.Mantri {
 		p.Rule = stragglers.MantriRule
 	}
 	return p
 }
 
-// buildView writes job j's snapshot for stragglers.Speculate to r.view: its
-// running tasks (t_rem estimated), then, if unsched > 0, its first unsched
-// unscheduled runnable tasks. r.viewIdx maps view positions to tasks. It
-// also tightens the job's eligibility bound to the exact maximum of θ.
+// busySlots is the number of slots the live copies of the running tasks of
+// the active job at position k hold, the pool's included: Speculate's busy
+// slots.
+func busySlots(d *Decision, k int) int { return d.Held(k) + d.PoolHeld(k) - d.Waiting(k) }
+
+// viewLimit is how many of the unscheduled tasks of the active job at
+// position k a decision for limit slots needs to see (see buildView and
+// PlanRule.Use); every one with fullView.
+func viewLimit(d *Decision, k, limit int, fullView bool) int {
+	if fullView {
+		return d.Unscheduled(k)
+	}
+	return min(d.Unscheduled(k), limit)
+}
+
+// buildView writes the snapshot of the active job at position k for
+// stragglers.Speculate to r.view: its running tasks (Decision.AppendRunning,
+// which also makes the job's eligibility bounds exact), then unsched of its
+// unscheduled runnable tasks, which Decision.Launch starts in that order.
 //
 // Truncating the unscheduled tasks to the slots the job holds does not change
 // Speculate's decision: with at least that many tasks unfinished, eq. 3.2's
 // level is the same (2/β, or 1 for β ≥ 2, since (2/β)·T ≥ slots either way),
 // and Speculate never launches more tasks than it has free slots.
-func (r *judge) buildView(e *engine, j int32, unsched int) {
-	js := &e.js[j]
-	r.view = r.view[:0]
-	r.viewIdx = r.viewIdx[:0]
-	thetaMax := math.Inf(-1)
-	quiet := math.Inf(1)
-	for _, t := range js.running {
-		e.steps++
-		ts := &e.ts[t]
-		rem := 0.0 // at MaxCopies: never eligible
-		switch {
-		case ts.copies >= MaxCopies:
-		case e.observed:
-			// The reports since the bound was set may have lowered it.
-			rem, ts.theta = e.observedEstimate(t, e.observedLevel(t))
-		default:
-			rem = e.remaining(t)
-		}
-		if at := math.Max(ts.phi, e.now); beyond(ts.theta, at) {
-			quiet = math.Min(quiet, at)
-		}
-		r.view = append(r.view, stragglers.Task{
-			State:     stragglers.Running,
-			Copies:    int(ts.copies),
-			Elapsed:   e.now - ts.start,
-			Remaining: rem,
-		})
-		r.viewIdx = append(r.viewIdx, t)
-		thetaMax = math.Max(thetaMax, ts.theta)
-	}
-	js.thetaMax = thetaMax
-	js.quiet = quiet
-	for p := js.plo; p < js.phi && unsched > 0; p++ {
-		ph := &e.ps[p]
-		if !ph.runnable {
-			break
-		}
-		for i := ph.next; i < ph.n && unsched > 0; i++ {
-			e.steps++
-			r.view = append(r.view, stragglers.Task{State: stragglers.Unscheduled})
-			r.viewIdx = append(r.viewIdx, ph.lo+i)
-			unsched--
-		}
+func (r *judge) buildView(d *Decision, k, unsched int) {
+	r.view = d.AppendRunning(r.view[:0], k)
+	for ; unsched > 0; unsched-- {
+		r.view = append(r.view, stragglers.Task{State: stragglers.Unscheduled})
 	}
 }
 
 // speculate calls stragglers.Speculate on the view for a job holding slots
-// slots; the view was built by the engine, so an error is the engine's.
-func (r *judge) speculate(e *engine, slots int, pol stragglers.Speculation) error {
+// slots; the view was built from the Decision, so an error is rule fn's.
+func (r *judge) speculate(fn string, slots int, pol stragglers.Speculation) error {
 	var err error
 	r.acts, err = stragglers.Speculate(r.acts, r.view, slots, pol, &r.ws)
-	return internalError(e, "stragglers.Speculate", err)
+	return internalError(fn, "stragglers.Speculate", err)
 }
 
-// apply starts the copies of Speculate's actions on r.view.
-func (r *judge) apply(e *engine, pool bool) error {
-	for _, a := range r.acts {
-		task := r.viewIdx[a.Task]
+// apply starts the copies of Speculate's actions on r.view for the active
+// job at position k, and returns how many it started: a launch starts the
+// job's next unscheduled task (the view lists them in that order), a copy
+// copies the running task at the view's index.
+func (r *judge) apply(fn string, d *Decision, k int) (int, error) {
+	for n, a := range r.acts {
+		var ok bool
 		switch a.Kind {
 		case stragglers.Launch:
-			ph := &e.ps[e.ts[task].phase]
-			if task != ph.lo+ph.next {
-				return fmt.Errorf("%s: internal error: launch of task %d out of order", e.fn, task)
-			}
-			e.launch(e.ts[task].phase)
+			ok = r.view[a.Task].State == stragglers.Unscheduled && d.Launch(k, 1) == 1
 		case stragglers.Copy:
-			if e.ts[task].status != taskRunning {
-				return fmt.Errorf("%s: internal error: copy of task %d that is not running", e.fn, task)
-			}
-			e.startCopy(task, pool)
+			ok = r.view[a.Task].State == stragglers.Running && d.Copy(k, a.Task)
+		}
+		if !ok {
+			return n, fmt.Errorf("%s: internal error: action %d of stragglers.Speculate on task %d could not start", fn, a.Kind, a.Task)
 		}
 	}
-	return nil
+	return len(r.acts), nil
 }
 
 // stragglerCopies sets r.acts to the copies stragglers.Speculate would start
-// of job j's running tasks given up to g free slots, judging running tasks
-// only: the view holds no unscheduled task, so every free slot it fills is a
-// copy, of the eligible tasks in decreasing urgency, at most one each. The
-// view's copies, Speculate's busy slots, are those the job holds outside its
-// waiting tasks.
-func (r *judge) stragglerCopies(e *engine, j int32, g int) error {
-	js := &e.js[j]
-	if g <= 0 || len(js.running) == 0 || !e.mayHaveStraggler(j) {
+// of the running tasks of the active job at position k given up to g free
+// slots, judging running tasks only: the view holds no unscheduled task,
+// so every free slot it fills is a copy, of the eligible tasks in
+// decreasing urgency, at most one each.
+func (r *judge) stragglerCopies(fn string, d *Decision, k, g int) error {
+	return r.copiesOf(fn, d, k, g, d.Running(k))
+}
+
+// copiesOf is stragglerCopies for a job of running running tasks.
+func (r *judge) copiesOf(fn string, d *Decision, k, g, running int) error {
+	if g <= 0 || running == 0 || !d.MayHaveStraggler(k) {
 		r.acts = r.acts[:0]
 		return nil
 	}
-	r.buildView(e, j, 0)
-	return r.speculate(e, int(js.held-js.waiting)+g, specPolicy(e, j))
+	r.buildView(d, k, 0)
+	return r.speculate(fn, busySlots(d, k)+g, specPolicy(d, k))
 }
 
 // SpeculateRule is Hopper's in-job rule: the job fills its slots by
@@ -249,7 +259,8 @@ func (r *judge) stragglerCopies(e *engine, j int32, g int) error {
 // launch without one.
 type SpeculateRule struct{ judge }
 
-func (*SpeculateRule) traits() ruleTraits { return ruleTraits{judges: true} }
+// Bookkeeping implements BookkeepingRule: the rule judges stragglers.
+func (*SpeculateRule) Bookkeeping() Bookkeeping { return Bookkeeping{Stragglers: true} }
 
 // CanUse implements InJobRule: false only if no running task of the job
 // can be judged a straggler now (and for a nil or zero Decision, or k
@@ -261,46 +272,40 @@ func (*SpeculateRule) CanUse(d *Decision, k int) bool { return canJudge(d, k) }
 // receiver).
 func (r *SpeculateRule) Use(d *Decision, k, g int) error {
 	// The shape of every rule's Use (PlanRule's too), on purpose: check
-	// the call, let the rule fill, count what it filled.
-	j, g, err := ruleArgs("sim.SpeculateRule.Use", r == nil, d, k, g)
+	// the call, let the rule fill its slots by Launch and Copy.
+	const fn = "sim.SpeculateRule.Use"
+	g, err := ruleArgs(fn, r == nil, d, k, g)
 	if err != nil {
 		return err
 	}
-	used, err := r.speculateJob(d.e, j, g)
-	d.grant -= used
-	return err
-}
-
-// speculateJob lets job j fill g more slots and returns how many it filled.
-func (r *SpeculateRule) speculateJob(e *engine, j int32, g int) (int, error) {
-	js := &e.js[j]
-	slots := int(js.held-js.waiting) + g
-	pol := specPolicy(e, j)
+	slots := busySlots(d, k) + g
+	pol := specPolicy(d, k)
 	used := 0
 	for used < g {
-		if !e.mayHaveStraggler(j) {
+		if !d.MayHaveStraggler(k) {
 			// No task can be judged a straggler: Speculate would launch
 			// min(unscheduled, free) tasks (its steps 1 and 3), in order.
-			n := e.launchUpTo(j, g-used)
+			n := d.Launch(k, g-used)
 			used += n
-			if n == 0 || !e.mayHaveStraggler(j) {
+			if n == 0 || !d.MayHaveStraggler(k) {
 				break
 			}
 			continue
 		}
-		r.buildView(e, j, e.viewLimit(j, slots))
-		if err := r.speculate(e, slots, pol); err != nil {
-			return used, err
+		r.buildView(d, k, viewLimit(d, k, slots, r.fullView))
+		if err := r.speculate(fn, slots, pol); err != nil {
+			return err
 		}
 		if len(r.acts) == 0 {
 			break
 		}
-		if err := r.apply(e, false); err != nil {
-			return used, err
+		n, err := r.apply(fn, d, k)
+		if err != nil {
+			return err
 		}
-		used += len(r.acts)
+		used += n
 	}
-	return used, nil
+	return nil
 }
 
 // BestEffortRule is best-effort speculation (thesis §2.2): a copy of a
@@ -318,51 +323,69 @@ type BestEffortRule struct{ judge }
 // CanUse implements InJobRule, as SpeculateRule.CanUse.
 func (*BestEffortRule) CanUse(d *Decision, k int) bool { return canJudge(d, k) }
 
-func (*BestEffortRule) traits() ruleTraits { return ruleTraits{judges: true, oneCopy: true} }
+// Bookkeeping implements BookkeepingRule: the rule judges stragglers and
+// gives each at most one copy per decision.
+func (*BestEffortRule) Bookkeeping() Bookkeeping {
+	return Bookkeeping{Stragglers: true, EveryInstant: true}
+}
 
-// requests is the number of job j's running tasks its speculation rule
-// would copy now: best-effort speculation's copy requests.
-func (r *BestEffortRule) requests(e *engine, j int32) (int, error) {
+// Requests implements RequestRule: the number of running tasks of the
+// active job at position k that the rule would copy now. O(R·c) for its R
+// running tasks of c copies each. It returns a *specsched.InputError for a
+// nil receiver.
+func (r *BestEffortRule) Requests(d *Decision, k int) (int, error) {
+	const fn = "sim.BestEffortRule.Requests"
 	if r == nil {
-		return 0, nilRule("sim.BestEffortRule.Demand")
+		return 0, nilRule(fn)
 	}
-	err := r.stragglerCopies(e, j, len(e.js[j].running))
+	running := d.Running(k)
+	err := r.copiesOf(fn, d, k, running, running)
 	return len(r.acts), err
 }
 
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *BestEffortRule) Use(d *Decision, k, g int) error {
-	j, g, err := ruleArgs("sim.BestEffortRule.Use", r == nil, d, k, g)
+	const fn = "sim.BestEffortRule.Use"
+	g, err := ruleArgs(fn, r == nil, d, k, g)
 	if err != nil {
 		return err
 	}
-	e := d.e
-	if err := r.stragglerCopies(e, j, g); err != nil {
+	if err := r.stragglerCopies(fn, d, k, g); err != nil {
 		return err
 	}
-	if err := r.apply(e, false); err != nil {
+	n, err := r.apply(fn, d, k)
+	if err != nil {
 		return err
 	}
-	d.grant -= len(r.acts) + e.launchUpTo(j, g-len(r.acts))
+	d.Launch(k, g-n)
 	return nil
 }
 
 // BudgetedRule is budgeted speculation (thesis §2.2): tasks run, launched
 // only, on the slots outside a reserved pool of Config.Budget slots
 // (Decision.Capacity), and after the grants the pool's free slots go to
-// detected stragglers — jobs in the allocator's priority (fewest remaining
-// tasks first; fewest pool slots held first, then arrival, for
-// FairAllocator), each job's most urgent stragglers first, a copy each, as
-// stragglers.Speculate orders them. The pool runs nothing else. A decision
-// is taken at every instant, the would-be ends of killed copies included.
-type BudgetedRule struct{ judge }
+// detected stragglers — jobs in the allocator's priority (Decision.PoolKey:
+// fewest remaining tasks first; fewest pool slots held first, then
+// arrival, for FairAllocator), each job's most urgent stragglers first, a
+// copy each, as stragglers.Speculate orders them. The pool runs nothing
+// else. A decision is taken at every instant, the would-be ends of killed
+// copies included.
+type BudgetedRule struct {
+	judge
+	key    []float64
+	sorter positionSort
+}
 
-func (*BudgetedRule) traits() ruleTraits { return ruleTraits{judges: true, oneCopy: true} }
+// Bookkeeping implements BookkeepingRule: the rule judges stragglers and
+// gives each at most one copy per decision.
+func (*BudgetedRule) Bookkeeping() Bookkeeping {
+	return Bookkeeping{Stragglers: true, EveryInstant: true}
+}
 
 // Use implements InJobRule: launches only (errors as LaunchRule.Use's).
 func (*BudgetedRule) Use(d *Decision, k, g int) error {
-	_, g, err := ruleArgs("sim.BudgetedRule.Use", false, d, k, g)
+	g, err := ruleArgs("sim.BudgetedRule.Use", false, d, k, g)
 	if err == nil {
 		d.Launch(k, g)
 	}
@@ -373,36 +396,35 @@ func (*BudgetedRule) Use(d *Decision, k, g int) error {
 // task cannot use a slot.
 func (*BudgetedRule) CanUse(*Decision, int) bool { return false }
 
-// fillPool hands the free slots of the pool to detected stragglers.
-func (r *BudgetedRule) fillPool(e *engine) error {
+// FillPool implements PoolRule: it hands the free slots of the pool to
+// detected stragglers. O(n log n) for n active jobs, plus O(R·c) per job
+// with a possible straggler for its R running tasks of c copies, visited
+// until the pool is full. It returns a *specsched.InputError for a nil
+// receiver.
+func (r *BudgetedRule) FillPool(d *Decision, free int) error {
+	const fn = "sim.BudgetedRule.FillPool"
 	if r == nil {
-		return nilRule("sim.BudgetedRule.pool")
+		return nilRule(fn)
 	}
-	free := e.cfg.Budget - (e.busy - e.regBusy)
 	if free <= 0 {
 		return nil
 	}
-	n := len(e.active)
-	e.key = grow(e.key, n)
-	keyer, _ := e.alloc.(poolKeyer)
-	for k, j := range e.active {
-		if keyer != nil {
-			e.key[k] = keyer.poolKey(e, j)
-		} else {
-			e.key[k] = float64(e.js[j].unfinished)
-		}
+	r.key = grow(r.key, d.Active())
+	for k := range r.key {
+		r.key[k] = d.PoolKey(k)
 	}
-	for _, k := range e.sortedBy(e.key, n) {
+	for _, k := range r.sorter.all(r.key) {
 		if free == 0 {
 			break
 		}
-		if err := r.stragglerCopies(e, e.active[k], free); err != nil {
+		if err := r.stragglerCopies(fn, d, int(k), free); err != nil {
 			return err
 		}
-		if err := r.apply(e, true); err != nil {
+		n, err := r.apply(fn, d, int(k))
+		if err != nil {
 			return err
 		}
-		free -= len(r.acts)
+		free -= n
 	}
 	return nil
 }
@@ -424,6 +446,7 @@ type PlanRule struct {
 	machines [1]int
 	job      [1]competitive.Job
 	ws       competitive.Workspace
+	fullView bool // tests only: as judge's
 }
 
 // CanUse implements InJobRule: SREW+C clones running tasks into any
@@ -431,49 +454,39 @@ type PlanRule struct {
 // Decision, and for k outside [0, d.Active()), a misuse the Decision
 // records (Func "sim.PlanRule.CanUse"; see Decision).
 func (*PlanRule) CanUse(d *Decision, k int) bool {
-	j, ok := d.job(k)
-	if !ok {
-		d.misuseK("sim.PlanRule.CanUse", k)
-		return false
+	if uint(k) < uint(d.Active()) {
+		return d.Running(k) > d.Capped(k)
 	}
-	js := &d.e.js[j]
-	return len(js.running) > int(js.capped)
+	d.misuseK("sim.PlanRule.CanUse", k)
+	return false
 }
 
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *PlanRule) Use(d *Decision, k, g int) error {
 	// As SpeculateRule.Use (see there).
-	j, g, err := ruleArgs("sim.PlanRule.Use", r == nil, d, k, g)
+	const fn = "sim.PlanRule.Use"
+	g, err := ruleArgs(fn, r == nil, d, k, g)
 	if err != nil || g == 0 {
 		return err
 	}
-	used, err := r.plan(d.e, j, g)
-	d.grant -= used
-	return err
-}
-
-// plan lets job j fill g more slots and returns how many it filled.
-func (r *PlanRule) plan(e *engine, j int32, g int) (int, error) {
-	js := &e.js[j]
-	held := int(js.held - js.waiting)
-	u := e.viewLimit(j, g) // Plan gives min(u, g) of the u tasks copies: the same with u ≤ g
+	held := busySlots(d, k)
+	u := viewLimit(d, k, g, r.fullView) // Plan gives min(u, g) of the u tasks copies: the same with u ≤ g
 	r.running = r.running[:0]
-	for _, t := range js.running {
-		r.running = append(r.running, int(e.ts[t].copies))
+	for i := range d.Running(k) {
+		r.running = append(r.running, d.Copies(k, i))
 	}
 	r.job[0] = competitive.Job{Map: competitive.Phase{
-		Tasks: u + len(r.running), Mean: js.tnew, Unscheduled: u, Running: r.running,
+		Tasks: u + len(r.running), Mean: d.NewCopy(k), Unscheduled: u, Running: r.running,
 	}}
 	if r.job[0].Map.Tasks == 0 {
-		return 0, nil
+		return nil
 	}
 	r.machines[0] = held + g
-	var err error
 	r.actions, err = competitive.Plan(r.actions, r.job[:], r.machines[:], held+g,
-		e.cfg.Lambda, competitive.NonPreemptive, nil, &r.ws)
+		d.Config().Lambda, competitive.NonPreemptive, nil, &r.ws)
 	if err != nil {
-		return 0, internalError(e, "competitive.Plan", err)
+		return internalError(fn, "competitive.Plan", err)
 	}
 	// Unscheduled tasks are exchangeable: the launched ordinals, in
 	// increasing order, become the job's next unscheduled tasks.
@@ -483,50 +496,26 @@ func (r *PlanRule) plan(e *engine, j int32, g int) (int, error) {
 		}
 		return a.Task - b.Task
 	})
-	used := 0
 	for _, a := range r.actions {
-		e.steps++
+		var task, n int
 		switch a.Kind {
 		case competitive.Launch:
-			p := e.firstRunnableUnscheduled(j)
-			if p < 0 {
-				return used, fmt.Errorf("%s: internal error: SREW+C launched more tasks than job %d has", e.fn, j)
+			if d.Launch(k, 1) != 1 {
+				return fmt.Errorf("%s: internal error: SREW+C launched more tasks than the job has", fn)
 			}
-			task := e.ps[p].lo + e.ps[p].next
-			n := min(a.Copies, MaxCopies)
-			e.launch(p)
-			for c := 1; c < n; c++ {
-				e.startCopy(task, false)
-			}
-			used += n
+			task, n = d.Running(k)-1, min(a.Copies, MaxCopies)-1
 		case competitive.Clone:
-			task := js.running[a.Task]
-			n := min(a.Copies, MaxCopies-int(e.ts[task].copies))
-			for c := 0; c < n; c++ {
-				e.startCopy(task, false)
-			}
-			used += n
+			task, n = a.Task, min(a.Copies, MaxCopies-d.Copies(k, a.Task))
 		default:
-			return used, fmt.Errorf("%s: internal error: SREW+C preempted without preemption", e.fn)
+			return fmt.Errorf("%s: internal error: SREW+C preempted without preemption", fn)
+		}
+		for ; n > 0; n-- {
+			if !d.Copy(k, task) {
+				return fmt.Errorf("%s: internal error: SREW+C started more copies than its slots", fn)
+			}
 		}
 	}
-	return used, nil
-}
-
-// firstRunnableUnscheduled returns the first runnable phase of job j with an
-// unscheduled task, or −1.
-func (e *engine) firstRunnableUnscheduled(j int32) int32 {
-	js := &e.js[j]
-	for p := js.plo; p < js.phi; p++ {
-		ph := &e.ps[p]
-		if !ph.runnable {
-			return -1
-		}
-		if ph.next < ph.n {
-			return p
-		}
-	}
-	return -1
+	return nil
 }
 
 // nilRule is the error of built-in rule function fn called through a nil

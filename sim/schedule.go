@@ -30,9 +30,22 @@ func (e *engine) schedule() error {
 		return e.err // a misuse of the Decision's methods in CanUse
 	}
 	if e.pool != nil {
-		return e.pool.fillPool(e)
+		return e.fillPool()
 	}
 	return nil
+}
+
+// fillPool lets the PoolRule start copies in the reserved pool's free
+// slots (Decision.Copy, bounded by the Decision's grant).
+func (e *engine) fillPool() error {
+	free := e.cfg.Budget - (e.busy - e.regBusy)
+	e.dec.grant, e.dec.pool = free, true
+	err := e.pool.FillPool(&e.dec, free)
+	e.dec.grant, e.dec.pool = 0, false
+	if err == nil {
+		err = e.err // a misuse of the Decision's methods
+	}
+	return err
 }
 
 // anyCanUse reports whether some active job might use a free slot; if none
@@ -66,7 +79,6 @@ func (e *engine) grant(free int) (int, error) {
 	n := len(e.active)
 	e.target = grow(e.target, n)
 	e.key = grow(e.key, n)
-	e.ordered = false
 	err := e.alloc.Allocate(&e.dec, e.target, e.key)
 	if e.err != nil {
 		err = e.err
@@ -74,25 +86,27 @@ func (e *engine) grant(free int) (int, error) {
 	if err != nil {
 		return free, err
 	}
+	if err := e.checkKeys(); err != nil {
+		return free, err
+	}
 	// Jobs below their allocation, in priority order. A job that cannot use
 	// a slot now is passed over by the grants and by conserve, and no
 	// other job's use changes that (it depends on the job's own state
-	// only): only the others are sorted.
-	order := e.order
-	if !e.ordered {
-		if err := e.checkKeys(); err != nil {
-			return free, err
+	// only): only the others are sorted. Without work conservation, a job
+	// at or above its target is passed over too (a job's use changes only
+	// what it holds).
+	e.order = e.order[:0]
+	for k := range e.active {
+		if !e.conserving && e.target[k] <= e.held(e.active[k]) {
+			continue
 		}
-		e.order = e.order[:0]
-		for k := range e.active {
-			if e.canUse(k) {
-				e.order = append(e.order, int32(k))
-			} else if e.err != nil {
-				return free, e.err // a misuse of the Decision in CanUse
-			}
+		if e.canUse(k) {
+			e.order = append(e.order, int32(k))
+		} else if e.err != nil {
+			return free, e.err // a misuse of the Decision in CanUse
 		}
-		order = e.sortPositions(e.key, e.order)
 	}
+	order := e.sorter.sort(e.key, e.order)
 	for _, k := range order {
 		if free == 0 {
 			break
@@ -114,14 +128,10 @@ func (e *engine) grant(free int) (int, error) {
 	return free, nil
 }
 
-// checkKeys reports a priority of the caller's allocator that is not a
-// number ≥ 0 (Allocator), which would make the order the sort's accident;
-// the built-in allocators' priorities are counts and workloads, ≥ 0 by
-// construction, and are not scanned again.
+// checkKeys reports a priority of the allocator that is not a number ≥ 0
+// (Allocator), which would make the order the sort's accident. O(n) for n
+// active jobs.
 func (e *engine) checkKeys() error {
-	if !e.userAlloc {
-		return nil
-	}
 	for k, x := range e.key {
 		if !(x >= 0) {
 			return check.Err(e.fn, int(e.active[k]), "key", x, "the allocator's priority of the job must be a number ≥ 0")
@@ -153,22 +163,30 @@ func (e *engine) conserve(free int) error {
 	return nil
 }
 
-// sortedBy sets e.order to the positions 0 … n−1 of e.active ordered by key
-// (≥ 0), ties by position (arrival order), and returns it.
-func (e *engine) sortedBy(key []float64, n int) []int32 {
-	e.order = grow(e.order, n)
-	for k := range e.order {
-		e.order[k] = int32(k)
-	}
-	return e.sortPositions(key, e.order)
+// positionSort sorts positions of the active jobs by a key, with its
+// scratch memory: the engine's grant order, SRPTAllocator's and
+// BudgetedRule's.
+type positionSort struct {
+	order  []int32
+	packed []uint64
 }
 
-// sortPositions sorts the positions ks by key (≥ 0), ties by position, in
-// place, and returns ks. Integer keys below 2³¹ — task counts, the common
-// case — are packed with the position into one uint64 and sorted as such.
-// The order is a strict total one, so the result does not depend on the
-// order of ks or on which way it is sorted.
-func (e *engine) sortPositions(key []float64, ks []int32) []int32 {
+// all returns the positions 0 … len(key)−1 ordered by key (≥ 0), ties by
+// position (arrival order).
+func (s *positionSort) all(key []float64) []int32 {
+	s.order = grow(s.order, len(key))
+	for k := range s.order {
+		s.order[k] = int32(k)
+	}
+	return s.sort(key, s.order)
+}
+
+// sort sorts the positions ks by key (≥ 0), ties by position, in place,
+// and returns ks. Integer keys below 2³¹ — task counts, the common case —
+// are packed with the position into one uint64 and sorted as such. The
+// order is a strict total one, so the result does not depend on the order
+// of ks or on which way it is sorted. O(m log m) for m = len(ks).
+func (s *positionSort) sort(key []float64, ks []int32) []int32 {
 	integral := true
 	for _, k := range ks {
 		if x := key[k]; x != math.Trunc(x) || !(x < 1<<31) {
@@ -177,8 +195,8 @@ func (e *engine) sortPositions(key []float64, ks []int32) []int32 {
 		}
 	}
 	if integral {
-		e.packed = grow(e.packed, len(ks))
-		packed := e.packed
+		s.packed = grow(s.packed, len(ks))
+		packed := s.packed
 		for i, k := range ks {
 			packed[i] = uint64(key[k])<<32 | uint64(k)
 		}

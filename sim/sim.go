@@ -72,7 +72,8 @@ type Result struct {
 //     Under best-effort and budgeted speculation, which give a straggler one
 //     copy per decision, a decision is also taken at the instant a killed
 //     copy would have ended (as every version of this simulator has done;
-//     under the other policies such a decision would change nothing).
+//     under the other policies such a decision would change nothing); a
+//     caller's rule asks for the same by Bookkeeping.EveryInstant.
 //
 // The policy is cfg's Allocator and Rule, each nil one that of cfg.Policy
 // (see Allocator, InJobRule and the built-in ones for their rules in full);
@@ -124,9 +125,8 @@ type Result struct {
 // policy, estimator or service model, a Beta that is neither 0 nor > 1,
 // Eps, Threshold or Dampening outside [0, 1], SREWCBeta outside (0, 1] for
 // SREWCAllocator, a negative Lambda (or one above MaxSREWCLambda for
-// SREWCAllocator), a Budget outside [0, Slots) for
-// BudgetedRule,
-// EstimateError outside [0, 10], Detect outside [0, 1e6], Heartbeat outside
+// SREWCAllocator), a Budget outside [0, Slots) for a PoolRule
+// (BudgetedRule), EstimateError outside [0, 10], Detect outside [0, 1e6], Heartbeat outside
 // [0, 1e6], a ServiceCV outside
 // (0, 100] under MachineService, any NaN) and an invalid job (see Job and
 // Phase: arrival outside [0, 1e12], Beta ≤ 1, no phases, a phase of no
