@@ -245,3 +245,44 @@ func TestLongTaskMean(t *testing.T) {
 		}
 	})
 }
+
+// TestSynthesizeMoments: the arrivals' mean gap is E[task-seconds per
+// job]/(Load·Nodes), E[task-seconds] = p·n_L·m_L + (1−p)·n_S·m_S (Poisson
+// arrivals: the gaps are exponential, σ = mean, and their mean is within
+// 5σ/√n), and a short (long) job has n_S (n_L) tasks on average: 1 +
+// Poisson(n − 1), variance n − 1, within 5σ. Each test's false-alarm rate
+// is below 10⁻⁶.
+func TestSynthesizeMoments(t *testing.T) {
+	t.Parallel()
+	n := 40000
+	if testing.Short() {
+		n = 20000
+	}
+	c := GoogleLike(n, 1000, 0.8)
+	jobs, err := Synthesize(c, rngFrom(13))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, mL := c.LongFraction, c.LongTaskMean()
+	work := p*c.LongTasks*mL + (1-p)*c.ShortTasks*c.ShortTaskMean
+	wantGap := work / (c.Load * float64(c.Nodes))
+	if got, tol := jobs[len(jobs)-1].Submit/float64(n), 5*wantGap/math.Sqrt(float64(n)); math.Abs(got-wantGap) > tol {
+		t.Errorf("mean gap %v; want %v ± %v", got, wantGap, tol)
+	}
+	thr := c.Threshold()
+	var count, tasks [2]float64
+	for _, j := range jobs {
+		k := 0
+		if class, _ := Classify(j.EstTask, thr); class == Long {
+			k = 1
+		}
+		count[k]++
+		tasks[k] += float64(len(j.Durations))
+	}
+	for k, want := range []float64{c.ShortTasks, c.LongTasks} {
+		got := tasks[k] / count[k]
+		if tol := 5 * math.Sqrt((want-1)/count[k]); math.Abs(got-want) > tol {
+			t.Errorf("class %d: %v tasks per job on average; want %v ± %v", k, got, want, tol)
+		}
+	}
+}
