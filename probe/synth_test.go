@@ -202,6 +202,11 @@ func TestSynthConfigBounds(t *testing.T) {
 		// m_L ≈ 5.86e11 and 5.86e11·1.5 ≈ 8.8e11 ≤ 1e12; m_S = 2e11
 		// gives 1.76e12.
 		{"long durations within MaxTime", func(c *SynthConfig) { c.ShortTaskMean = 1e11 }, ""},
+		// p = f = 1/2, n_S = 2, n_L = 1, spread 0: m_L = 2·m_S exactly, and
+		// m_S = 5e11 puts the longest duration at MaxTime exactly.
+		{"long durations at MaxTime", func(c *SynthConfig) {
+			c.LongFraction, c.LongWorkFraction, c.ShortTasks, c.LongTasks, c.Spread, c.ShortTaskMean = 0.5, 0.5, 2, 1, 0, 5e11
+		}, ""},
 		{"long durations beyond MaxTime", func(c *SynthConfig) { c.ShortTaskMean = 2e11 }, "LongTaskMean"},
 	} {
 		c := GoogleLike(10, 100, 0.8)
