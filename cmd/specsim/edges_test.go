@@ -201,9 +201,9 @@ func TestProgress(t *testing.T) {
 		t.Fatal("an enabled bar with work did not start")
 	}
 	p.add(10)
-	p.tick(p.start.Add(progressDelay - time.Millisecond))
+	p.tick(p.start.Add(1999 * time.Millisecond))
 	if got := out.String(); got != "" {
-		t.Errorf("bar drawn before %v: %q", progressDelay, got)
+		t.Errorf("bar drawn before 2 s: %q", got)
 	}
 	p.tick(p.start.Add(2 * time.Second))
 	want := "\r[" + strings.Repeat("=", 10) + strings.Repeat(" ", 30) + "]  25%   2.0s"

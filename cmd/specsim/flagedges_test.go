@@ -19,28 +19,41 @@ import (
 
 // TestOverlapFlagBounds: -jobs ∈ [1, 2^24], -k ≥ 0, -load ∈ (0, 1), checked
 // in that order, so a -jobs or -k at its end followed by a bad -load is
-// reported as the -load (nothing runs); -jobs 1 runs.
+// reported as the -load (nothing runs); -jobs 1 runs. The cases at -jobs
+// 2^24 come last, and only if -load 1.5 was rejected with few jobs: a
+// wrong load check would run 2^24 jobs for minutes.
 func TestOverlapFlagBounds(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
+	type flagCase struct {
 		args []string
 		code int
 		err  string
-	}{
-		{[]string{"-jobs", "1", "-json"}, 0, ""},
-		{[]string{"-jobs", "0"}, 2, "-jobs 0: must lie in [1, 2^24]"},
-		{[]string{"-jobs", strconv.Itoa(1 << 24), "-load", "1"}, 2, "-load 1: must lie in (0, 1)"},
-		{[]string{"-jobs", strconv.Itoa(1<<24 + 1), "-load", "1"}, 2, "-jobs 16777217: must lie in [1, 2^24]"},
-		{[]string{"-jobs", "1", "-k", "0", "-load", "1"}, 2, "-load 1: must lie in (0, 1)"},
-		{[]string{"-jobs", "1", "-k", "-1", "-load", "1"}, 2, "-k -1: must be ≥ 0"},
-		{[]string{"-jobs", "1", "-load", "0"}, 2, "-load 0: must lie in (0, 1)"},
-		{[]string{"-jobs", "1", "-load", "0.999", "-json"}, 0, ""},
-	} {
-		code, _, errOut := runCmd(t, append([]string{"overlap"}, c.args...)...)
-		if code != c.code || !strings.Contains(errOut, c.err) || (c.err == "") != (errOut == "") {
-			t.Errorf("overlap %q: exit %d, %q; want %d, %q", c.args, code, errOut, c.code, c.err)
+	}
+	check := func(cases []flagCase) {
+		for _, c := range cases {
+			code, _, errOut := runCmd(t, append([]string{"overlap"}, c.args...)...)
+			if code != c.code || !strings.Contains(errOut, c.err) || (c.err == "") != (errOut == "") {
+				t.Errorf("overlap %q: exit %d, %q; want %d, %q", c.args, code, errOut, c.code, c.err)
+			}
 		}
 	}
+	check([]flagCase{
+		{[]string{"-jobs", "1", "-json"}, 0, ""},
+		{[]string{"-jobs", "0"}, 2, "-jobs 0: must lie in [1, 2^24]"},
+		{[]string{"-jobs", "1", "-k", "0", "-load", "0.5", "-json"}, 0, ""},
+		{[]string{"-jobs", "1", "-k", "-1", "-load", "1"}, 2, "-k -1: must be ≥ 0"},
+		{[]string{"-jobs", "1", "-load", "0"}, 2, "-load 0: must lie in (0, 1)"},
+		{[]string{"-jobs", "1", "-load", "1"}, 2, "-load 1: must lie in (0, 1)"},
+		{[]string{"-jobs", "1", "-load", "1.5"}, 2, "-load 1.5: must lie in (0, 1)"},
+		{[]string{"-jobs", "1", "-load", "0.999", "-json"}, 0, ""},
+	})
+	if t.Failed() {
+		return
+	}
+	check([]flagCase{
+		{[]string{"-jobs", strconv.Itoa(1 << 24), "-k", "0", "-load", "1.5"}, 2, "-load 1.5: must lie in (0, 1)"},
+		{[]string{"-jobs", strconv.Itoa(1<<24 + 1), "-load", "1.5"}, 2, "-jobs 16777217: must lie in [1, 2^24]"},
+	})
 }
 
 // TestProbeShortPartition: -short-partition sets the short partition of
