@@ -93,13 +93,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	err := sub(args, stdout, stderr)
 	var help *helpText
-	switch {
-	case err == nil:
+	if err == nil {
 		return 0
-	case errors.As(err, &help):
+	}
+	if errors.As(err, &help) {
 		fmt.Fprint(stdout, help.text)
 		return 0
-	case errors.Is(err, errUsage):
+	}
+	if errors.Is(err, errUsage) {
 		return 2
 	}
 	if name, value, reason, ok := flagOf(cmd, err); ok {
@@ -113,15 +114,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 // route splits args into the command and its arguments, or reports that
 // they ask for the list of commands (-h, help, help help, help -h).
 func route(args []string) (cmd string, rest []string, list bool) {
-	switch {
-	case len(args) > 0 && isHelp(args[0]):
+	// Ifs, not a switch's cases: gremlins v0.6.0 cannot mutate case
+	// expressions (issue 19).
+	if len(args) > 0 && isHelp(args[0]) {
 		return "", nil, true
-	case len(args) > 0 && args[0] == "help":
+	}
+	if len(args) > 0 && args[0] == "help" {
 		if len(args) == 1 || args[1] == "help" || isHelp(args[1]) {
 			return "", nil, true // help's own help is the list
 		}
 		return args[1], []string{"-h"}, false
-	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
+	}
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		return args[0], args[1:], false
 	}
 	return "cluster", args, false
