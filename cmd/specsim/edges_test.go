@@ -4,6 +4,20 @@ package main
 // unchecked: the dispatch of the arguments, flagOf's formatting, the
 // progress bar, the bounds of the cluster flags, the header and the
 // table. Each checks a hand-worked expectation or the library directly.
+//
+// Mutants of the command no test can kill (gremlins v0.6.0, .ci/mutate):
+//   - cluster.go budgetSlots, "b < 1" as "b <= 1": equivalent; at b = 1
+//     the body sets b = 1.
+//   - plot.go ticks125, "e < 0" as "e <= 0": equivalent; at e = 0 both
+//     branches give m (m/10^0 and m·10^0, math.Pow(10, 0) = 1 exactly).
+//   - INVERT_BITWISE on the address-of "&" of example.go's &[2]float64{…}
+//     and main.go's errors.As(err, &help), INVERT_ASSIGNMENTS of probe.go's
+//     string "line +=": the mutants do not compile (gremlins lists the
+//     package-level ones as NOT COVERED: a var initialiser has no
+//     coverage block).
+//   - The loops of plot.go's cdfPoints and ticks125 made endless (k = step,
+//     e--, m--, a non-positive lo let through to Log10): TIMED OUT, that
+//     is, detected.
 
 import (
 	"bytes"
