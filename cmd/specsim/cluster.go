@@ -123,7 +123,7 @@ func (f *clusterFlags) simulate(plotOut *plotOutput, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	bar := newProgress(stderr, !*f.quiet && isTerminal(stderr), len(specs)*len(workload))
+	bar := runBar(stderr, *f.quiet, len(specs), len(workload))
 	results, err := runAll(workload, specs, cfgs, bar)
 	bar.done()
 	if err != nil {
@@ -504,6 +504,13 @@ func readTrace(name string) ([]sim.Job, error) {
 		return nil, fmt.Errorf("%s: no jobs", name)
 	}
 	return jobs, nil
+}
+
+// runBar is the progress bar of runs simulations of jobs jobs each: drawn
+// on stderr when it is a terminal, unless quiet (-q); one step per job
+// completion of every run (runAll).
+func runBar(stderr io.Writer, quiet bool, runs, jobs int) *progress {
+	return newProgress(stderr, !quiet && isTerminal(stderr), runs*jobs)
 }
 
 // runAll simulates every configuration on the jobs, up to GOMAXPROCS at a

@@ -81,19 +81,10 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 // run is the command: it parses args, writes results and help to stdout
 // and diagnostics to stderr, and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	cmd := "cluster"
-	switch {
-	case len(args) > 0 && isHelp(args[0]):
+	cmd, args, list := route(args)
+	if list {
 		fmt.Fprint(stdout, usage)
 		return 0
-	case len(args) > 0 && args[0] == "help":
-		if len(args) == 1 || args[1] == "help" || isHelp(args[1]) {
-			fmt.Fprint(stdout, usage) // help's own help is the list
-			return 0
-		}
-		cmd, args = args[1], []string{"-h"}
-	case len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-':
-		cmd, args = args[0], args[1:]
 	}
 	sub, ok := commands[cmd]
 	if !ok {
@@ -102,13 +93,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	err := sub(args, stdout, stderr)
 	var help *helpText
-	switch {
-	case err == nil:
+	if err == nil {
 		return 0
-	case errors.As(err, &help):
+	}
+	if errors.As(err, &help) {
 		fmt.Fprint(stdout, help.text)
 		return 0
-	case errors.Is(err, errUsage):
+	}
+	if errors.Is(err, errUsage) {
 		return 2
 	}
 	if name, value, reason, ok := flagOf(cmd, err); ok {
@@ -117,6 +109,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "specsim %s: %v\n", cmd, err)
 	return 1
+}
+
+// route splits args into the command and its arguments, or reports that
+// they ask for the list of commands (-h, help, help help, help -h).
+func route(args []string) (cmd string, rest []string, list bool) {
+	// Ifs, not a switch's cases: gremlins v0.6.0 cannot mutate case
+	// expressions (issue 19).
+	if len(args) > 0 && isHelp(args[0]) {
+		return "", nil, true
+	}
+	if len(args) > 0 && args[0] == "help" {
+		if len(args) == 1 || args[1] == "help" || isHelp(args[1]) {
+			return "", nil, true // help's own help is the list
+		}
+		return args[1], []string{"-h"}, false
+	}
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		return args[0], args[1:], false
+	}
+	return "cluster", args, false
 }
 
 // isHelp reports whether arg asks for help as the flag package reads it.

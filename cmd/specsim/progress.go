@@ -41,9 +41,7 @@ func newProgress(w io.Writer, enabled bool, total int) *progress {
 			case <-p.stop:
 				return
 			case now := <-tick.C:
-				if now.Sub(p.start) >= progressDelay {
-					p.draw(now)
-				}
+				p.tick(now)
 			}
 		}
 	}()
@@ -51,6 +49,13 @@ func newProgress(w io.Writer, enabled bool, total int) *progress {
 }
 
 func (p *progress) add(n int) { p.count.Add(int64(n)) }
+
+// tick draws the bar at time now once the run has taken progressDelay.
+func (p *progress) tick(now time.Time) {
+	if now.Sub(p.start) >= progressDelay {
+		p.draw(now)
+	}
+}
 
 func (p *progress) draw(now time.Time) {
 	const width = 40
