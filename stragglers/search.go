@@ -18,11 +18,6 @@ type record struct {
 // level aggregates a set of jobs.
 type level struct {
 	w, v float64 // Σw and Σv
-	// The padding keeps a histogram bucket (selection.Bucket[level]) at
-	// 40 bytes: the engine sizes its histogram by the bucket's size
-	// (bucketBits), which sets how the sums are grouped, and so the last
-	// bit of every share. It held a count no one read.
-	_ [8]byte
 }
 
 func (l level) plus(w, v float64) level {
@@ -63,9 +58,14 @@ type cut struct {
 func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
 	c := selection.Select(waterLevel{}, func(incl level, next float64, hasNext bool) bool {
 		return reaches(slots, incl, next, hasNext)
-	}, selection.Shape{Fields: 1, Sure: true}, ws.recs, lo, hi, &ws.scratch, &ws.hist)
+	}, searchShape, ws.recs, lo, hi, &ws.scratch, &ws.hist)
 	return cut{key: math.Float64frombits(c.Key), before: c.Before, group: c.Group}
 }
+
+// searchShape: one key field (β), groups of equal β, reaches true at the
+// end, and levels of up to 2^10 buckets, the levels the water-fill's
+// search has always had — they group its sums, and so round its shares.
+var searchShape = selection.Shape{Fields: 1, Sure: true, LevelBits: 10}
 
 // waterLevel is the water-fill's order and totals as a selection.Rule: the
 // jobs in the level order (β ascending, grouped by β; the IEEE bits of the
