@@ -5,6 +5,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // RunningTask is one running task of a job, as SpeculateRunning sees it.
@@ -79,12 +80,12 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 	if mantri {
 		bar = 2 * cutoff
 	}
-	busy, eligible, most, extra := scanRunning(at, running, p.MinElapsed, bar)
-	if most >= check.InfBits || extra >= 1<<31 || (mantri && extra != 0) {
-		// The pass's answer is not final: a time is invalid or −0 (the
-		// pass compares raw IEEE bits), a task has no copy or so many that
-		// the sum could wrap, or, under MantriRule, a task runs several
-		// copies and so has another bar. Rare; checked exactly here.
+	busy, eligible, valid, fewest, most := scanRunning(at, running, p.MinElapsed, bar)
+	if !valid || fewest < 1 || most > 1<<31 || (mantri && most > 1) {
+		// The pass's answer is not final: a time is invalid, a task has
+		// no copy or so many that the sum could wrap, or, under
+		// MantriRule, a task runs several copies and so has another bar.
+		// Rare; checked exactly here.
 		if err := firstRunningError(fn, running); err != nil {
 			return 0, nil, err
 		}
@@ -97,50 +98,41 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 	launch, n := split(unscheduled, len(running), busy, eligible, slots, p.Beta, ws)
 	chosen := at[:eligible]
 	if n < eligible {
+		// The most urgent, as in Speculate.
 		ws.keys = grow(ws.keys, eligible)
 		keys := ws.keys
-		least, most := uint64(math.MaxUint64), uint64(0) // bits of the urgencies
+		least, most := math.Inf(1), 0.0 // the least and the greatest urgency
 		for k, i := range chosen {
-			u := running[i].Remaining // > bar ≥ 0: never −0
-			if mantri {
-				u *= copyFactor(running[i].Copies)
-			}
+			u := urgency(running[i].Remaining, running[i].Copies, mantri)
 			keys[k] = -u
-			least, most = min(least, math.Float64bits(u)), max(most, math.Float64bits(u))
+			least, most = lower(least, u), higher(most, u)
 		}
-		chosen = mostUrgent(&ws.sel, chosen, keys, n, least, most)
+		chosen = selection.Smallest(&ws.sel, chosen, keys, n, -most, -least)
 	}
 	return launch, append(dst, chosen...), nil
 }
 
-// scanRunning is SpeculateRunning's pass: it sums the copies, writes to at
-// (length ≥ len(running)) the indices of the tasks that have run at least
-// minElapsed and whose t_rem exceeds bar, and returns those, with the
-// largest IEEE bits of any time (≥ check.InfBits iff one is negative,
-// −0, NaN or ±Inf) and the OR of Copies − 1 over the tasks (≥ 2^31 iff
-// one has no copy or more than 2^31; > 0 iff one has more than one).
-//
-// Validity is folded into the largest IEEE bits of the times, tested once
-// by the caller; every 0/1 comes from a comparison, not a branch, since
-// eligibility comes in random order. One accumulator
-// per quantity, so that the loop keeps all of them in registers. The
-// answer is final only when most < check.InfBits and extra < 2^31 (and,
-// under MantriRule, extra = 0); SpeculateRunning falls back to
-// listEligibleRunning otherwise.
-func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy, eligible int, most, extra uint64) {
-	var sum uint64
-	at = at[:len(running)]
+// scanRunning is SpeculateRunning's pass: it sums the copies and writes to
+// at (length ≥ len(running)) the indices of the tasks that have run at
+// least minElapsed and whose t_rem exceeds bar, returning those, whether
+// every time is finite and ≥ 0, and the fewest and the most copies of a
+// task. It validates nothing: its answer is final only when the times are
+// valid and every task runs 1 to 2^31 copies (under MantriRule, exactly
+// 1); SpeculateRunning falls back to listEligibleRunning otherwise.
+// Eligibility comes in random order, so the list grows without a branch
+// (selection.AppendIf), and the times are tallied for one test after the
+// loop (check.Tally).
+func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy, eligible int, valid bool, fewest, most int) {
+	var times check.Tally
+	fewest, most = math.MaxInt, 0
 	for i := range running {
 		t := &running[i]
-		c := uint64(t.Copies)
-		eb, rb := math.Float64bits(t.Elapsed), math.Float64bits(t.Remaining)
-		most = max(most, eb, rb)
-		extra |= c - 1
-		sum += c
-		at[eligible] = i
-		eligible += b2i(t.Elapsed >= minElapsed) & b2i(t.Remaining > bar)
+		times = times.With(t.Elapsed).With(t.Remaining)
+		fewest, most = min(fewest, t.Copies), max(most, t.Copies)
+		busy += t.Copies
+		eligible = selection.AppendIf(at, eligible, i, selection.And(t.Elapsed >= minElapsed, t.Remaining > bar))
 	}
-	return int(sum), eligible, most, extra
+	return busy, eligible, times.Valid(), fewest, most
 }
 
 // listEligibleRunning is scanRunning written plainly, for the inputs its

@@ -165,7 +165,7 @@ type Action struct {
 // them, a second that lists the eligible running tasks and a third that
 // stops at the first unscheduled tasks to launch, each written without
 // branches on the task states (which come in random order); a radix
-// selection (internal/selection) of the most urgent eligible tasks when
+// selection of the most urgent eligible tasks when
 // not all of them get a copy; and the emission of the actions from those
 // lists. With a dst of capacity ≥ the number of actions and a reused ws it
 // allocates nothing. SpeculateRunning, which is given the running tasks
@@ -234,19 +234,17 @@ func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspa
 	}
 	chosen := eligibleAt[:eligible]
 	if copies < eligible {
-		// Their urgencies (negated: most urgent first in increasing order)
-		// are only needed here, so the passes do not store them.
+		// The most urgent: the smallest keys −urgency, ties to the smaller
+		// index. The urgencies are only needed here, so the passes do not
+		// store them.
 		keys = keys[:eligible]
-		least, most := uint64(math.MaxUint64), uint64(0) // bits of the urgencies
+		least, most := math.Inf(1), 0.0 // the least and the greatest urgency
 		for k, i := range chosen {
-			u := tasks[i].Remaining // > the bar ≥ 0: never −0
-			if mantri {
-				u *= copyFactor(tasks[i].Copies)
-			}
+			u := urgency(tasks[i].Remaining, tasks[i].Copies, mantri)
 			keys[k] = -u
-			least, most = min(least, math.Float64bits(u)), max(most, math.Float64bits(u))
+			least, most = lower(least, u), higher(most, u)
 		}
-		chosen = mostUrgent(&ws.sel, chosen, keys, copies, least, most)
+		chosen = selection.Smallest(&ws.sel, chosen, keys, copies, -most, -least)
 	}
 	for _, i := range chosen {
 		dst = append(dst, Action{Task: i, Kind: Copy})
@@ -281,52 +279,51 @@ func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Wo
 	return launches + more, copies
 }
 
-// mostUrgent returns the copies (< len(at)) entries of at with the smallest
-// keys (keys[k] = −urgency of task at[k]), ties to the earlier entry, in
-// at's order and storage: a radix selection of the cut, then one pass.
-// least and most are the IEEE bits of the smallest and the largest
-// urgency, which the caller found while it wrote the keys.
-func mostUrgent(sel *selection.Workspace, at []int, keys []float64, copies int, least, most uint64) []int {
-	cut := selection.SearchRange(sel, keys, -math.Float64frombits(most), -math.Float64frombits(least), selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
-		return incl.Count >= copies
-	})
-	// One pass in at's order, taking every key below the cut and the
-	// first `tied` at it. Whether a key is below follows no pattern, so
-	// the pass computes it rather than branching on it; a key at the cut
-	// is rare (urgencies are continuous) and branches.
-	tied := copies - cut.Before.Count // copies left for the group at the cut
-	n := 0
-	for k, key := range keys {
-		take := b2i(key < cut.Value)
-		if key == cut.Value && tied > 0 {
-			take, tied = 1, tied-1
-		}
-		i := at[k]
-		at[n] = i // n ≤ k: never ahead of the read
-		n += take
+// urgency is how urgently a running task with t_rem = remaining, running
+// the given copies, needs one more: t_rem for ThesisRule, c/(c+1)·t_rem
+// for MantriRule (Speculate's doc comment).
+func urgency(remaining float64, copies int, mantri bool) float64 {
+	if mantri {
+		return remaining * copyFactor(copies)
 	}
-	chosen := at[:n]
-	return chosen
+	return remaining
+}
+
+// lower and higher are min and max for values known not to be NaN, by
+// plain comparisons: a running extreme changes rarely, so its branch is
+// predicted, and it costs less than the builtins' NaN and −0 handling.
+func lower(a, b float64) float64 {
+	if b < a {
+		return b
+	}
+	return a
+}
+
+func higher(a, b float64) float64 {
+	if b > a {
+		return b
+	}
+	return a
 }
 
 // countTasks validates the tasks and counts the unscheduled and running
 // ones and the running copies (saturating above 2^53: only busy < slots
 // matters). bad reports an invalid task, named by firstTaskError.
 func countTasks(tasks []Task) (unscheduled, running, busy int, bad bool) {
+	var times check.Tally // every Elapsed and Remaining finite and ≥ 0
 	for i := range tasks {
 		t := &tasks[i]
-		isRunning := b2i(t.State == Running)
-		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ check.InfBits. One
-		// test that valid input never fails: an always-predicted branch.
-		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
-		if max(eb, rb) >= check.InfBits || t.State > Finished || !copiesValid(t) {
+		times = times.With(t.Elapsed).With(t.Remaining)
+		// One test that valid input never fails: an always-predicted
+		// branch.
+		if t.State > Finished || !copiesValid(t) {
 			bad = true
 		}
-		unscheduled += b2i(t.State == Unscheduled)
-		running += isRunning
+		unscheduled += selection.Indicator(t.State == Unscheduled)
+		running += selection.Indicator(t.State == Running)
 		busy = min(busy+t.Copies, alloc.MaxTotal+1)
 	}
-	return unscheduled, running, busy, bad
+	return unscheduled, running, busy, bad || !times.Valid()
 }
 
 // copiesValid reports whether t's copy count fits its state: 1 to
@@ -357,10 +354,10 @@ func listEligible(at []int, tasks []Task, minElapsed, cutoff float64, mantri boo
 		if mantri && t.Copies > 1 { // rare: predicted
 			rem, level = copyFactor(t.Copies)*rem, cutoff
 		}
-		// Listed unconditionally and kept by the count: whether a task is
-		// eligible follows no pattern, so it is computed, not branched on.
-		at[eligible] = i
-		eligible += b2i(t.State == Running) & b2i(t.Elapsed >= minElapsed) & b2i(rem > level)
+		// Whether a task is eligible follows no pattern: it is computed,
+		// not branched on.
+		isEligible := selection.And(t.State == Running, selection.And(t.Elapsed >= minElapsed, rem > level))
+		eligible = selection.AppendIf(at, eligible, i, isEligible)
 	}
 	return eligible
 }
@@ -418,14 +415,6 @@ func copyFactor(c int) float64 {
 	}
 	x := float64(c)
 	return x / (x + 1)
-}
-
-// b2i is 1 for true and 0 for false, without a branch.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // grow returns s resliced to n elements, reallocated if its capacity is

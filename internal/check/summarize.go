@@ -117,3 +117,17 @@ func SummaryOf(xs []float64) Summary {
 	}
 	return s
 }
+
+// A Tally is a branch-free running test, for a hot loop, that float64s are
+// all finite and ≥ 0 (−0 included): it keeps the largest IEEE bits of
+// x + 0 over the values x it has seen (−0 + 0 is +0, and the bits are
+// InfBits or more exactly for a negative value, NaN or ±Inf). Its zero
+// value has seen none. After the loop one test, Valid, stands for a test
+// per value; where it fails, the caller's exact checks name the value.
+type Tally struct{ most uint64 }
+
+// With returns t having also seen x.
+func (t Tally) With(x float64) Tally { return Tally{max(t.most, math.Float64bits(x+0))} }
+
+// Valid reports whether every value t has seen is finite and ≥ 0.
+func (t Tally) Valid() bool { return t.most < InfBits }

@@ -1,0 +1,58 @@
+package selection
+
+// Branch-free building blocks for the algorithm packages' hot loops, where
+// whether a record counts (a task is running, is eligible for a copy, lies
+// below a cut) follows no pattern from one record to the next, so that an
+// if would mispredict about half the time. Each compiles to a flag set
+// from the comparison (SETcc) and integer arithmetic; the loops that call
+// them read as plain lists and counts.
+
+// Indicator is 1 for true and 0 for false, without a branch.
+func Indicator(b bool) int {
+	if b { // compiled as a SETcc, not a jump
+		return 1
+	}
+	return 0
+}
+
+// And is a && b with both evaluated (no short circuit, hence no branch):
+// a and b must be cheap and free of side effects.
+func And(a, b bool) bool { return Indicator(a)&Indicator(b) != 0 }
+
+// AppendIf appends i to the list at[:n] when keep holds: it writes i to
+// at[n] whatever keep, and returns n + 1 if keep, n if not, so that the
+// list grows without a branch. at must have room for it (n < len(at));
+// at[n] is overwritten either way.
+func AppendIf(at []int, n, i int, keep bool) int {
+	at[n] = i
+	return n + Indicator(keep)
+}
+
+// Smallest keeps the n entries of at whose keys are the smallest (keys[k]
+// is at[k]'s), ties going to the earlier entry, and returns them in at's
+// order and storage (at[:n]). keys are finite, with len(keys) = len(at)
+// ≥ n ≥ 0; smallest and largest are the least and the greatest of them,
+// which a caller that has just written the keys knows (SearchRange). keys
+// is not modified. O(len(keys)): a radix selection of the n-th smallest
+// key, then one pass.
+func Smallest(ws *Workspace, at []int, keys []float64, n int, smallest, largest float64) []int {
+	cut := SearchRange(ws, keys, smallest, largest, Count, func(incl Stats, _ float64, _ bool) bool {
+		return incl.Count >= n
+	})
+	// One pass in at's order, taking every key below the cut and the first
+	// `tied` at it. Whether a key is below follows no pattern, so the pass
+	// computes it rather than branching on it; a key at the cut is rare
+	// (for continuous keys) and branches.
+	tied := n - cut.Before.Count // entries left for the group at the cut
+	kept := 0
+	for k, key := range keys {
+		take := Indicator(key < cut.Value)
+		if key == cut.Value && tied > 0 {
+			take, tied = 1, tied-1
+		}
+		i := at[k]
+		at[kept] = i // kept ≤ k: never ahead of the read
+		kept += take
+	}
+	return at[:kept]
+}
