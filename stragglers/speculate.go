@@ -165,13 +165,12 @@ type Action struct {
 // them, a second that lists the eligible running tasks and a third that
 // stops at the first unscheduled tasks to launch, each written without
 // branches on the task states (which come in random order); a radix
-// selection of the most urgent eligible tasks when
-// not all of them get a copy; and the emission of the actions from those
-// lists. With a dst of capacity ≥ the number of actions and a reused ws it
-// allocates nothing. SpeculateRunning, which is given the running tasks
-// and a queue length instead, makes the same decision in one pass over the
-// running tasks only: 2.5–4× faster for a job of 10 000 tasks half
-// running.
+// selection of the most urgent eligible tasks when not all of them get a
+// copy; and the emission of the actions from those lists. With a dst of
+// capacity ≥ the number of actions and a reused ws it allocates nothing.
+// SpeculateRunning, which is given the running tasks and a queue length
+// instead, makes the same decision in one pass over the running tasks
+// only: 2.5–4× faster for a job of 10 000 tasks half running.
 //
 // Special cases: slots = 0, or slots ≤ busy (the job holds more than its
 // allocation; Speculate never preempts), gives no actions; so does a job
