@@ -76,9 +76,9 @@ type Shape struct {
 	// the running totals of a finer level round below the bucket's, it
 	// settles on the bucket's last group.
 	Sure bool
-	// LevelBits is the most bits of the key one histogram level resolves,
-	// in [1, 16]: a level has at most 2^LevelBits buckets (fewer for a few
-	// records: about one per 16). It decides which records are summed
+	// LevelBits (at least 1) is the most bits of the key one histogram
+	// level resolves: a level has at most 2^LevelBits buckets (fewer for
+	// a few records: about one per 16). It decides which records are summed
 	// together in a bucket, and so the rounding of every total: a caller
 	// states it, and its results depend on it bit for bit, never on the
 	// size of its totals. 11 (2048 buckets of 32 bytes) or 10 keep a
@@ -139,11 +139,11 @@ const SmallSort = 48
 
 // Select returns the first group of o's order at whose end stop holds,
 // without sorting: a radix selection on the keys' bits that keeps o's
-// totals per bucket of up to 2^shape.LevelBits buckets,
-// walks the buckets for the first at whose end stop holds, and recurses
-// into that bucket alone, switching to the next key field where one field
-// is a single value. Each level narrows the range by 2^(bits per level),
-// so the cost is O(len(recs)), in practice one or two passes. The keys of
+// totals per bucket of up to 2^shape.LevelBits buckets, walks the buckets
+// for the first at whose end stop holds, and recurses into that bucket
+// alone, switching to the next key field where one field is a single
+// value. Each level narrows the range by 2^(bits per level), so the cost
+// is O(len(recs)), in practice one or two passes. The keys of
 // recs in field 0 lie in [lo, hi]; recs is not modified, and the
 // candidates of each level are gathered into s in recs' order (the final
 // tie-break of every order in the library). hist, the caller's, holds
