@@ -80,10 +80,10 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 	if mantri {
 		bar = 2 * cutoff
 	}
-	busy, eligible, valid, fewest, most := scanRunning(at, running, p.MinElapsed, bar)
-	if !valid || fewest < 1 || most > 1<<31 || (mantri && most > 1) {
-		// The pass's answer is not final: a time is invalid, a task has
-		// no copy or so many that the sum could wrap, or, under
+	busy, eligible, times, counts := scanRunning(at, running, p.MinElapsed, bar)
+	if !times.Valid() || !counts.Within() || (mantri && !counts.Single()) {
+		// The pass's answer is not final: a time is invalid or −0, a task
+		// has no copy or so many that the sum could wrap, or, under
 		// MantriRule, a task runs several copies and so has another bar.
 		// Rare; checked exactly here.
 		if err := firstRunningError(fn, running); err != nil {
@@ -114,25 +114,23 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 
 // scanRunning is SpeculateRunning's pass: it sums the copies and writes to
 // at (length ≥ len(running)) the indices of the tasks that have run at
-// least minElapsed and whose t_rem exceeds bar, returning those, whether
-// every time is finite and ≥ 0, and the fewest and the most copies of a
-// task. It validates nothing: its answer is final only when the times are
-// valid and every task runs 1 to 2^31 copies (under MantriRule, exactly
+// least minElapsed and whose t_rem exceeds bar, returning those, with a
+// tally of the times and one of the copies for the caller to test once.
+// It validates nothing: its answer is final only when every time is finite
+// and ≥ +0 and every task runs 1 to 2^31 copies (under MantriRule, exactly
 // 1); SpeculateRunning falls back to listEligibleRunning otherwise.
 // Eligibility comes in random order, so the list grows without a branch
-// (selection.AppendIf), and the times are tallied for one test after the
-// loop (check.Tally).
-func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy, eligible int, valid bool, fewest, most int) {
-	var times check.Tally
-	fewest, most = math.MaxInt, 0
+// (selection.AppendIfBoth).
+func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy, eligible int, times check.Tally, copies check.CopyTally) {
+	at = at[:len(running)] // one length for both: the loop keeps its values in registers
 	for i := range running {
-		t := &running[i]
+		t := running[i]
 		times = times.With(t.Elapsed).With(t.Remaining)
-		fewest, most = min(fewest, t.Copies), max(most, t.Copies)
+		copies = copies.With(t.Copies)
 		busy += t.Copies
-		eligible = selection.AppendIf(at, eligible, i, selection.And(t.Elapsed >= minElapsed, t.Remaining > bar))
+		eligible = selection.AppendIfBoth(at, eligible, i, t.Elapsed >= minElapsed, t.Remaining > bar)
 	}
-	return busy, eligible, times.Valid(), fewest, most
+	return busy, eligible, times, copies
 }
 
 // listEligibleRunning is scanRunning written plainly, for the inputs its

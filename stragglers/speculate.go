@@ -210,13 +210,11 @@ func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspa
 	// all): count and validate; list the eligible running tasks; list the
 	// first unscheduled tasks, stopping once enough are found. Task states
 	// and eligibility come in random order, so the loops take their 0/1
-	// values from arithmetic, not branches; times are compared as the
-	// integers of their IEEE bits, which order finite non-negative floats
-	// as the floats themselves (−0 normalised by +0).
+	// values from arithmetic, not branches.
 	unscheduled, running, busy, bad := countTasks(tasks)
 	if bad {
-		// countTasks's one test flags every invalid task; the exact
-		// checks name it.
+		// countTasks flags every invalid task (and a −0 time); the exact
+		// checks name it (and accept −0 as 0).
 		if err := firstTaskError(fn, tasks); err != nil {
 			return nil, err
 		}
@@ -307,9 +305,10 @@ func higher(a, b float64) float64 {
 
 // countTasks validates the tasks and counts the unscheduled and running
 // ones and the running copies (saturating above 2^53: only busy < slots
-// matters). bad reports an invalid task, named by firstTaskError.
+// matters). bad reports an invalid task, named by firstTaskError, or a
+// −0 time, which firstTaskError accepts.
 func countTasks(tasks []Task) (unscheduled, running, busy int, bad bool) {
-	var times check.Tally // every Elapsed and Remaining finite and ≥ 0
+	var times check.Tally // every Elapsed and Remaining finite and ≥ +0
 	for i := range tasks {
 		t := &tasks[i]
 		times = times.With(t.Elapsed).With(t.Remaining)
@@ -355,8 +354,7 @@ func listEligible(at []int, tasks []Task, minElapsed, cutoff float64, mantri boo
 		}
 		// Whether a task is eligible follows no pattern: it is computed,
 		// not branched on.
-		isEligible := selection.And(t.State == Running, selection.And(t.Elapsed >= minElapsed, rem > level))
-		eligible = selection.AppendIf(at, eligible, i, isEligible)
+		eligible = selection.AppendIfAll(at, eligible, i, t.State == Running, t.Elapsed >= minElapsed, rem > level)
 	}
 	return eligible
 }

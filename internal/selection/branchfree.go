@@ -15,17 +15,20 @@ func Indicator(b bool) int {
 	return 0
 }
 
-// And is a && b with both evaluated (no short circuit, hence no branch):
-// a and b must be cheap and free of side effects.
-func And(a, b bool) bool { return Indicator(a)&Indicator(b) != 0 }
-
-// AppendIf appends i to the list at[:n] when keep holds: it writes i to
-// at[n] whatever keep, and returns n + 1 if keep, n if not, so that the
-// list grows without a branch. at must have room for it (n < len(at));
-// at[n] is overwritten either way.
-func AppendIf(at []int, n, i int, keep bool) int {
+// AppendIfBoth appends i to the list at[:n] when a and b both hold: it
+// writes i to at[n] whatever they are, and returns n + 1 if both hold, n
+// if not, so that the list grows without a branch (both conditions are
+// evaluated: they must be cheap and free of side effects). at must have
+// room for it: n < len(at).
+func AppendIfBoth(at []int, n, i int, a, b bool) int {
 	at[n] = i
-	return n + Indicator(keep)
+	return n + Indicator(a)&Indicator(b)
+}
+
+// AppendIfAll is AppendIfBoth for three conditions.
+func AppendIfAll(at []int, n, i int, a, b, c bool) int {
+	at[n] = i
+	return n + Indicator(a)&Indicator(b)&Indicator(c)
 }
 
 // Smallest keeps the n entries of at whose keys are the smallest (keys[k]

@@ -9,36 +9,38 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestIndicatorAnd: the truth tables.
-func TestIndicatorAnd(t *testing.T) {
+// TestIndicator: the truth table.
+func TestIndicator(t *testing.T) {
 	t.Parallel()
 	if Indicator(true) != 1 || Indicator(false) != 0 {
 		t.Errorf("Indicator(true), Indicator(false) = %d, %d; want 1, 0", Indicator(true), Indicator(false))
 	}
-	for _, a := range []bool{false, true} {
-		for _, b := range []bool{false, true} {
-			if got, want := And(a, b), a && b; got != want {
-				t.Errorf("And(%v, %v) = %v, want %v", a, b, got, want)
+}
+
+// testAppendIf: lists built by AppendIfBoth and AppendIfAll are the lists
+// of the indices whose conditions all hold, in order (a filter written
+// with an if).
+func testAppendIf(t *rapid.T) {
+	n := rapid.IntRange(0, 50).Draw(t, "n")
+	both, all := make([]int, n), make([]int, n)
+	nBoth, nAll := 0, 0
+	var wantBoth, wantAll []int
+	for i := range n {
+		a, b, c := rapid.Bool().Draw(t, "a"), rapid.Bool().Draw(t, "b"), rapid.Bool().Draw(t, "c")
+		nBoth = AppendIfBoth(both, nBoth, 100+i, a, b)
+		nAll = AppendIfAll(all, nAll, 100+i, a, b, c)
+		if a && b {
+			wantBoth = append(wantBoth, 100+i)
+			if c {
+				wantAll = append(wantAll, 100+i)
 			}
 		}
 	}
-}
-
-// testAppendIf: a list built by AppendIf is the list of the kept indices,
-// in order (a filter written with an if).
-func testAppendIf(t *rapid.T) {
-	keep := rapid.SliceOfN(rapid.Bool(), 0, 50).Draw(t, "keep")
-	at := make([]int, len(keep))
-	n := 0
-	var want []int
-	for i, k := range keep {
-		n = AppendIf(at, n, 100+i, k)
-		if k {
-			want = append(want, 100+i)
-		}
+	if !slices.Equal(both[:nBoth], wantBoth) && nBoth+len(wantBoth) > 0 {
+		t.Fatalf("AppendIfBoth lists %v, want %v", both[:nBoth], wantBoth)
 	}
-	if !slices.Equal(at[:n], want) && n+len(want) > 0 {
-		t.Fatalf("AppendIf lists %v, want %v", at[:n], want)
+	if !slices.Equal(all[:nAll], wantAll) && nAll+len(wantAll) > 0 {
+		t.Fatalf("AppendIfAll lists %v, want %v", all[:nAll], wantAll)
 	}
 }
 
