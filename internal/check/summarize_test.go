@@ -221,3 +221,23 @@ func TestTallyEdges(t *testing.T) {
 		}
 	}
 }
+
+// testCopyTally: a CopyTally that has seen counts is Within exactly when
+// every count lies in [1, 2^31], and Single exactly when every count is 1,
+// whatever the order (the tests written with ifs).
+func testCopyTally(t *rapid.T) {
+	edges := []int{math.MinInt, -1, 0, 1, 2, 3, 1 << 30, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1 << 32, 1 << 53, math.MaxInt}
+	counts := rapid.SliceOfN(rapid.OneOf(rapid.SampledFrom(edges), rapid.IntRange(1, 5)), 0, 20).Draw(t, "counts")
+	within, single := true, true
+	var tally check.CopyTally
+	for _, c := range counts {
+		tally = tally.With(c)
+		within = within && c >= 1 && c <= 1<<31
+		single = single && c == 1
+	}
+	if tally.Within() != within || tally.Single() != single {
+		t.Fatalf("CopyTally over %v: Within %v, Single %v; want %v, %v", counts, tally.Within(), tally.Single(), within, single)
+	}
+}
+
+func TestCopyTally(t *testing.T) { t.Parallel(); rapid.Check(t, testCopyTally) }
