@@ -101,13 +101,13 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 		// The most urgent, as in Speculate.
 		ws.keys = grow(ws.keys, eligible)
 		keys := ws.keys
-		least, most := math.Inf(1), 0.0 // the least and the greatest urgency
+		var urgencies selection.Span
 		for k, i := range chosen {
-			u := urgency(running[i].Remaining, running[i].Copies, mantri)
+			u := urgency(running[i].Remaining, running[i].Copies, mantri) // > bar ≥ 0: never −0
 			keys[k] = -u
-			least, most = lower(least, u), higher(most, u)
+			urgencies = urgencies.With(u)
 		}
-		chosen = selection.Smallest(&ws.sel, chosen, keys, n, -most, -least)
+		chosen = selection.Smallest(&ws.sel, chosen, keys, n, -urgencies.Most(), -urgencies.Least())
 	}
 	return launch, append(dst, chosen...), nil
 }

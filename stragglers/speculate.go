@@ -235,13 +235,13 @@ func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspa
 		// index. The urgencies are only needed here, so the passes do not
 		// store them.
 		keys = keys[:eligible]
-		least, most := math.Inf(1), 0.0 // the least and the greatest urgency
+		var urgencies selection.Span
 		for k, i := range chosen {
-			u := urgency(tasks[i].Remaining, tasks[i].Copies, mantri)
+			u := urgency(tasks[i].Remaining, tasks[i].Copies, mantri) // > the bar ≥ 0: never −0
 			keys[k] = -u
-			least, most = lower(least, u), higher(most, u)
+			urgencies = urgencies.With(u)
 		}
-		chosen = selection.Smallest(&ws.sel, chosen, keys, copies, -most, -least)
+		chosen = selection.Smallest(&ws.sel, chosen, keys, copies, -urgencies.Most(), -urgencies.Least())
 	}
 	for _, i := range chosen {
 		dst = append(dst, Action{Task: i, Kind: Copy})
@@ -284,23 +284,6 @@ func urgency(remaining float64, copies int, mantri bool) float64 {
 		return remaining * copyFactor(copies)
 	}
 	return remaining
-}
-
-// lower and higher are min and max for values known not to be NaN, by
-// plain comparisons: a running extreme changes rarely, so its branch is
-// predicted, and it costs less than the builtins' NaN and −0 handling.
-func lower(a, b float64) float64 {
-	if b < a {
-		return b
-	}
-	return a
-}
-
-func higher(a, b float64) float64 {
-	if b > a {
-		return b
-	}
-	return a
 }
 
 // countTasks validates the tasks and counts the unscheduled and running

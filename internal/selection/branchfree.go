@@ -1,5 +1,7 @@
 package selection
 
+import "math"
+
 // Branch-free building blocks for the algorithm packages' hot loops, where
 // whether a record counts (a task is running, is eligible for a copy, lies
 // below a cut) follows no pattern from one record to the next, so that an
@@ -59,3 +61,24 @@ func Smallest(ws *Workspace, at []int, keys []float64, n int, smallest, largest 
 	}
 	return at[:kept]
 }
+
+// A Span is the least and the greatest of non-negative float64s (never −0
+// nor NaN), kept without a branch per value: the IEEE bits of such floats
+// are ordered like the floats, so it keeps an integer minimum and maximum,
+// which compile to conditional moves where float comparisons would branch
+// on every new extreme. For a loop that writes keys and wants their range
+// for SearchRange or Smallest at no extra pass. The zero value is the span
+// of no value (it keeps the complement of the least bits).
+type Span struct{ notLeast, most uint64 }
+
+// With returns s having also seen x.
+func (s Span) With(x float64) Span {
+	b := math.Float64bits(x)
+	return Span{notLeast: max(s.notLeast, ^b), most: max(s.most, b)}
+}
+
+// Least and Most are the least and the greatest value seen (NaN and 0
+// for the span of no value).
+func (s Span) Least() float64 { return math.Float64frombits(^s.notLeast) }
+
+func (s Span) Most() float64 { return math.Float64frombits(s.most) }

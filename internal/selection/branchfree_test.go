@@ -83,3 +83,25 @@ func testSmallest(t *rapid.T) {
 }
 
 func TestSmallest(t *testing.T) { t.Parallel(); rapid.Check(t, testSmallest) }
+
+// testSpan: a Span's Least and Most are the minimum and the maximum of the
+// non-negative values it has seen (over float64's whole range, with +0,
+// subnormals and MaxFloat64), in any order.
+func testSpan(t *rapid.T) {
+	xs := rapid.SliceOfN(rapid.OneOf(
+		rapid.SampledFrom([]float64{0, 5e-324, 1, math.MaxFloat64}),
+		rapid.Float64Range(0, 10),
+		rapid.Float64Range(0, math.MaxFloat64),
+	), 1, 30).Draw(t, "xs")
+	var s Span
+	least, most := math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		s = s.With(x)
+		least, most = min(least, x), max(most, x)
+	}
+	if s.Least() != least || s.Most() != most {
+		t.Fatalf("Span of %v: [%v, %v], want [%v, %v]", xs, s.Least(), s.Most(), least, most)
+	}
+}
+
+func TestSpan(t *testing.T) { t.Parallel(); rapid.Check(t, testSpan) }
