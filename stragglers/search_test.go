@@ -153,8 +153,8 @@ func testPrepareKeyRange(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("prepare: %v", err)
 	}
-	if p.least != least || p.most != most || p.total != total {
-		t.Fatalf("prepare: keys in [%v, %v], total %v; want [%v, %v], %v", p.least, p.most, p.total, least, most, total)
+	if p.keys.Least() != least || p.keys.Most() != most || p.total != total {
+		t.Fatalf("prepare: keys in [%v, %v], total %v; want [%v, %v], %v", p.keys.Least(), p.keys.Most(), p.total, least, most, total)
 	}
 }
 
