@@ -25,7 +25,13 @@
 // then α, with ΣV and min α) and stragglers' water-fill (jobs by β, with
 // ΣT/√(β−1) and ΣV) are its other callers. Each keeps only its order, its
 // totals and its stopping rule; the histogram levels, the walk, the
-// recursion and the final sort-and-scan are the engine's.
+// recursion and the final sort-and-scan are the engine's. Each states its
+// histogram's shape (Shape.LevelBits), on which its rounding depends.
+//
+// The package also holds the branch-free building blocks of the algorithm
+// packages' hot loops (branchfree.go: Indicator, AppendIfBoth and
+// AppendIfAll, Span, Smallest), so that their own files read like the
+// papers; internal/check holds the validating ones (Tally, CopyTally).
 package selection
 
 import (
