@@ -65,7 +65,7 @@ func Allocate(dst, remaining []float64, slots, beta float64, ws *Workspace) ([]f
 // picks must not matter, and the constrained case returns V_i exactly
 // where the proportional one returns V_i·(1 ± ulp) — which, for β ≥ 2,
 // lands on the kink of μ = min(S_i, T_i).
-const CaseTolerance = hopper.CaseTolerance // 1e-12
+const CaseTolerance = 1e-12
 
 // validate checks the arguments of Algorithm 1 in one pass over the
 // snapshot (check.Summarize) and summarises it for the kernel.

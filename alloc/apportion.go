@@ -18,7 +18,7 @@ const ShareSumTolerance = 1e-9
 
 // MaxTotal is the largest integer total Apportion accepts: 2⁵³, the largest
 // range in which float64 shares represent every integer.
-const MaxTotal = 1 << 53 // check.MaxTotal, which the integer forms of every package check against
+const MaxTotal = 1 << 53
 
 // Apportion turns real-valued shares that sum to an integer total into
 // integer slots that sum to exactly total, by the largest-remainder

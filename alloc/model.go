@@ -9,7 +9,7 @@ import (
 
 // NoSpeculationBeta is the tail index at and above which the model assumes no
 // speculation: level 1, virtual size T, throughput min(S_i, T).
-const NoSpeculationBeta = hopper.NoSpeculationBeta // 2
+const NoSpeculationBeta = 2
 
 // speculationFactor returns the optimal speculation level 2/β of eq. 3.2, or
 // 1 for β ≥ 2 (hopper.Factor), after validating β.

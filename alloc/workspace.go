@@ -7,10 +7,8 @@ import "github.com/specsched/specsched/internal/selection"
 // The zero value is ready to use. It grows to the largest snapshot it has
 // seen and is reused after that, so steady-state calls allocate nothing. A
 // nil *Workspace is accepted everywhere and means "allocate a temporary one".
-// A Workspace must not be used by two calls at once. It is opaque: no
-// exported field or method (it is an alias of the internal selection
-// package's workspace, which the library's packages operate on through
-// that package's functions).
+// A Workspace must not be used by two calls at once. It is opaque: it has
+// no exported field or method.
 type Workspace = selection.Workspace
 
 // orNew returns ws, or a new Workspace if ws is nil.

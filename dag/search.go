@@ -115,8 +115,10 @@ func scan(recs []record, base prefix, after float64, hasAfter bool, sc *scale) c
 const smallSort = selection.SmallSort
 
 // searchShape: two key fields (max{T, T'}, then α), every job its own
-// group (the index breaks ties), reaches true at the end.
-var searchShape = selection.Shape{Fields: 2, Distinct: true, Sure: true}
+// group (the index breaks ties), reaches true at the end, and levels of up
+// to 2^10 buckets (48 bytes each: 48 KiB), the levels Algorithm 3's search
+// has always had — they group its sums, and so round its shares.
+var searchShape = selection.Shape{Fields: 2, Distinct: true, Sure: true, LevelBits: 10}
 
 // stop is reaches on the scaled problem sc, as the search's stopping rule.
 func stop(sc *scale) selection.Stop[prefix] {

@@ -125,7 +125,7 @@ func byKey(a, b candidate) int {
 		return c
 	}
 	if a.isCopy != b.isCopy {
-		return cmp.Compare(b2i(a.isCopy), b2i(b.isCopy))
+		return cmp.Compare(selection.Indicator(a.isCopy), selection.Indicator(b.isCopy))
 	}
 	return cmp.Compare(a.task, b.task)
 }

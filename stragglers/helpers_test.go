@@ -247,3 +247,11 @@ func breakpoints(s snapshot) []float64 {
 	}
 	return slices.DeleteFunc(points, func(x float64) bool { return !(x > 0) })
 }
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

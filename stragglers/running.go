@@ -5,6 +5,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // RunningTask is one running task of a job, as SpeculateRunning sees it.
@@ -79,12 +80,12 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 	if mantri {
 		bar = 2 * cutoff
 	}
-	busy, eligible, most, extra := scanRunning(at, running, p.MinElapsed, bar)
-	if most >= check.InfBits || extra >= 1<<31 || (mantri && extra != 0) {
-		// The pass's answer is not final: a time is invalid or −0 (the
-		// pass compares raw IEEE bits), a task has no copy or so many that
-		// the sum could wrap, or, under MantriRule, a task runs several
-		// copies and so has another bar. Rare; checked exactly here.
+	busy, eligible, times, counts := scanRunning(at, running, p.MinElapsed, bar)
+	if !times.Valid() || !counts.Within() || (mantri && !counts.Single()) {
+		// The pass's answer is not final: a time is invalid or −0, a task
+		// has no copy or so many that the sum could wrap, or, under
+		// MantriRule, a task runs several copies and so has another bar.
+		// Rare; checked exactly here.
 		if err := firstRunningError(fn, running); err != nil {
 			return 0, nil, err
 		}
@@ -97,50 +98,39 @@ func SpeculateRunning(dst []int, running []RunningTask, unscheduled, slots int, 
 	launch, n := split(unscheduled, len(running), busy, eligible, slots, p.Beta, ws)
 	chosen := at[:eligible]
 	if n < eligible {
+		// The most urgent, as in Speculate.
 		ws.keys = grow(ws.keys, eligible)
 		keys := ws.keys
-		least, most := uint64(math.MaxUint64), uint64(0) // bits of the urgencies
+		var urgencies selection.Span
 		for k, i := range chosen {
-			u := running[i].Remaining // > bar ≥ 0: never −0
-			if mantri {
-				u *= copyFactor(running[i].Copies)
-			}
+			u := urgency(running[i].Remaining, running[i].Copies, mantri) // > bar ≥ 0: never −0
 			keys[k] = -u
-			least, most = min(least, math.Float64bits(u)), max(most, math.Float64bits(u))
+			urgencies = urgencies.With(u)
 		}
-		chosen = mostUrgent(&ws.sel, chosen, keys, n, least, most)
+		chosen = selection.Smallest(&ws.sel, chosen, keys, n, -urgencies.Most(), -urgencies.Least())
 	}
 	return launch, append(dst, chosen...), nil
 }
 
-// scanRunning is SpeculateRunning's pass: it sums the copies, writes to at
-// (length ≥ len(running)) the indices of the tasks that have run at least
-// minElapsed and whose t_rem exceeds bar, and returns those, with the
-// largest IEEE bits of any time (≥ check.InfBits iff one is negative,
-// −0, NaN or ±Inf) and the OR of Copies − 1 over the tasks (≥ 2^31 iff
-// one has no copy or more than 2^31; > 0 iff one has more than one).
-//
-// Validity is folded into the largest IEEE bits of the times, tested once
-// by the caller; every 0/1 comes from a comparison, not a branch, since
-// eligibility comes in random order. One accumulator
-// per quantity, so that the loop keeps all of them in registers. The
-// answer is final only when most < check.InfBits and extra < 2^31 (and,
-// under MantriRule, extra = 0); SpeculateRunning falls back to
-// listEligibleRunning otherwise.
-func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy, eligible int, most, extra uint64) {
-	var sum uint64
-	at = at[:len(running)]
+// scanRunning is SpeculateRunning's pass: it sums the copies and writes to
+// at (length ≥ len(running)) the indices of the tasks that have run at
+// least minElapsed and whose t_rem exceeds bar, returning those, with a
+// tally of the times and one of the copies for the caller to test once.
+// It validates nothing: its answer is final only when every time is finite
+// and ≥ +0 and every task runs 1 to 2^31 copies (under MantriRule, exactly
+// 1); SpeculateRunning falls back to listEligibleRunning otherwise.
+// Eligibility comes in random order, so the list grows without a branch
+// (selection.AppendIfBoth).
+func scanRunning(at []int, running []RunningTask, minElapsed, bar float64) (busy, eligible int, times check.Tally, copies check.CopyTally) {
+	at = at[:len(running)] // one length for both: the loop keeps its values in registers
 	for i := range running {
-		t := &running[i]
-		c := uint64(t.Copies)
-		eb, rb := math.Float64bits(t.Elapsed), math.Float64bits(t.Remaining)
-		most = max(most, eb, rb)
-		extra |= c - 1
-		sum += c
-		at[eligible] = i
-		eligible += b2i(t.Elapsed >= minElapsed) & b2i(t.Remaining > bar)
+		t := running[i]
+		times = times.With(t.Elapsed).With(t.Remaining)
+		copies = copies.With(t.Copies)
+		busy += t.Copies
+		eligible = selection.AppendIfBoth(at, eligible, i, t.Elapsed >= minElapsed, t.Remaining > bar)
 	}
-	return int(sum), eligible, most, extra
+	return busy, eligible, times, copies
 }
 
 // listEligibleRunning is scanRunning written plainly, for the inputs its

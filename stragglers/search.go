@@ -18,11 +18,6 @@ type record struct {
 // level aggregates a set of jobs.
 type level struct {
 	w, v float64 // Σw and Σv
-	// The padding keeps a histogram bucket (selection.Bucket[level]) at
-	// 40 bytes: the engine sizes its histogram by the bucket's size
-	// (bucketBits), which sets how the sums are grouped, and so the last
-	// bit of every share. It held a count no one read.
-	_ [8]byte
 }
 
 func (l level) plus(w, v float64) level {
@@ -59,23 +54,32 @@ type cut struct {
 
 // search finds the first group of equal keys, in increasing order, at whose
 // end reaches holds, without sorting (selection.Select). O(n). ws.recs (at
-// least one record, keys in [lo, hi]) is left as it is.
-func (ws *Workspace) search(slots float64, lo, hi uint64) cut {
+// least one record, keys in [least, most]) is left as it is.
+func (ws *Workspace) search(slots, least, most float64) cut {
 	c := selection.Select(waterLevel{}, func(incl level, next float64, hasNext bool) bool {
 		return reaches(slots, incl, next, hasNext)
-	}, selection.Shape{Fields: 1, Sure: true}, ws.recs, lo, hi, &ws.scratch, &ws.hist)
+	}, searchShape, ws.recs, orderKey(least), orderKey(most), &ws.scratch, &ws.hist)
 	return cut{key: math.Float64frombits(c.Key), before: c.Before, group: c.Group}
 }
 
+// orderKey is the search's key for a record's key β ∈ (1, 2]: its IEEE
+// bits, which order positive floats as the floats themselves.
+func orderKey(key float64) uint64 { return math.Float64bits(key) }
+
+// searchShape: one key field (β), groups of equal β, reaches true at the
+// end, and levels of up to 2^10 buckets, the levels the water-fill's
+// search has always had — they group its sums, and so round its shares.
+var searchShape = selection.Shape{Fields: 1, Sure: true, LevelBits: 10}
+
 // waterLevel is the water-fill's order and totals as a selection.Rule: the
-// jobs in the level order (β ascending, grouped by β; the IEEE bits of the
-// keys β > 1 are ordered like them), the running Σw and Σv.
+// jobs in the level order (β ascending, grouped by β, by orderKey), the
+// running Σw and Σv.
 type waterLevel struct{}
 
 func (waterLevel) Fill(l selection.Level[level], h []selection.Bucket[level], recs []record, _ int) {
 	for i := range recs {
 		r := &recs[i]
-		b := l.Put(h, math.Float64bits(r.key))
+		b := l.Put(h, orderKey(r.key))
 		b.Sum = b.Sum.plus(r.w, r.v)
 	}
 }
@@ -83,7 +87,7 @@ func (waterLevel) Fill(l selection.Level[level], h []selection.Bucket[level], re
 func (waterLevel) Gather(dst, recs []record, l selection.Level[level], bucket, _ int) int {
 	n := 0
 	for i := range recs {
-		if l.Index(math.Float64bits(recs[i].key)) == bucket {
+		if l.Index(orderKey(recs[i].key)) == bucket {
 			dst[n] = recs[i]
 			n++
 		}
@@ -95,7 +99,7 @@ func (waterLevel) Sort(recs []record) {
 	slices.SortFunc(recs, func(a, b record) int { return cmp.Compare(a.key, b.key) })
 }
 
-func (waterLevel) Key(r *record) uint64 { return math.Float64bits(r.key) }
+func (waterLevel) Key(r *record) uint64 { return orderKey(r.key) }
 
 func (waterLevel) Sum(recs []record) level {
 	var g level

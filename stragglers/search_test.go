@@ -59,10 +59,10 @@ func testSearchMatchesSort(t *rapid.T) {
 		}
 	}
 	var totalW float64
-	lo, hi := uint64(math.MaxUint64), uint64(0)
+	least, most := math.Inf(1), 0.0
 	for _, r := range recs {
 		totalW += r.w
-		lo, hi = min(lo, math.Float64bits(r.key)), max(hi, math.Float64bits(r.key))
+		least, most = min(least, r.key), max(most, r.key)
 	}
 	// A drawn S, and S a hair to either side of the predicate's threshold
 	// at the end of up to 30 groups, where the next group's key decides
@@ -81,7 +81,7 @@ func testSearchMatchesSort(t *rapid.T) {
 	ws := Workspace{recs: slices.Clone(recs)}
 	for _, slots := range all {
 		want := referenceSearch(recs, slots)
-		got := ws.search(slots, lo, hi)
+		got := ws.search(slots, least, most)
 		if got.key != want.key {
 			// Bucket sums round differently from a running sum: accept the
 			// neighbouring group only when S sits on its boundary.
@@ -133,3 +133,29 @@ func TestSearchHistogramFollowsWork(t *testing.T) {
 		}
 	}
 }
+
+// testPrepareKeyRange: prepare records the least and the greatest key
+// min(β_i, 2), the range the search's first histogram level spans (which
+// groups its sums, and so rounds the shares), and ΣT_i; checked against
+// min, max and a sum taken here.
+func testPrepareKeyRange(t *rapid.T) {
+	n := rapid.IntRange(1, 60).Draw(t, "n")
+	remaining, beta := make([]float64, n), make([]float64, n)
+	least, most, total := math.Inf(1), math.Inf(-1), 0.0
+	for i := range n {
+		remaining[i] = rapid.Float64Range(0, 100).Draw(t, "remaining")
+		beta[i] = rapid.SampledFrom([]float64{1.01, 1.5, 1.99, 2, 3, rapid.Float64Range(1.001, 4).Draw(t, "b")}).Draw(t, "beta")
+		least, most = min(least, min(beta[i], 2)), max(most, min(beta[i], 2))
+		total += remaining[i]
+	}
+	var ws Workspace
+	p, err := ws.prepare("f", remaining, beta, 10)
+	if err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	if p.keys.Least() != least || p.keys.Most() != most || p.total != total {
+		t.Fatalf("prepare: keys in [%v, %v], total %v; want [%v, %v], %v", p.keys.Least(), p.keys.Most(), p.total, least, most, total)
+	}
+}
+
+func TestPrepareKeyRange(t *testing.T) { t.Parallel(); rapid.Check(t, testPrepareKeyRange) }

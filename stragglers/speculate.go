@@ -165,13 +165,12 @@ type Action struct {
 // them, a second that lists the eligible running tasks and a third that
 // stops at the first unscheduled tasks to launch, each written without
 // branches on the task states (which come in random order); a radix
-// selection (internal/selection) of the most urgent eligible tasks when
-// not all of them get a copy; and the emission of the actions from those
-// lists. With a dst of capacity ≥ the number of actions and a reused ws it
-// allocates nothing. SpeculateRunning, which is given the running tasks
-// and a queue length instead, makes the same decision in one pass over the
-// running tasks only: 2.5–4× faster for a job of 10 000 tasks half
-// running.
+// selection of the most urgent eligible tasks when not all of them get a
+// copy; and the emission of the actions from those lists. With a dst of
+// capacity ≥ the number of actions and a reused ws it allocates nothing.
+// SpeculateRunning, which is given the running tasks and a queue length
+// instead, makes the same decision in one pass over the running tasks
+// only: 2.5–4× faster for a job of 10 000 tasks half running.
 //
 // Special cases: slots = 0, or slots ≤ busy (the job holds more than its
 // allocation; Speculate never preempts), gives no actions; so does a job
@@ -211,13 +210,11 @@ func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspa
 	// all): count and validate; list the eligible running tasks; list the
 	// first unscheduled tasks, stopping once enough are found. Task states
 	// and eligibility come in random order, so the loops take their 0/1
-	// values from arithmetic, not branches; times are compared as the
-	// integers of their IEEE bits, which order finite non-negative floats
-	// as the floats themselves (−0 normalised by +0).
+	// values from arithmetic, not branches.
 	unscheduled, running, busy, bad := countTasks(tasks)
 	if bad {
-		// countTasks's one test flags every invalid task; the exact
-		// checks name it.
+		// countTasks flags every invalid task (and a −0 time); the exact
+		// checks name it (and accept −0 as 0).
 		if err := firstTaskError(fn, tasks); err != nil {
 			return nil, err
 		}
@@ -234,19 +231,17 @@ func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspa
 	}
 	chosen := eligibleAt[:eligible]
 	if copies < eligible {
-		// Their urgencies (negated: most urgent first in increasing order)
-		// are only needed here, so the passes do not store them.
+		// The most urgent: the smallest keys −urgency, ties to the smaller
+		// index. The urgencies are only needed here, so the passes do not
+		// store them.
 		keys = keys[:eligible]
-		least, most := uint64(math.MaxUint64), uint64(0) // bits of the urgencies
+		var urgencies selection.Span
 		for k, i := range chosen {
-			u := tasks[i].Remaining // > the bar ≥ 0: never −0
-			if mantri {
-				u *= copyFactor(tasks[i].Copies)
-			}
+			u := urgency(tasks[i].Remaining, tasks[i].Copies, mantri) // > the bar ≥ 0: never −0
 			keys[k] = -u
-			least, most = min(least, math.Float64bits(u)), max(most, math.Float64bits(u))
+			urgencies = urgencies.With(u)
 		}
-		chosen = mostUrgent(&ws.sel, chosen, keys, copies, least, most)
+		chosen = selection.Smallest(&ws.sel, chosen, keys, copies, -urgencies.Most(), -urgencies.Least())
 	}
 	for _, i := range chosen {
 		dst = append(dst, Action{Task: i, Kind: Copy})
@@ -281,52 +276,35 @@ func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Wo
 	return launches + more, copies
 }
 
-// mostUrgent returns the copies (< len(at)) entries of at with the smallest
-// keys (keys[k] = −urgency of task at[k]), ties to the earlier entry, in
-// at's order and storage: a radix selection of the cut, then one pass.
-// least and most are the IEEE bits of the smallest and the largest
-// urgency, which the caller found while it wrote the keys.
-func mostUrgent(sel *selection.Workspace, at []int, keys []float64, copies int, least, most uint64) []int {
-	cut := selection.SearchRange(sel, keys, -math.Float64frombits(most), -math.Float64frombits(least), selection.Count, func(incl selection.Stats, _ float64, _ bool) bool {
-		return incl.Count >= copies
-	})
-	// One pass in at's order, taking every key below the cut and the
-	// first `tied` at it. Whether a key is below follows no pattern, so
-	// the pass computes it rather than branching on it; a key at the cut
-	// is rare (urgencies are continuous) and branches.
-	tied := copies - cut.Before.Count // copies left for the group at the cut
-	n := 0
-	for k, key := range keys {
-		take := b2i(key < cut.Value)
-		if key == cut.Value && tied > 0 {
-			take, tied = 1, tied-1
-		}
-		i := at[k]
-		at[n] = i // n ≤ k: never ahead of the read
-		n += take
+// urgency is how urgently a running task with t_rem = remaining, running
+// the given copies, needs one more: t_rem for ThesisRule, c/(c+1)·t_rem
+// for MantriRule (Speculate's doc comment).
+func urgency(remaining float64, copies int, mantri bool) float64 {
+	if mantri {
+		return remaining * copyFactor(copies)
 	}
-	chosen := at[:n]
-	return chosen
+	return remaining
 }
 
 // countTasks validates the tasks and counts the unscheduled and running
 // ones and the running copies (saturating above 2^53: only busy < slots
-// matters). bad reports an invalid task, named by firstTaskError.
+// matters). bad reports an invalid task, named by firstTaskError, or a
+// −0 time, which firstTaskError accepts.
 func countTasks(tasks []Task) (unscheduled, running, busy int, bad bool) {
+	var times check.Tally // every Elapsed and Remaining finite and ≥ +0
 	for i := range tasks {
 		t := &tasks[i]
-		isRunning := b2i(t.State == Running)
-		// −0 + 0 is +0; NaN, ±Inf and negatives keep bits ≥ check.InfBits. One
-		// test that valid input never fails: an always-predicted branch.
-		eb, rb := math.Float64bits(t.Elapsed+0), math.Float64bits(t.Remaining+0)
-		if max(eb, rb) >= check.InfBits || t.State > Finished || !copiesValid(t) {
+		times = times.With(t.Elapsed).With(t.Remaining)
+		// One test that valid input never fails: an always-predicted
+		// branch.
+		if t.State > Finished || !copiesValid(t) {
 			bad = true
 		}
-		unscheduled += b2i(t.State == Unscheduled)
-		running += isRunning
+		unscheduled += selection.Indicator(t.State == Unscheduled)
+		running += selection.Indicator(t.State == Running)
 		busy = min(busy+t.Copies, alloc.MaxTotal+1)
 	}
-	return unscheduled, running, busy, bad
+	return unscheduled, running, busy, bad || !times.Valid()
 }
 
 // copiesValid reports whether t's copy count fits its state: 1 to
@@ -357,10 +335,9 @@ func listEligible(at []int, tasks []Task, minElapsed, cutoff float64, mantri boo
 		if mantri && t.Copies > 1 { // rare: predicted
 			rem, level = copyFactor(t.Copies)*rem, cutoff
 		}
-		// Listed unconditionally and kept by the count: whether a task is
-		// eligible follows no pattern, so it is computed, not branched on.
-		at[eligible] = i
-		eligible += b2i(t.State == Running) & b2i(t.Elapsed >= minElapsed) & b2i(rem > level)
+		// Whether a task is eligible follows no pattern: it is computed,
+		// not branched on.
+		eligible = selection.AppendIfAll(at, eligible, i, t.State == Running, t.Elapsed >= minElapsed, rem > level)
 	}
 	return eligible
 }
@@ -418,14 +395,6 @@ func copyFactor(c int) float64 {
 	}
 	x := float64(c)
 	return x / (x + 1)
-}
-
-// b2i is 1 for true and 0 for false, without a branch.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // grow returns s resliced to n elements, reallocated if its capacity is

@@ -11,8 +11,8 @@ import (
 
 // crowdedTasksGen draws a job of minN to maxN tasks, nearly all running
 // long enough to be judged and most with t_rem above t_new = 1/2, so that
-// more than selection's small-input size (48) are eligible and mostUrgent's
-// radix selection runs on its histogram path (tasksGen's jobs, a third
+// more than selection's small-input size (48) are eligible and the
+// radix selection of the most urgent (selection.Smallest) runs on its histogram path (tasksGen's jobs, a third
 // running, seldom reach it). Urgencies: a few values (ties at the cut),
 // continuous ones, or spread over float64's whole range (several histogram
 // levels).

@@ -143,8 +143,8 @@ func disjoint[D any](fn string, dst []D, remaining, beta []float64) error {
 
 // prepared describes a validated snapshot.
 type prepared struct {
-	total  float64 // ΣT_i
-	lo, hi uint64  // the range of the keys' bits
+	total float64        // ΣT_i
+	keys  selection.Span // the least and the greatest key min(β_i, 2)
 
 	// unscale is 1, or 1/weightScale when the weights w of ws.recs hold
 	// T_i·weightScale/√(β_i−1).
@@ -172,7 +172,7 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return prepared{}, err
 	}
-	p := prepared{lo: math.MaxUint64, unscale: 1}
+	p := prepared{unscale: 1}
 	var sumW, maxT float64 // maxT: the largest T_i with β_i < 2
 	ws.recs = slices.Grow(ws.recs[:0], len(remaining))
 	for i, t := range remaining {
@@ -193,13 +193,7 @@ func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64
 		if p.total > maxSum || sumW > maxSum {
 			return prepared{}, check.Err(fn, i, "remaining", t, "ΣT_i or ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2")
 		}
-		k := math.Float64bits(r.key)
-		if k < p.lo {
-			p.lo = k
-		}
-		if k > p.hi {
-			p.hi = k
-		}
+		p.keys = p.keys.With(r.key)
 		ws.recs = append(ws.recs, r)
 	}
 	if maxT > 0 && maxT < 1/weightScale { // rare: every weight lies near the subnormals
@@ -222,7 +216,7 @@ func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p 
 	}
 	// The weights may be scaled by 1/p.unscale (see weightScale); S is
 	// compared with them scaled likewise, shares made from them unscaled.
-	cut := ws.search(slots/p.unscale, p.lo, p.hi)
+	cut := ws.search(slots/p.unscale, p.keys.Least(), p.keys.Most())
 	g := cut.key
 	rootSlope := math.Sqrt(slope(g))
 	atLevel := cut.before.w / rootSlope * p.unscale // what the classes before g hold at λ = a_g

@@ -117,3 +117,34 @@ func SummaryOf(xs []float64) Summary {
 	}
 	return s
 }
+
+// A Tally is a branch-free running test, for a hot loop, that float64s are
+// all finite and ≥ +0: it keeps the largest of their IEEE bits, which is
+// InfBits or more exactly when one of them is negative, NaN, ±Inf — or
+// −0, whose sign bit is set. Its zero value has seen none. After the loop
+// one test, Valid, stands for a test per value; where it fails, the
+// caller's exact checks name the bad value (and accept a −0 as 0).
+type Tally struct{ most uint64 }
+
+// With returns t having also seen x.
+func (t Tally) With(x float64) Tally { return Tally{max(t.most, math.Float64bits(x))} }
+
+// Valid reports whether every value t has seen is finite and ≥ +0.
+func (t Tally) Valid() bool { return t.most < InfBits }
+
+// A CopyTally is a branch-free running test, for a hot loop, of how many
+// copies tasks run: it keeps the OR of c − 1 over the counts c it has seen
+// (as unsigned words, so a count below 1 wraps to a word ≥ 2^63). Its
+// zero value has seen none. After the loop one test stands for a test
+// per task; where it fails, the caller's exact checks name the task.
+type CopyTally struct{ extra uint64 }
+
+// With returns t having also seen the count c.
+func (t CopyTally) With(c int) CopyTally { return CopyTally{t.extra | (uint64(c) - 1)} }
+
+// Within reports whether every count t has seen lies in [1, 2^31]: then
+// every c − 1 is below 2^31, and so is their OR.
+func (t CopyTally) Within() bool { return t.extra < 1<<31 }
+
+// Single reports whether every count t has seen is 1.
+func (t CopyTally) Single() bool { return t.extra == 0 }

@@ -181,3 +181,63 @@ func TestSummarizeEdges(t *testing.T) {
 		}
 	}
 }
+
+// testTally: a Tally that has seen xs is Valid exactly when every value
+// is finite and ≥ 0 by the float comparisons NonNegative makes and none
+// is −0, whatever the order the values come in.
+func testTally(t *rapid.T) {
+	xs := testutil.Magnitudes(0, 12).Draw(t, "xs")
+	if rapid.Bool().Draw(t, "withBad") {
+		xs = withBad(t, xs)
+	}
+	want := true
+	var tally check.Tally
+	for _, x := range xs {
+		tally = tally.With(x)
+		want = want && x >= 0 && x <= math.MaxFloat64 && !math.Signbit(x)
+	}
+	if tally.Valid() != want {
+		t.Fatalf("Tally over %v: Valid = %v, want %v", xs, tally.Valid(), want)
+	}
+}
+
+func TestTally(t *testing.T) { t.Parallel(); rapid.Check(t, testTally) }
+
+// TestTallyEdges: each edge value on its own, and the zero Tally.
+func TestTallyEdges(t *testing.T) {
+	t.Parallel()
+	if !(check.Tally{}).Valid() {
+		t.Error("the zero Tally is not Valid")
+	}
+	for _, c := range []struct {
+		x    float64
+		want bool
+	}{
+		{0, true}, {math.Copysign(0, -1), false}, {5e-324, true}, {1, true}, {math.MaxFloat64, true},
+		{math.Inf(1), false}, {math.NaN(), false}, {math.Inf(-1), false}, {-5e-324, false}, {-1, false}, {-math.MaxFloat64, false},
+	} {
+		if got := (check.Tally{}).With(1).With(c.x).With(2).Valid(); got != c.want {
+			t.Errorf("Tally of 1, %v, 2: Valid = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
+
+// testCopyTally: a CopyTally that has seen counts is Within exactly when
+// every count lies in [1, 2^31], and Single exactly when every count is 1,
+// whatever the order (the tests written with ifs).
+func testCopyTally(t *rapid.T) {
+	edges := []int{math.MinInt, -1, 0, 1, 2, 3, 1 << 30, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1 << 32, 1 << 53, math.MaxInt}
+	counts := rapid.SliceOfN(rapid.OneOf(rapid.SampledFrom(edges), rapid.IntRange(1, 5)), 0, 20).Draw(t, "counts")
+	within, single := true, true
+	var tally check.CopyTally
+	for _, c := range counts {
+		tally = tally.With(c)
+		within = within && c >= 1 && c <= 1<<31
+		single = single && c == 1
+	}
+	if tally.Within() != within || tally.Single() != single {
+		t.Fatalf("CopyTally over %v: Within %v, Single %v; want %v, %v", counts, tally.Within(), tally.Single(), within, single)
+	}
+}
+
+func TestCopyTally(t *testing.T) { t.Parallel(); rapid.Check(t, testCopyTally) }

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"unsafe"
 )
 
 // The engine: one radix selection for every cut-off search of the library.
@@ -77,6 +76,14 @@ type Shape struct {
 	// the running totals of a finer level round below the bucket's, it
 	// settles on the bucket's last group.
 	Sure bool
+	// LevelBits (at least 1) is the most bits of the key one histogram
+	// level resolves: a level has at most 2^LevelBits buckets (fewer for
+	// a few records: about one per 16). It decides which records are summed
+	// together in a bucket, and so the rounding of every total: a caller
+	// states it, and its results depend on it bit for bit, never on the
+	// size of its totals. 11 (2048 buckets of 32 bytes) or 10 keep a
+	// level within 64 KiB, about an L2 cache.
+	LevelBits int
 }
 
 // Bucket aggregates the records of one histogram cell. A bucket is empty
@@ -130,21 +137,13 @@ type Outcome[R, A any] struct {
 // histogram again: below it, sorting beats another level.
 const SmallSort = 48
 
-// bucketBits is the largest number of bits a histogram level resolves for
-// buckets of the given size: the most that fit in 64 KiB, about an L2
-// cache's worth on the dev machine (2048 buckets of 32 bytes: 11 bits, as
-// Search always had; 1024 of 40 or 48 bytes: 10, as the water-fill's and
-// Algorithm 3's searches had — the levels, and so the order of every sum,
-// are theirs).
-func bucketBits(size uintptr) int { return bits.Len(uint(64<<10/size)) - 1 }
-
 // Select returns the first group of o's order at whose end stop holds,
 // without sorting: a radix selection on the keys' bits that keeps o's
-// totals per bucket of up to 2^bucketBits buckets,
-// walks the buckets for the first at whose end stop holds, and recurses
-// into that bucket alone, switching to the next key field where one field
-// is a single value. Each level narrows the range by 2^(bits per level),
-// so the cost is O(len(recs)), in practice one or two passes. The keys of
+// totals per bucket of up to 2^shape.LevelBits buckets, walks the buckets
+// for the first at whose end stop holds, and recurses into that bucket
+// alone, switching to the next key field where one field is a single
+// value. Each level narrows the range by 2^(bits per level), so the cost
+// is O(len(recs)), in practice one or two passes. The keys of
 // recs in field 0 lie in [lo, hi]; recs is not modified, and the
 // candidates of each level are gathered into s in recs' order (the final
 // tie-break of every order in the library). hist, the caller's, holds
@@ -153,7 +152,6 @@ func Select[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, lo
 	if len(recs) == 0 {
 		return Outcome[R, A]{Before: o.Sum(nil)}
 	}
-	maxBits := bucketBits(unsafe.Sizeof(Bucket[A]{}))
 	var (
 		cur      = recs
 		owned    = false // cur is s.cand, which may be reordered
@@ -197,7 +195,7 @@ func Select[R, A any, O Rule[R, A]](o O, stop Stop[A], shape Shape, recs []R, lo
 		}
 
 		span := hi - lo
-		levelBits := min(max(bits.Len(uint(len(cur)))-4, 4), maxBits)
+		levelBits := min(max(bits.Len(uint(len(cur)))-4, 4), shape.LevelBits)
 		shift := uint(max(bits.Len64(span)-levelBits, 0))
 		l, h := newLevel(hist, lo, shift, int(span>>shift)+1, empty)
 		o.Fill(l, h, cur, field)

@@ -114,6 +114,9 @@ func engReference(o engRule, shape Shape, recs []engRec, stop Stop[engTot]) (bef
 
 func testSelectMatchesSort(t *rapid.T) {
 	shape := rapid.SampledFrom([]Shape{{Fields: 1}, {Fields: 1, Sure: true}, {Fields: 2, Distinct: true}, {Fields: 2, Distinct: true, Sure: true}, {Fields: 1, Distinct: true}}).Draw(t, "shape")
+	// Narrow levels too (1 bit: two buckets), so that a search goes down
+	// many levels.
+	shape.LevelBits = rapid.SampledFrom([]int{1, 2, 4, 10, 11, 16}).Draw(t, "levelBits")
 	o := engRule{fields: shape.Fields}
 	n := rapid.IntRange(0, 400).Draw(t, "n")
 	// Keys from a few clusters of nearby values, so that buckets, equal
@@ -182,17 +185,50 @@ func TestSelectMatchesSort(t *testing.T) { t.Parallel(); rapid.Check(t, testSele
 
 func FuzzSelectMatchesSort(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSelectMatchesSort)) }
 
-// TestBucketBits: the levels resolve as many bits as 64 KiB of buckets
-// hold — 11 for Search's 32-byte buckets, 10 for the 40- and 48-byte ones
-// of the water-fill and Algorithm 3, the counts their searches always had.
-func TestBucketBits(t *testing.T) {
+// widest is engRule recording the most buckets of any level Select fills.
+type widest struct {
+	engRule
+	most *int
+}
+
+func (o widest) Fill(l Level[engTot], h []Bucket[engTot], recs []engRec, f int) {
+	*o.most = max(*o.most, len(h))
+	o.engRule.Fill(l, h, recs, f)
+}
+
+// TestLevelBits: a level has at most 2^LevelBits buckets, and exactly that
+// many for keys spanning all 64 bits when there are records enough
+// (2^15 records: 2^11 buckets is one per 16), whatever the size of the
+// totals (engTot's buckets are 40 bytes); with fewer records than 16 per
+// bucket it has about one bucket per 16 (2^12 for 2^15 records, under a
+// LevelBits of 16); and the cut is the sort's.
+func TestLevelBits(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		size uintptr
-		want int
-	}{{32, 11}, {40, 10}, {48, 10}, {64, 10}, {65, 9}, {16, 12}} {
-		if got := bucketBits(c.size); got != c.want {
-			t.Errorf("bucketBits(%d) = %d, want %d", c.size, got, c.want)
+	recs := make([]engRec, 1<<15)
+	for i := range recs {
+		// The two extremes, then keys spread over the whole range by a
+		// multiplicative hash of the index.
+		k := uint64(i) * 0x9E3779B97F4A7C15
+		recs[i] = engRec{k: [2]uint64{k, 0}, w: float64(i % 7), idx: i}
+	}
+	recs[1].k[0] = ^uint64(0)
+	var total float64
+	for _, r := range recs {
+		total += r.w
+	}
+	stop := func(incl engTot, _ float64, _ bool) bool { return incl.W >= total/3 }
+	for _, levelBits := range []int{1, 4, 10, 11, 16} {
+		shape := Shape{Fields: 1, LevelBits: levelBits}
+		most := 0
+		var s Scratch[engRec]
+		var hist []Bucket[engTot]
+		got := Select(widest{engRule{1}, &most}, stop, shape, recs, 0, ^uint64(0), &s, &hist)
+		if want := 1 << min(levelBits, 12); most != want {
+			t.Errorf("LevelBits %d: the widest level has %d buckets, want %d", levelBits, most, want)
+		}
+		before, group, at, found := engReference(engRule{1}, shape, recs, stop)
+		if !found || !got.Found || got.Before != before || got.Group != group || got.Key != at.k[0] {
+			t.Errorf("LevelBits %d: Select = %+v, reference before %+v group %+v key %d", levelBits, got, before, group, at.k[0])
 		}
 	}
 }

@@ -25,7 +25,13 @@
 // then α, with ΣV and min α) and stragglers' water-fill (jobs by β, with
 // ΣT/√(β−1) and ΣV) are its other callers. Each keeps only its order, its
 // totals and its stopping rule; the histogram levels, the walk, the
-// recursion and the final sort-and-scan are the engine's.
+// recursion and the final sort-and-scan are the engine's. Each states its
+// histogram's shape (Shape.LevelBits), on which its rounding depends.
+//
+// The package also holds the branch-free building blocks of the algorithm
+// packages' hot loops (branchfree.go: Indicator, AppendIfBoth and
+// AppendIfAll, Span, Smallest), so that their own files read like the
+// papers; internal/check holds the validating ones (Tally, CopyTally).
 package selection
 
 import (
@@ -122,12 +128,17 @@ func SearchRange(ws *Workspace, vals []float64, smallest, largest float64, w Wei
 	if len(vals) == 0 {
 		return Cut{}
 	}
-	c := Select(byValue{w}, Stop[Stats](done), Shape{Fields: 1}, vals, key(smallest), key(largest), &ws.scratch, &ws.hist)
+	c := Select(byValue{w}, Stop[Stats](done), valueShape, vals, key(smallest), key(largest), &ws.scratch, &ws.hist)
 	if !c.Found {
 		return Cut{Before: c.Before}
 	}
 	return Cut{Value: value(c.Key), Before: c.Before, Group: c.Group, Found: true}
 }
+
+// valueShape is Search's: one key field, groups of equal values, and
+// levels of up to 2^11 buckets (32 bytes each: 64 KiB), the levels Search
+// has always had.
+var valueShape = Shape{Fields: 1, LevelBits: 11}
 
 // byValue is Search as a Rule: float64 values in increasing order, grouped
 // by value, with their count and the sum of their weights.
