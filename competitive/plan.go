@@ -1,9 +1,7 @@
 package competitive
 
 import (
-	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/enum"
@@ -395,9 +393,10 @@ func (ws *Workspace) preempt(dst []Action, j int, z Stage, p *Phase, k int, rng 
 
 // subset returns, in increasing order, a uniformly random k-subset of
 // [0, n) (Floyd's algorithm), or {0, …, k−1} with a nil rng; 0 ≤ k ≤ n. It
-// takes O(k log k) time and O(k) memory however large n is: membership is
-// a bit set when n ≤ 64·(k+16) and an open-addressing hash set otherwise.
-// The result is ws.picked, valid until the next call.
+// takes O(k log k) time and O(k) memory however large n is (the
+// membership set of Floyd's algorithm is the one probe's samplers use: a
+// bit set for n ≤ 64·(k+16), a hash set above). The result is ws.picked,
+// valid until the next call.
 func (ws *Workspace) subset(n, k int, rng *rand.Rand) []int {
 	out := ws.picked[:0]
 	if rng == nil || k == n {
@@ -407,58 +406,12 @@ func (ws *Workspace) subset(n, k int, rng *rand.Rand) []int {
 		ws.picked = out
 		return out
 	}
-	if n <= 64*(k+16) {
-		words := (n + 63) >> 6
-		if cap(ws.bits) < words {
-			ws.bits = make([]uint64, words, words+words/4)
-		}
-		set := ws.bits[:words]
-		for m := n - k; m < n; m++ {
-			t := rng.IntN(m + 1)
-			if set[t>>6]>>(t&63)&1 != 0 {
-				t = m
-			}
-			set[t>>6] |= 1 << (t & 63)
-		}
-		for w, word := range set {
-			for word != 0 {
-				out = append(out, w<<6+bits.TrailingZeros64(word))
-				word &= word - 1
-			}
-		}
-		clear(set)
-		ws.picked = out
-		return out
-	}
-	size := 1 << bits.Len(uint(2*k)) // > 2k slots: probes stay short
-	if cap(ws.table) < size {
-		ws.table = make([]int, size)
-	}
-	table := ws.table[:size]
-	for i := range table {
-		table[i] = -1
-	}
-	shift := 64 - bits.Len(uint(size-1))
-	insert := func(v int) bool { // reports whether v was new
-		h := int((uint64(v) * 0x9E3779B97F4A7C15) >> shift)
-		for table[h] >= 0 {
-			if table[h] == v {
-				return false
-			}
-			h = (h + 1) & (size - 1)
-		}
-		table[h] = v
-		return true
-	}
+	ws.taken.Reset(n, k)
 	for m := n - k; m < n; m++ {
-		t := rng.IntN(m + 1)
-		if !insert(t) {
-			t = m
-			insert(t)
+		if !ws.taken.Insert(rng.IntN(m + 1)) {
+			ws.taken.Insert(m)
 		}
-		out = append(out, t)
 	}
-	slices.Sort(out)
-	ws.picked = out
-	return out
+	ws.picked = ws.taken.AppendSorted(out)
+	return ws.picked
 }
