@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -607,5 +608,26 @@ func TestSubsetIsFloyd(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkSubset draws k-subsets of [0, n) with a reused workspace, in
+// the bit-set regime (n ≤ 64·(k+16)) and in the hash-set one.
+func BenchmarkSubset(b *testing.B) {
+	for _, c := range []struct{ n, k int }{{1000, 10}, {100000, 2000}, {1 << 20, 10}, {1 << 40, 2000}} {
+		b.Run(fmt.Sprintf("n=%d/k=%d", c.n, c.k), func(b *testing.B) {
+			var ws Workspace
+			rng := rand.New(rand.NewPCG(1, 1))
+			ws.subset(c.n, c.k, rng)
+			b.ReportAllocs()
+			b.ResetTimer()
+			sum := 0
+			for range b.N {
+				sum += len(ws.subset(c.n, c.k, rng))
+			}
+			if sum != b.N*c.k {
+				b.Fatal("wrong subset sizes")
+			}
+		})
 	}
 }
