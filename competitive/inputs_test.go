@@ -139,7 +139,7 @@ func TestScalarBoundaries(t *testing.T) {
 		return func() error {
 			cfg := Config{Machines: 2, Policy: SREWCPolicy, Beta: 0.5}
 			edit(&cfg)
-			_, _, err := Simulate(nil, sim, cfg, rng)
+			_, _, err := simulate(sim, cfg, rng)
 			return err
 		}
 	}
@@ -166,7 +166,7 @@ func TestScalarBoundaries(t *testing.T) {
 	add("Simulate MaxSlots=2^40", "", simCfg(func(c *Config) { c.MaxSlots = maxSimSlot }))
 	add("Simulate MaxSlots>2^40", "MaxSlots", simCfg(func(c *Config) { c.MaxSlots = maxSimSlot + 1 }))
 	add("Simulate σ>0, nil rng", "Sigma", func() error {
-		_, _, err := Simulate(nil, sim, Config{Machines: 2, Policy: FairPolicy, Sigma: 0.5, Peak: 2}, nil)
+		_, _, err := simulate(sim, Config{Machines: 2, Policy: FairPolicy, Sigma: 0.5, Peak: 2}, nil)
 		return err
 	})
 	for _, a := range []struct {
@@ -174,12 +174,12 @@ func TestScalarBoundaries(t *testing.T) {
 		want string
 	}{{-1, "Arrival"}, {0, ""}, {maxSimSlot, ""}, {maxSimSlot + 1, "Arrival"}} {
 		add("Simulate arrival="+itoa(a.v), a.want, func() error {
-			_, _, err := Simulate(nil, []SimJob{{Arrival: a.v, MapTasks: 1, MapWork: 1}}, Config{Machines: 1, Policy: FairPolicy}, nil)
+			_, _, err := simulate([]SimJob{{Arrival: a.v, MapTasks: 1, MapWork: 1}}, Config{Machines: 1, Policy: FairPolicy}, nil)
 			return err
 		})
 	}
 	add("Simulate tasks>MaxSimTasks", "ReduceTasks", func() error {
-		_, _, err := Simulate(nil, []SimJob{{MapTasks: MaxSimTasks, MapWork: 1, ReduceTasks: 1, ReduceWork: 1}}, Config{Machines: 1, Policy: FairPolicy}, nil)
+		_, _, err := simulate([]SimJob{{MapTasks: MaxSimTasks, MapWork: 1, ReduceTasks: 1, ReduceWork: 1}}, Config{Machines: 1, Policy: FairPolicy}, nil)
 		return err
 	})
 

@@ -486,7 +486,7 @@ func testMagnitudeSimulate(t *rapid.T) {
 		MaxSlots: 500,
 	}
 	start := time.Now()
-	flow, _, err := Simulate(nil, jobs, cfg, nil)
+	flow, _, err := simulate(jobs, cfg, nil)
 	if err != nil {
 		wantInputErr(t, err, "competitive.Simulate")
 	}
@@ -554,14 +554,14 @@ func TestMagnitudeRegressions(t *testing.T) {
 	// Simulate: a task needing 1e300 slots is rejected at once (it ran
 	// 2^50 slots before giving up); one that needs exactly MaxSlots runs.
 	start := time.Now()
-	_, _, err = Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 1e300}}, Config{Machines: 1, Policy: FairPolicy}, nil)
+	_, _, err = simulate([]SimJob{{MapTasks: 1, MapWork: 1e300}}, Config{Machines: 1, Policy: FairPolicy}, nil)
 	if !errors.As(err, &ie) || ie.Field != "MapWork" || time.Since(start) > time.Second {
 		t.Errorf("Simulate, work 1e300: %v after %v; want an InputError on MapWork at once", err, time.Since(start))
 	}
-	if flow, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 10}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil); err != nil || flow[0] != 10 {
+	if flow, _, err := simulate([]SimJob{{MapTasks: 1, MapWork: 10}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil); err != nil || flow[0] != 10 {
 		t.Errorf("Simulate, work 10 in MaxSlots 10: %v, %v; want flowtime 10", flow, err)
 	}
-	_, _, err = Simulate(nil, []SimJob{{MapTasks: 1, ReduceTasks: 1, MapWork: 1, ReduceWork: 10.5}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil)
+	_, _, err = simulate([]SimJob{{MapTasks: 1, ReduceTasks: 1, MapWork: 1, ReduceWork: 10.5}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil)
 	if !errors.As(err, &ie) || ie.Field != "ReduceWork" {
 		t.Errorf("Simulate, reduce work 10.5 in MaxSlots 10: %v; want an InputError on ReduceWork", err)
 	}

@@ -1,13 +1,13 @@
 package competitive
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/enum"
 )
@@ -79,8 +79,36 @@ const maxSimSlot = 1 << 40
 // rounding (10 slots of 1.7 sum to 16.999999999999996, not 17).
 const workTol = 1e-9
 
-// Simulate runs the time-slotted model of Xu et al., §2, and writes every
-// job's flowtime Φ_j − a_j (in slots) to dst.
+// A Result is the outcome of Simulate.
+type Result struct {
+	// Flowtime[j] is job j's flowtime Φ_j − a_j in slots, in input order.
+	Flowtime []int
+	Stats    Stats
+}
+
+// An InvariantError reports a broken invariant of Simulate's engine (see
+// Simulate: conservation of tasks, copies and machines): a bug of this
+// package, never a fault of the caller's input, which Simulate reports as
+// an *specsched.InputError before simulating. The tests check that no run
+// returns one.
+type InvariantError struct {
+	Slot   int    // the slot simulated when the check failed
+	Job    int    // the input index of the job concerned, or −1 for a check of the whole cluster or run
+	Reason string // the invariant broken, e.g. "task launched twice"
+}
+
+// Error formats the error as "competitive.Simulate: slot t: job j:
+// conservation violated: reason", leaving out the job when Job is −1.
+func (e *InvariantError) Error() string {
+	job := ""
+	if e.Job >= 0 {
+		job = fmt.Sprintf(" job %d:", e.Job)
+	}
+	return fmt.Sprintf("competitive.Simulate: slot %d:%s conservation violated: %s", e.Slot, job, e.Reason)
+}
+
+// Simulate runs the time-slotted model of Xu et al., §2, and returns every
+// job's flowtime Φ_j − a_j (in slots) and the run's counters.
 //
 // The cluster has M identical machines. In every slot each machine running
 // a copy of a task delivers δ·X_i(t) units of work, X_i(t) i.i.d. over
@@ -114,9 +142,8 @@ const workTol = 1e-9
 // or started before its job's maps finish, no action names a task that is
 // not in the state it requires, no more than M machines (⌈M/2⌉ and
 // ⌊M/2⌋ per group under SEW) run copies in any slot, and at least one does
-// while a job is active. A violation returns an
-// error naming the job and slot; it would be a bug, and the tests check that
-// none occurs.
+// while a job is active. A violation returns an *InvariantError naming the
+// job and slot; it would be a bug, and the tests check that none occurs.
 //
 // Randomness (the policies' choices and the service) comes from rng; a nil
 // rng is allowed only with σ = 0 and makes the policies' choices
@@ -127,32 +154,29 @@ const workTol = 1e-9
 // a Beta draw per busy machine and slot when σ > 0. Memory O(N + tasks).
 //
 // Special cases: a job without tasks has flowtime 0. No jobs gives an empty
-// result. An error, with dst untouched, is returned for invalid
+// result. An *specsched.InputError is returned for invalid
 // configuration (M < 1, M = 1 under SEW, M > MaxSimMachines, an unknown policy or
 // mode, β outside (0, 1] under SREW+C, λ < 0, δ < 0, Δ < 1, σ < 0, σ > 0
 // with σ² ≥ Δ − 1, σ > 0 with a nil rng, MaxSlots < 0, any NaN or ±Inf), for
 // a job with a negative or too large arrival or task count, more than
 // MaxSimTasks tasks in all, a work ≤ 0, NaN or ±Inf for a phase with tasks,
-// a dst that overlaps jobs, and when the run exceeds MaxSlots — up front,
+// and when the run exceeds MaxSlots — up front,
 // without simulating, when a task's work alone needs more slots than
 // MaxSlots (or the default cap, at most 2^50) at δΔ per slot: when
 // p·(1 − 2·10⁻⁹)/(δΔ) ≥ MaxSlots − a_j, which leaves a further 10⁻⁹ of p
 // for rounding (a task within that margin of the bound is simulated, and
 // the run ends with the MaxSlots error).
-func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stats, error) {
+func Simulate(jobs []SimJob, cfg Config, rng *rand.Rand) (*Result, error) {
 	const fn = "competitive.Simulate"
 	cfg, err := checkConfig(fn, cfg, rng)
 	if err != nil {
-		return nil, Stats{}, err
-	}
-	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
-		return nil, Stats{}, err
+		return nil, err
 	}
 	totalTasks, defaultCap := 0, 64.0
 	maxArrival := 0
 	for j, job := range jobs {
 		if job.Arrival < 0 || job.Arrival > maxSimSlot {
-			return nil, Stats{}, check.Err(fn, j, "Arrival", float64(job.Arrival), "must lie in [0, 2^40]")
+			return nil, check.Err(fn, j, "Arrival", float64(job.Arrival), "must lie in [0, 2^40]")
 		}
 		for s, ph := range [2]struct {
 			tasks int
@@ -160,14 +184,14 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 		}{{job.MapTasks, job.MapWork}, {job.ReduceTasks, job.ReduceWork}} {
 			name := [2]string{"Map", "Reduce"}[s]
 			if ph.tasks < 0 || ph.tasks > MaxSimTasks-totalTasks {
-				return nil, Stats{}, check.Err(fn, j, name+"Tasks", float64(ph.tasks), "must be ≥ 0, with at most MaxSimTasks tasks in all")
+				return nil, check.Err(fn, j, name+"Tasks", float64(ph.tasks), "must be ≥ 0, with at most MaxSimTasks tasks in all")
 			}
 			if ph.tasks > 0 {
 				if err := check.Positive(fn, j, name+"Work", ph.work); err != nil {
-					return nil, Stats{}, err
+					return nil, err
 				}
 			} else if err := check.NonNegative(fn, j, name+"Work", ph.work); err != nil {
-				return nil, Stats{}, err
+				return nil, err
 			}
 			totalTasks += ph.tasks
 			if ph.tasks > 0 {
@@ -191,18 +215,15 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 				continue
 			}
 			if slots := work / (cfg.Speed * cfg.Peak) * (1 - 2*workTol); slots >= float64(maxSlots-job.Arrival) {
-				return nil, Stats{}, check.Err(fn, j, [2]string{"MapWork", "ReduceWork"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
+				return nil, check.Err(fn, j, [2]string{"MapWork", "ReduceWork"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
 			}
 		}
 	}
 	s := newSim(jobs, cfg, totalTasks, rng)
-	flow, stats, err := s.run(maxSlots)
-	if err != nil {
-		return nil, Stats{}, err
+	if err := s.run(maxSlots); err != nil {
+		return nil, err
 	}
-	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
-	copy(dst, flow)
-	return dst, stats, nil
+	return &Result{Flowtime: s.flow, Stats: s.stats}, nil
 }
 
 // checkConfig validates cfg and fills in its defaults.
@@ -371,12 +392,16 @@ func newSim(jobs []SimJob, cfg Config, total int, rng *rand.Rand) *sim {
 	return s
 }
 
-// violation reports a broken conservation invariant.
+// violation reports a broken conservation invariant about job (−1: none)
+// in slot s.now.
 func (s *sim) violation(job int, reason string) error {
-	return &specsched.InputError{Func: "competitive.Simulate", Index: job, Field: "slot", Value: float64(s.now), Reason: "conservation violated: " + reason}
+	return &InvariantError{Slot: s.now, Job: job, Reason: reason}
 }
 
-func (s *sim) run(maxSlots int) ([]int, Stats, error) {
+// run simulates the slots up to the last job's completion, leaving the
+// flowtimes in s.flow and the counters in s.stats, or returns an error when
+// the run passes maxSlots or an invariant breaks.
+func (s *sim) run(maxSlots int) error {
 	next := 0 // next job in byTime to arrive
 	for t := 1; ; t++ {
 		// Arrivals at the end of slot t−1 run from slot t.
@@ -395,18 +420,18 @@ func (s *sim) run(maxSlots int) ([]int, Stats, error) {
 			continue
 		}
 		if t > maxSlots {
-			return nil, Stats{}, check.Err("competitive.Simulate", check.Scalar, "MaxSlots", float64(maxSlots), "the run did not finish within MaxSlots slots")
+			return check.Err("competitive.Simulate", check.Scalar, "MaxSlots", float64(maxSlots), "the run did not finish within MaxSlots slots")
 		}
 		s.now = t
 		if err := s.slot(); err != nil {
-			return nil, Stats{}, err
+			return err
 		}
 		s.stats.Slots = t
 	}
 	if s.stats.TasksFinished != s.total {
-		return nil, Stats{}, s.violation(-1, "tasks finished ≠ tasks")
+		return s.violation(-1, "tasks finished ≠ tasks")
 	}
-	return s.flow, s.stats, nil
+	return nil
 }
 
 // snapshot builds the policy's view of the active jobs.

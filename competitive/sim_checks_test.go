@@ -3,7 +3,6 @@ package competitive
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/specsched/specsched"
@@ -50,8 +49,7 @@ func TestConservationEachCheck(t *testing.T) {
 	}{
 		{"run: fewer tasks finished than exist", func() error {
 			s := newSim(nil, cfg(FairPolicy, Preemptive), 1, nil) // claims one task, has none
-			_, _, err := s.run(10)
-			return err
+			return s.run(10)
 		}, check.Scalar, "tasks finished ≠ tasks"},
 		{"capacity: copies of both phases above M", func() error {
 			s := fresh(two, cfg(FairPolicy, Preemptive), 4, 0, 1)
@@ -112,11 +110,38 @@ func TestConservationEachCheck(t *testing.T) {
 	}
 	for _, c := range cases {
 		err := recovered(c.run)
-		var ie *specsched.InputError
-		if !errors.As(err, &ie) || ie.Func != "competitive.Simulate" || ie.Field != "slot" ||
-			ie.Index != c.index || !strings.HasSuffix(ie.Reason, "conservation violated: "+c.reason) {
+		var ie *InvariantError
+		if !errors.As(err, &ie) || ie.Job != c.index || ie.Reason != c.reason {
 			t.Errorf("%s: err = %v; want the violation %q on index %d", c.name, err, c.reason, c.index)
 		}
+	}
+}
+
+// TestInvariantError: the message names the slot, the job when there is
+// one, and the reason; an InvariantError is not an InputError (the
+// caller's input is not at fault), and the slot is the one simulated.
+func TestInvariantError(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		err  InvariantError
+		want string
+	}{
+		{InvariantError{Slot: 7, Job: 0, Reason: "task launched twice"}, "competitive.Simulate: slot 7: job 0: conservation violated: task launched twice"},
+		{InvariantError{Slot: 12, Job: check.Scalar, Reason: "no machine busy while a job is active"}, "competitive.Simulate: slot 12: conservation violated: no machine busy while a job is active"},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("Error() = %q, want %q", got, c.want)
+		}
+	}
+	s := newSim([]SimJob{{MapTasks: 1, MapWork: 1}}, Config{Machines: 2, Policy: FairPolicy, Speed: 1, Peak: 1}, 1, nil)
+	s.active = []int{0}
+	s.now = 9
+	s.snapshot()
+	err := s.checkCapacity()
+	var ie *InvariantError
+	var input *specsched.InputError
+	if !errors.As(err, &ie) || ie.Slot != 9 || errors.As(err, &input) {
+		t.Errorf("idle cluster in slot 9: err = %#v, want an InvariantError of slot 9 and no InputError", err)
 	}
 }
 

@@ -1,6 +1,8 @@
 package competitive
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -35,7 +37,7 @@ func TestSimulateWorked(t *testing.T) {
 	t.Parallel()
 	det := func(cfg Config, jobs ...SimJob) []int {
 		t.Helper()
-		flow, _, err := Simulate(nil, jobs, cfg, nil)
+		flow, _, err := simulate(jobs, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +93,7 @@ func TestCheckpointing(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		var flow [2]int
 		for i, mode := range []Mode{Preemptive, NonPreemptive} {
-			f, _, err := Simulate(nil, jobs, Config{Machines: 2, Policy: FairPolicy, Mode: mode, Sigma: 0.9, Peak: 3}, rand.New(rand.NewPCG(seed, 1)))
+			f, _, err := simulate(jobs, Config{Machines: 2, Policy: FairPolicy, Mode: mode, Sigma: 0.9, Peak: 3}, rand.New(rand.NewPCG(seed, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +192,7 @@ func testSimulate(t *rapid.T) {
 	}
 	seed := rapid.Uint64().Draw(t, "seed")
 	before := slices.Clone(jobs)
-	flow, stats, err := Simulate(make([]int, 2, 20), jobs, cfg, rand.New(rand.NewPCG(seed, 3)))
+	flow, stats, err := simulate(jobs, cfg, rand.New(rand.NewPCG(seed, 3)))
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
@@ -215,13 +217,32 @@ func testSimulate(t *rapid.T) {
 	if (policy == SEWPolicy || cfg.Mode == NonPreemptive) && stats.Preempted != 0 {
 		t.Fatalf("%v %v preempted %d copies", policy, cfg.Mode, stats.Preempted)
 	}
-	again, stats2, _ := Simulate(nil, jobs, cfg, rand.New(rand.NewPCG(seed, 3)))
+	again, stats2, _ := simulate(jobs, cfg, rand.New(rand.NewPCG(seed, 3)))
 	if !slices.Equal(flow, again) || stats != stats2 {
 		t.Fatalf("same seed, different run: %v %+v vs %v %+v", flow, stats, again, stats2)
 	}
 }
 
 func TestSimulate(t *testing.T) { t.Parallel(); rapid.Check(t, testSimulate) }
+
+// simulate is Simulate with its result unpacked: the flowtimes and the
+// counters, or nil and zero counters with the error.
+func simulate(jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stats, error) {
+	r, err := Simulate(jobs, cfg, rng)
+	if err != nil {
+		if r != nil {
+			return nil, Stats{}, fmt.Errorf("a result %+v beside the error %w", r, err)
+		}
+		return nil, Stats{}, err
+	}
+	return r.Flowtime, r.Stats, nil
+}
+
+// isInvariantError reports whether err is an *InvariantError.
+func isInvariantError(err error) bool {
+	var ie *InvariantError
+	return errors.As(err, &ie)
+}
 
 // testTheorem4: SREW+C(β) with λ = 0, preemption and speed 1 + 2β + ε on
 // random online instances, β < min{M/N, 1/2}: its total flowtime is at
@@ -240,7 +261,7 @@ func testTheorem4(t *rapid.T) {
 	if rapid.Bool().Draw(t, "random") {
 		cfg.Sigma, cfg.Peak = 0.5, 2
 	}
-	flow, _, err := Simulate(nil, jobs, cfg, rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1)))
+	flow, _, err := simulate(jobs, cfg, rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1)))
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
@@ -299,16 +320,14 @@ func testSimulateNoPanic(t *rapid.T) {
 	if rapid.Bool().Draw(t, "random") {
 		rng = rand.New(rand.NewPCG(5, 5))
 	}
-	sentinel := []int{-4}
-	dst := slices.Clone(sentinel)
-	flow, _, err := Simulate(dst, jobs, cfg, rng)
+	r, err := Simulate(jobs, cfg, rng)
 	if err != nil {
-		if !isInputError(err, "competitive.Simulate") || flow != nil || !slices.Equal(dst, sentinel) {
-			t.Fatalf("err %v, result %v, dst %v", err, flow, dst)
+		if !isInputError(err, "competitive.Simulate") || r != nil {
+			t.Fatalf("err %v, result %v", err, r)
 		}
 		return
 	}
-	for j, f := range flow {
+	for j, f := range r.Flowtime {
 		if f < 0 {
 			t.Fatalf("job %d: flowtime %d", j, f)
 		}
@@ -338,18 +357,17 @@ func benchJobs(n int) []SimJob {
 
 func benchmarkSimulate(b *testing.B, cfg Config) {
 	jobs := benchJobs(1000)
-	dst := make([]int, len(jobs))
+	var dst []int
 	slots := 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var stats Stats
-		var err error
-		dst, stats, err = Simulate(dst, jobs, cfg, rand.New(rand.NewPCG(1, uint64(i))))
+		r, err := Simulate(jobs, cfg, rand.New(rand.NewPCG(1, uint64(i))))
 		if err != nil {
 			b.Fatal(err)
 		}
-		slots += stats.Slots
+		dst = r.Flowtime
+		slots += r.Stats.Slots
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(slots)/b.Elapsed().Seconds(), "slots/s")
@@ -430,7 +448,7 @@ func TestSamplePath(t *testing.T) {
 		// The two runs need their own replay: with checkpointing the run
 		// ends at want[0], and its draws are the first 2·want[0].
 		for i, mode := range []Mode{Preemptive, NonPreemptive} {
-			flow, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: work}}, Config{Machines: 2, Policy: FairPolicy, Mode: mode, Sigma: sigma, Peak: peak}, rand.New(rand.NewPCG(seed, 8)))
+			flow, _, err := simulate([]SimJob{{MapTasks: 1, MapWork: work}}, Config{Machines: 2, Policy: FairPolicy, Mode: mode, Sigma: sigma, Peak: peak}, rand.New(rand.NewPCG(seed, 8)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -500,7 +518,7 @@ func TestConservationChecks(t *testing.T) {
 		if err == nil {
 			err = s.checkCapacity()
 		}
-		if !isInputError(err, "competitive.Simulate") || !strings.Contains(err.Error(), "conservation") {
+		if !isInvariantError(err) || !strings.Contains(err.Error(), "conservation") {
 			t.Errorf("%s: err = %v, want a conservation violation", c.name, err)
 		}
 	}
@@ -514,7 +532,7 @@ func TestConservationChecks(t *testing.T) {
 	}, Config{Machines: 2, Policy: SREWCPolicy, Speed: 1, Peak: 1}, 6, nil)
 	two.active = []int{0, 1}
 	two.snapshot()
-	if err := two.apply(Action{0, ReduceStage, Launch, 1, 1}); !isInputError(err, "competitive.Simulate") || !strings.Contains(err.Error(), "before the maps finished") {
+	if err := two.apply(Action{0, ReduceStage, Launch, 1, 1}); !isInvariantError(err) || !strings.Contains(err.Error(), "before the maps finished") {
 		t.Errorf("reduce launch of a mapping job beside a reducing one: err = %v, want the reduce-before-maps violation", err)
 	}
 	// A task cannot finish twice, nor without a copy.
