@@ -91,7 +91,7 @@ func ExampleSEW() {
 	}
 	fmt.Println("slot 1:", first)
 
-	run, err := competitive.Simulate(batch, competitive.Config{Machines: 4, Policy: competitive.SEWPolicy}, nil)
+	run, err := competitive.Simulate(batch, competitive.Config{Machines: 4, Algorithm: competitive.AlgorithmSEW}, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -124,8 +124,8 @@ func ExampleSEW() {
 // that model); with deterministic service Fair is better here.
 func ExampleSimulate() {
 	jobs := []competitive.SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}
-	for _, policy := range []competitive.Algorithm{competitive.SEWPolicy, competitive.SREWCPolicy, competitive.FairPolicy} {
-		cfg := competitive.Config{Machines: 2, Policy: policy, Beta: 0.5}
+	for _, policy := range []competitive.Algorithm{competitive.AlgorithmSEW, competitive.AlgorithmSREWC, competitive.AlgorithmFair} {
+		cfg := competitive.Config{Machines: 2, Algorithm: policy, Beta: 0.5}
 		run, err := competitive.Simulate(jobs, cfg, nil)
 		if err != nil {
 			panic(err)

@@ -7,13 +7,13 @@ import (
 	"github.com/specsched/specsched/internal/enum"
 )
 
-// Kind is what an Action does.
-type Kind uint8
+// ActionKind is what an Action does.
+type ActionKind uint8
 
 const (
 	// Launch starts Copies copies of an unscheduled task; Task is its
 	// ordinal among the phase's Unscheduled tasks (0 ≤ Task < Unscheduled).
-	Launch Kind = iota
+	Launch ActionKind = iota
 	// Clone starts Copies more copies of a running task; Task indexes the
 	// phase's Running.
 	Clone
@@ -26,14 +26,14 @@ const (
 var kindNames = []string{Launch: "launch", Clone: "clone", Preempt: "preempt"}
 
 // String returns "launch", "clone" or "preempt".
-func (k Kind) String() string { return enum.Name(k, kindNames, "Kind") }
+func (k ActionKind) String() string { return enum.Name(k, kindNames, "ActionKind") }
 
 // Action is one scheduling decision for the current slot: start or stop
 // Copies copies of one task of one job.
 type Action struct {
 	Job    int   // index of the job in the snapshot
 	Stage  Stage // the phase of the task
-	Kind   Kind
+	Kind   ActionKind
 	Task   int // ordinal among the unscheduled tasks (Launch) or index into Running (Clone, Preempt)
 	Copies int // ≥ 1
 }
@@ -335,7 +335,7 @@ func (ws *Workspace) rationIdle(jobs []Job, idle int, lambda float64) {
 // spread appends actions that give k copies to targets tasks of job j in
 // phase z, ⌊k/targets⌋ to each and one more to k mod targets of them
 // chosen uniformly at random (targets > 0).
-func (ws *Workspace) spread(dst []Action, j int, z Stage, kind Kind, targets, k int, rng *rand.Rand) []Action {
+func (ws *Workspace) spread(dst []Action, j int, z Stage, kind ActionKind, targets, k int, rng *rand.Rand) []Action {
 	q, r := k/targets, k%targets
 	extra := ws.subset(targets, r, rng)
 	if q == 0 {

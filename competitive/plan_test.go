@@ -62,7 +62,7 @@ func gather(t *rapid.T, jobs []Job, actions []Action) []perJob {
 		}
 		p := out[a.Job]
 		p.stages[a.Stage] = true
-		m := map[Kind]map[int]int{Launch: p.launch, Clone: p.clone, Preempt: p.preempt}[a.Kind]
+		m := map[ActionKind]map[int]int{Launch: p.launch, Clone: p.clone, Preempt: p.preempt}[a.Kind]
 		if _, dup := m[a.Task]; dup {
 			t.Fatalf("two %v actions for task %d of job %d", a.Kind, a.Task, a.Job)
 		}

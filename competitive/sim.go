@@ -16,15 +16,15 @@ import (
 type Algorithm uint8
 
 const (
-	SEWPolicy   Algorithm = iota // SEW, Algorithm 1: map and reduce groups, jobs by Υ_j
-	SREWCPolicy                  // SREW+C(β), Algorithm 2, with Config.Beta
-	FairPolicy                   // the Fair scheduler: SREW+C(1), every active job M/N machines (§4.1)
+	AlgorithmSEW   Algorithm = iota // SEW, Algorithm 1: map and reduce groups, jobs by Υ_j
+	AlgorithmSREWC                  // SREW+C(β), Algorithm 2, with Config.Beta
+	AlgorithmFair                   // the Fair scheduler: SREW+C(1), every active job M/N machines (§4.1)
 )
 
-var policyNames = []string{SEWPolicy: "SEW", SREWCPolicy: "SREW+C", FairPolicy: "Fair"}
+var algorithmNames = []string{AlgorithmSEW: "SEW", AlgorithmSREWC: "SREW+C", AlgorithmFair: "Fair"}
 
 // String returns "SEW", "SREW+C" or "Fair".
-func (p Algorithm) String() string { return enum.Name(p, policyNames, "Algorithm") }
+func (a Algorithm) String() string { return enum.Name(a, algorithmNames, "Algorithm") }
 
 // SimJob is a MapReduce job of the simulation: it arrives at the end of
 // slot Arrival (a_j) and can run from the next slot; it has MapTasks map
@@ -40,15 +40,15 @@ type SimJob struct {
 
 // Config describes the simulated cluster and scheduler.
 type Config struct {
-	Machines int       // M ≥ 1 (≥ 2 for SEW)
-	Policy   Algorithm // SEW, SREW+C(β) or Fair
-	Beta     float64   // β ∈ (0, 1] for SREWCPolicy; ignored otherwise
-	Lambda   float64   // λ ≥ 0, the variance factor of Υ
-	Mode     Mode      // Preemptive: checkpointing (eq. 6); NonPreemptive: independent copies (eq. 1, 5)
-	Speed    float64   // δ > 0, the resource augmentation: service per slot δ·X_i(t); 0 means 1
-	Sigma    float64   // σ ≥ 0, the standard deviation of X_i(t)
-	Peak     float64   // Δ ≥ 1, the peak of X_i(t); 0 means 1; σ > 0 needs σ² < Δ − 1
-	MaxSlots int       // give up (with an error) after this many slots; 0 means a generous default
+	Machines  int       // M ≥ 1 (≥ 2 for SEW)
+	Algorithm Algorithm // SEW, SREW+C(β) or Fair
+	Beta      float64   // β ∈ (0, 1] for AlgorithmSREWC; ignored otherwise
+	Lambda    float64   // λ ≥ 0, the variance factor of Υ
+	Mode      Mode      // Preemptive: checkpointing (eq. 6); NonPreemptive: independent copies (eq. 1, 5)
+	Speed     float64   // δ > 0, the resource augmentation: service per slot δ·X_i(t); 0 means 1
+	Sigma     float64   // σ ≥ 0, the standard deviation of X_i(t)
+	Peak      float64   // Δ ≥ 1, the peak of X_i(t); 0 means 1; σ > 0 needs σ² < Δ − 1
+	MaxSlots  int       // give up (with an error) after this many slots; 0 means a generous default
 }
 
 // Stats summarises a simulation run.
@@ -155,7 +155,7 @@ func (e *InvariantError) Error() string {
 //
 // Special cases: a job without tasks has flowtime 0. No jobs gives an empty
 // result. An *specsched.InputError is returned for invalid
-// configuration (M < 1, M = 1 under SEW, M > MaxSimMachines, an unknown policy or
+// configuration (M < 1, M = 1 under SEW, M > MaxSimMachines, an unknown algorithm or
 // mode, β outside (0, 1] under SREW+C, λ < 0, δ < 0, Δ < 1, σ < 0, σ > 0
 // with σ² ≥ Δ − 1, σ > 0 with a nil rng, MaxSlots < 0, any NaN or ±Inf), for
 // a job with a negative or too large arrival or task count, more than
@@ -229,19 +229,19 @@ func Simulate(jobs []SimJob, cfg Config, rng *rand.Rand) (*Result, error) {
 // checkConfig validates cfg and fills in its defaults.
 func checkConfig(fn string, cfg Config, rng *rand.Rand) (Config, error) {
 	minMachines := 1
-	if cfg.Policy == SEWPolicy {
+	if cfg.Algorithm == AlgorithmSEW {
 		minMachines = 2
 	}
 	if cfg.Machines < minMachines || cfg.Machines > MaxSimMachines {
 		return cfg, check.Err(fn, check.Scalar, "Machines", float64(cfg.Machines), "must lie in [1, MaxSimMachines] ([2, MaxSimMachines] under SEW)")
 	}
-	if cfg.Policy > FairPolicy {
-		return cfg, check.Err(fn, check.Scalar, "Policy", float64(cfg.Policy), "must be SEWPolicy, SREWCPolicy or FairPolicy")
+	if cfg.Algorithm > AlgorithmFair {
+		return cfg, check.Err(fn, check.Scalar, "Algorithm", float64(cfg.Algorithm), "must be AlgorithmSEW, AlgorithmSREWC or AlgorithmFair")
 	}
-	if cfg.Policy == SREWCPolicy && !(cfg.Beta > 0 && cfg.Beta <= 1) {
+	if cfg.Algorithm == AlgorithmSREWC && !(cfg.Beta > 0 && cfg.Beta <= 1) {
 		return cfg, check.Err(fn, check.Scalar, "Beta", cfg.Beta, "must lie in (0, 1]")
 	}
-	if cfg.Policy == FairPolicy {
+	if cfg.Algorithm == AlgorithmFair {
 		cfg.Beta = 1
 	}
 	if err := check.NonNegative(fn, check.Scalar, "Lambda", cfg.Lambda); err != nil {
@@ -478,8 +478,8 @@ func (s *sim) snapshot() {
 func (s *sim) slot() error {
 	s.snapshot()
 	m := s.cfg.Machines
-	switch s.cfg.Policy {
-	case SEWPolicy:
+	switch s.cfg.Algorithm {
+	case AlgorithmSEW:
 		s.actions = s.ws.sewGroup(s.actions[:0], s.snap, MapStage, (m+1)/2-s.busy[MapStage], s.cfg.Lambda, s.rng)
 		s.actions = s.ws.sewGroup(s.actions, s.snap, ReduceStage, m/2-s.busy[ReduceStage], s.cfg.Lambda, s.rng)
 	default:
@@ -531,7 +531,7 @@ func (s *sim) checkCapacity() error {
 	if s.busy[MapStage]+s.busy[ReduceStage] == 0 {
 		return s.violation(-1, "no machine busy while a job is active")
 	}
-	if s.cfg.Policy == SEWPolicy && (s.busy[MapStage] > (m+1)/2 || s.busy[ReduceStage] > m/2) {
+	if s.cfg.Algorithm == AlgorithmSEW && (s.busy[MapStage] > (m+1)/2 || s.busy[ReduceStage] > m/2) {
 		return s.violation(-1, "a SEW machine group over-used")
 	}
 	return nil

@@ -20,7 +20,7 @@ func TestSimulateToleranceBoundary(t *testing.T) {
 	for _, p := range []float64{1, 3, 0.7, 1e6} {
 		speed := p * (1 - 1e-9)
 		for _, mode := range []Mode{Preemptive, NonPreemptive} {
-			flow, stats, err := simulate([]SimJob{{MapTasks: 1, MapWork: p}}, Config{Machines: 1, Policy: FairPolicy, Mode: mode, Speed: speed}, nil)
+			flow, stats, err := simulate([]SimJob{{MapTasks: 1, MapWork: p}}, Config{Machines: 1, Algorithm: AlgorithmFair, Mode: mode, Speed: speed}, nil)
 			if err != nil || !slices.Equal(flow, []int{1}) || stats.Slots != 1 || stats.TasksFinished != 1 {
 				t.Errorf("p = %v, δ = p·(1 − 1e-9), mode %v: flow %v, stats %+v, %v; want flow [1] in slot 1", p, mode, flow, stats, err)
 			}
@@ -67,7 +67,7 @@ func TestSimulateUpFrontBoundary(t *testing.T) {
 				t.Fatalf("%s: work %v is not the smallest at the boundary", c.name, c.work)
 			}
 		}
-		flow, stats, err := simulate(c.jobs, Config{Machines: 2, Policy: FairPolicy, Speed: c.speed, MaxSlots: c.max}, nil)
+		flow, stats, err := simulate(c.jobs, Config{Machines: 2, Algorithm: AlgorithmFair, Speed: c.speed, MaxSlots: c.max}, nil)
 		if c.field == "" {
 			if err != nil || !slices.Equal(flow, c.flow) || stats.Slots != c.lastRun {
 				t.Errorf("%s: flow %v, last slot %d, %v; want %v, %d", c.name, flow, stats.Slots, err, c.flow, c.lastRun)

@@ -69,13 +69,13 @@ func RunExperiment(cfg ExperimentConfig, ws *Workspace) (ExperimentResult, error
 		return sum / n, nil
 	}
 	var res ExperimentResult
-	if res.KLPS, err = mean(Discipline{Kind: KLPS, K: cfg.K}); err != nil {
+	if res.KLPS, err = mean(Discipline{Algorithm: KLPS, K: cfg.K}); err != nil {
 		return ExperimentResult{}, err
 	}
-	if res.MaxSRPT, err = mean(Discipline{Kind: MaxSRPT}); err != nil {
+	if res.MaxSRPT, err = mean(Discipline{Algorithm: MaxSRPT}); err != nil {
 		return ExperimentResult{}, err
 	}
-	if res.SplitSRPT, err = mean(Discipline{Kind: SplitSRPT}); err != nil {
+	if res.SplitSRPT, err = mean(Discipline{Algorithm: SplitSRPT}); err != nil {
 		return ExperimentResult{}, err
 	}
 	lb, err := LowerBound(jobs, 1, ws)

@@ -643,17 +643,17 @@ func (s *simulator) handle(t float64, e event) {
 	case evReject:
 		s.rejections(t, e.job, int(e.round))
 	case evLong:
-		s.longArrives(t, e.node, e.job, e.task, e.ref)
+		s.longArrives(t, e.node, e.job, e.task, e.snapshot())
 	case evRequest:
-		s.request(t, e.node, e.job, e.ref, e.blocked)
+		s.request(t, e.node, e.job, e.entry(), e.blocked)
 	case evReply:
-		s.reply(t, e.node, e.job, e.task, e.ref, e.copy, e.blocked)
+		s.reply(t, e.node, e.job, e.task, e.entry(), e.copy, e.blocked)
 	case evFinish:
-		s.finish(t, e.node, e.ref)
+		s.finish(t, e.node, e.version())
 	case evLongDone:
 		s.longDone(t, e.node, e.job)
 	case evStolen:
-		s.stolenArrive(t, e.node, e.ref)
+		s.stolenArrive(t, e.node, e.batch())
 	}
 }
 
@@ -686,7 +686,7 @@ func (s *simulator) arrive(t float64, j int) {
 		}
 		snap := s.snapshot(t)
 		for k, i := range s.targets {
-			s.at(t, d, event{kind: evLong, node: s.slot(i), job: j, task: k, ref: snap})
+			s.at(t, d, longEvent(s.slot(i), j, k, snap))
 		}
 		return
 	}
@@ -839,7 +839,7 @@ func (s *simulator) tryStart(t float64, i int) {
 	}
 	n.busy = true
 	n.queued = e.queued
-	s.at(t, s.cfg.NetworkDelay, event{kind: evRequest, node: i, job: e.job, ref: e.id, blocked: e.blocked})
+	s.at(t, s.cfg.NetworkDelay, requestEvent(i, e.job, e.id, e.blocked))
 }
 
 // choose runs Algorithm 1 on node n's queue and stores the counters.
@@ -881,7 +881,7 @@ func (s *simulator) request(t float64, i, j, id int, blocked bool) {
 		task = s.speculate(t, j)
 		isCopy = task >= 0
 	}
-	s.at(t, s.cfg.NetworkDelay, event{kind: evReply, node: i, job: j, task: task, ref: id, copy: isCopy, blocked: blocked})
+	s.at(t, s.cfg.NetworkDelay, replyEvent(i, j, task, id, isCopy, blocked))
 }
 
 // reply handles the scheduler's answer at node i to the getTask of the
@@ -924,7 +924,7 @@ func (s *simulator) start(t float64, i, j, k int, long bool, queued float64) {
 	} else {
 		n.copy = false
 	}
-	s.at(t, duration, event{kind: evFinish, node: i, job: j, ref: n.version})
+	s.at(t, duration, finishEvent(i, j, n.version))
 }
 
 // finish ends node i's execution, unless it was cancelled (version).
@@ -1054,7 +1054,7 @@ func (s *simulator) steal(t float64, i int) {
 		}
 		s.stolen = append(s.stolen, batch)
 		n.stealing = true
-		s.at(t, 2*s.cfg.NetworkDelay, event{kind: evStolen, node: i, ref: len(s.stolen) - 1})
+		s.at(t, 2*s.cfg.NetworkDelay, stolenEvent(i, len(s.stolen)-1))
 		return
 	}
 }

@@ -41,7 +41,7 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	kinds, err := parseList(*policies, overlap.ParseKind)
+	algorithms, err := parseList(*policies, overlap.ParseAlgorithm)
 	if err != nil {
 		return usageError(fs, "-policies: %v", err)
 	}
@@ -66,13 +66,13 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	}
 	lbMean := lb / float64(len(arrivals))
 	var rows []overlapRow
-	for _, kind := range kinds {
-		times, err := overlap.Simulate(nil, arrivals, 1, overlap.Discipline{Kind: kind, K: *k}, &ws)
+	for _, alg := range algorithms {
+		times, err := overlap.Simulate(nil, arrivals, 1, overlap.Discipline{Algorithm: alg, K: *k}, &ws)
 		if err != nil {
 			return err
 		}
 		s := stats.Summarize(times)
-		rows = append(rows, overlapRow{Policy: kind.String(), timeStats: s, Relative: s.Mean / lbMean})
+		rows = append(rows, overlapRow{Policy: alg.String(), timeStats: s, Relative: s.Mean / lbMean})
 	}
 	if *jsonOut {
 		return writeJSON(stdout, rows)
