@@ -38,13 +38,13 @@ type ExperimentResult struct {
 func RunExperiment(cfg ExperimentConfig, ws *Workspace) (ExperimentResult, error) {
 	const fn = "overlap.RunExperiment"
 	if cfg.Jobs < 1 {
-		return ExperimentResult{}, check.Err(fn, -1, "Jobs", float64(cfg.Jobs), "must be ≥ 1")
+		return ExperimentResult{}, check.Err(fn, check.Scalar, "Jobs", float64(cfg.Jobs), "must be ≥ 1")
 	}
 	if err := check.Positive(fn, check.Scalar, "Load", cfg.Load); err != nil {
 		return ExperimentResult{}, err
 	}
 	if cfg.K < 0 {
-		return ExperimentResult{}, check.Err(fn, -1, "K", float64(cfg.K), "must be ≥ 0 (0 means DefaultK)")
+		return ExperimentResult{}, check.Err(fn, check.Scalar, "K", float64(cfg.K), "must be ≥ 0 (0 means DefaultK)")
 	}
 	if ws == nil {
 		ws = new(Workspace)

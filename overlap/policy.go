@@ -113,12 +113,19 @@ func (d Discipline) k() int {
 	return d.K
 }
 
-func validatePolicy(fn string, p Discipline) error {
-	if p.Algorithm < 0 || p.Algorithm >= numAlgorithms {
-		return check.Err(fn, -1, "Algorithm", float64(p.Algorithm), "must be one of the Algorithm constants")
+// Validate returns the *specsched.InputError that Rates, Simulate and
+// Theorem2Instance would return for d, naming the Discipline field
+// (Func "overlap.Discipline.Validate"), or nil: Algorithm must be one of
+// the constants and K ≥ 0. O(1).
+func (d Discipline) Validate() error { return d.validate("overlap.Discipline.Validate") }
+
+// validate is Validate for the function fn.
+func (d Discipline) validate(fn string) error {
+	if d.Algorithm < 0 || d.Algorithm >= numAlgorithms {
+		return check.Err(fn, check.Scalar, "Algorithm", float64(d.Algorithm), "must be one of the Algorithm constants")
 	}
-	if p.K < 0 {
-		return check.Err(fn, -1, "K", float64(p.K), "must be ≥ 0 (0 means DefaultK)")
+	if d.K < 0 {
+		return check.Err(fn, check.Scalar, "K", float64(d.K), "must be ≥ 0 (0 means DefaultK)")
 	}
 	return nil
 }

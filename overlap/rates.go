@@ -75,7 +75,7 @@ func Rates(dst []Rate, jobs []Job, speed float64, policy Discipline, ws *Workspa
 	if err := validateSpeed(fn, speed, true); err != nil {
 		return nil, err
 	}
-	if err := validatePolicy(fn, policy); err != nil {
+	if err := policy.validate(fn); err != nil {
 		return nil, err
 	}
 	if err := validateJobs(fn, jobs); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
 	"pgregory.net/rapid"
 )
 
@@ -414,5 +415,54 @@ func TestRatesNoMapWork(t *testing.T) {
 	}
 	if diff := cmp.Diff([]Rate{{Shuffle: 1}, {}, {}, {Map: 1}}, got); diff != "" {
 		t.Errorf("map job last (-want +got):\n%s", diff)
+	}
+}
+
+// TestDisciplineValidate: Validate rejects an Algorithm outside the
+// constants and a K < 0, naming the field (index −1) as
+// overlap.Discipline.Validate, accepts every constant with K = 0 and K ≥ 1,
+// and agrees with Rates and Simulate, which reject the same disciplines on
+// the same field and value.
+func TestDisciplineValidate(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Time: 0, Map: 1, Shuffle: 1}}
+	cases := []struct {
+		d     Discipline
+		field string // "" means: accepted
+	}{
+		{Discipline{Algorithm: -1}, "Algorithm"},
+		{Discipline{Algorithm: numAlgorithms}, "Algorithm"},
+		{Discipline{Algorithm: KLPS, K: -1}, "K"},
+		{Discipline{Algorithm: MaxSRPT, K: -1}, "K"},
+	}
+	for _, a := range allAlgorithms {
+		cases = append(cases, struct {
+			d     Discipline
+			field string
+		}{Discipline{Algorithm: a}, ""}, struct {
+			d     Discipline
+			field string
+		}{Discipline{Algorithm: a, K: 1}, ""})
+	}
+	for _, c := range cases {
+		err := c.d.Validate()
+		_, rateErr := Rates(nil, []Job{{Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1}}, 1, c.d, nil)
+		_, simErr := Simulate(nil, jobs, 1, c.d, nil)
+		if c.field == "" {
+			if err != nil || rateErr != nil || simErr != nil {
+				t.Errorf("%+v: Validate %v, Rates %v, Simulate %v; want accepted", c.d, err, rateErr, simErr)
+			}
+			continue
+		}
+		for _, e := range []struct {
+			fn  string
+			err error
+		}{{"overlap.Discipline.Validate", err}, {"overlap.Rates", rateErr}, {"overlap.Simulate", simErr}} {
+			var ie *specsched.InputError
+			if !errors.As(e.err, &ie) || ie.Func != e.fn || ie.Index != check.Scalar || ie.Field != c.field ||
+				ie.Value != float64(map[string]int{"Algorithm": int(c.d.Algorithm), "K": c.d.K}[c.field]) {
+				t.Errorf("%+v: %s error %v; want an InputError on %s", c.d, e.fn, e.err, c.field)
+			}
+		}
 	}
 }

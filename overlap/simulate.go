@@ -55,7 +55,7 @@ func Simulate(dst []float64, jobs []Arrival, speed float64, policy Discipline, w
 	if err := validateSpeed(fn, speed, false); err != nil {
 		return nil, err
 	}
-	if err := validatePolicy(fn, policy); err != nil {
+	if err := policy.validate(fn); err != nil {
 		return nil, err
 	}
 	if err := validateArrivals(fn, jobs, speed); err != nil {

@@ -48,8 +48,8 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	if *jobs < 1 || *jobs > maxOverlapJobs {
 		return usageError(fs, "-jobs %d: must lie in [1, 2^24]", *jobs)
 	}
-	if *k < 0 {
-		return usageError(fs, "-k %d: must be ≥ 0", *k)
+	if err := (overlap.Discipline{K: *k}).Validate(); err != nil {
+		return err // run maps K to -k (configFlags)
 	}
 	if !(*load > 0 && *load < 1) {
 		return usageError(fs, "-load %g: must lie in (0, 1) (at load ≥ 1 the stations are unstable)", *load)
