@@ -75,9 +75,16 @@ func testSet(t *rapid.T) {
 	})
 }
 
+// fataler is what checkShape needs of a *testing.T or *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // checkShape checks the representation Reset chose for n and k against the
 // package's documented bounds.
-func checkShape(t *rapid.T, s *Set, n, k int) {
+func checkShape(t fataler, s *Set, n, k int) {
+	t.Helper()
 	if want := n <= 64*(k+16); s.dense != want {
 		t.Fatalf("Reset(%d, %d): bit set %v, want %v", n, k, s.dense, want)
 	}
@@ -118,6 +125,7 @@ func TestSetFull(t *testing.T) {
 	} {
 		var s Set
 		s.Reset(c.n, c.k)
+		checkShape(t, &s, c.n, c.k)
 		top := c.n - c.k
 		var want []int
 		for i := 0; i < c.k; i++ {
