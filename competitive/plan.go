@@ -408,10 +408,14 @@ func (ws *Workspace) subset(n, k int, rng *rand.Rand) []int {
 	}
 	ws.taken.Reset(n, k)
 	for m := n - k; m < n; m++ {
-		if !ws.taken.Insert(rng.IntN(m + 1)) {
-			ws.taken.Insert(m)
+		t := rng.IntN(m + 1)
+		if !ws.taken.Insert(t) {
+			t = m
+			ws.taken.Insert(t)
 		}
+		out = append(out, t)
 	}
-	ws.picked = ws.taken.AppendSorted(out)
-	return ws.picked
+	ws.taken.SortValues(out)
+	ws.picked = out
+	return out
 }

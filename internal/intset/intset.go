@@ -91,25 +91,23 @@ func (s *Set) Contains(v int) bool {
 // table.
 func (s *Set) home(key uint64) uint64 { return (key * 0x9e3779b97f4a7c15) >> s.shift }
 
-// AppendSorted appends the set's values to dst in increasing order and
-// returns it. O(n/64 + m) for the bit set, O(k + m log m) for the hash
-// table, m the values held: O(k log k) either way.
-func (s *Set) AppendSorted(dst []int) []int {
-	if s.dense {
-		for w, word := range s.buf {
-			for word != 0 {
-				dst = append(dst, w<<6+bits.TrailingZeros64(word))
-				word &= word - 1
-			}
-		}
-		return dst
+// SortValues sorts values into increasing order. values must hold the
+// set's values, each once, in any order: the caller's record of what it
+// inserted. The bit set writes them back from its bits, in O(n/64 + m)
+// for m values; the hash table sorts them, in O(m log m) (reading them
+// back from its 2k to 4k slots would cost more when k is small). O(k log
+// k) either way.
+func (s *Set) SortValues(values []int) {
+	if !s.dense {
+		slices.Sort(values)
+		return
 	}
-	start := len(dst)
-	for _, key := range s.buf {
-		if key != 0 {
-			dst = append(dst, int(key-1))
+	i := 0
+	for w, word := range s.buf {
+		for word != 0 {
+			values[i] = w<<6 + bits.TrailingZeros64(word)
+			i++
+			word &= word - 1
 		}
 	}
-	slices.Sort(dst[start:])
-	return dst
 }
