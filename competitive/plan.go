@@ -392,30 +392,19 @@ func (ws *Workspace) preempt(dst []Action, j int, z Stage, p *Phase, k int, rng 
 }
 
 // subset returns, in increasing order, a uniformly random k-subset of
-// [0, n) (Floyd's algorithm), or {0, …, k−1} with a nil rng; 0 ≤ k ≤ n. It
-// takes O(k log k) time and O(k) memory however large n is (the
-// membership set of Floyd's algorithm is the one probe's samplers use: a
-// bit set for n ≤ 64·(k+16), a hash set above). The result is ws.picked,
-// valid until the next call.
+// [0, n) (Floyd's algorithm, with the membership set probe's samplers use:
+// a bit set for n ≤ 64·(k+16), a hash set above), or {0, …, k−1} with a
+// nil rng; 0 ≤ k ≤ n. It takes O(k log k) time and O(k) memory however
+// large n is. The result is ws.picked, valid until the next call.
 func (ws *Workspace) subset(n, k int, rng *rand.Rand) []int {
 	out := ws.picked[:0]
 	if rng == nil || k == n {
 		for i := 0; i < k; i++ {
 			out = append(out, i)
 		}
-		ws.picked = out
-		return out
+	} else {
+		out = ws.taken.Floyd(out, n, k, rng)
 	}
-	ws.taken.Reset(n, k)
-	for m := n - k; m < n; m++ {
-		t := rng.IntN(m + 1)
-		if !ws.taken.Insert(t) {
-			t = m
-			ws.taken.Insert(t)
-		}
-		out = append(out, t)
-	}
-	ws.taken.SortValues(out)
 	ws.picked = out
 	return out
 }

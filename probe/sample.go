@@ -7,29 +7,19 @@ import "math/rand/v2"
 // by rejection (rng.IntN(n), redrawing a value already drawn; expected
 // fewer than 2k draws) and remembers the values drawn in a set of O(k)
 // words (a bit set when n ≤ 64·(k+16), else a hash set of 2k to 4k
-// entries; competitive's Floyd sampler uses the same); otherwise n < 2k and
-// it runs a partial
-// Fisher–Yates shuffle of 0..n−1. Either way nothing of size n is built
-// unless n < 2k: time and memory are O(k) (expected time for the
-// rejection), however large n is (3 probes among 2³¹ nodes took 8 GiB when
-// the rejection marked drawn values in an array of n stamps).
-// The output depends only on rng, and the draws are the same as with those
-// stamps.
+// entries; competitive's Floyd sampler uses the same); otherwise n < 2k
+// and it runs a partial Fisher–Yates shuffle of 0..n−1. Either way nothing
+// of size n is built unless n < 2k: time and memory are O(k) (expected
+// time for the rejection), however large n is (3 probes among 2³¹ nodes
+// took 8 GiB when the rejection marked drawn values in an array of n
+// stamps). The output depends only on rng, and the draws are the same as
+// with those stamps.
 func sampleDistinct(dst []int, n, k int, rng *rand.Rand, ws *Workspace) []int {
 	if k <= 0 {
 		return dst
 	}
 	if 2*k <= n {
-		ws.drawn.Reset(n, k)
-		for drawn := 0; drawn < k; {
-			v := rng.IntN(n)
-			if !ws.drawn.Insert(v) {
-				continue
-			}
-			dst = append(dst, v)
-			drawn++
-		}
-		return dst
+		return ws.drawn.Distinct(dst, n, k, rng)
 	}
 	if cap(ws.perm) < n {
 		ws.perm = make([]int, n)

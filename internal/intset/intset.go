@@ -1,7 +1,7 @@
 // Package intset is the membership set of the library's samplers without
-// replacement (Floyd's algorithm in competitive, rejection sampling in
-// probe): a set of at most k values of [0, n) in O(k) memory however large
-// n is.
+// replacement, and those samplers: Floyd's algorithm (competitive's random
+// subsets) and rejection sampling (probe's probe targets). A set holds at
+// most k values of [0, n) in O(k) memory however large n is.
 //
 // A Set is a bit set of ⌈n/64⌉ words when n ≤ 64·(k+16), so that it costs
 // no more than k+16 words, and otherwise an open-addressing hash table with
@@ -13,6 +13,7 @@ package intset
 
 import (
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -52,11 +53,22 @@ func (s *Set) Reset(n, k int) {
 // after a Reset.
 func (s *Set) Insert(v int) bool {
 	if s.dense {
-		word, bit := &s.buf[v>>6], uint64(1)<<(v&63)
-		absent := *word&bit == 0
-		*word |= bit
-		return absent
+		return s.insertBit(v)
 	}
+	return s.insertHashed(v)
+}
+
+// insertBit is Insert into the bit set; small enough to inline in the
+// samplers' loops, which choose the representation once per call.
+func (s *Set) insertBit(v int) bool {
+	word, bit := &s.buf[v>>6], uint64(1)<<(v&63)
+	absent := *word&bit == 0
+	*word |= bit
+	return absent
+}
+
+// insertHashed is Insert into the hash table.
+func (s *Set) insertHashed(v int) bool {
 	key := uint64(v) + 1
 	mask := uint64(len(s.buf) - 1)
 	for i := s.home(key); ; i = (i + 1) & mask {
@@ -91,23 +103,62 @@ func (s *Set) Contains(v int) bool {
 // table.
 func (s *Set) home(key uint64) uint64 { return (key * 0x9e3779b97f4a7c15) >> s.shift }
 
-// SortValues sorts values into increasing order. values must hold the
-// set's values, each once, in any order: the caller's record of what it
-// inserted. The bit set writes them back from its bits, in O(n/64 + m)
-// for m values; the hash table sorts them, in O(m log m) (reading them
-// back from its 2k to 4k slots would cost more when k is small). O(k log
-// k) either way.
-func (s *Set) SortValues(values []int) {
-	if !s.dense {
-		slices.Sort(values)
-		return
+// Floyd appends to dst a uniformly random k-subset of [0, n), 0 ≤ k ≤ n,
+// in increasing order, and leaves it in s: Floyd's algorithm (J. Bentley
+// and B. Floyd, "A sample of brilliance", CACM 30(9), 1987), which for
+// m = n−k, …, n−1 draws t = rng.IntN(m+1) and takes t, or m when t is
+// taken already. The subset depends only on those k draws. O(k log k)
+// time (O(n/64 + k) with the bit set) and O(k) memory however large n is.
+func (s *Set) Floyd(dst []int, n, k int, rng *rand.Rand) []int {
+	s.Reset(n, k)
+	if s.dense {
+		for m := n - k; m < n; m++ {
+			if t := rng.IntN(m + 1); !s.insertBit(t) {
+				s.insertBit(m)
+			}
+		}
+		for w, word := range s.buf {
+			for word != 0 {
+				dst = append(dst, w<<6+bits.TrailingZeros64(word))
+				word &= word - 1
+			}
+		}
+		return dst
 	}
-	i := 0
-	for w, word := range s.buf {
-		for word != 0 {
-			values[i] = w<<6 + bits.TrailingZeros64(word)
-			i++
-			word &= word - 1
+	start := len(dst)
+	for m := n - k; m < n; m++ {
+		t := rng.IntN(m + 1)
+		if !s.insertHashed(t) {
+			t = m
+			s.insertHashed(t)
+		}
+		dst = append(dst, t)
+	}
+	slices.Sort(dst[start:])
+	return dst
+}
+
+// Distinct appends to dst k distinct values of [0, n), 0 ≤ k ≤ n, in the
+// order drawn, and leaves them in s: rejection sampling, which draws
+// rng.IntN(n) and redraws a value already taken. The values are a uniformly
+// random k-subset in uniformly random order. Expected O(n/(n−k)) draws per
+// value: fewer than 2k in all for k ≤ n/2, where callers use it.
+func (s *Set) Distinct(dst []int, n, k int, rng *rand.Rand) []int {
+	s.Reset(n, k)
+	if s.dense {
+		for drawn := 0; drawn < k; {
+			if v := rng.IntN(n); s.insertBit(v) {
+				dst = append(dst, v)
+				drawn++
+			}
+		}
+		return dst
+	}
+	for drawn := 0; drawn < k; {
+		if v := rng.IntN(n); s.insertHashed(v) {
+			dst = append(dst, v)
+			drawn++
 		}
 	}
+	return dst
 }

@@ -2,6 +2,8 @@ package intset
 
 import (
 	"maps"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -9,10 +11,8 @@ import (
 )
 
 // testSet checks a Set against a map on random operations: Insert's and
-// Contains' answers are the map's, and after every operation SortValues
-// turns the values inserted, in insertion order, into the map's keys in
-// increasing order (the bit set writes them back from its bits, so this
-// checks its contents too). n is drawn from small ranges, where both the bit set and the hash
+// Contains' answers are the map's, and after every operation every value
+// inserted is contained. n is drawn from small ranges, where both the bit set and the hash
 // table occur, and up to 2⁴⁰, where only the hash table does; values from
 // the whole range, its ends and the values held, so that repeats and
 // collisions are common. The representation is checked against the
@@ -22,13 +22,11 @@ func testSet(t *rapid.T) {
 	var s Set
 	var n, k int
 	model := map[int]bool{}
-	var inserted []int // the model's keys in insertion order
 	reset := func(t *rapid.T) {
 		n = rapid.OneOf(rapid.IntRange(0, 20000), rapid.IntRange(0, 1<<40)).Draw(t, "n")
 		k = rapid.IntRange(0, min(n, 300)).Draw(t, "k")
 		s.Reset(n, k)
 		clear(model)
-		inserted = inserted[:0]
 		checkShape(t, &s, n, k)
 	}
 	value := func(t *rapid.T) int {
@@ -59,9 +57,6 @@ func testSet(t *rapid.T) {
 			if got, want := s.Insert(v), !model[v]; got != want {
 				t.Fatalf("Insert(%d) = %v, want %v (n %d, k %d, held %d)", v, got, want, n, k, len(model))
 			}
-			if !model[v] {
-				inserted = append(inserted, v)
-			}
 			model[v] = true
 		},
 		"contains": func(t *rapid.T) {
@@ -71,10 +66,10 @@ func testSet(t *rapid.T) {
 			}
 		},
 		"": func(t *rapid.T) {
-			got := slices.Clone(inserted)
-			s.SortValues(got)
-			if want := slices.Sorted(maps.Keys(model)); !slices.Equal(got, want) {
-				t.Fatalf("SortValues(%v) = %v, want %v (n %d, k %d)", inserted, got, want, n, k)
+			for v := range model {
+				if !s.Contains(v) {
+					t.Fatalf("%d inserted, not contained (n %d, k %d)", v, n, k)
+				}
 			}
 		},
 	})
@@ -152,11 +147,6 @@ func TestSetFull(t *testing.T) {
 				t.Fatalf("n %d k %d: %d not held after its insertion", c.n, c.k, v)
 			}
 		}
-		got := slices.Clone(want)
-		slices.Reverse(got)
-		if s.SortValues(got); !slices.Equal(got, want) {
-			t.Fatalf("n %d k %d: SortValues = %v, want %v", c.n, c.k, got, want)
-		}
 		held := 0
 		for v := range min(c.n, 1<<16) {
 			if s.Contains(v) {
@@ -199,6 +189,114 @@ func TestSetReuse(t *testing.T) {
 				t.Fatalf("n %d: Reset kept %d", n, v*37%n)
 			}
 		}
-		s.SortValues(nil) // the bit set would write past nil if a bit were left
 	}
 }
+
+// constSource is a rand.Source that always returns x: its draws repeat, so
+// the samplers meet values already taken at every step.
+type constSource uint64
+
+func (c constSource) Uint64() uint64 { return uint64(c) }
+
+// drawSource draws a seeded PCG or a constant source (1: IntN returns 0
+// unless its bound is a power of two; 2⁶⁴−1: IntN(b) returns b−1).
+func drawSource(t *rapid.T) func() rand.Source {
+	switch rapid.IntRange(0, 3).Draw(t, "source") {
+	case 0:
+		return func() rand.Source { return constSource(1) }
+	case 1:
+		return func() rand.Source { return constSource(math.MaxUint64) }
+	}
+	seed := rapid.Uint64().Draw(t, "seed")
+	return func() rand.Source { return rand.NewPCG(seed, 7) }
+}
+
+// floydReference is Floyd's algorithm as Bentley and Floyd write it, with
+// a Go map for the set: the k-subset of [0, n) that the draws IntN(m+1),
+// m = n−k, …, n−1, give, in increasing order.
+func floydReference(n, k int, rng *rand.Rand) []int {
+	set := map[int]bool{}
+	for m := n - k; m < n; m++ {
+		t := rng.IntN(m + 1)
+		if set[t] {
+			t = m
+		}
+		set[t] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// distinctReference is rejection sampling with a Go map: k distinct values
+// of [0, n) in the order drawn.
+func distinctReference(n, k int, rng *rand.Rand) []int {
+	set := map[int]bool{}
+	var out []int
+	for len(out) < k {
+		if v := rng.IntN(n); !set[v] {
+			set[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// testSamplers: Floyd and Distinct give what the map-based references give
+// on the same draws, after what dst held, in both representations (n from
+// small ranges and up to 2⁴⁰), and leave exactly their values in the set.
+// A constant source makes Floyd take m at every step and (for Distinct,
+// with a power-of-two n so that the draws vary) hits values already taken.
+func testSamplers(t *rapid.T) {
+	n := rapid.OneOf(rapid.IntRange(1, 5000), rapid.IntRange(1, 1<<40)).Draw(t, "n")
+	k := rapid.IntRange(0, min(n, 200)).Draw(t, "k")
+	src := drawSource(t)
+	var s Set
+	prefix := []int{-3, 9}
+	got := s.Floyd(slices.Clone(prefix), n, k, rand.New(src()))
+	want := append(slices.Clone(prefix), floydReference(n, k, rand.New(src()))...)
+	if !slices.Equal(got, want) {
+		t.Fatalf("Floyd(%d, %d) = %v, want %v", n, k, got, want)
+	}
+	checkHeld(t, &s, n, got[len(prefix):])
+	if 2*k > n {
+		return // rejection would draw for long with a constant source
+	}
+	if _, constant := src().(constSource); constant && k > 1 {
+		return // the same value forever
+	}
+	got = s.Distinct(slices.Clone(prefix), n, k, rand.New(src()))
+	want = append(slices.Clone(prefix), distinctReference(n, k, rand.New(src()))...)
+	if !slices.Equal(got, want) {
+		t.Fatalf("Distinct(%d, %d) = %v, want %v", n, k, got, want)
+	}
+	checkHeld(t, &s, n, got[len(prefix):])
+}
+
+// checkHeld checks that s contains the values and, among the values below
+// 2¹² and the 64 around each, nothing else.
+func checkHeld(t *rapid.T, s *Set, n int, values []int) {
+	held := map[int]bool{}
+	for _, v := range values {
+		held[v] = true
+	}
+	probe := map[int]bool{}
+	for v := range min(n, 1<<12) {
+		probe[v] = true
+	}
+	for _, v := range values {
+		for d := -32; d < 32; d++ {
+			if w := v + d; w >= 0 && w < n {
+				probe[w] = true
+			}
+		}
+	}
+	for v := range probe {
+		if s.Contains(v) != held[v] {
+			t.Fatalf("Contains(%d) = %v after sampling %v", v, s.Contains(v), values)
+		}
+	}
+}
+
+func TestSamplers(t *testing.T) { t.Parallel(); rapid.Check(t, testSamplers) }
+
+// FuzzSamplers runs testSamplers on the fuzzer's bytes.
+func FuzzSamplers(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSamplers)) }
