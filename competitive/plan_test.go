@@ -559,58 +559,6 @@ func BenchmarkSREWC(b *testing.B) {
 	}
 }
 
-// constSource is a rand.Source that always returns x.
-type constSource uint64
-
-func (s constSource) Uint64() uint64 { return uint64(s) }
-
-// floydReference is Floyd's algorithm as the paper of Bentley and Floyd
-// writes it, with a Go map for the set: the k-subset of [0, n) that the
-// draws rng.IntN(m+1), m = n−k, …, n−1, give, in increasing order.
-func floydReference(n, k int, rng *rand.Rand) []int {
-	set := map[int]bool{}
-	for m := n - k; m < n; m++ {
-		t := rng.IntN(m + 1)
-		if set[t] {
-			t = m
-		}
-		set[t] = true
-	}
-	out := make([]int, 0, k)
-	for t := range set {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// TestSubsetIsFloyd: subset is Floyd's algorithm on the same draws, on both
-// of its membership sets (the bit set for n ≤ 64·(k+16), the hash set
-// above), for seeded sources and for constant ones, whose draws repeat
-// (a source of 1s draws 0 again and again unless the bound is a power of
-// two; one of 2⁶⁴−1 draws m each time) and so exercise the "already taken"
-// branch and the sets' handling of the value 0.
-func TestSubsetIsFloyd(t *testing.T) {
-	t.Parallel()
-	var ws Workspace
-	sources := []func() rand.Source{
-		func() rand.Source { return constSource(1) },
-		func() rand.Source { return constSource(math.MaxUint64) },
-		func() rand.Source { return rand.NewPCG(7, 8) },
-		func() rand.Source { return rand.NewPCG(9, 10) },
-	}
-	for _, n := range []int{40, 100, 1000, 1<<20 + 3, 1<<40 + 5} {
-		for _, k := range []int{1, 2, 3, 7, 20} {
-			for s, src := range sources {
-				got := ws.subset(n, k, rand.New(src()))
-				if want := floydReference(n, k, rand.New(src())); !slices.Equal(got, want) {
-					t.Errorf("source %d: subset(%d, %d) = %v, Floyd's %v", s, n, k, got, want)
-				}
-			}
-		}
-	}
-}
-
 // BenchmarkSubset draws k-subsets of [0, n) with a reused workspace, in
 // the bit-set regime (n ≤ 64·(k+16)) and in the hash-set one.
 func BenchmarkSubset(b *testing.B) {
