@@ -95,8 +95,8 @@ func checkShape(t fataler, s *Set, n, k int) {
 		}
 		return
 	}
-	if size&(size-1) != 0 || size < 2*k || size < 2 || size > max(4*k, 2) {
-		t.Fatalf("Reset(%d, %d): %d slots, want a power of two in [max(2k, 2), max(4k, 2)]", n, k, size)
+	if want := max(2*k, 2); size&(size-1) != 0 || size < want || size/2 >= want {
+		t.Fatalf("Reset(%d, %d): %d slots, want the least power of two ≥ max(2k, 2) (2k to 4k)", n, k, size)
 	}
 	if 1<<(64-s.shift) != size {
 		t.Fatalf("Reset(%d, %d): shift %d for %d slots", n, k, s.shift, size)
@@ -300,3 +300,22 @@ func TestSamplers(t *testing.T) { t.Parallel(); rapid.Check(t, testSamplers) }
 
 // FuzzSamplers runs testSamplers on the fuzzer's bytes.
 func FuzzSamplers(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSamplers)) }
+
+// TestHashSpreads: Fibonacci hashing spreads consecutive values over the
+// table, as the package says: the first slots of 0, …, 999 in a table of
+// 2 048 slots are nearly all different (999 distinct; we ask for 3/4), so
+// that inserting them rarely probes past their homes. A hash that sent
+// every key to one slot would still answer correctly, in O(k) per
+// operation.
+func TestHashSpreads(t *testing.T) {
+	const k = 1000
+	var s Set
+	s.Reset(1<<40, k)
+	homes := map[uint64]bool{}
+	for v := range k {
+		homes[s.home(uint64(v)+1)] = true
+	}
+	if len(homes) < k*3/4 {
+		t.Fatalf("%d distinct first slots for %d consecutive values in %d slots", len(homes), k, len(s.buf))
+	}
+}
