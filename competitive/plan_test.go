@@ -579,3 +579,17 @@ func BenchmarkSubset(b *testing.B) {
 		})
 	}
 }
+
+// TestPlanPreemptFirstCopies: with a nil rng, Preemptive mode stops the
+// first copies task by task and nothing after them: a job running one
+// copy on each of three tasks, allotted 1 machine, loses the copies of
+// tasks 0 and 1 and keeps task 2's (no action for it).
+func TestPlanPreemptFirstCopies(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Map: Phase{Tasks: 3, Mean: 1, Running: []int{1, 1, 1}}}}
+	got, err := Plan(nil, jobs, []int{1}, 3, 0, Preemptive, nil, nil)
+	want := []Action{{Job: 0, Stage: MapStage, Kind: Preempt, Task: 0, Copies: 1}, {Job: 0, Stage: MapStage, Kind: Preempt, Task: 1, Copies: 1}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("Plan = %v, %v; want %v", got, err, want)
+	}
+}

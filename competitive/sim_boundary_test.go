@@ -80,3 +80,15 @@ func TestSimulateUpFrontBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateDefaultCap: with MaxSlots 0 the default cap grows with the
+// work (64 slots per task-slot of work, on top of the last arrival), so a
+// single task of 200 slots, far beyond the 64 the cap starts from,
+// finishes: flowtime 200 on one machine at unit speed.
+func TestSimulateDefaultCap(t *testing.T) {
+	t.Parallel()
+	flow, _, err := simulate([]SimJob{{MapTasks: 1, MapWork: 200}}, Config{Machines: 1, Algorithm: AlgorithmFair}, nil)
+	if err != nil || len(flow) != 1 || flow[0] != 200 {
+		t.Fatalf("flow %v, err %v; want [200]", flow, err)
+	}
+}
