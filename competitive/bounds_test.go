@@ -241,7 +241,7 @@ func FuzzSREWCRatio(f *testing.F)    { f.Fuzz(rapid.MakeFuzz(testBoundsNoPanic))
 // testStringsNoPanic covers the String methods of the enums.
 func testStringsNoPanic(t *rapid.T) {
 	v := rapid.Uint8().Draw(t, "v")
-	for _, s := range []string{Stage(v).String(), Kind(v).String(), Mode(v).String(), Algorithm(v).String()} {
+	for _, s := range []string{Stage(v).String(), ActionKind(v).String(), Mode(v).String(), Algorithm(v).String()} {
 		if s == "" {
 			t.Fatalf("empty String for %d", v)
 		}
@@ -252,7 +252,7 @@ func TestStrings(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testStringsNoPanic)
 	got := []string{MapStage.String(), ReduceStage.String(), Launch.String(), Clone.String(), Preempt.String(),
-		Preemptive.String(), NonPreemptive.String(), SEWPolicy.String(), SREWCPolicy.String(), FairPolicy.String(), Mode(9).String(), Algorithm(7).String()}
+		Preemptive.String(), NonPreemptive.String(), AlgorithmSEW.String(), AlgorithmSREWC.String(), AlgorithmFair.String(), Mode(9).String(), Algorithm(7).String()}
 	want := []string{"map", "reduce", "launch", "clone", "preempt", "preemptive", "non-preemptive", "SEW", "SREW+C", "Fair", "Mode(9)", "Algorithm(7)"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("String() = %q, want %q", got, want)

@@ -41,14 +41,16 @@
 // As everywhere in specsched: every function is a pure function of its
 // arguments; inputs are never modified; per-job results go to a dst slice
 // that is reused when large enough, and action lists are appended to dst
-// reset to length 0; scratch memory comes from a *Workspace (nil allowed)
+// reset to length 0 (Simulate returns a Result, as the module's other
+// simulators do); scratch memory comes from a *Workspace (nil allowed)
 // that makes the per-slot decisions allocation-free in steady state; a
 // dst that would be reused must not overlap an input (the snapshot, a
 // job's Running, Plan's allotments), which is checked;
 // randomised choices (which task gets a copy, which copies are preempted)
 // and the simulator's service come from an injected *rand.Rand (nil: a
 // documented deterministic choice); invalid input returns a
-// *specsched.InputError naming the job and field, never a panic. Ties in
+// *specsched.InputError naming the job and field, never a panic (a broken
+// invariant of Simulate's engine, a bug, is an *InvariantError). Ties in
 // effective workload are broken by the smaller job index everywhere.
 //
 // # Where the paper needed reading

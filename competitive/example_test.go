@@ -91,17 +91,17 @@ func ExampleSEW() {
 	}
 	fmt.Println("slot 1:", first)
 
-	flow, _, err := competitive.Simulate(nil, batch, competitive.Config{Machines: 4, Policy: competitive.SEWPolicy}, nil)
+	run, err := competitive.Simulate(batch, competitive.Config{Machines: 4, Algorithm: competitive.AlgorithmSEW}, nil)
 	if err != nil {
 		panic(err)
 	}
 	total := 0
-	for _, f := range flow {
+	for _, f := range run.Flowtime {
 		total += f
 	}
 	lb, _ := competitive.LowerBound(jobs, 4, 1, nil)
 	ratio, _ := competitive.SEWRatio(1)
-	fmt.Printf("flowtimes %v, total %d ≤ %v × %v\n", flow, total, ratio, lb)
+	fmt.Printf("flowtimes %v, total %d ≤ %v × %v\n", run.Flowtime, total, ratio, lb)
 	// Output:
 	// slot 1: [{1 map launch 0 1} {2 map launch 0 1}]
 	// flowtimes [11 3 6], total 20 ≤ 3 × 12
@@ -124,13 +124,13 @@ func ExampleSEW() {
 // that model); with deterministic service Fair is better here.
 func ExampleSimulate() {
 	jobs := []competitive.SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}
-	for _, policy := range []competitive.Algorithm{competitive.SEWPolicy, competitive.SREWCPolicy, competitive.FairPolicy} {
-		cfg := competitive.Config{Machines: 2, Policy: policy, Beta: 0.5}
-		flow, stats, err := competitive.Simulate(nil, jobs, cfg, nil)
+	for _, policy := range []competitive.Algorithm{competitive.AlgorithmSEW, competitive.AlgorithmSREWC, competitive.AlgorithmFair} {
+		cfg := competitive.Config{Machines: 2, Algorithm: policy, Beta: 0.5}
+		run, err := competitive.Simulate(jobs, cfg, nil)
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("%-6v flowtimes %v, %d of %d machine-slots busy\n", policy, flow, stats.BusyMachineSlots, 2*stats.ActiveSlots)
+		fmt.Printf("%-6v flowtimes %v, %d of %d machine-slots busy\n", policy, run.Flowtime, run.Stats.BusyMachineSlots, 2*run.Stats.ActiveSlots)
 	}
 	// Output:
 	// SEW    flowtimes [2 6], 6 of 12 machine-slots busy

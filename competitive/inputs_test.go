@@ -137,23 +137,23 @@ func TestScalarBoundaries(t *testing.T) {
 	sim := []SimJob{{MapTasks: 1, MapWork: 1}}
 	simCfg := func(edit func(*Config)) func() error {
 		return func() error {
-			cfg := Config{Machines: 2, Policy: SREWCPolicy, Beta: 0.5}
+			cfg := Config{Machines: 2, Algorithm: AlgorithmSREWC, Beta: 0.5}
 			edit(&cfg)
-			_, _, err := Simulate(nil, sim, cfg, rng)
+			_, _, err := simulate(sim, cfg, rng)
 			return err
 		}
 	}
 	add("Simulate M=0", "Machines", simCfg(func(c *Config) { c.Machines = 0 }))
 	add("Simulate M=1", "", simCfg(func(c *Config) { c.Machines = 1 }))
-	add("Simulate SEW M=1", "Machines", simCfg(func(c *Config) { c.Machines, c.Policy = 1, SEWPolicy }))
-	add("Simulate SEW M=2", "", simCfg(func(c *Config) { c.Policy = SEWPolicy }))
+	add("Simulate SEW M=1", "Machines", simCfg(func(c *Config) { c.Machines, c.Algorithm = 1, AlgorithmSEW }))
+	add("Simulate SEW M=2", "", simCfg(func(c *Config) { c.Algorithm = AlgorithmSEW }))
 	add("Simulate M=MaxSimMachines", "", simCfg(func(c *Config) { c.Machines = MaxSimMachines }))
 	add("Simulate M=MaxSimMachines+1", "Machines", simCfg(func(c *Config) { c.Machines = MaxSimMachines + 1 }))
 	add("Simulate β=0", "Beta", simCfg(func(c *Config) { c.Beta = 0 }))
 	add("Simulate β=1", "", simCfg(func(c *Config) { c.Beta = 1 }))
 	add("Simulate β=1⁺", "Beta", simCfg(func(c *Config) { c.Beta = up(1) }))
-	add("Simulate Fair ignores β", "", simCfg(func(c *Config) { c.Policy, c.Beta = FairPolicy, nan }))
-	add("Simulate policy", "Policy", simCfg(func(c *Config) { c.Policy = FairPolicy + 1 }))
+	add("Simulate Fair ignores β", "", simCfg(func(c *Config) { c.Algorithm, c.Beta = AlgorithmFair, nan }))
+	add("Simulate algorithm", "Algorithm", simCfg(func(c *Config) { c.Algorithm = AlgorithmFair + 1 }))
 	add("Simulate mode", "Mode", simCfg(func(c *Config) { c.Mode = NonPreemptive + 1 }))
 	add("Simulate λ<0", "Lambda", simCfg(func(c *Config) { c.Lambda = -5e-324 }))
 	add("Simulate speed<0", "Speed", simCfg(func(c *Config) { c.Speed = -1 }))
@@ -166,7 +166,7 @@ func TestScalarBoundaries(t *testing.T) {
 	add("Simulate MaxSlots=2^40", "", simCfg(func(c *Config) { c.MaxSlots = maxSimSlot }))
 	add("Simulate MaxSlots>2^40", "MaxSlots", simCfg(func(c *Config) { c.MaxSlots = maxSimSlot + 1 }))
 	add("Simulate σ>0, nil rng", "Sigma", func() error {
-		_, _, err := Simulate(nil, sim, Config{Machines: 2, Policy: FairPolicy, Sigma: 0.5, Peak: 2}, nil)
+		_, _, err := simulate(sim, Config{Machines: 2, Algorithm: AlgorithmFair, Sigma: 0.5, Peak: 2}, nil)
 		return err
 	})
 	for _, a := range []struct {
@@ -174,12 +174,12 @@ func TestScalarBoundaries(t *testing.T) {
 		want string
 	}{{-1, "Arrival"}, {0, ""}, {maxSimSlot, ""}, {maxSimSlot + 1, "Arrival"}} {
 		add("Simulate arrival="+itoa(a.v), a.want, func() error {
-			_, _, err := Simulate(nil, []SimJob{{Arrival: a.v, MapTasks: 1, MapWork: 1}}, Config{Machines: 1, Policy: FairPolicy}, nil)
+			_, _, err := simulate([]SimJob{{Arrival: a.v, MapTasks: 1, MapWork: 1}}, Config{Machines: 1, Algorithm: AlgorithmFair}, nil)
 			return err
 		})
 	}
 	add("Simulate tasks>MaxSimTasks", "ReduceTasks", func() error {
-		_, _, err := Simulate(nil, []SimJob{{MapTasks: MaxSimTasks, MapWork: 1, ReduceTasks: 1, ReduceWork: 1}}, Config{Machines: 1, Policy: FairPolicy}, nil)
+		_, _, err := simulate([]SimJob{{MapTasks: MaxSimTasks, MapWork: 1, ReduceTasks: 1, ReduceWork: 1}}, Config{Machines: 1, Algorithm: AlgorithmFair}, nil)
 		return err
 	})
 

@@ -222,7 +222,7 @@ func checkActions(t *rapid.T, jobs []Job, actions []Action) {
 			t.Fatalf("malformed action %+v", a)
 		}
 		p := jobs[a.Job].phase(a.Stage)
-		if n := map[Kind]int{Launch: p.Unscheduled, Clone: len(p.Running), Preempt: len(p.Running)}[a.Kind]; a.Task < 0 || a.Task >= n {
+		if n := map[ActionKind]int{Launch: p.Unscheduled, Clone: len(p.Running), Preempt: len(p.Running)}[a.Kind]; a.Task < 0 || a.Task >= n {
 			t.Fatalf("action %+v names no task (%d)", a, n)
 		}
 	}
@@ -290,7 +290,7 @@ func testMagnitudePlan(t *rapid.T) {
 			held[j] = jobs[j].copies()
 		}
 		for _, a := range actions {
-			held[a.Job] += map[Kind]int{Launch: 1, Clone: 1, Preempt: -1}[a.Kind] * a.Copies
+			held[a.Job] += map[ActionKind]int{Launch: 1, Clone: 1, Preempt: -1}[a.Kind] * a.Copies
 		}
 		for j := range jobs {
 			if jobs[j].active() && held[j] != allot[j] {
@@ -476,17 +476,17 @@ func testMagnitudeSimulate(t *rapid.T) {
 		}
 	}
 	cfg := Config{
-		Machines: rapid.IntRange(2, 6).Draw(t, "machines"),
-		Policy:   rapid.SampledFrom([]Algorithm{SEWPolicy, SREWCPolicy, FairPolicy}).Draw(t, "policy"),
-		Beta:     extremeBeta(t),
-		Lambda:   extremeLambda(t),
-		Mode:     rapid.SampledFrom([]Mode{Preemptive, NonPreemptive}).Draw(t, "mode"),
-		Speed:    testutil.Magnitude().Draw(t, "speed"),
-		Peak:     rapid.OneOf(rapid.Just(1.0), testutil.Magnitude().Filter(func(p float64) bool { return p >= 1 })).Draw(t, "peak"),
-		MaxSlots: 500,
+		Machines:  rapid.IntRange(2, 6).Draw(t, "machines"),
+		Algorithm: rapid.SampledFrom([]Algorithm{AlgorithmSEW, AlgorithmSREWC, AlgorithmFair}).Draw(t, "policy"),
+		Beta:      extremeBeta(t),
+		Lambda:    extremeLambda(t),
+		Mode:      rapid.SampledFrom([]Mode{Preemptive, NonPreemptive}).Draw(t, "mode"),
+		Speed:     testutil.Magnitude().Draw(t, "speed"),
+		Peak:      rapid.OneOf(rapid.Just(1.0), testutil.Magnitude().Filter(func(p float64) bool { return p >= 1 })).Draw(t, "peak"),
+		MaxSlots:  500,
 	}
 	start := time.Now()
-	flow, _, err := Simulate(nil, jobs, cfg, nil)
+	flow, _, err := simulate(jobs, cfg, nil)
 	if err != nil {
 		wantInputErr(t, err, "competitive.Simulate")
 	}
@@ -554,14 +554,14 @@ func TestMagnitudeRegressions(t *testing.T) {
 	// Simulate: a task needing 1e300 slots is rejected at once (it ran
 	// 2^50 slots before giving up); one that needs exactly MaxSlots runs.
 	start := time.Now()
-	_, _, err = Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 1e300}}, Config{Machines: 1, Policy: FairPolicy}, nil)
+	_, _, err = simulate([]SimJob{{MapTasks: 1, MapWork: 1e300}}, Config{Machines: 1, Algorithm: AlgorithmFair}, nil)
 	if !errors.As(err, &ie) || ie.Field != "MapWork" || time.Since(start) > time.Second {
 		t.Errorf("Simulate, work 1e300: %v after %v; want an InputError on MapWork at once", err, time.Since(start))
 	}
-	if flow, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 10}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil); err != nil || flow[0] != 10 {
+	if flow, _, err := simulate([]SimJob{{MapTasks: 1, MapWork: 10}}, Config{Machines: 1, Algorithm: AlgorithmFair, MaxSlots: 10}, nil); err != nil || flow[0] != 10 {
 		t.Errorf("Simulate, work 10 in MaxSlots 10: %v, %v; want flowtime 10", flow, err)
 	}
-	_, _, err = Simulate(nil, []SimJob{{MapTasks: 1, ReduceTasks: 1, MapWork: 1, ReduceWork: 10.5}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil)
+	_, _, err = simulate([]SimJob{{MapTasks: 1, ReduceTasks: 1, MapWork: 1, ReduceWork: 10.5}}, Config{Machines: 1, Algorithm: AlgorithmFair, MaxSlots: 10}, nil)
 	if !errors.As(err, &ie) || ie.Field != "ReduceWork" {
 		t.Errorf("Simulate, reduce work 10.5 in MaxSlots 10: %v; want an InputError on ReduceWork", err)
 	}

@@ -1,21 +1,19 @@
 package competitive
 
 import (
-	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/enum"
 )
 
-// Kind is what an Action does.
-type Kind uint8
+// ActionKind is what an Action does.
+type ActionKind uint8
 
 const (
 	// Launch starts Copies copies of an unscheduled task; Task is its
 	// ordinal among the phase's Unscheduled tasks (0 ≤ Task < Unscheduled).
-	Launch Kind = iota
+	Launch ActionKind = iota
 	// Clone starts Copies more copies of a running task; Task indexes the
 	// phase's Running.
 	Clone
@@ -28,14 +26,14 @@ const (
 var kindNames = []string{Launch: "launch", Clone: "clone", Preempt: "preempt"}
 
 // String returns "launch", "clone" or "preempt".
-func (k Kind) String() string { return enum.Name(k, kindNames, "Kind") }
+func (k ActionKind) String() string { return enum.Name(k, kindNames, "ActionKind") }
 
 // Action is one scheduling decision for the current slot: start or stop
 // Copies copies of one task of one job.
 type Action struct {
 	Job    int   // index of the job in the snapshot
 	Stage  Stage // the phase of the task
-	Kind   Kind
+	Kind   ActionKind
 	Task   int // ordinal among the unscheduled tasks (Launch) or index into Running (Clone, Preempt)
 	Copies int // ≥ 1
 }
@@ -337,7 +335,7 @@ func (ws *Workspace) rationIdle(jobs []Job, idle int, lambda float64) {
 // spread appends actions that give k copies to targets tasks of job j in
 // phase z, ⌊k/targets⌋ to each and one more to k mod targets of them
 // chosen uniformly at random (targets > 0).
-func (ws *Workspace) spread(dst []Action, j int, z Stage, kind Kind, targets, k int, rng *rand.Rand) []Action {
+func (ws *Workspace) spread(dst []Action, j int, z Stage, kind ActionKind, targets, k int, rng *rand.Rand) []Action {
 	q, r := k/targets, k%targets
 	extra := ws.subset(targets, r, rng)
 	if q == 0 {
@@ -394,71 +392,19 @@ func (ws *Workspace) preempt(dst []Action, j int, z Stage, p *Phase, k int, rng 
 }
 
 // subset returns, in increasing order, a uniformly random k-subset of
-// [0, n) (Floyd's algorithm), or {0, …, k−1} with a nil rng; 0 ≤ k ≤ n. It
-// takes O(k log k) time and O(k) memory however large n is: membership is
-// a bit set when n ≤ 64·(k+16) and an open-addressing hash set otherwise.
-// The result is ws.picked, valid until the next call.
+// [0, n) (Floyd's algorithm, with the membership set probe's samplers use:
+// a bit set for n ≤ 64·(k+16), a hash set above), or {0, …, k−1} with a
+// nil rng; 0 ≤ k ≤ n. It takes O(k log k) time and O(k) memory however
+// large n is. The result is ws.picked, valid until the next call.
 func (ws *Workspace) subset(n, k int, rng *rand.Rand) []int {
 	out := ws.picked[:0]
 	if rng == nil || k == n {
 		for i := 0; i < k; i++ {
 			out = append(out, i)
 		}
-		ws.picked = out
-		return out
+	} else {
+		out = ws.taken.Floyd(out, n, k, rng)
 	}
-	if n <= 64*(k+16) {
-		words := (n + 63) >> 6
-		if cap(ws.bits) < words {
-			ws.bits = make([]uint64, words, words+words/4)
-		}
-		set := ws.bits[:words]
-		for m := n - k; m < n; m++ {
-			t := rng.IntN(m + 1)
-			if set[t>>6]>>(t&63)&1 != 0 {
-				t = m
-			}
-			set[t>>6] |= 1 << (t & 63)
-		}
-		for w, word := range set {
-			for word != 0 {
-				out = append(out, w<<6+bits.TrailingZeros64(word))
-				word &= word - 1
-			}
-		}
-		clear(set)
-		ws.picked = out
-		return out
-	}
-	size := 1 << bits.Len(uint(2*k)) // > 2k slots: probes stay short
-	if cap(ws.table) < size {
-		ws.table = make([]int, size)
-	}
-	table := ws.table[:size]
-	for i := range table {
-		table[i] = -1
-	}
-	shift := 64 - bits.Len(uint(size-1))
-	insert := func(v int) bool { // reports whether v was new
-		h := int((uint64(v) * 0x9E3779B97F4A7C15) >> shift)
-		for table[h] >= 0 {
-			if table[h] == v {
-				return false
-			}
-			h = (h + 1) & (size - 1)
-		}
-		table[h] = v
-		return true
-	}
-	for m := n - k; m < n; m++ {
-		t := rng.IntN(m + 1)
-		if !insert(t) {
-			t = m
-			insert(t)
-		}
-		out = append(out, t)
-	}
-	slices.Sort(out)
 	ws.picked = out
 	return out
 }

@@ -1,6 +1,7 @@
 package competitive
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -61,7 +62,7 @@ func gather(t *rapid.T, jobs []Job, actions []Action) []perJob {
 		}
 		p := out[a.Job]
 		p.stages[a.Stage] = true
-		m := map[Kind]map[int]int{Launch: p.launch, Clone: p.clone, Preempt: p.preempt}[a.Kind]
+		m := map[ActionKind]map[int]int{Launch: p.launch, Clone: p.clone, Preempt: p.preempt}[a.Kind]
 		if _, dup := m[a.Task]; dup {
 			t.Fatalf("two %v actions for task %d of job %d", a.Kind, a.Task, a.Job)
 		}
@@ -558,54 +559,37 @@ func BenchmarkSREWC(b *testing.B) {
 	}
 }
 
-// constSource is a rand.Source that always returns x.
-type constSource uint64
-
-func (s constSource) Uint64() uint64 { return uint64(s) }
-
-// floydReference is Floyd's algorithm as the paper of Bentley and Floyd
-// writes it, with a Go map for the set: the k-subset of [0, n) that the
-// draws rng.IntN(m+1), m = n−k, …, n−1, give, in increasing order.
-func floydReference(n, k int, rng *rand.Rand) []int {
-	set := map[int]bool{}
-	for m := n - k; m < n; m++ {
-		t := rng.IntN(m + 1)
-		if set[t] {
-			t = m
-		}
-		set[t] = true
+// BenchmarkSubset draws k-subsets of [0, n) with a reused workspace, in
+// the bit-set regime (n ≤ 64·(k+16)) and in the hash-set one.
+func BenchmarkSubset(b *testing.B) {
+	for _, c := range []struct{ n, k int }{{1000, 10}, {100000, 2000}, {1 << 20, 10}, {1 << 40, 2000}} {
+		b.Run(fmt.Sprintf("n=%d/k=%d", c.n, c.k), func(b *testing.B) {
+			var ws Workspace
+			rng := rand.New(rand.NewPCG(1, 1))
+			ws.subset(c.n, c.k, rng)
+			b.ReportAllocs()
+			b.ResetTimer()
+			sum := 0
+			for range b.N {
+				sum += len(ws.subset(c.n, c.k, rng))
+			}
+			if sum != b.N*c.k {
+				b.Fatal("wrong subset sizes")
+			}
+		})
 	}
-	out := make([]int, 0, k)
-	for t := range set {
-		out = append(out, t)
-	}
-	slices.Sort(out)
-	return out
 }
 
-// TestSubsetIsFloyd: subset is Floyd's algorithm on the same draws, on both
-// of its membership sets (the bit set for n ≤ 64·(k+16), the hash set
-// above), for seeded sources and for constant ones, whose draws repeat
-// (a source of 1s draws 0 again and again unless the bound is a power of
-// two; one of 2⁶⁴−1 draws m each time) and so exercise the "already taken"
-// branch and the sets' handling of the value 0.
-func TestSubsetIsFloyd(t *testing.T) {
+// TestPlanPreemptFirstCopies: with a nil rng, Preemptive mode stops the
+// first copies task by task and nothing after them: a job running one
+// copy on each of three tasks, allotted 1 machine, loses the copies of
+// tasks 0 and 1 and keeps task 2's (no action for it).
+func TestPlanPreemptFirstCopies(t *testing.T) {
 	t.Parallel()
-	var ws Workspace
-	sources := []func() rand.Source{
-		func() rand.Source { return constSource(1) },
-		func() rand.Source { return constSource(math.MaxUint64) },
-		func() rand.Source { return rand.NewPCG(7, 8) },
-		func() rand.Source { return rand.NewPCG(9, 10) },
-	}
-	for _, n := range []int{40, 100, 1000, 1<<20 + 3, 1<<40 + 5} {
-		for _, k := range []int{1, 2, 3, 7, 20} {
-			for s, src := range sources {
-				got := ws.subset(n, k, rand.New(src()))
-				if want := floydReference(n, k, rand.New(src())); !slices.Equal(got, want) {
-					t.Errorf("source %d: subset(%d, %d) = %v, Floyd's %v", s, n, k, got, want)
-				}
-			}
-		}
+	jobs := []Job{{Map: Phase{Tasks: 3, Mean: 1, Running: []int{1, 1, 1}}}}
+	got, err := Plan(nil, jobs, []int{1}, 3, 0, Preemptive, nil, nil)
+	want := []Action{{Job: 0, Stage: MapStage, Kind: Preempt, Task: 0, Copies: 1}, {Job: 0, Stage: MapStage, Kind: Preempt, Task: 1, Copies: 1}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("Plan = %v, %v; want %v", got, err, want)
 	}
 }

@@ -16,7 +16,7 @@ import (
 type actionKey struct {
 	job   int
 	stage Stage
-	kind  Kind
+	kind  ActionKind
 	task  int
 }
 
@@ -351,7 +351,7 @@ func testSEWDeterministic(t *rapid.T) {
 	mode := rapid.SampledFrom([]Mode{Preemptive, NonPreemptive}).Draw(t, "mode")
 	lambda := rapid.SampledFrom([]float64{0, 1}).Draw(t, "lambda")
 	before := slices.Clone(jobs)
-	flow, stats, err := Simulate(nil, jobs, Config{Machines: machines, Policy: SEWPolicy, Lambda: lambda, Mode: mode}, rand.New(rand.NewPCG(9, 9)))
+	flow, stats, err := simulate(jobs, Config{Machines: machines, Algorithm: AlgorithmSEW, Lambda: lambda, Mode: mode}, rand.New(rand.NewPCG(9, 9)))
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
@@ -400,7 +400,7 @@ func TestSEWTheorem3Counterexample(t *testing.T) {
 		jobs = append(jobs, SimJob{MapTasks: 1, ReduceTasks: 100, MapWork: 1, ReduceWork: 1})
 	}
 	const machines = 100
-	flow, _, err := Simulate(nil, jobs, Config{Machines: machines, Policy: SEWPolicy}, nil)
+	flow, _, err := simulate(jobs, Config{Machines: machines, Algorithm: AlgorithmSEW}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,7 +450,7 @@ func TestSEWTheorem2(t *testing.T) {
 		p, _ := SEWConfidence(lambda)
 		met := make([]int, len(jobs))
 		for seed := 1; seed <= runs; seed++ {
-			flow, _, err := Simulate(nil, jobs, Config{Machines: machines, Policy: SEWPolicy, Lambda: lambda, Sigma: sigma, Peak: peak}, rand.New(rand.NewPCG(uint64(seed), 11)))
+			flow, _, err := simulate(jobs, Config{Machines: machines, Algorithm: AlgorithmSEW, Lambda: lambda, Sigma: sigma, Peak: peak}, rand.New(rand.NewPCG(uint64(seed), 11)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,13 +1,13 @@
 package competitive
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/enum"
 )
@@ -16,15 +16,15 @@ import (
 type Algorithm uint8
 
 const (
-	SEWPolicy   Algorithm = iota // SEW, Algorithm 1: map and reduce groups, jobs by Υ_j
-	SREWCPolicy                  // SREW+C(β), Algorithm 2, with Config.Beta
-	FairPolicy                   // the Fair scheduler: SREW+C(1), every active job M/N machines (§4.1)
+	AlgorithmSEW   Algorithm = iota // SEW, Algorithm 1: map and reduce groups, jobs by Υ_j
+	AlgorithmSREWC                  // SREW+C(β), Algorithm 2, with Config.Beta
+	AlgorithmFair                   // the Fair scheduler: SREW+C(1), every active job M/N machines (§4.1)
 )
 
-var policyNames = []string{SEWPolicy: "SEW", SREWCPolicy: "SREW+C", FairPolicy: "Fair"}
+var algorithmNames = []string{AlgorithmSEW: "SEW", AlgorithmSREWC: "SREW+C", AlgorithmFair: "Fair"}
 
 // String returns "SEW", "SREW+C" or "Fair".
-func (p Algorithm) String() string { return enum.Name(p, policyNames, "Algorithm") }
+func (a Algorithm) String() string { return enum.Name(a, algorithmNames, "Algorithm") }
 
 // SimJob is a MapReduce job of the simulation: it arrives at the end of
 // slot Arrival (a_j) and can run from the next slot; it has MapTasks map
@@ -40,15 +40,15 @@ type SimJob struct {
 
 // Config describes the simulated cluster and scheduler.
 type Config struct {
-	Machines int       // M ≥ 1 (≥ 2 for SEW)
-	Policy   Algorithm // SEW, SREW+C(β) or Fair
-	Beta     float64   // β ∈ (0, 1] for SREWCPolicy; ignored otherwise
-	Lambda   float64   // λ ≥ 0, the variance factor of Υ
-	Mode     Mode      // Preemptive: checkpointing (eq. 6); NonPreemptive: independent copies (eq. 1, 5)
-	Speed    float64   // δ > 0, the resource augmentation: service per slot δ·X_i(t); 0 means 1
-	Sigma    float64   // σ ≥ 0, the standard deviation of X_i(t)
-	Peak     float64   // Δ ≥ 1, the peak of X_i(t); 0 means 1; σ > 0 needs σ² < Δ − 1
-	MaxSlots int       // give up (with an error) after this many slots; 0 means a generous default
+	Machines  int       // M ≥ 1 (≥ 2 for SEW)
+	Algorithm Algorithm // SEW, SREW+C(β) or Fair
+	Beta      float64   // β ∈ (0, 1] for AlgorithmSREWC; ignored otherwise
+	Lambda    float64   // λ ≥ 0, the variance factor of Υ
+	Mode      Mode      // Preemptive: checkpointing (eq. 6); NonPreemptive: independent copies (eq. 1, 5)
+	Speed     float64   // δ > 0, the resource augmentation: service per slot δ·X_i(t); 0 means 1
+	Sigma     float64   // σ ≥ 0, the standard deviation of X_i(t)
+	Peak      float64   // Δ ≥ 1, the peak of X_i(t); 0 means 1; σ > 0 needs σ² < Δ − 1
+	MaxSlots  int       // give up (with an error) after this many slots; 0 means a generous default
 }
 
 // Stats summarises a simulation run.
@@ -79,8 +79,36 @@ const maxSimSlot = 1 << 40
 // rounding (10 slots of 1.7 sum to 16.999999999999996, not 17).
 const workTol = 1e-9
 
-// Simulate runs the time-slotted model of Xu et al., §2, and writes every
-// job's flowtime Φ_j − a_j (in slots) to dst.
+// A Result is the outcome of Simulate.
+type Result struct {
+	// Flowtime[j] is job j's flowtime Φ_j − a_j in slots, in input order.
+	Flowtime []int
+	Stats    Stats
+}
+
+// An InvariantError reports a broken invariant of Simulate's engine (see
+// Simulate: conservation of tasks, copies and machines): a bug of this
+// package, never a fault of the caller's input, which Simulate reports as
+// an *specsched.InputError before simulating. The tests check that no run
+// returns one.
+type InvariantError struct {
+	Slot   int    // the slot simulated when the check failed
+	Job    int    // the input index of the job concerned, or −1 for a check of the whole cluster or run
+	Reason string // the invariant broken, e.g. "task launched twice"
+}
+
+// Error formats the error as "competitive.Simulate: slot t: job j:
+// conservation violated: reason", leaving out the job when Job is −1.
+func (e *InvariantError) Error() string {
+	job := ""
+	if e.Job >= 0 {
+		job = fmt.Sprintf(" job %d:", e.Job)
+	}
+	return fmt.Sprintf("competitive.Simulate: slot %d:%s conservation violated: %s", e.Slot, job, e.Reason)
+}
+
+// Simulate runs the time-slotted model of Xu et al., §2, and returns every
+// job's flowtime Φ_j − a_j (in slots) and the run's counters.
 //
 // The cluster has M identical machines. In every slot each machine running
 // a copy of a task delivers δ·X_i(t) units of work, X_i(t) i.i.d. over
@@ -114,9 +142,8 @@ const workTol = 1e-9
 // or started before its job's maps finish, no action names a task that is
 // not in the state it requires, no more than M machines (⌈M/2⌉ and
 // ⌊M/2⌋ per group under SEW) run copies in any slot, and at least one does
-// while a job is active. A violation returns an
-// error naming the job and slot; it would be a bug, and the tests check that
-// none occurs.
+// while a job is active. A violation returns an *InvariantError naming the
+// job and slot; it would be a bug, and the tests check that none occurs.
 //
 // Randomness (the policies' choices and the service) comes from rng; a nil
 // rng is allowed only with σ = 0 and makes the policies' choices
@@ -127,32 +154,29 @@ const workTol = 1e-9
 // a Beta draw per busy machine and slot when σ > 0. Memory O(N + tasks).
 //
 // Special cases: a job without tasks has flowtime 0. No jobs gives an empty
-// result. An error, with dst untouched, is returned for invalid
-// configuration (M < 1, M = 1 under SEW, M > MaxSimMachines, an unknown policy or
+// result. An *specsched.InputError is returned for invalid
+// configuration (M < 1, M = 1 under SEW, M > MaxSimMachines, an unknown algorithm or
 // mode, β outside (0, 1] under SREW+C, λ < 0, δ < 0, Δ < 1, σ < 0, σ > 0
 // with σ² ≥ Δ − 1, σ > 0 with a nil rng, MaxSlots < 0, any NaN or ±Inf), for
 // a job with a negative or too large arrival or task count, more than
 // MaxSimTasks tasks in all, a work ≤ 0, NaN or ±Inf for a phase with tasks,
-// a dst that overlaps jobs, and when the run exceeds MaxSlots — up front,
+// and when the run exceeds MaxSlots — up front,
 // without simulating, when a task's work alone needs more slots than
 // MaxSlots (or the default cap, at most 2^50) at δΔ per slot: when
 // p·(1 − 2·10⁻⁹)/(δΔ) ≥ MaxSlots − a_j, which leaves a further 10⁻⁹ of p
 // for rounding (a task within that margin of the bound is simulated, and
 // the run ends with the MaxSlots error).
-func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stats, error) {
+func Simulate(jobs []SimJob, cfg Config, rng *rand.Rand) (*Result, error) {
 	const fn = "competitive.Simulate"
 	cfg, err := checkConfig(fn, cfg, rng)
 	if err != nil {
-		return nil, Stats{}, err
-	}
-	if err := check.Disjoint(fn, dst, len(jobs), "jobs", jobs); err != nil {
-		return nil, Stats{}, err
+		return nil, err
 	}
 	totalTasks, defaultCap := 0, 64.0
 	maxArrival := 0
 	for j, job := range jobs {
 		if job.Arrival < 0 || job.Arrival > maxSimSlot {
-			return nil, Stats{}, check.Err(fn, j, "Arrival", float64(job.Arrival), "must lie in [0, 2^40]")
+			return nil, check.Err(fn, j, "Arrival", float64(job.Arrival), "must lie in [0, 2^40]")
 		}
 		for s, ph := range [2]struct {
 			tasks int
@@ -160,14 +184,14 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 		}{{job.MapTasks, job.MapWork}, {job.ReduceTasks, job.ReduceWork}} {
 			name := [2]string{"Map", "Reduce"}[s]
 			if ph.tasks < 0 || ph.tasks > MaxSimTasks-totalTasks {
-				return nil, Stats{}, check.Err(fn, j, name+"Tasks", float64(ph.tasks), "must be ≥ 0, with at most MaxSimTasks tasks in all")
+				return nil, check.Err(fn, j, name+"Tasks", float64(ph.tasks), "must be ≥ 0, with at most MaxSimTasks tasks in all")
 			}
 			if ph.tasks > 0 {
 				if err := check.Positive(fn, j, name+"Work", ph.work); err != nil {
-					return nil, Stats{}, err
+					return nil, err
 				}
 			} else if err := check.NonNegative(fn, j, name+"Work", ph.work); err != nil {
-				return nil, Stats{}, err
+				return nil, err
 			}
 			totalTasks += ph.tasks
 			if ph.tasks > 0 {
@@ -191,36 +215,33 @@ func Simulate(dst []int, jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stat
 				continue
 			}
 			if slots := work / (cfg.Speed * cfg.Peak) * (1 - 2*workTol); slots >= float64(maxSlots-job.Arrival) {
-				return nil, Stats{}, check.Err(fn, j, [2]string{"MapWork", "ReduceWork"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
+				return nil, check.Err(fn, j, [2]string{"MapWork", "ReduceWork"}[s], work, "needs more than MaxSlots slots at speed·peak per slot")
 			}
 		}
 	}
 	s := newSim(jobs, cfg, totalTasks, rng)
-	flow, stats, err := s.run(maxSlots)
-	if err != nil {
-		return nil, Stats{}, err
+	if err := s.run(maxSlots); err != nil {
+		return nil, err
 	}
-	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
-	copy(dst, flow)
-	return dst, stats, nil
+	return &Result{Flowtime: s.flow, Stats: s.stats}, nil
 }
 
 // checkConfig validates cfg and fills in its defaults.
 func checkConfig(fn string, cfg Config, rng *rand.Rand) (Config, error) {
 	minMachines := 1
-	if cfg.Policy == SEWPolicy {
+	if cfg.Algorithm == AlgorithmSEW {
 		minMachines = 2
 	}
 	if cfg.Machines < minMachines || cfg.Machines > MaxSimMachines {
 		return cfg, check.Err(fn, check.Scalar, "Machines", float64(cfg.Machines), "must lie in [1, MaxSimMachines] ([2, MaxSimMachines] under SEW)")
 	}
-	if cfg.Policy > FairPolicy {
-		return cfg, check.Err(fn, check.Scalar, "Policy", float64(cfg.Policy), "must be SEWPolicy, SREWCPolicy or FairPolicy")
+	if cfg.Algorithm > AlgorithmFair {
+		return cfg, check.Err(fn, check.Scalar, "Algorithm", float64(cfg.Algorithm), "must be AlgorithmSEW, AlgorithmSREWC or AlgorithmFair")
 	}
-	if cfg.Policy == SREWCPolicy && !(cfg.Beta > 0 && cfg.Beta <= 1) {
+	if cfg.Algorithm == AlgorithmSREWC && !(cfg.Beta > 0 && cfg.Beta <= 1) {
 		return cfg, check.Err(fn, check.Scalar, "Beta", cfg.Beta, "must lie in (0, 1]")
 	}
-	if cfg.Policy == FairPolicy {
+	if cfg.Algorithm == AlgorithmFair {
 		cfg.Beta = 1
 	}
 	if err := check.NonNegative(fn, check.Scalar, "Lambda", cfg.Lambda); err != nil {
@@ -371,12 +392,16 @@ func newSim(jobs []SimJob, cfg Config, total int, rng *rand.Rand) *sim {
 	return s
 }
 
-// violation reports a broken conservation invariant.
+// violation reports a broken conservation invariant about job (−1: none)
+// in slot s.now.
 func (s *sim) violation(job int, reason string) error {
-	return &specsched.InputError{Func: "competitive.Simulate", Index: job, Field: "slot", Value: float64(s.now), Reason: "conservation violated: " + reason}
+	return &InvariantError{Slot: s.now, Job: job, Reason: reason}
 }
 
-func (s *sim) run(maxSlots int) ([]int, Stats, error) {
+// run simulates the slots up to the last job's completion, leaving the
+// flowtimes in s.flow and the counters in s.stats, or returns an error when
+// the run passes maxSlots or an invariant breaks.
+func (s *sim) run(maxSlots int) error {
 	next := 0 // next job in byTime to arrive
 	for t := 1; ; t++ {
 		// Arrivals at the end of slot t−1 run from slot t.
@@ -395,18 +420,18 @@ func (s *sim) run(maxSlots int) ([]int, Stats, error) {
 			continue
 		}
 		if t > maxSlots {
-			return nil, Stats{}, check.Err("competitive.Simulate", check.Scalar, "MaxSlots", float64(maxSlots), "the run did not finish within MaxSlots slots")
+			return check.Err("competitive.Simulate", check.Scalar, "MaxSlots", float64(maxSlots), "the run did not finish within MaxSlots slots")
 		}
 		s.now = t
 		if err := s.slot(); err != nil {
-			return nil, Stats{}, err
+			return err
 		}
 		s.stats.Slots = t
 	}
 	if s.stats.TasksFinished != s.total {
-		return nil, Stats{}, s.violation(-1, "tasks finished ≠ tasks")
+		return s.violation(-1, "tasks finished ≠ tasks")
 	}
-	return s.flow, s.stats, nil
+	return nil
 }
 
 // snapshot builds the policy's view of the active jobs.
@@ -453,8 +478,8 @@ func (s *sim) snapshot() {
 func (s *sim) slot() error {
 	s.snapshot()
 	m := s.cfg.Machines
-	switch s.cfg.Policy {
-	case SEWPolicy:
+	switch s.cfg.Algorithm {
+	case AlgorithmSEW:
 		s.actions = s.ws.sewGroup(s.actions[:0], s.snap, MapStage, (m+1)/2-s.busy[MapStage], s.cfg.Lambda, s.rng)
 		s.actions = s.ws.sewGroup(s.actions, s.snap, ReduceStage, m/2-s.busy[ReduceStage], s.cfg.Lambda, s.rng)
 	default:
@@ -506,7 +531,7 @@ func (s *sim) checkCapacity() error {
 	if s.busy[MapStage]+s.busy[ReduceStage] == 0 {
 		return s.violation(-1, "no machine busy while a job is active")
 	}
-	if s.cfg.Policy == SEWPolicy && (s.busy[MapStage] > (m+1)/2 || s.busy[ReduceStage] > m/2) {
+	if s.cfg.Algorithm == AlgorithmSEW && (s.busy[MapStage] > (m+1)/2 || s.busy[ReduceStage] > m/2) {
 		return s.violation(-1, "a SEW machine group over-used")
 	}
 	return nil

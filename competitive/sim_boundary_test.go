@@ -20,7 +20,7 @@ func TestSimulateToleranceBoundary(t *testing.T) {
 	for _, p := range []float64{1, 3, 0.7, 1e6} {
 		speed := p * (1 - 1e-9)
 		for _, mode := range []Mode{Preemptive, NonPreemptive} {
-			flow, stats, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: p}}, Config{Machines: 1, Policy: FairPolicy, Mode: mode, Speed: speed}, nil)
+			flow, stats, err := simulate([]SimJob{{MapTasks: 1, MapWork: p}}, Config{Machines: 1, Algorithm: AlgorithmFair, Mode: mode, Speed: speed}, nil)
 			if err != nil || !slices.Equal(flow, []int{1}) || stats.Slots != 1 || stats.TasksFinished != 1 {
 				t.Errorf("p = %v, δ = p·(1 − 1e-9), mode %v: flow %v, stats %+v, %v; want flow [1] in slot 1", p, mode, flow, stats, err)
 			}
@@ -67,7 +67,7 @@ func TestSimulateUpFrontBoundary(t *testing.T) {
 				t.Fatalf("%s: work %v is not the smallest at the boundary", c.name, c.work)
 			}
 		}
-		flow, stats, err := Simulate(nil, c.jobs, Config{Machines: 2, Policy: FairPolicy, Speed: c.speed, MaxSlots: c.max}, nil)
+		flow, stats, err := simulate(c.jobs, Config{Machines: 2, Algorithm: AlgorithmFair, Speed: c.speed, MaxSlots: c.max}, nil)
 		if c.field == "" {
 			if err != nil || !slices.Equal(flow, c.flow) || stats.Slots != c.lastRun {
 				t.Errorf("%s: flow %v, last slot %d, %v; want %v, %d", c.name, flow, stats.Slots, err, c.flow, c.lastRun)
@@ -78,5 +78,17 @@ func TestSimulateUpFrontBoundary(t *testing.T) {
 		if !errors.As(err, &ie) || ie.Index != c.index || ie.Field != c.field {
 			t.Errorf("%s: err = %v; want an InputError on index %d, field %q", c.name, err, c.index, c.field)
 		}
+	}
+}
+
+// TestSimulateDefaultCap: with MaxSlots 0 the default cap grows with the
+// work (64 slots per task-slot of work, on top of the last arrival), so a
+// single task of 200 slots, far beyond the 64 the cap starts from,
+// finishes: flowtime 200 on one machine at unit speed.
+func TestSimulateDefaultCap(t *testing.T) {
+	t.Parallel()
+	flow, _, err := simulate([]SimJob{{MapTasks: 1, MapWork: 200}}, Config{Machines: 1, Algorithm: AlgorithmFair}, nil)
+	if err != nil || len(flow) != 1 || flow[0] != 200 {
+		t.Fatalf("flow %v, err %v; want [200]", flow, err)
 	}
 }

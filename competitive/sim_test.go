@@ -1,6 +1,8 @@
 package competitive
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -35,7 +37,7 @@ func TestSimulateWorked(t *testing.T) {
 	t.Parallel()
 	det := func(cfg Config, jobs ...SimJob) []int {
 		t.Helper()
-		flow, _, err := Simulate(nil, jobs, cfg, nil)
+		flow, _, err := simulate(jobs, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,29 +51,29 @@ func TestSimulateWorked(t *testing.T) {
 	}{
 		// 4 machines on 2 maps of 3 slots (2 copies each), then one
 		// reduce of 2 slots (4 copies): 3 + 2.
-		{"one job", Config{Machines: 4, Policy: FairPolicy}, []SimJob{{MapTasks: 2, ReduceTasks: 1, MapWork: 3, ReduceWork: 2}}, []int{5}},
+		{"one job", Config{Machines: 4, Algorithm: AlgorithmFair}, []SimJob{{MapTasks: 2, ReduceTasks: 1, MapWork: 3, ReduceWork: 2}}, []int{5}},
 		// Fair on 2 machines: one each; A ends at 2, B's clone adds
 		// nothing with deterministic service: 4.
-		{"fair", Config{Machines: 2, Policy: FairPolicy}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 4}},
+		{"fair", Config{Machines: 2, Algorithm: AlgorithmFair}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 4}},
 		// Fair is β = 1 whatever Config.Beta says.
-		{"fair ignores beta", Config{Machines: 2, Policy: FairPolicy, Beta: 0.5}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 4}},
+		{"fair ignores beta", Config{Machines: 2, Algorithm: AlgorithmFair, Beta: 0.5}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 4}},
 		// SREW+C(0.5) with N = 2: βN = 1, the smaller job takes both.
-		{"srewc", Config{Machines: 2, Policy: SREWCPolicy, Beta: 0.5}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 6}},
+		{"srewc", Config{Machines: 2, Algorithm: AlgorithmSREWC, Beta: 0.5}, []SimJob{{MapTasks: 1, MapWork: 2}, {MapTasks: 1, MapWork: 4}}, []int{2, 6}},
 		// Online, M = 1, β = 0.5: A (work 5) runs slots 1–2; B (work 1,
 		// arrives at the end of slot 2) preempts it in slot 3 (Υ_B = 1 <
 		// Υ_A = 5), A resumes from its checkpoint (2 of 5 done) in 4–6.
-		{"preempt", Config{Machines: 1, Policy: SREWCPolicy, Beta: 0.5}, []SimJob{{MapTasks: 1, MapWork: 5}, {Arrival: 2, MapTasks: 1, MapWork: 1}}, []int{6, 1}},
+		{"preempt", Config{Machines: 1, Algorithm: AlgorithmSREWC, Beta: 0.5}, []SimJob{{MapTasks: 1, MapWork: 5}, {Arrival: 2, MapTasks: 1, MapWork: 1}}, []int{6, 1}},
 		// The same without preemption: A keeps the machine to slot 5, B
 		// runs in slot 6: flowtime 6 − 2.
-		{"no preempt", Config{Machines: 1, Policy: SREWCPolicy, Beta: 0.5, Mode: NonPreemptive}, []SimJob{{MapTasks: 1, MapWork: 5}, {Arrival: 2, MapTasks: 1, MapWork: 1}}, []int{5, 4}},
+		{"no preempt", Config{Machines: 1, Algorithm: AlgorithmSREWC, Beta: 0.5, Mode: NonPreemptive}, []SimJob{{MapTasks: 1, MapWork: 5}, {Arrival: 2, MapTasks: 1, MapWork: 1}}, []int{5, 4}},
 		// Speed: 17 units at 1.7 per slot take 10 slots, not 11.
-		{"speed", Config{Machines: 1, Policy: FairPolicy, Speed: 1.7}, []SimJob{{MapTasks: 1, MapWork: 17}}, []int{10}},
+		{"speed", Config{Machines: 1, Algorithm: AlgorithmFair, Speed: 1.7}, []SimJob{{MapTasks: 1, MapWork: 17}}, []int{10}},
 		// SEW, M = 2 (one machine per group): job 1 (w = 2) maps in slot
 		// 1 and reduces in slot 2; job 0 (w = 4) maps in slots 2–3 and
 		// reduces in 4–5.
-		{"sew", Config{Machines: 2, Policy: SEWPolicy}, []SimJob{{MapTasks: 1, ReduceTasks: 1, MapWork: 2, ReduceWork: 2}, {MapTasks: 1, ReduceTasks: 1, MapWork: 1, ReduceWork: 1}}, []int{5, 2}},
+		{"sew", Config{Machines: 2, Algorithm: AlgorithmSEW}, []SimJob{{MapTasks: 1, ReduceTasks: 1, MapWork: 2, ReduceWork: 2}, {MapTasks: 1, ReduceTasks: 1, MapWork: 1, ReduceWork: 1}}, []int{5, 2}},
 		// A job without tasks, and a late arrival after an idle gap.
-		{"idle", Config{Machines: 3, Policy: FairPolicy}, []SimJob{{Arrival: 4}, {Arrival: 10, ReduceTasks: 1, ReduceWork: 2}}, []int{0, 2}},
+		{"idle", Config{Machines: 3, Algorithm: AlgorithmFair}, []SimJob{{Arrival: 4}, {Arrival: 10, ReduceTasks: 1, ReduceWork: 2}}, []int{0, 2}},
 	}
 	for _, c := range cases {
 		if got := det(c.cfg, c.jobs...); !slices.Equal(got, c.want) {
@@ -91,7 +93,7 @@ func TestCheckpointing(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		var flow [2]int
 		for i, mode := range []Mode{Preemptive, NonPreemptive} {
-			f, _, err := Simulate(nil, jobs, Config{Machines: 2, Policy: FairPolicy, Mode: mode, Sigma: 0.9, Peak: 3}, rand.New(rand.NewPCG(seed, 1)))
+			f, _, err := simulate(jobs, Config{Machines: 2, Algorithm: AlgorithmFair, Mode: mode, Sigma: 0.9, Peak: 3}, rand.New(rand.NewPCG(seed, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,21 +178,21 @@ func onlineLowerBound(jobs []SimJob, machines int, peak float64) float64 {
 
 func testSimulate(t *rapid.T) {
 	jobs := onlineJobs(t, 8)
-	policy := rapid.SampledFrom([]Algorithm{SEWPolicy, SREWCPolicy, FairPolicy}).Draw(t, "policy")
+	policy := rapid.SampledFrom([]Algorithm{AlgorithmSEW, AlgorithmSREWC, AlgorithmFair}).Draw(t, "policy")
 	cfg := Config{
-		Machines: rapid.IntRange(2, 12).Draw(t, "machines"),
-		Policy:   policy,
-		Beta:     rapid.SampledFrom([]float64{0.1, 0.5, 0.7, 1}).Draw(t, "beta"),
-		Lambda:   rapid.SampledFrom([]float64{0, 1}).Draw(t, "lambda"),
-		Mode:     rapid.SampledFrom([]Mode{Preemptive, NonPreemptive}).Draw(t, "mode"),
-		Speed:    rapid.SampledFrom([]float64{1, 1.5, 2.2}).Draw(t, "speed"),
+		Machines:  rapid.IntRange(2, 12).Draw(t, "machines"),
+		Algorithm: policy,
+		Beta:      rapid.SampledFrom([]float64{0.1, 0.5, 0.7, 1}).Draw(t, "beta"),
+		Lambda:    rapid.SampledFrom([]float64{0, 1}).Draw(t, "lambda"),
+		Mode:      rapid.SampledFrom([]Mode{Preemptive, NonPreemptive}).Draw(t, "mode"),
+		Speed:     rapid.SampledFrom([]float64{1, 1.5, 2.2}).Draw(t, "speed"),
 	}
 	if rapid.Bool().Draw(t, "random") {
 		cfg.Sigma, cfg.Peak = 0.5, 2
 	}
 	seed := rapid.Uint64().Draw(t, "seed")
 	before := slices.Clone(jobs)
-	flow, stats, err := Simulate(make([]int, 2, 20), jobs, cfg, rand.New(rand.NewPCG(seed, 3)))
+	flow, stats, err := simulate(jobs, cfg, rand.New(rand.NewPCG(seed, 3)))
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
@@ -209,19 +211,38 @@ func testSimulate(t *rapid.T) {
 	if lb := onlineLowerBound(jobs, cfg.Machines, cfg.Speed*peak); float64(total) < lb-1e-9 {
 		t.Fatalf("total flowtime %d below the lower bound %v", total, lb)
 	}
-	if policy != SEWPolicy && cfg.Mode == Preemptive && stats.BusyMachineSlots != cfg.Machines*stats.ActiveSlots {
+	if policy != AlgorithmSEW && cfg.Mode == Preemptive && stats.BusyMachineSlots != cfg.Machines*stats.ActiveSlots {
 		t.Fatalf("preemptive %v left machines idle: %d busy machine-slots in %d active slots of %d machines", policy, stats.BusyMachineSlots, stats.ActiveSlots, cfg.Machines)
 	}
-	if (policy == SEWPolicy || cfg.Mode == NonPreemptive) && stats.Preempted != 0 {
+	if (policy == AlgorithmSEW || cfg.Mode == NonPreemptive) && stats.Preempted != 0 {
 		t.Fatalf("%v %v preempted %d copies", policy, cfg.Mode, stats.Preempted)
 	}
-	again, stats2, _ := Simulate(nil, jobs, cfg, rand.New(rand.NewPCG(seed, 3)))
+	again, stats2, _ := simulate(jobs, cfg, rand.New(rand.NewPCG(seed, 3)))
 	if !slices.Equal(flow, again) || stats != stats2 {
 		t.Fatalf("same seed, different run: %v %+v vs %v %+v", flow, stats, again, stats2)
 	}
 }
 
 func TestSimulate(t *testing.T) { t.Parallel(); rapid.Check(t, testSimulate) }
+
+// simulate is Simulate with its result unpacked: the flowtimes and the
+// counters, or nil and zero counters with the error.
+func simulate(jobs []SimJob, cfg Config, rng *rand.Rand) ([]int, Stats, error) {
+	r, err := Simulate(jobs, cfg, rng)
+	if err != nil {
+		if r != nil {
+			return nil, Stats{}, fmt.Errorf("a result %+v beside the error %w", r, err)
+		}
+		return nil, Stats{}, err
+	}
+	return r.Flowtime, r.Stats, nil
+}
+
+// isInvariantError reports whether err is an *InvariantError.
+func isInvariantError(err error) bool {
+	var ie *InvariantError
+	return errors.As(err, &ie)
+}
 
 // testTheorem4: SREW+C(β) with λ = 0, preemption and speed 1 + 2β + ε on
 // random online instances, β < min{M/N, 1/2}: its total flowtime is at
@@ -236,11 +257,11 @@ func testTheorem4(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("SREWCSpeed: %v", err)
 	}
-	cfg := Config{Machines: machines, Policy: SREWCPolicy, Beta: beta, Speed: speed}
+	cfg := Config{Machines: machines, Algorithm: AlgorithmSREWC, Beta: beta, Speed: speed}
 	if rapid.Bool().Draw(t, "random") {
 		cfg.Sigma, cfg.Peak = 0.5, 2
 	}
-	flow, _, err := Simulate(nil, jobs, cfg, rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1)))
+	flow, _, err := simulate(jobs, cfg, rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1)))
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
@@ -282,15 +303,15 @@ func testSimulateNoPanic(t *rapid.T) {
 		}
 	}
 	cfg := Config{
-		Machines: anyInt(t, "machines", 1, 2, 5),
-		Policy:   Algorithm(rapid.IntRange(0, 3).Draw(t, "policy")),
-		Beta:     anyFloat(t, "beta", 0.5, 1),
-		Lambda:   anyFloat(t, "lambda", 0, 1),
-		Mode:     Mode(rapid.IntRange(0, 2).Draw(t, "mode")),
-		Speed:    anyFloat(t, "speed", 0, 1, 2),
-		Sigma:    anyFloat(t, "sigma", 0, 0.5, 1e-170),
-		Peak:     anyFloat(t, "peak", 0, 2, 1.25),
-		MaxSlots: rapid.IntRange(0, 400).Draw(t, "maxslots"),
+		Machines:  anyInt(t, "machines", 1, 2, 5),
+		Algorithm: Algorithm(rapid.IntRange(0, 3).Draw(t, "policy")),
+		Beta:      anyFloat(t, "beta", 0.5, 1),
+		Lambda:    anyFloat(t, "lambda", 0, 1),
+		Mode:      Mode(rapid.IntRange(0, 2).Draw(t, "mode")),
+		Speed:     anyFloat(t, "speed", 0, 1, 2),
+		Sigma:     anyFloat(t, "sigma", 0, 0.5, 1e-170),
+		Peak:      anyFloat(t, "peak", 0, 2, 1.25),
+		MaxSlots:  rapid.IntRange(0, 400).Draw(t, "maxslots"),
 	}
 	if cfg.MaxSlots == 0 {
 		cfg.MaxSlots = 400 // bound the run
@@ -299,16 +320,14 @@ func testSimulateNoPanic(t *rapid.T) {
 	if rapid.Bool().Draw(t, "random") {
 		rng = rand.New(rand.NewPCG(5, 5))
 	}
-	sentinel := []int{-4}
-	dst := slices.Clone(sentinel)
-	flow, _, err := Simulate(dst, jobs, cfg, rng)
+	r, err := Simulate(jobs, cfg, rng)
 	if err != nil {
-		if !isInputError(err, "competitive.Simulate") || flow != nil || !slices.Equal(dst, sentinel) {
-			t.Fatalf("err %v, result %v, dst %v", err, flow, dst)
+		if !isInputError(err, "competitive.Simulate") || r != nil {
+			t.Fatalf("err %v, result %v", err, r)
 		}
 		return
 	}
-	for j, f := range flow {
+	for j, f := range r.Flowtime {
 		if f < 0 {
 			t.Fatalf("job %d: flowtime %d", j, f)
 		}
@@ -338,18 +357,17 @@ func benchJobs(n int) []SimJob {
 
 func benchmarkSimulate(b *testing.B, cfg Config) {
 	jobs := benchJobs(1000)
-	dst := make([]int, len(jobs))
+	var dst []int
 	slots := 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var stats Stats
-		var err error
-		dst, stats, err = Simulate(dst, jobs, cfg, rand.New(rand.NewPCG(1, uint64(i))))
+		r, err := Simulate(jobs, cfg, rand.New(rand.NewPCG(1, uint64(i))))
 		if err != nil {
 			b.Fatal(err)
 		}
-		slots += stats.Slots
+		dst = r.Flowtime
+		slots += r.Stats.Slots
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(slots)/b.Elapsed().Seconds(), "slots/s")
@@ -364,11 +382,11 @@ func BenchmarkSimulate(b *testing.B) {
 		name string
 		cfg  Config
 	}{
-		{"SREWC/preemptive/random", Config{Machines: m, Policy: SREWCPolicy, Beta: 0.7, Lambda: 1, Sigma: 0.5, Peak: 2}},
-		{"SREWC/non-preemptive/random", Config{Machines: m, Policy: SREWCPolicy, Beta: 0.7, Lambda: 1, Mode: NonPreemptive, Sigma: 0.5, Peak: 2}},
-		{"SREWC/preemptive/deterministic", Config{Machines: m, Policy: SREWCPolicy, Beta: 0.7, Lambda: 1}},
-		{"Fair/preemptive/random", Config{Machines: m, Policy: FairPolicy, Sigma: 0.5, Peak: 2}},
-		{"SEW/random", Config{Machines: m, Policy: SEWPolicy, Lambda: 1, Sigma: 0.5, Peak: 2}},
+		{"SREWC/preemptive/random", Config{Machines: m, Algorithm: AlgorithmSREWC, Beta: 0.7, Lambda: 1, Sigma: 0.5, Peak: 2}},
+		{"SREWC/non-preemptive/random", Config{Machines: m, Algorithm: AlgorithmSREWC, Beta: 0.7, Lambda: 1, Mode: NonPreemptive, Sigma: 0.5, Peak: 2}},
+		{"SREWC/preemptive/deterministic", Config{Machines: m, Algorithm: AlgorithmSREWC, Beta: 0.7, Lambda: 1}},
+		{"Fair/preemptive/random", Config{Machines: m, Algorithm: AlgorithmFair, Sigma: 0.5, Peak: 2}},
+		{"SEW/random", Config{Machines: m, Algorithm: AlgorithmSEW, Lambda: 1, Sigma: 0.5, Peak: 2}},
 	} {
 		b.Run(c.name, func(b *testing.B) { benchmarkSimulate(b, c.cfg) })
 	}
@@ -430,7 +448,7 @@ func TestSamplePath(t *testing.T) {
 		// The two runs need their own replay: with checkpointing the run
 		// ends at want[0], and its draws are the first 2·want[0].
 		for i, mode := range []Mode{Preemptive, NonPreemptive} {
-			flow, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: work}}, Config{Machines: 2, Policy: FairPolicy, Mode: mode, Sigma: sigma, Peak: peak}, rand.New(rand.NewPCG(seed, 8)))
+			flow, _, err := simulate([]SimJob{{MapTasks: 1, MapWork: work}}, Config{Machines: 2, Algorithm: AlgorithmFair, Mode: mode, Sigma: sigma, Peak: peak}, rand.New(rand.NewPCG(seed, 8)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -471,7 +489,7 @@ func TestConservationChecks(t *testing.T) {
 	t.Parallel()
 	jobs := []SimJob{{MapTasks: 2, ReduceTasks: 1, MapWork: 1, ReduceWork: 1}}
 	fresh := func(policy Algorithm) *sim {
-		s := newSim(jobs, Config{Machines: 2, Policy: policy, Speed: 1, Peak: 1}, 3, nil)
+		s := newSim(jobs, Config{Machines: 2, Algorithm: policy, Speed: 1, Peak: 1}, 3, nil)
 		s.active = []int{0}
 		s.snapshot()
 		return s
@@ -481,13 +499,13 @@ func TestConservationChecks(t *testing.T) {
 		policy  Algorithm
 		actions []Action
 	}{
-		{"launch twice", SREWCPolicy, []Action{{0, MapStage, Launch, 0, 1}, {0, MapStage, Launch, 0, 1}}},
-		{"reduce before maps", SREWCPolicy, []Action{{0, ReduceStage, Launch, 0, 1}}},
-		{"clone an unscheduled task", SREWCPolicy, []Action{{0, MapStage, Clone, 0, 1}}},
-		{"unknown task", SREWCPolicy, []Action{{0, MapStage, Launch, 5, 1}}},
-		{"unknown job", SREWCPolicy, []Action{{3, MapStage, Launch, 0, 1}}},
-		{"too many copies", SREWCPolicy, []Action{{0, MapStage, Launch, 0, 2}, {0, MapStage, Launch, 1, 1}}},
-		{"SEW group over-used", SEWPolicy, []Action{{0, MapStage, Launch, 0, 1}, {0, MapStage, Launch, 1, 1}}},
+		{"launch twice", AlgorithmSREWC, []Action{{0, MapStage, Launch, 0, 1}, {0, MapStage, Launch, 0, 1}}},
+		{"reduce before maps", AlgorithmSREWC, []Action{{0, ReduceStage, Launch, 0, 1}}},
+		{"clone an unscheduled task", AlgorithmSREWC, []Action{{0, MapStage, Clone, 0, 1}}},
+		{"unknown task", AlgorithmSREWC, []Action{{0, MapStage, Launch, 5, 1}}},
+		{"unknown job", AlgorithmSREWC, []Action{{3, MapStage, Launch, 0, 1}}},
+		{"too many copies", AlgorithmSREWC, []Action{{0, MapStage, Launch, 0, 2}, {0, MapStage, Launch, 1, 1}}},
+		{"SEW group over-used", AlgorithmSEW, []Action{{0, MapStage, Launch, 0, 1}, {0, MapStage, Launch, 1, 1}}},
 	}
 	for _, c := range cases {
 		s := fresh(c.policy)
@@ -500,7 +518,7 @@ func TestConservationChecks(t *testing.T) {
 		if err == nil {
 			err = s.checkCapacity()
 		}
-		if !isInputError(err, "competitive.Simulate") || !strings.Contains(err.Error(), "conservation") {
+		if !isInvariantError(err) || !strings.Contains(err.Error(), "conservation") {
 			t.Errorf("%s: err = %v, want a conservation violation", c.name, err)
 		}
 	}
@@ -511,14 +529,14 @@ func TestConservationChecks(t *testing.T) {
 	two := newSim([]SimJob{
 		{MapTasks: 1, ReduceTasks: 3, MapWork: 1, ReduceWork: 1},
 		{MapTasks: 0, ReduceTasks: 2, MapWork: 1, ReduceWork: 1},
-	}, Config{Machines: 2, Policy: SREWCPolicy, Speed: 1, Peak: 1}, 6, nil)
+	}, Config{Machines: 2, Algorithm: AlgorithmSREWC, Speed: 1, Peak: 1}, 6, nil)
 	two.active = []int{0, 1}
 	two.snapshot()
-	if err := two.apply(Action{0, ReduceStage, Launch, 1, 1}); !isInputError(err, "competitive.Simulate") || !strings.Contains(err.Error(), "before the maps finished") {
+	if err := two.apply(Action{0, ReduceStage, Launch, 1, 1}); !isInvariantError(err) || !strings.Contains(err.Error(), "before the maps finished") {
 		t.Errorf("reduce launch of a mapping job beside a reducing one: err = %v, want the reduce-before-maps violation", err)
 	}
 	// A task cannot finish twice, nor without a copy.
-	s := fresh(SREWCPolicy)
+	s := fresh(AlgorithmSREWC)
 	if err := s.apply(Action{0, MapStage, Launch, 0, 1}); err != nil {
 		t.Fatal(err)
 	}

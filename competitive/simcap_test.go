@@ -16,7 +16,7 @@ import (
 func TestSimulateDefaultCapIsGenerous(t *testing.T) {
 	t.Parallel()
 	jobs := []SimJob{{MapTasks: 1000, MapWork: 1}}
-	flow, stats, err := Simulate(nil, jobs, Config{Machines: 1, Policy: FairPolicy, Speed: 1.0 / 128}, nil)
+	flow, stats, err := simulate(jobs, Config{Machines: 1, Algorithm: AlgorithmFair, Speed: 1.0 / 128}, nil)
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
@@ -32,12 +32,12 @@ func TestSimulateDefaultCapIsGenerous(t *testing.T) {
 func TestSimulateUpFrontWork(t *testing.T) {
 	t.Parallel()
 	var ie *specsched.InputError
-	_, _, err := Simulate(nil, []SimJob{{ReduceTasks: 1, ReduceWork: 1e15}}, Config{Machines: 1, Policy: FairPolicy, MaxSlots: 10}, nil)
+	_, _, err := simulate([]SimJob{{ReduceTasks: 1, ReduceWork: 1e15}}, Config{Machines: 1, Algorithm: AlgorithmFair, MaxSlots: 10}, nil)
 	if !errors.As(err, &ie) || ie.Index != 0 || ie.Field != "ReduceWork" {
 		t.Errorf("reduce work 1e15 with MaxSlots 10: err = %v, want an InputError on job 0 ReduceWork", err)
 	}
-	cfg := Config{Machines: 1, Policy: FairPolicy, Speed: 100, Peak: 4, MaxSlots: 20}
-	if _, _, err := Simulate(nil, []SimJob{{MapTasks: 1, MapWork: 1000}}, cfg, nil); err != nil {
+	cfg := Config{Machines: 1, Algorithm: AlgorithmFair, Speed: 100, Peak: 4, MaxSlots: 20}
+	if _, _, err := simulate([]SimJob{{MapTasks: 1, MapWork: 1000}}, cfg, nil); err != nil {
 		t.Errorf("work 1000 at δ = 100 with MaxSlots 20: %v", err)
 	}
 }
@@ -49,8 +49,8 @@ func TestSimulateUpFrontWork(t *testing.T) {
 func TestSimulateArrivalsOutOfOrder(t *testing.T) {
 	t.Parallel()
 	jobs := []SimJob{{Arrival: 5, MapTasks: 1, MapWork: 1}, {Arrival: 0, MapTasks: 1, MapWork: 1}, {Arrival: 2, MapTasks: 1, MapWork: 1}}
-	for _, p := range []Algorithm{FairPolicy, SEWPolicy} {
-		flow, stats, err := Simulate(nil, jobs, Config{Machines: 2, Policy: p}, nil)
+	for _, p := range []Algorithm{AlgorithmFair, AlgorithmSEW} {
+		flow, stats, err := simulate(jobs, Config{Machines: 2, Algorithm: p}, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", p, err)
 		}
@@ -71,7 +71,7 @@ func TestSimulateArrivalsOutOfOrder(t *testing.T) {
 func TestSimulateStatsCounts(t *testing.T) {
 	t.Parallel()
 	jobs := []SimJob{{MapTasks: 1, MapWork: 1}, {MapTasks: 2, MapWork: 2}}
-	_, stats, err := Simulate(nil, jobs, Config{Machines: 8, Policy: SEWPolicy}, nil)
+	_, stats, err := simulate(jobs, Config{Machines: 8, Algorithm: AlgorithmSEW}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +94,8 @@ func TestSimulatePreemptionCounts(t *testing.T) {
 	t.Parallel()
 	jobs := []SimJob{{MapTasks: 3, MapWork: 10}, {Arrival: 1, MapTasks: 1, MapWork: 1}, {Arrival: 1, MapTasks: 1, MapWork: 1}}
 	want := Stats{Slots: 11, ActiveSlots: 11, BusyMachineSlots: 33, Launched: 7, Cloned: 1, Preempted: 2, TasksFinished: 5}
-	for _, p := range []Algorithm{FairPolicy, SREWCPolicy} {
-		flow, stats, err := Simulate(nil, jobs, Config{Machines: 3, Policy: p, Beta: 1}, nil)
+	for _, p := range []Algorithm{AlgorithmFair, AlgorithmSREWC} {
+		flow, stats, err := simulate(jobs, Config{Machines: 3, Algorithm: p, Beta: 1}, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", p, err)
 		}

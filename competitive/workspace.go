@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/intset"
 )
 
 // Workspace is reusable scratch memory for the functions of this package.
@@ -24,8 +25,7 @@ type Workspace struct {
 	order   []int           // job indices in (Υ, index) order
 	first   []int           // SEW: offset in dst of a job's Launch actions
 	targets []int           // SEW: clone picks
-	bits    []uint64        // subset sampling: membership bit set
-	table   []int           // subset sampling: membership hash set
+	taken   intset.Set      // subset sampling: the values drawn
 	picked  []int           // subset sampling: the subset
 }
 

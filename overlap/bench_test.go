@@ -50,17 +50,17 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
-func benchmarkRates(b *testing.B, kind Kind, n int) {
+func benchmarkRates(b *testing.B, kind Algorithm, n int) {
 	jobs := benchSnapshot(n)
 	var ws Workspace
-	dst, err := Rates(nil, jobs, 1, Discipline{Kind: kind}, &ws)
+	dst, err := Rates(nil, jobs, 1, Discipline{Algorithm: kind}, &ws)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		dst, err = Rates(dst, jobs, 1, Discipline{Kind: kind}, &ws)
+		dst, err = Rates(dst, jobs, 1, Discipline{Algorithm: kind}, &ws)
 	}
 	b.StopTimer()
 	sum := 0.0
@@ -73,7 +73,7 @@ func benchmarkRates(b *testing.B, kind Kind, n int) {
 }
 
 func BenchmarkRates(b *testing.B) {
-	for _, kind := range allKinds {
+	for _, kind := range allAlgorithms {
 		for _, n := range benchSizes {
 			b.Run(fmt.Sprintf("%v/n=%d", kind, n), func(b *testing.B) { benchmarkRates(b, kind, n) })
 		}
@@ -112,7 +112,7 @@ func BenchmarkLowerBound(b *testing.B) {
 
 // benchmarkSimulate runs the simulator on n jobs of the §5.3 workload at
 // load 0.9, reporting events per run and ns per event.
-func benchmarkSimulate(b *testing.B, kind Kind, n int) {
+func benchmarkSimulate(b *testing.B, kind Algorithm, n int) {
 	jobs := benchWorkload(n)
 	var ws Workspace
 	dst := make([]float64, n)
@@ -120,7 +120,7 @@ func benchmarkSimulate(b *testing.B, kind Kind, n int) {
 	b.ResetTimer()
 	var err error
 	for i := 0; i < b.N; i++ {
-		dst, err = Simulate(dst, jobs, 1, Discipline{Kind: kind}, &ws)
+		dst, err = Simulate(dst, jobs, 1, Discipline{Algorithm: kind}, &ws)
 	}
 	b.StopTimer()
 	if err != nil || total(dst) <= 0 {
@@ -135,7 +135,7 @@ func benchmarkSimulate(b *testing.B, kind Kind, n int) {
 }
 
 func BenchmarkSimulate(b *testing.B) {
-	for _, kind := range allKinds {
+	for _, kind := range allAlgorithms {
 		for _, n := range simSizes {
 			b.Run(fmt.Sprintf("%v/n=%d", kind, n), func(b *testing.B) { benchmarkSimulate(b, kind, n) })
 		}
@@ -147,9 +147,9 @@ func BenchmarkSimulate(b *testing.B) {
 func TestZeroAllocs(t *testing.T) {
 	snap := benchSnapshot(500)
 	jobs := benchWorkload(2000)
-	for _, kind := range allKinds {
+	for _, kind := range allAlgorithms {
 		var ws Workspace
-		p := Discipline{Kind: kind}
+		p := Discipline{Algorithm: kind}
 		rates, _ := Rates(nil, snap, 1, p, &ws)
 		if a := testing.AllocsPerRun(20, func() { rates, _ = Rates(rates, snap, 1, p, &ws) }); a != 0 {
 			t.Errorf("Rates %v: %v allocs per call", kind, a)

@@ -63,7 +63,7 @@ type prioEngine struct {
 	shared  bool
 }
 
-func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64) {
+func (e *prioEngine) reset(in []Arrival, speed float64, alg Algorithm, out []float64) {
 	e.start(in, speed, out, 64*len(in)+1024)
 	for c := range e.classes {
 		e.classes[c].mapH.Reset()
@@ -73,11 +73,11 @@ func (e *prioEngine) reset(in []Arrival, speed float64, kind Kind, out []float64
 	e.beta.Reset()
 	e.betaID = -1
 	e.active = e.active[:0]
-	e.strict = kind == MaxSRPTStrict
-	e.split = kind == SplitSRPT || kind == SplitSRPTStrict
-	e.shared = kind == SplitSRPT
+	e.strict = alg == MaxSRPTStrict
+	e.split = alg == SplitSRPT || alg == SplitSRPTStrict
+	e.shared = alg == SplitSRPT
 	e.nclass = 1
-	switch kind {
+	switch alg {
 	case MaxSRPT, MaxSRPTStrict:
 		e.classes[0].key = keyMax
 	case FIFO:

@@ -17,8 +17,8 @@ func ExampleSimulate() {
 		{Time: 0, Map: 2, Shuffle: 2},
 	}
 	var ws overlap.Workspace
-	for _, kind := range []overlap.Kind{overlap.FIFO, overlap.MaxSRPT} {
-		resp, err := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Kind: kind}, &ws)
+	for _, kind := range []overlap.Algorithm{overlap.FIFO, overlap.MaxSRPT} {
+		resp, err := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Algorithm: kind}, &ws)
 		if err != nil {
 			panic(err)
 		}
@@ -44,8 +44,8 @@ func ExampleRates() {
 		{Arrival: 1, Map: 0, Shuffle: 3, RemainingMap: 0, RemainingShuffle: 3},
 		{Arrival: 2, Map: 4, Shuffle: 1, RemainingMap: 4, RemainingShuffle: 1},
 	}
-	for _, kind := range []overlap.Kind{overlap.MaxSRPT, overlap.MaxSRPTStrict} {
-		rates, err := overlap.Rates(nil, jobs, 1, overlap.Discipline{Kind: kind}, nil)
+	for _, kind := range []overlap.Algorithm{overlap.MaxSRPT, overlap.MaxSRPTStrict} {
+		rates, err := overlap.Rates(nil, jobs, 1, overlap.Discipline{Algorithm: kind}, nil)
 		if err != nil {
 			panic(err)
 		}
@@ -62,8 +62,8 @@ func ExampleRates() {
 func ExampleCorollary6Instance() {
 	for _, n := range []int{10, 100, 1000} {
 		jobs, _ := overlap.Corollary6Instance(n, 2)
-		split, _ := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Kind: overlap.SplitSRPT}, nil)
-		alt, _ := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Kind: overlap.FIFO}, nil)
+		split, _ := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Algorithm: overlap.SplitSRPT}, nil)
+		alt, _ := overlap.Simulate(nil, jobs, 1, overlap.Discipline{Algorithm: overlap.FIFO}, nil)
 		fmt.Printf("n=%d ratio %.4f\n", n, sum(split)/sum(alt))
 	}
 	// Output:

@@ -38,13 +38,13 @@ type ExperimentResult struct {
 func RunExperiment(cfg ExperimentConfig, ws *Workspace) (ExperimentResult, error) {
 	const fn = "overlap.RunExperiment"
 	if cfg.Jobs < 1 {
-		return ExperimentResult{}, check.Err(fn, -1, "Jobs", float64(cfg.Jobs), "must be ≥ 1")
+		return ExperimentResult{}, check.Err(fn, check.Scalar, "Jobs", float64(cfg.Jobs), "must be ≥ 1")
 	}
 	if err := check.Positive(fn, check.Scalar, "Load", cfg.Load); err != nil {
 		return ExperimentResult{}, err
 	}
 	if cfg.K < 0 {
-		return ExperimentResult{}, check.Err(fn, -1, "K", float64(cfg.K), "must be ≥ 0 (0 means DefaultK)")
+		return ExperimentResult{}, check.Err(fn, check.Scalar, "K", float64(cfg.K), "must be ≥ 0 (0 means DefaultK)")
 	}
 	if ws == nil {
 		ws = new(Workspace)
@@ -69,13 +69,13 @@ func RunExperiment(cfg ExperimentConfig, ws *Workspace) (ExperimentResult, error
 		return sum / n, nil
 	}
 	var res ExperimentResult
-	if res.KLPS, err = mean(Discipline{Kind: KLPS, K: cfg.K}); err != nil {
+	if res.KLPS, err = mean(Discipline{Algorithm: KLPS, K: cfg.K}); err != nil {
 		return ExperimentResult{}, err
 	}
-	if res.MaxSRPT, err = mean(Discipline{Kind: MaxSRPT}); err != nil {
+	if res.MaxSRPT, err = mean(Discipline{Algorithm: MaxSRPT}); err != nil {
 		return ExperimentResult{}, err
 	}
-	if res.SplitSRPT, err = mean(Discipline{Kind: SplitSRPT}); err != nil {
+	if res.SplitSRPT, err = mean(Discipline{Algorithm: SplitSRPT}); err != nil {
 		return ExperimentResult{}, err
 	}
 	lb, err := LowerBound(jobs, 1, ws)

@@ -31,8 +31,8 @@ func TestRunExperiment(t *testing.T) {
 		t.Errorf("not deterministic: %+v then %+v", got, again)
 	}
 	jobs, _ := PaperWorkload(0.75).Generate(nil, n, rand.New(rand.NewPCG(3, 3)))
-	mean := func(k Kind) float64 {
-		resp, err := Simulate(nil, jobs, 1, Discipline{Kind: k}, nil)
+	mean := func(k Algorithm) float64 {
+		resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: k}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

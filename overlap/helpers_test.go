@@ -8,8 +8,8 @@ import (
 	"pgregory.net/rapid"
 )
 
-// allKinds lists every policy.
-var allKinds = []Kind{MaxSRPT, MaxSRPTStrict, SplitSRPT, SplitSRPTStrict, KLPS, FIFO}
+// allAlgorithms lists every policy.
+var allAlgorithms = []Algorithm{MaxSRPT, MaxSRPTStrict, SplitSRPT, SplitSRPTStrict, KLPS, FIFO}
 
 // relTol is the tolerance of comparisons between this package's results and
 // the tests' references: both are sums of a few products of the inputs, so
@@ -78,9 +78,9 @@ func genArrivals(t *rapid.T, maxJobs int) []Arrival {
 }
 
 func genPolicy(t *rapid.T) Discipline {
-	kind := rapid.SampledFrom(allKinds).Draw(t, "kind")
+	kind := rapid.SampledFrom(allAlgorithms).Draw(t, "kind")
 	k := rapid.SampledFrom([]int{0, 1, 2, 3}).Draw(t, "k")
-	return Discipline{Kind: kind, K: k}
+	return Discipline{Algorithm: kind, K: k}
 }
 
 // refAvail is the available shuffle work of a snapshot job, from the
@@ -164,9 +164,9 @@ func refRates(jobs []Job, speed float64, p Discipline) []Rate {
 	}
 	all := func(Job) bool { return true }
 	keyMaxRef := func(j Job) float64 { return math.Max(j.RemainingMap, j.RemainingShuffle) }
-	switch p.Kind {
+	switch p.Algorithm {
 	case MaxSRPT, MaxSRPTStrict:
-		refWalk(out, jobs, refOrder(jobs, all, keyMaxRef), speed, speed, p.Kind == MaxSRPTStrict)
+		refWalk(out, jobs, refOrder(jobs, all, keyMaxRef), speed, speed, p.Algorithm == MaxSRPTStrict)
 	case FIFO:
 		refWalk(out, jobs, refOrder(jobs, all, func(j Job) float64 { return j.Arrival }), speed, speed, false)
 	case SplitSRPT, SplitSRPTStrict:
@@ -192,7 +192,7 @@ func refRates(jobs []Job, speed float64, p Discipline) []Rate {
 		orders := [2][]int{mapHeavy, shufHeavy}
 		pcap := [2]float64{mu2 * speed, mu1 * speed}
 		scap := [2]float64{mu1 * speed, mu2 * speed}
-		if p.Kind == SplitSRPT {
+		if p.Algorithm == SplitSRPT {
 			hasMap := func(order []int) bool {
 				for _, i := range order {
 					if jobs[i].RemainingMap > 0 {

@@ -26,18 +26,18 @@ import (
 func Corollary4Instance(n int, alpha, eps float64) ([]Arrival, error) {
 	const fn = "overlap.Corollary4Instance"
 	if n < 2 || n%2 != 0 {
-		return nil, check.Err(fn, -1, "n", float64(n), "must be even and ≥ 2")
+		return nil, check.Err(fn, check.Scalar, "n", float64(n), "must be even and ≥ 2")
 	}
 	if !finite(alpha) || !(alpha > 1) {
-		return nil, check.Err(fn, -1, "alpha", alpha, "must be finite and > 1")
+		return nil, check.Err(fn, check.Scalar, "alpha", alpha, "must be finite and > 1")
 	}
 	if !(eps > 0 && eps < alpha-1) {
-		return nil, check.Err(fn, -1, "eps", eps, "must be in (0, alpha−1)")
+		return nil, check.Err(fn, check.Scalar, "eps", eps, "must be in (0, alpha−1)")
 	}
 	if a := alpha - eps; !(a > 1 && a < alpha) {
 		// eps below half an ulp of alpha: the sizes α−ε and α would be
 		// the same float, and MaxSRPT's order of the family lost.
-		return nil, check.Err(fn, -1, "eps", eps, "too small for alpha: alpha−eps rounds to alpha (or to 1)")
+		return nil, check.Err(fn, check.Scalar, "eps", eps, "too small for alpha: alpha−eps rounds to alpha (or to 1)")
 	}
 	jobs := make([]Arrival, n)
 	for i := 0; i < n; i += 2 {
@@ -62,13 +62,13 @@ func Corollary4Instance(n int, alpha, eps float64) ([]Arrival, error) {
 func Corollary6Instance(n int, beta float64) ([]Arrival, error) {
 	const fn = "overlap.Corollary6Instance"
 	if n < 2 {
-		return nil, check.Err(fn, -1, "n", float64(n), "must be ≥ 2")
+		return nil, check.Err(fn, check.Scalar, "n", float64(n), "must be ≥ 2")
 	}
 	if !finite(beta) || !(beta > 1) {
-		return nil, check.Err(fn, -1, "beta", beta, "must be finite and > 1")
+		return nil, check.Err(fn, check.Scalar, "beta", beta, "must be finite and > 1")
 	}
 	if !finite(float64(n-1) * beta) {
-		return nil, check.Err(fn, -1, "beta", beta, "(n−1)·beta overflows")
+		return nil, check.Err(fn, check.Scalar, "beta", beta, "(n−1)·beta overflows")
 	}
 	jobs := make([]Arrival, n)
 	for i := 0; i < n-1; i++ {
@@ -101,9 +101,9 @@ func Corollary6Instance(n int, beta float64) ([]Arrival, error) {
 func Theorem2Instance(n int, policy Discipline, ws *Workspace) (jobs []Arrival, branch int, err error) {
 	const fn = "overlap.Theorem2Instance"
 	if n < 1 || n > 1e9 {
-		return nil, 0, check.Err(fn, -1, "n", float64(n), "must be in [1, 1e9]")
+		return nil, 0, check.Err(fn, check.Scalar, "n", float64(n), "must be in [1, 1e9]")
 	}
-	if err := validatePolicy(fn, policy); err != nil {
+	if err := policy.validate(fn); err != nil {
 		return nil, 0, err
 	}
 	if ws == nil {

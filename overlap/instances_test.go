@@ -34,7 +34,7 @@ func TestInstancesShape(t *testing.T) {
 		}
 	}
 	// Theorem 2, k = 2 (n = 8 … 26): 4 type-1, 2 type-2, then 9 arrivals.
-	jobs, branch, err := Theorem2Instance(26, Discipline{Kind: MaxSRPT}, nil)
+	jobs, branch, err := Theorem2Instance(26, Discipline{Algorithm: MaxSRPT}, nil)
 	if err != nil || len(jobs) != 4+2+9 || branch != 2 {
 		t.Fatalf("Theorem2Instance(26): %d jobs, branch %d, %v", len(jobs), branch, err)
 	}
@@ -65,7 +65,7 @@ func TestInstancesShape(t *testing.T) {
 	errs = append(errs, err)
 	_, _, err = Theorem2Instance(0, Discipline{}, nil)
 	errs = append(errs, err)
-	_, _, err = Theorem2Instance(8, Discipline{Kind: 42}, nil)
+	_, _, err = Theorem2Instance(8, Discipline{Algorithm: 42}, nil)
 	errs = append(errs, err)
 	for i, err := range errs {
 		var in *specsched.InputError
@@ -90,7 +90,7 @@ func testCorollary4InstanceNoPanic(t *rapid.T) {
 	}
 	// Simulate runs it, or refuses an instance whose total work overflows
 	// its horizon (α near the float64 limit).
-	if _, err := Simulate(nil, jobs, 1, Discipline{Kind: MaxSRPT}, nil); err != nil {
+	if _, err := Simulate(nil, jobs, 1, Discipline{Algorithm: MaxSRPT}, nil); err != nil {
 		var in *specsched.InputError
 		if !errors.As(err, &in) || in.Field != "total work" {
 			t.Fatalf("Simulate on the instance: %v", err)
@@ -128,7 +128,7 @@ func FuzzCorollary6Instance(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testCorollary6
 
 func testTheorem2InstanceNoPanic(t *rapid.T) {
 	n := rapid.OneOf(rapid.IntRange(-10, 300), rapid.SampledFrom([]int{1e9 + 1, math.MinInt})).Draw(t, "n")
-	p := Discipline{Kind: Kind(rapid.IntRange(-1, 7).Draw(t, "kind")), K: rapid.IntRange(-1, 3).Draw(t, "k")}
+	p := Discipline{Algorithm: Algorithm(rapid.IntRange(-1, 7).Draw(t, "kind")), K: rapid.IntRange(-1, 3).Draw(t, "k")}
 	jobs, branch, err := Theorem2Instance(n, p, nil)
 	if err != nil {
 		var in *specsched.InputError

@@ -93,7 +93,7 @@ func validateSpeed(fn string, speed float64, zeroOK bool) error {
 		if zeroOK {
 			reason = "must be in [0, 1e300]"
 		}
-		return check.Err(fn, -1, "speed", speed, reason)
+		return check.Err(fn, check.Scalar, "speed", speed, reason)
 	}
 	return nil
 }
@@ -166,7 +166,7 @@ func validateArrivals(fn string, jobs []Arrival, speed float64) error {
 	if n := len(jobs); n > 0 {
 		horizon := math.Abs(jobs[0].Time) + math.Abs(jobs[n-1].Time) + 2*total
 		if !finite(horizon) || horizon > maxHorizon {
-			return check.Err(fn, -1, "total work", horizon, "|first arrival time| + |last arrival time| + 2·(total work)/speed (the value) must stay ≤ 1e300")
+			return check.Err(fn, check.Scalar, "total work", horizon, "|first arrival time| + |last arrival time| + 2·(total work)/speed (the value) must stay ≤ 1e300")
 		}
 	}
 	return nil

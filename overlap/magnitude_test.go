@@ -102,10 +102,10 @@ func bigRates(jobs []Job, speed float64, p Discipline) []bigRate {
 	}
 	s := bf(speed)
 	all := func(Job) bool { return true }
-	switch p.Kind {
+	switch p.Algorithm {
 	case MaxSRPT, MaxSRPTStrict:
 		order := refOrder(jobs, all, func(j Job) float64 { return math.Max(j.RemainingMap, j.RemainingShuffle) })
-		if p.Kind == MaxSRPTStrict {
+		if p.Algorithm == MaxSRPTStrict {
 			// Map capacity as in the walk; the shuffle station serves only
 			// the first job with shuffle work.
 			bigWalk(out, jobs, order, s, bnew())
@@ -152,7 +152,7 @@ func bigRates(jobs []Job, speed float64, p Discipline) []bigRate {
 		}
 		pcap := [2]*big.Float{bmul(mu2, s), bmul(mu1, s)}
 		scap := [2]*big.Float{bmul(mu1, s), bmul(mu2, s)}
-		if p.Kind == SplitSRPTStrict {
+		if p.Algorithm == SplitSRPTStrict {
 			for c := range orders {
 				bigWalk(out, jobs, orders[c], pcap[c], scap[c])
 			}
@@ -420,7 +420,7 @@ func TestRatesRescaled(t *testing.T) {
 // s·lo/(x+y) at the other, which its own ratio exactly allows, so both
 // phases take (x+y)/s (β = +∞ when a size is 0: the other phase takes
 // the whole station, (x+y)/s again).
-func aloneTime(a Arrival, speed float64, kind Kind) float64 {
+func aloneTime(a Arrival, speed float64, kind Algorithm) float64 {
 	if kind == SplitSRPTStrict {
 		return (a.Map + a.Shuffle) / speed
 	}
@@ -432,7 +432,7 @@ func aloneTime(a Arrival, speed float64, kind Kind) float64 {
 // positive sizes ≥ speed·2^-1022, times plus total work / speed ≤ 1e300;
 // under the SplitSRPT kinds, imbalances ≤ 2^1000), checked here in exact
 // arithmetic. kind −1 stands for LowerBound.
-func violatesArrivalBounds(jobs []Arrival, speed float64, kind Kind) bool {
+func violatesArrivalBounds(jobs []Arrival, speed float64, kind Algorithm) bool {
 	if !(speed > 0 && speed <= 1e300) {
 		return true
 	}
@@ -469,7 +469,7 @@ func violatesArrivalBounds(jobs []Arrival, speed float64, kind Kind) bool {
 
 // checkAccepted fails unless err is nil or an InputError for an input that
 // breaks a documented bound; it reports whether the call succeeded.
-func checkAccepted(t *rapid.T, what string, jobs []Arrival, speed float64, kind Kind, err error) bool {
+func checkAccepted(t *rapid.T, what string, jobs []Arrival, speed float64, kind Algorithm, err error) bool {
 	if err == nil {
 		return true
 	}
@@ -486,7 +486,7 @@ func checkAccepted(t *rapid.T, what string, jobs []Arrival, speed float64, kind 
 // not overlap: each arrives at least twice the previous one's lone
 // response time after it (at any magnitude of the arrival times, so a job
 // of work 1e-300 may arrive at 1e200).
-func genIsolated(t *rapid.T, speed float64, kind Kind) []Arrival {
+func genIsolated(t *rapid.T, speed float64, kind Algorithm) []Arrival {
 	n := rapid.IntRange(1, 6).Draw(t, "n")
 	sizes := testutil.Magnitudes(2*n, 2*n).Draw(t, "sizes")
 	gaps := testutil.Magnitudes(n, n).Draw(t, "gaps")
@@ -517,13 +517,13 @@ func genIsolated(t *rapid.T, speed float64, kind Kind) []Arrival {
 func testSimulateIsolatedMagnitudes(t *rapid.T) {
 	speed := testutil.PositiveMagnitude().Draw(t, "speed")
 	p := genPolicy(t)
-	jobs := genIsolated(t, speed, p.Kind)
+	jobs := genIsolated(t, speed, p.Algorithm)
 	got, err := Simulate(nil, jobs, speed, p, nil)
-	if !checkAccepted(t, "Simulate", jobs, speed, p.Kind, err) {
+	if !checkAccepted(t, "Simulate", jobs, speed, p.Algorithm, err) {
 		return
 	}
 	for i, a := range jobs {
-		want := aloneTime(a, speed, p.Kind)
+		want := aloneTime(a, speed, p.Algorithm)
 		if !(math.Abs(got[i]-want) <= 1e-9*want) {
 			t.Fatalf("%v speed %v: job %d %+v alone: response %v, want %v\njobs %+v\ngot %v", p, speed, i, a, got[i], want, jobs, got)
 		}
@@ -571,8 +571,8 @@ func testSimulateMagnitudes(t *rapid.T) {
 	if !finite(lb) || lb < 0 {
 		t.Fatalf("LowerBound = %v", lb)
 	}
-	for _, kind := range allKinds {
-		got, err := Simulate(nil, jobs, speed, Discipline{Kind: kind}, nil)
+	for _, kind := range allAlgorithms {
+		got, err := Simulate(nil, jobs, speed, Discipline{Algorithm: kind}, nil)
 		if !checkAccepted(t, "Simulate "+kind.String(), jobs, speed, kind, err) {
 			continue
 		}
@@ -617,11 +617,11 @@ func testSimulateRescaled(t *rapid.T) {
 		return
 	}
 	base, err := Simulate(nil, jobs, speed, p, nil)
-	if !checkAccepted(t, "Simulate", jobs, speed, p.Kind, err) {
+	if !checkAccepted(t, "Simulate", jobs, speed, p.Algorithm, err) {
 		return
 	}
 	got, err := Simulate(nil, scaled, math.Ldexp(speed, m), p, nil)
-	if !checkAccepted(t, "Simulate rescaled", scaled, math.Ldexp(speed, m), p.Kind, err) {
+	if !checkAccepted(t, "Simulate rescaled", scaled, math.Ldexp(speed, m), p.Algorithm, err) {
 		return
 	}
 	for i := range base {
@@ -672,8 +672,8 @@ func testCorollary4Magnitudes(t *rapid.T) {
 	a, e, mf := alpha, alpha-(alpha-eps), float64(m) // e: the ε the sizes carry
 	wantT := (a-e)*mf*(mf+1)/2 + mf*mf*(a-e) + a*mf*(mf+1)/2
 	wantAlt := (1+a)*mf*mf + a*mf
-	for kind, want := range map[Kind]float64{MaxSRPT: wantT, MaxSRPTStrict: wantT, FIFO: wantAlt} {
-		resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, nil)
+	for kind, want := range map[Algorithm]float64{MaxSRPT: wantT, MaxSRPTStrict: wantT, FIFO: wantAlt} {
+		resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: kind}, nil)
 		if !checkAccepted(t, "Simulate "+kind.String(), jobs, 1, kind, err) {
 			continue
 		}
@@ -707,8 +707,8 @@ func testCorollary6Magnitudes(t *rapid.T) {
 	b := beta
 	wantT := (1+b)*nf*(nf-1)/2 + (1+b)*(nf-1)
 	wantAlt := b*nf*(nf-1)/2 + 2*b*(nf-1)
-	for kind, want := range map[Kind]float64{SplitSRPT: wantT, SplitSRPTStrict: wantT, FIFO: wantAlt} {
-		resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, nil)
+	for kind, want := range map[Algorithm]float64{SplitSRPT: wantT, SplitSRPTStrict: wantT, FIFO: wantAlt} {
+		resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: kind}, nil)
 		if !checkAccepted(t, "Simulate "+kind.String(), jobs, 1, kind, err) {
 			continue
 		}

@@ -136,7 +136,7 @@ func testKLPSSelectsEarliest(t *rapid.T) {
 		jobs[i] = Job{Arrival: float64(rapid.IntRange(0, 6).Draw(t, "arrival")), Map: x, Shuffle: 1, RemainingMap: x, RemainingShuffle: 1}
 	}
 	k := rapid.IntRange(1, 8).Draw(t, "k")
-	got, err := Rates(nil, jobs, 1, Discipline{Kind: KLPS, K: k}, nil)
+	got, err := Rates(nil, jobs, 1, Discipline{Algorithm: KLPS, K: k}, nil)
 	if err != nil {
 		t.Fatalf("Rates: %v", err)
 	}
@@ -170,7 +170,7 @@ func TestKLPSSelectsEarliest(t *testing.T) {
 	for _, r := range []float64{1, 2, 3, 0, 0.5} {
 		jobs = append(jobs, Job{Arrival: r, Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1})
 	}
-	got, err := Rates(nil, jobs, 3, Discipline{Kind: KLPS, K: 3}, nil)
+	got, err := Rates(nil, jobs, 3, Discipline{Algorithm: KLPS, K: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestMaxSRPTHeadTies(t *testing.T) {
 		{"shuffle head", []Job{full(0, 2, 1), avail(5, 3), avail(5, 3), avail(1, 3)},
 			[]Rate{{1, 0.5}, {}, {}, {0, 0.5}}},
 	} {
-		got, err := Rates(nil, c.jobs, 1, Discipline{Kind: MaxSRPT}, nil)
+		got, err := Rates(nil, c.jobs, 1, Discipline{Algorithm: MaxSRPT}, nil)
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("%s: Rates = %v, %v; want %v", c.name, got, err, c.want)
 		}
@@ -278,19 +278,19 @@ func TestRatesAvailabilityBoundaries(t *testing.T) {
 		{Job{Map: 1, Shuffle: 0x1p-992, RemainingMap: 0x1p-60, RemainingShuffle: (availTol + 0x1p-60) * 0x1p-992}, 0x1p-992},
 		{Job{Map: 4, Shuffle: 5e-324, RemainingMap: 3, RemainingShuffle: 5e-324}, 1},
 	} {
-		got, err := Rates(nil, []Job{c.job}, 1, Discipline{Kind: MaxSRPT}, nil)
+		got, err := Rates(nil, []Job{c.job}, 1, Discipline{Algorithm: MaxSRPT}, nil)
 		if want := []Rate{{1, c.shuffle}}; err != nil || !slices.Equal(got, want) {
 			t.Errorf("Rates(%+v) = %v, %v; want %v", c.job, got, err, want)
 		}
 	}
 }
 
-// TestParseKindQuotesName: ParseKind's error is an InputError whose Text
+// TestParseAlgorithmQuotesName: ParseAlgorithm's error is an InputError whose Text
 // is the name, and its message quotes a name of up to 40 characters in
 // full and a longer one cut to its first 40 characters, then "…" — cut
 // between characters, not bytes: 41 "é" (82 bytes) give 40 "é", where a
 // cut at 40 bytes gave 20.
-func TestParseKindQuotesName(t *testing.T) {
+func TestParseAlgorithmQuotesName(t *testing.T) {
 	t.Parallel()
 	name40 := strings.Repeat("x", 40)
 	accents40 := strings.Repeat("é", 40)
@@ -298,15 +298,15 @@ func TestParseKindQuotesName(t *testing.T) {
 		{name40, `name = "` + name40 + `": unknown policy`},
 		{name40 + "y", `name = "` + name40 + `"…: unknown policy`},
 		{accents40 + "é", `name = "` + accents40 + `"…: unknown policy`},
-		{"foo", `overlap.ParseKind: name = "foo": unknown policy: want maxsrpt,`},
+		{"foo", `overlap.ParseAlgorithm: name = "foo": unknown policy: want maxsrpt,`},
 	} {
-		_, err := ParseKind(c.name)
+		_, err := ParseAlgorithm(c.name)
 		var ie *specsched.InputError
 		if !errors.As(err, &ie) || ie.Text != c.name || ie.Field != "name" || ie.Index != -1 {
-			t.Errorf("ParseKind(%q): error %#v; want an InputError on name with Text the name", c.name, err)
+			t.Errorf("ParseAlgorithm(%q): error %#v; want an InputError on name with Text the name", c.name, err)
 		}
 		if err == nil || !strings.Contains(err.Error(), c.quoted) {
-			t.Errorf("ParseKind(%q): error %v; want it to contain %s", c.name, err, c.quoted)
+			t.Errorf("ParseAlgorithm(%q): error %v; want it to contain %s", c.name, err, c.quoted)
 		}
 	}
 }
@@ -325,7 +325,7 @@ func TestSplitSRPTOverflowingImbalances(t *testing.T) {
 	const s = 1e300
 	a := Job{Map: 1e200, Shuffle: 1e-200, RemainingMap: 1e200, RemainingShuffle: 1e-200}
 	b := Job{Map: 1e160, Shuffle: 1e-160, RemainingMap: 1e160, RemainingShuffle: 1e-160}
-	got, err := Rates(nil, []Job{a, b}, s, Discipline{Kind: SplitSRPTStrict}, nil)
+	got, err := Rates(nil, []Job{a, b}, s, Discipline{Algorithm: SplitSRPTStrict}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +352,7 @@ func TestSplitSRPTSubnormalShare(t *testing.T) {
 	sum := badd(bf(x), bf(y))
 	wantMap, _ := bquo(bmul(bf(s), bf(x)), sum).Float64()
 	wantShuffle, _ := bquo(bmul(bf(s), bf(y)), sum).Float64()
-	got, err := Rates(nil, []Job{job}, s, Discipline{Kind: SplitSRPTStrict}, nil)
+	got, err := Rates(nil, []Job{job}, s, Discipline{Algorithm: SplitSRPTStrict}, nil)
 	if want := []Rate{{wantMap, wantShuffle}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("Rates(%+v, speed 2^-60) = %v, %v; want %v", job, got, err, want)
 	}

@@ -2,8 +2,10 @@ package overlap
 
 import "github.com/specsched/specsched/internal/check"
 
-// A Kind names a scheduling policy of the overlapping tandem queue.
-type Kind int
+// An Algorithm names a scheduling policy of the overlapping tandem queue:
+// the paper's two algorithms, each as analysed and as its experiments run
+// it, and its two baselines.
+type Algorithm int
 
 const (
 	// MaxSRPT is Algorithm 1 (§4.1) as the paper's experiments run it: both
@@ -14,7 +16,7 @@ const (
 	// work allows (unlimited while it has available work, (y_i/x_i)·p_i
 	// when it has none) until the speed is used up. Theorem 3: it is
 	// 2α/(1+α)-speed 1-competitive, α = max_i max(x_i/y_i, y_i/x_i).
-	MaxSRPT Kind = iota
+	MaxSRPT Algorithm = iota
 	// MaxSRPTStrict is Algorithm 1 exactly as analysed in Theorem 3: the
 	// shuffle station serves only the first job, in the same order, that has
 	// shuffle work left, at the largest rate its available work allows, and
@@ -63,59 +65,67 @@ const (
 	// in index order, which is how the paper's alternative schedules of
 	// Corollaries 4 and 6 are run.
 	FIFO
-	numKinds
+	numAlgorithms
 )
 
 // DefaultK is the k of k-LPS in the paper's experiments (§5.1: "k = 100,
 // which is reasonable for a huge cluster").
 const DefaultK = 100
 
-var kindNames = [numKinds]string{"maxsrpt", "maxsrpt-strict", "splitsrpt", "splitsrpt-strict", "klps", "fifo"}
+var algorithmNames = [numAlgorithms]string{"maxsrpt", "maxsrpt-strict", "splitsrpt", "splitsrpt-strict", "klps", "fifo"}
 
-// String returns the policy's name as ParseKind accepts it, or "unknown"
+// String returns the policy's name as ParseAlgorithm accepts it, or "unknown"
 // for a value that is not one of the constants.
-func (k Kind) String() string {
-	if k < 0 || k >= numKinds {
+func (a Algorithm) String() string {
+	if a < 0 || a >= numAlgorithms {
 		return "unknown"
 	}
-	return kindNames[k]
+	return algorithmNames[a]
 }
 
-// ParseKind returns the Kind whose String is name (exact, lower case), or an
-// *specsched.InputError for any other name, with the name as its Text (the
+// ParseAlgorithm returns the Algorithm whose String is name (exact, lower
+// case), or an *specsched.InputError for any other name, with the name as its Text (the
 // message quotes at most specsched.MaxQuoted characters of it).
-func ParseKind(name string) (Kind, error) {
-	for k, s := range kindNames {
+func ParseAlgorithm(name string) (Algorithm, error) {
+	for a, s := range algorithmNames {
 		if s == name {
-			return Kind(k), nil
+			return Algorithm(a), nil
 		}
 	}
-	return 0, check.ErrText("overlap.ParseKind", check.Scalar, "name", name,
+	return 0, check.ErrText("overlap.ParseAlgorithm", check.Scalar, "name", name,
 		"unknown policy: want maxsrpt, maxsrpt-strict, splitsrpt, splitsrpt-strict, klps or fifo")
 }
 
 // A Discipline is the service discipline of the two stations (Rates, Simulate):
-// a Kind with its parameter.
+// an Algorithm with its parameter.
 type Discipline struct {
-	Kind Kind
+	Algorithm Algorithm
 	// K is the k of k-LPS: how many jobs the map station serves at once.
-	// 0 means DefaultK. The other kinds ignore it.
+	// 0 means DefaultK. The other algorithms ignore it.
 	K int
 }
 
-func (p Discipline) k() int {
-	if p.K == 0 {
+// k is the k of k-LPS: K, or DefaultK for 0.
+func (d Discipline) k() int {
+	if d.K == 0 {
 		return DefaultK
 	}
-	return p.K
+	return d.K
 }
 
-func validatePolicy(fn string, p Discipline) error {
-	if p.Kind < 0 || p.Kind >= numKinds {
-		return check.Err(fn, -1, "Kind", float64(p.Kind), "must be one of the Kind constants")
+// Validate returns the *specsched.InputError that Rates, Simulate and
+// Theorem2Instance would return for d, naming the Discipline field
+// (Func "overlap.Discipline.Validate"), or nil: Algorithm must be one of
+// the constants and K ≥ 0. O(1).
+func (d Discipline) Validate() error { return d.validate("overlap.Discipline.Validate") }
+
+// validate is Validate for the function fn.
+func (d Discipline) validate(fn string) error {
+	if d.Algorithm < 0 || d.Algorithm >= numAlgorithms {
+		return check.Err(fn, check.Scalar, "Algorithm", float64(d.Algorithm), "must be one of the Algorithm constants")
 	}
-	if p.K < 0 {
-		return check.Err(fn, -1, "K", float64(p.K), "must be ≥ 0 (0 means DefaultK)")
+	if d.K < 0 {
+		return check.Err(fn, check.Scalar, "K", float64(d.K), "must be ≥ 0 (0 means DefaultK)")
 	}
 	return nil
 }

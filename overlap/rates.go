@@ -26,7 +26,7 @@ type Workspace struct {
 // Rates returns the rate each job of the snapshot jobs gets at this instant
 // under policy, with both stations of speed speed, in dst[i] for jobs[i].
 //
-// The policies are described at the Kind constants (MaxSRPT: §4.1,
+// The policies are described at the Algorithm constants (MaxSRPT: §4.1,
 // Algorithm 1; SplitSRPT: §4.2, Algorithm 2; KLPS: §5.1). Every returned
 // vector is feasible for constraint (1) and the station speeds: rates are ≥
 // 0, each station's rates sum to at most speed, a job gets map rate only if
@@ -75,7 +75,7 @@ func Rates(dst []Rate, jobs []Job, speed float64, policy Discipline, ws *Workspa
 	if err := validateSpeed(fn, speed, true); err != nil {
 		return nil, err
 	}
-	if err := validatePolicy(fn, policy); err != nil {
+	if err := policy.validate(fn); err != nil {
 		return nil, err
 	}
 	if err := validateJobs(fn, jobs); err != nil {
@@ -93,13 +93,13 @@ func Rates(dst []Rate, jobs []Job, speed float64, policy Discipline, ws *Workspa
 	if speed == 0 {
 		return dst, nil
 	}
-	switch policy.Kind {
+	switch policy.Algorithm {
 	case MaxSRPT, MaxSRPTStrict:
-		orderedRates(dst, jobs, keyMax, speed, policy.Kind == MaxSRPTStrict)
+		orderedRates(dst, jobs, keyMax, speed, policy.Algorithm == MaxSRPTStrict)
 	case FIFO:
 		orderedRates(dst, jobs, keyArrival, speed, false)
 	case SplitSRPT, SplitSRPTStrict:
-		splitRates(dst, jobs, speed, policy.Kind == SplitSRPT)
+		splitRates(dst, jobs, speed, policy.Algorithm == SplitSRPT)
 	case KLPS:
 		klpsRates(dst, jobs, speed, policy.k(), ws)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
 	"pgregory.net/rapid"
 )
 
@@ -73,13 +74,13 @@ func testRatesFeasible(t *rapid.T) {
 	if sumMap > speed*(1+relTol) || sumShuffle > speed*(1+relTol) {
 		t.Fatalf("station sums (%v, %v) exceed speed %v", sumMap, sumShuffle, speed)
 	}
-	conserving := p.Kind != SplitSRPTStrict
+	conserving := p.Algorithm != SplitSRPTStrict
 	if conserving && anyMap && !near(sumMap, speed, speed) {
 		t.Fatalf("%v: map station idle: Σ map = %v < speed %v with map work present", p, sumMap, speed)
 	}
 	// Work-conserving shuffle: spare capacity only if no job has available
 	// work (such a job could take any rate).
-	if (p.Kind == MaxSRPT || p.Kind == SplitSRPT || p.Kind == KLPS || p.Kind == FIFO) && anyAvail && !near(sumShuffle, speed, speed) {
+	if (p.Algorithm == MaxSRPT || p.Algorithm == SplitSRPT || p.Algorithm == KLPS || p.Algorithm == FIFO) && anyAvail && !near(sumShuffle, speed, speed) {
 		t.Fatalf("%v: shuffle station idle: Σ shuffle = %v < speed %v with available work", p, sumShuffle, speed)
 	}
 }
@@ -158,7 +159,7 @@ func testRatesNoPanic(t *rapid.T) {
 	case 1:
 		speed = badFloat(t, "speed")
 	case 2:
-		p.Kind = Kind(rapid.IntRange(-3, 10).Draw(t, "badKind"))
+		p.Algorithm = Algorithm(rapid.IntRange(-3, 10).Draw(t, "badKind"))
 		p.K = rapid.IntRange(-5, 5).Draw(t, "badK")
 	}
 	dst := []Rate{{Map: 42, Shuffle: 42}}
@@ -218,7 +219,7 @@ func TestRatesErrors(t *testing.T) {
 	}
 	// Within the tolerance of (1) the job counts as rate-limited, not invalid.
 	jobs := []Job{{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 2 * (1 - 1e-12)}}
-	got, err := Rates(nil, jobs, 1, Discipline{Kind: MaxSRPT}, nil)
+	got, err := Rates(nil, jobs, 1, Discipline{Algorithm: MaxSRPT}, nil)
 	if err != nil || got[0] != (Rate{Map: 1, Shuffle: 1}) {
 		t.Errorf("at the tolerance of (1): got %v, %v; want [{1 1}] (limit 2·1 capped at 1)", got, err)
 	}
@@ -228,7 +229,7 @@ func TestRatesErrors(t *testing.T) {
 		{Map: 2, Shuffle: 4, RemainingMap: 1, RemainingShuffle: 2 + 1e-11},
 		{Map: 1, Shuffle: 0.5, RemainingMap: 1, RemainingShuffle: 0.5},
 	}
-	got, err = Rates(nil, jobs, 1, Discipline{Kind: MaxSRPT}, nil)
+	got, err = Rates(nil, jobs, 1, Discipline{Algorithm: MaxSRPT}, nil)
 	if err != nil || got[0] != (Rate{}) || got[1] != (Rate{Map: 1, Shuffle: 0.5}) {
 		t.Errorf("within the tolerance band: got %v, %v; want [{0 0} {1 0.5}]", got, err)
 	}
@@ -237,8 +238,8 @@ func TestRatesErrors(t *testing.T) {
 // TestRatesSpecialCases: no jobs, speed 0, departed jobs, zero sizes.
 func TestRatesSpecialCases(t *testing.T) {
 	t.Parallel()
-	for _, k := range allKinds {
-		p := Discipline{Kind: k}
+	for _, k := range allAlgorithms {
+		p := Discipline{Algorithm: k}
 		if got, err := Rates(nil, nil, 1, p, nil); err != nil || len(got) != 0 {
 			t.Errorf("%v: no jobs: got %v, %v", k, got, err)
 		}
@@ -318,39 +319,39 @@ func TestAvailableNoPanic(t *testing.T) {
 
 func FuzzAvailable(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAvailableNoPanic)) }
 
-func TestParseKind(t *testing.T) {
+func TestParseAlgorithm(t *testing.T) {
 	t.Parallel()
-	for _, k := range allKinds {
-		got, err := ParseKind(k.String())
+	for _, k := range allAlgorithms {
+		got, err := ParseAlgorithm(k.String())
 		if err != nil || got != k {
-			t.Errorf("ParseKind(%q) = %v, %v; want %v", k.String(), got, err, k)
+			t.Errorf("ParseAlgorithm(%q) = %v, %v; want %v", k.String(), got, err, k)
 		}
 	}
-	if _, err := ParseKind("srpt"); err == nil {
-		t.Error(`ParseKind("srpt"): want an error`)
+	if _, err := ParseAlgorithm("srpt"); err == nil {
+		t.Error(`ParseAlgorithm("srpt"): want an error`)
 	}
-	for _, k := range []Kind{numKinds, 99, -1} { // the first past the last, far past it, below
+	for _, k := range []Algorithm{numAlgorithms, 99, -1} { // the first past the last, far past it, below
 		if s := k.String(); s != "unknown" {
 			t.Errorf("Kind(%d).String() = %q, want unknown", int(k), s)
 		}
 	}
 }
 
-func testParseKindNoPanic(t *rapid.T) {
+func testParseAlgorithmNoPanic(t *rapid.T) {
 	name := rapid.String().Draw(t, "name")
-	k, err := ParseKind(name)
+	k, err := ParseAlgorithm(name)
 	if err == nil && k.String() != name {
-		t.Fatalf("ParseKind(%q) = %v, which prints as %q", name, k, k.String())
+		t.Fatalf("ParseAlgorithm(%q) = %v, which prints as %q", name, k, k.String())
 	}
-	_ = Kind(rapid.Int().Draw(t, "kind")).String()
+	_ = Algorithm(rapid.Int().Draw(t, "kind")).String()
 }
 
-func TestParseKindNoPanic(t *testing.T) {
+func TestParseAlgorithmNoPanic(t *testing.T) {
 	t.Parallel()
-	rapid.Check(t, testParseKindNoPanic)
+	rapid.Check(t, testParseAlgorithmNoPanic)
 }
 
-func FuzzParseKind(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testParseKindNoPanic)) }
+func FuzzParseAlgorithm(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testParseAlgorithmNoPanic)) }
 
 // TestWaterFill checks the processor-sharing water-fill on hand-computed
 // cases.
@@ -390,8 +391,8 @@ func TestRatesNoMapWork(t *testing.T) {
 		{Map: 0, Shuffle: 3, RemainingShuffle: 3},
 		{Map: 2, Shuffle: 1, RemainingShuffle: 1},
 	}
-	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
-		got, err := Rates(nil, jobs, 1, Discipline{Kind: k}, nil)
+	for _, k := range []Algorithm{MaxSRPT, MaxSRPTStrict} {
+		got, err := Rates(nil, jobs, 1, Discipline{Algorithm: k}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -408,11 +409,60 @@ func TestRatesNoMapWork(t *testing.T) {
 		{Map: 0, Shuffle: 3, RemainingShuffle: 3},
 		{Map: 4, Shuffle: 4, RemainingMap: 4, RemainingShuffle: 4},
 	}
-	got, err := Rates(nil, jobs, 1, Discipline{Kind: MaxSRPT}, nil)
+	got, err := Rates(nil, jobs, 1, Discipline{Algorithm: MaxSRPT}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]Rate{{Shuffle: 1}, {}, {}, {Map: 1}}, got); diff != "" {
 		t.Errorf("map job last (-want +got):\n%s", diff)
+	}
+}
+
+// TestDisciplineValidate: Validate rejects an Algorithm outside the
+// constants and a K < 0, naming the field (index −1) as
+// overlap.Discipline.Validate, accepts every constant with K = 0 and K ≥ 1,
+// and agrees with Rates and Simulate, which reject the same disciplines on
+// the same field and value.
+func TestDisciplineValidate(t *testing.T) {
+	t.Parallel()
+	jobs := []Arrival{{Time: 0, Map: 1, Shuffle: 1}}
+	cases := []struct {
+		d     Discipline
+		field string // "" means: accepted
+	}{
+		{Discipline{Algorithm: -1}, "Algorithm"},
+		{Discipline{Algorithm: numAlgorithms}, "Algorithm"},
+		{Discipline{Algorithm: KLPS, K: -1}, "K"},
+		{Discipline{Algorithm: MaxSRPT, K: -1}, "K"},
+	}
+	for _, a := range allAlgorithms {
+		cases = append(cases, struct {
+			d     Discipline
+			field string
+		}{Discipline{Algorithm: a}, ""}, struct {
+			d     Discipline
+			field string
+		}{Discipline{Algorithm: a, K: 1}, ""})
+	}
+	for _, c := range cases {
+		err := c.d.Validate()
+		_, rateErr := Rates(nil, []Job{{Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1}}, 1, c.d, nil)
+		_, simErr := Simulate(nil, jobs, 1, c.d, nil)
+		if c.field == "" {
+			if err != nil || rateErr != nil || simErr != nil {
+				t.Errorf("%+v: Validate %v, Rates %v, Simulate %v; want accepted", c.d, err, rateErr, simErr)
+			}
+			continue
+		}
+		for _, e := range []struct {
+			fn  string
+			err error
+		}{{"overlap.Discipline.Validate", err}, {"overlap.Rates", rateErr}, {"overlap.Simulate", simErr}} {
+			var ie *specsched.InputError
+			if !errors.As(e.err, &ie) || ie.Func != e.fn || ie.Index != check.Scalar || ie.Field != c.field ||
+				ie.Value != float64(map[string]int{"Algorithm": int(c.d.Algorithm), "K": c.d.K}[c.field]) {
+				t.Errorf("%+v: %s error %v; want an InputError on %s", c.d, e.fn, e.err, c.field)
+			}
+		}
 	}
 }

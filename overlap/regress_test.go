@@ -37,12 +37,12 @@ import (
 func TestRatesExtremeImbalance(t *testing.T) {
 	t.Parallel()
 	lone := []Job{{Map: 1e-300, Shuffle: 1e300, RemainingMap: 1e-300, RemainingShuffle: 1e300}}
-	for _, k := range allKinds {
+	for _, k := range allAlgorithms {
 		want := []Rate{{Map: 1, Shuffle: 1}}
 		if k == SplitSRPTStrict {
 			want = []Rate{{Map: 0, Shuffle: 1}}
 		}
-		got, err := Rates(nil, lone, 1, Discipline{Kind: k}, nil)
+		got, err := Rates(nil, lone, 1, Discipline{Algorithm: k}, nil)
 		if err != nil || !cmp.Equal(got, want) {
 			t.Errorf("%v: Rates(%+v) = %v, %v; want %v", k, lone, got, err, want)
 		}
@@ -51,9 +51,9 @@ func TestRatesExtremeImbalance(t *testing.T) {
 		{Map: 1e300, Shuffle: 1e-300, RemainingMap: 1e300, RemainingShuffle: 1e-300},
 		{Map: 1e-300, Shuffle: 1e300, RemainingMap: 1e-300, RemainingShuffle: 1e300},
 	}
-	for _, k := range []Kind{SplitSRPT, SplitSRPTStrict} {
+	for _, k := range []Algorithm{SplitSRPT, SplitSRPTStrict} {
 		want := []Rate{{Map: 1, Shuffle: 0}, {Map: 0, Shuffle: 1}}
-		got, err := Rates(nil, pair, 1, Discipline{Kind: k}, nil)
+		got, err := Rates(nil, pair, 1, Discipline{Algorithm: k}, nil)
 		if err != nil || !cmp.Equal(got, want) {
 			t.Errorf("%v: Rates(%+v) = %v, %v; want %v", k, pair, got, err, want)
 		}
@@ -82,14 +82,14 @@ func TestRatesExtremeImbalance(t *testing.T) {
 func TestSimulateMixedScales(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Time: 0, Map: 1e-300, Shuffle: 1e200}, {Time: 0, Map: 1, Shuffle: 1}}
-	want := map[Kind][]float64{
+	want := map[Algorithm][]float64{
 		MaxSRPT:       {1e200, 1},
 		MaxSRPTStrict: {1e200, 1},
 		FIFO:          {1e200, 1e200},
 		KLPS:          {1e200, 2},
 	}
-	for _, k := range allKinds {
-		got, err := Simulate(nil, jobs, 1, Discipline{Kind: k}, nil)
+	for _, k := range allAlgorithms {
+		got, err := Simulate(nil, jobs, 1, Discipline{Algorithm: k}, nil)
 		if w, ok := want[k]; ok {
 			if err != nil || len(got) != 2 || math.Abs(got[0]-w[0]) > 1e-12*w[0] || math.Abs(got[1]-w[1]) > 1e-12*w[1] {
 				t.Errorf("%v: Simulate(%+v) = %v, %v; want %v", k, jobs, got, err, w)
@@ -102,8 +102,8 @@ func TestSimulateMixedScales(t *testing.T) {
 		}
 	}
 	tiny := []Arrival{{Time: 1e-150, Map: 1e-300}}
-	for _, k := range allKinds {
-		got, err := Simulate(nil, tiny, 1, Discipline{Kind: k}, nil)
+	for _, k := range allAlgorithms {
+		got, err := Simulate(nil, tiny, 1, Discipline{Algorithm: k}, nil)
 		if err != nil || len(got) != 1 || got[0] != 1e-300 {
 			t.Errorf("%v: Simulate(%+v) = %v, %v; want [1e-300]", k, tiny, got, err)
 		}
@@ -129,12 +129,12 @@ func TestMaxSRPTArrivalTieBreak(t *testing.T) {
 	t.Parallel()
 	p := Job{Arrival: 1, Map: 5, Shuffle: 5, RemainingMap: 5, RemainingShuffle: 5}
 	q := Job{Arrival: 2, Map: 0, Shuffle: 5, RemainingShuffle: 5}
-	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
-		got, err := Rates(nil, []Job{p, q}, 1, Discipline{Kind: k}, nil)
+	for _, k := range []Algorithm{MaxSRPT, MaxSRPTStrict} {
+		got, err := Rates(nil, []Job{p, q}, 1, Discipline{Algorithm: k}, nil)
 		if want := []Rate{{Map: 1, Shuffle: 1}, {}}; err != nil || !cmp.Equal(got, want) {
 			t.Errorf("%v [P Q]: got %v, %v; want %v", k, got, err, want)
 		}
-		got, err = Rates(nil, []Job{q, p}, 1, Discipline{Kind: k}, nil)
+		got, err = Rates(nil, []Job{q, p}, 1, Discipline{Algorithm: k}, nil)
 		if want := []Rate{{}, {Map: 1, Shuffle: 1}}; err != nil || !cmp.Equal(got, want) {
 			t.Errorf("%v [Q P]: got %v, %v; want %v", k, got, err, want)
 		}
@@ -170,8 +170,8 @@ func TestRatesDstOverlap(t *testing.T) {
 		{"over the last job and past it", ratesOver(backing, 2, 5), true},
 		{"just past the jobs", ratesOver(backing, 3, 2)[:2:2], false}, // cap 2 < 3: not reused
 	} {
-		for _, k := range allKinds {
-			got, err := Rates(c.dst[:0], jobs, 1, Discipline{Kind: k}, nil)
+		for _, k := range allAlgorithms {
+			got, err := Rates(c.dst[:0], jobs, 1, Discipline{Algorithm: k}, nil)
 			var in *specsched.InputError
 			switch {
 			case c.overlap && (!errors.As(err, &in) || in.Field != "dst" || got != nil):
@@ -197,8 +197,8 @@ func TestSimulateDstOverlap(t *testing.T) {
 	before := slices.Clone(jobs)
 	// An Arrival is 3 floats: a dst over the second job's words overlaps.
 	dst := unsafe.Slice((*float64)(unsafe.Pointer(&jobs[1])), 6)
-	for _, k := range allKinds {
-		got, err := Simulate(dst[:0], jobs, 1, Discipline{Kind: k}, nil)
+	for _, k := range allAlgorithms {
+		got, err := Simulate(dst[:0], jobs, 1, Discipline{Algorithm: k}, nil)
 		var in *specsched.InputError
 		if !errors.As(err, &in) || in.Field != "dst" || got != nil {
 			t.Errorf("%v: got %v, %v; want an InputError on dst", k, got, err)
@@ -237,7 +237,7 @@ func TestInputChecks(t *testing.T) {
 		}
 	}
 	job := Job{Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: 1}
-	// Rates: speed in [0, 1e300], a Kind constant, k ≥ 0.
+	// Rates: speed in [0, 1e300], an Algorithm constant, k ≥ 0.
 	_, err := Rates(nil, []Job{job}, math.Nextafter(1e300, 2e300), Discipline{}, nil)
 	check("Rates speed above 1e300", err, want{-1, "speed"})
 	_, err = Rates(nil, []Job{job}, math.Inf(1), Discipline{}, nil)
@@ -246,11 +246,11 @@ func TestInputChecks(t *testing.T) {
 	accept("Rates speed 1e300", err)
 	_, err = Rates(nil, []Job{job}, 0, Discipline{}, nil)
 	accept("Rates speed 0", err)
-	_, err = Rates(nil, []Job{job}, 1, Discipline{Kind: numKinds}, nil)
-	check("Rates kind", err, want{-1, "Kind"})
-	_, err = Rates(nil, []Job{job}, 1, Discipline{Kind: -1}, nil)
-	check("Rates kind -1", err, want{-1, "Kind"})
-	_, err = Rates(nil, []Job{job}, 1, Discipline{Kind: KLPS, K: -1}, nil)
+	_, err = Rates(nil, []Job{job}, 1, Discipline{Algorithm: numAlgorithms}, nil)
+	check("Rates algorithm", err, want{-1, "Algorithm"})
+	_, err = Rates(nil, []Job{job}, 1, Discipline{Algorithm: -1}, nil)
+	check("Rates algorithm -1", err, want{-1, "Algorithm"})
+	_, err = Rates(nil, []Job{job}, 1, Discipline{Algorithm: KLPS, K: -1}, nil)
 	check("Rates k", err, want{-1, "K"})
 	_, err = Rates(nil, []Job{job, {Map: 1, Shuffle: 1, RemainingMap: 1, RemainingShuffle: math.Nextafter(1, 2)}}, 1, Discipline{}, nil)
 	check("Rates remainingShuffle above shuffle", err, want{1, "RemainingShuffle"})
@@ -279,17 +279,17 @@ func TestInputChecks(t *testing.T) {
 		check(f.name+" unsorted", f.run([]Arrival{{Time: 1}, {Time: math.Nextafter(1, 0)}}, 1, Discipline{}), want{1, "Time"})
 	}
 	unbalanced := []Arrival{{Map: 1}, {Map: 1, Shuffle: math.Nextafter(0x1p-1000, 0)}}
-	for _, k := range allKinds {
-		_, err := Simulate(nil, unbalanced, 1, Discipline{Kind: k}, nil)
+	for _, k := range allAlgorithms {
+		_, err := Simulate(nil, unbalanced, 1, Discipline{Algorithm: k}, nil)
 		if k == SplitSRPT || k == SplitSRPTStrict {
 			check("Simulate imbalance above 2^1000 under "+k.String(), err, want{1, "Shuffle"})
 		} else {
 			accept("Simulate imbalance above 2^1000 under "+k.String(), err)
 		}
-		_, err = Simulate(nil, []Arrival{{Map: 1, Shuffle: 0x1p-1000}}, 1, Discipline{Kind: k}, nil)
+		_, err = Simulate(nil, []Arrival{{Map: 1, Shuffle: 0x1p-1000}}, 1, Discipline{Algorithm: k}, nil)
 		accept("Simulate imbalance 2^1000 under "+k.String(), err)
 	}
-	_, err = Simulate(nil, ok, 1, Discipline{Kind: KLPS, K: -1}, nil)
+	_, err = Simulate(nil, ok, 1, Discipline{Algorithm: KLPS, K: -1}, nil)
 	check("Simulate k", err, want{-1, "K"})
 
 	// The instances.
@@ -319,7 +319,7 @@ func TestInputChecks(t *testing.T) {
 	check("Theorem2Instance n 0", err, want{-1, "n"})
 	_, _, err = Theorem2Instance(1, Discipline{}, nil)
 	accept("Theorem2Instance n 1", err)
-	_, _, err = Theorem2Instance(1, Discipline{Kind: KLPS, K: -1}, nil)
+	_, _, err = Theorem2Instance(1, Discipline{Algorithm: KLPS, K: -1}, nil)
 	check("Theorem2Instance k", err, want{-1, "K"})
 
 	// RunExperiment.
@@ -332,9 +332,9 @@ func TestInputChecks(t *testing.T) {
 	_, err = RunExperiment(ExperimentConfig{Load: 0.5, Jobs: 1}, nil)
 	accept("RunExperiment one job", err)
 
-	// ParseKind.
-	_, err = ParseKind("MaxSRPT")
-	check("ParseKind wrong case", err, want{-1, "name"})
+	// ParseAlgorithm.
+	_, err = ParseAlgorithm("MaxSRPT")
+	check("ParseAlgorithm wrong case", err, want{-1, "name"})
 }
 
 // TestSplitSRPTRoundedShares: a regression found by
@@ -358,8 +358,8 @@ func TestSplitSRPTRoundedShares(t *testing.T) {
 		{Map: beta, Shuffle: 1, RemainingMap: beta, RemainingShuffle: 1},
 		{Map: 2, Shuffle: 2 * beta, RemainingMap: 2, RemainingShuffle: 2 * beta},
 	}
-	for _, k := range []Kind{SplitSRPT, SplitSRPTStrict} {
-		got, err := Simulate(nil, jobs, 1, Discipline{Kind: k}, nil)
+	for _, k := range []Algorithm{SplitSRPT, SplitSRPTStrict} {
+		got, err := Simulate(nil, jobs, 1, Discipline{Algorithm: k}, nil)
 		want := []float64{1 + beta, 2 * (1 + beta), 2 * (1 + beta)}
 		for i := range want {
 			if err != nil || math.Abs(got[i]-want[i]) > 1e-12*want[i] {
@@ -367,7 +367,7 @@ func TestSplitSRPTRoundedShares(t *testing.T) {
 				break
 			}
 		}
-		rates, err := Rates(nil, snap, 1, Discipline{Kind: k}, nil)
+		rates, err := Rates(nil, snap, 1, Discipline{Algorithm: k}, nil)
 		wantRates := []Rate{{Map: mu2, Shuffle: mu1}, {Map: mu1, Shuffle: mu2}}
 		for i := range wantRates {
 			if err != nil || math.Abs(rates[i].Map-wantRates[i].Map) > 1e-15 || math.Abs(rates[i].Shuffle-wantRates[i].Shuffle) > 1e-15*wantRates[i].Shuffle {
@@ -423,9 +423,9 @@ func TestSimulateUntil(t *testing.T) {
 	jobs := []Arrival{{Map: 4}, {Shuffle: 4}}
 	// SplitSRPTStrict included: each job has a zero size, so β = +∞,
 	// μ₁ = 0 and μ₂ = 1, and each class gets its whole station.
-	for _, k := range allKinds {
+	for _, k := range allAlgorithms {
 		var ws Workspace
-		tab, err := simulateUntil(make([]float64, 2), jobs, 1, Discipline{Kind: k}, &ws, nil, 1)
+		tab, err := simulateUntil(make([]float64, 2), jobs, 1, Discipline{Algorithm: k}, &ws, nil, 1)
 		if err != nil {
 			t.Fatalf("%v: %v", k, err)
 		}
@@ -443,12 +443,12 @@ func TestSimulateUntil(t *testing.T) {
 		if got := leftFrom(tab, 0); got != 3 {
 			t.Errorf("%v: leftFrom = %v, want 3", k, got)
 		}
-		if _, err := simulateUntil(make([]float64, 2), jobs, 1, Discipline{Kind: k}, &ws, nil, 4); err != nil {
+		if _, err := simulateUntil(make([]float64, 2), jobs, 1, Discipline{Algorithm: k}, &ws, nil, 4); err != nil {
 			t.Errorf("%v: until the last departure: %v", k, err)
 		}
 		// At speed 2 with sizes 8 the state at t = 1 is 6 and 6, in the
 		// caller's units (the engines keep sizes in units of the speed).
-		if _, err := simulateUntil(make([]float64, 2), []Arrival{{Map: 8}, {Shuffle: 8}}, 2, Discipline{Kind: k}, &ws, nil, 1); err != nil {
+		if _, err := simulateUntil(make([]float64, 2), []Arrival{{Map: 8}, {Shuffle: 8}}, 2, Discipline{Algorithm: k}, &ws, nil, 1); err != nil {
 			t.Fatalf("%v: %v", k, err)
 		}
 		view = ws.prio.snapshot(nil)
@@ -471,7 +471,7 @@ func TestEventGuard(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Time: 0, Map: 2, Shuffle: 1}, {Time: 0.5, Map: 1, Shuffle: 3}, {Time: 1, Map: 1, Shuffle: 1}}
 	out := make([]float64, len(jobs))
-	for _, k := range allKinds {
+	for _, k := range allAlgorithms {
 		runWith := func(limit int) (int, error) {
 			if k == KLPS {
 				var e lpsEngine
@@ -514,7 +514,7 @@ func TestEventGuard(t *testing.T) {
 func TestKLPSRebase(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Time: 0, Shuffle: 0x1p30}, {Time: 0x1p21, Shuffle: 0x1p-40}}
-	got, err := Simulate(nil, jobs, 1, Discipline{Kind: KLPS}, nil)
+	got, err := Simulate(nil, jobs, 1, Discipline{Algorithm: KLPS}, nil)
 	if err != nil || got[1] != 0x1p-39 || math.Abs(got[0]-0x1p30) > 1e-6 {
 		t.Errorf("Simulate = %v, %v; want [2^30, 2^-39]", got, err)
 	}
@@ -545,7 +545,7 @@ func TestKLPSLimitedRates(t *testing.T) {
 	var rec rateRecorder
 	var ws Workspace
 	out := make([]float64, 2)
-	if err := simulate(out, jobs, 1, Discipline{Kind: KLPS, K: 2}, &ws, &rec); err != nil {
+	if err := simulate(out, jobs, 1, Discipline{Algorithm: KLPS, K: 2}, &ws, &rec); err != nil {
 		t.Fatal(err)
 	}
 	want := map[int]Rate{0: {Map: 0.5, Shuffle: 0.25}, 1: {Map: 0.5, Shuffle: 0.75}}
@@ -567,7 +567,7 @@ func TestKLPSLimitedRates(t *testing.T) {
 func TestKLPSSnapTolerance(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Shuffle: 0x1p-41}, {Shuffle: 0x1p-40}}
-	got, err := Simulate(nil, jobs, 1, Discipline{Kind: KLPS}, nil)
+	got, err := Simulate(nil, jobs, 1, Discipline{Algorithm: KLPS}, nil)
 	if err != nil || got[0] != 0x1p-40 || got[1] != 1.5*0x1p-40 {
 		t.Errorf("Simulate = %v, %v; want [2^-40, 1.5·2^-40]", got, err)
 	}

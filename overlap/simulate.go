@@ -55,13 +55,13 @@ func Simulate(dst []float64, jobs []Arrival, speed float64, policy Discipline, w
 	if err := validateSpeed(fn, speed, false); err != nil {
 		return nil, err
 	}
-	if err := validatePolicy(fn, policy); err != nil {
+	if err := policy.validate(fn); err != nil {
 		return nil, err
 	}
 	if err := validateArrivals(fn, jobs, speed); err != nil {
 		return nil, err
 	}
-	if policy.Kind == SplitSRPT || policy.Kind == SplitSRPTStrict {
+	if policy.Algorithm == SplitSRPT || policy.Algorithm == SplitSRPTStrict {
 		if err := validateImbalance(fn, jobs); err != nil {
 			return nil, err
 		}
@@ -91,7 +91,7 @@ func simulate(out []float64, jobs []Arrival, speed float64, policy Discipline, w
 // simulateUntil runs the engine of policy until every job has left or until
 // time until, and returns its table of the jobs then present.
 func simulateUntil(out []float64, jobs []Arrival, speed float64, policy Discipline, ws *Workspace, obs simObserver, until float64) (*jobTable, error) {
-	if policy.Kind == KLPS {
+	if policy.Algorithm == KLPS {
 		e := &ws.lps
 		e.reset(jobs, speed, policy.k(), out)
 		e.obs = obs
@@ -99,7 +99,7 @@ func simulateUntil(out []float64, jobs []Arrival, speed float64, policy Discipli
 		return &e.tab, e.run(until)
 	}
 	e := &ws.prio
-	e.reset(jobs, speed, policy.Kind, out)
+	e.reset(jobs, speed, policy.Algorithm, out)
 	e.obs = obs
 	defer e.detach()
 	return &e.tab, e.run(until)

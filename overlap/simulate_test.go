@@ -37,7 +37,7 @@ func TestExample21(t *testing.T) {
 		// shuffle runs at 1/3, finishing with its map at t = 1 + 3 = 4
 		// (paper: J2 finishes at 4). J3's map runs [4,6]; its ratio is 1 so
 		// its shuffle keeps pace at 1 and it completes at t = 6 (paper).
-		{Discipline{Kind: FIFO}, []float64{2, 4, 6}},
+		{Discipline{Algorithm: FIFO}, []float64{2, 4, 6}},
 		// MaxSRPT (keys max(x,y): J1 2, J2 3, J3 2; J1 before J3 by index).
 		// [0,1]: J1 as above (map 1, shuffle 1). t=1: J1 has 1 shuffle left,
 		// key 1; the map goes to J3 (key 2 < 3). [1,2]: shuffle finishes J1
@@ -49,12 +49,12 @@ func TestExample21(t *testing.T) {
 		// unit: 1/3 available at t=4. [4,4.5]: J2's shuffle at 1 drains the
 		// buffer at 2/3 → empty at 4.5; then at 1/3 until its map ends at
 		// t = 3 + 3 = 6 → J2 at 6.
-		{Discipline{Kind: MaxSRPT}, []float64{2, 6, 4}},
+		{Discipline{Algorithm: MaxSRPT}, []float64{2, 6, 4}},
 		// MaxSRPTStrict: the same path — the shuffle job is always the first
 		// job with shuffle work, and nothing else could use spare capacity
 		// (it arises only while J2 or J1 is limited and no job has
 		// available work).
-		{Discipline{Kind: MaxSRPTStrict}, []float64{2, 6, 4}},
+		{Discipline{Algorithm: MaxSRPTStrict}, []float64{2, 6, 4}},
 		// SplitSRPTStrict. β = min(2, 3, 1) = 1: μ₁ = μ₂ = 1/2. Map-heavy
 		// class {J2 (3,1), J3 (2,2)} by x(t): J3 first; shuffle-heavy {J1}.
 		// [0,2]: J3 gets map 1/2 and shuffle 1/2 (ratio 1: limit 1/2, kept
@@ -64,7 +64,7 @@ func TestExample21(t *testing.T) {
 		// on at 1/2 → done at 4; the shuffle-heavy map share is idle.
 		// t=4: only J2: β = 3, μ₁ = 1/4, μ₂ = 3/4; J2's map at 3/4 (shuffle
 		// at (1/3)(3/4) = 1/4 = μ₁, keeping pace) takes 3/(3/4) = 4 → J2 at 8.
-		{Discipline{Kind: SplitSRPTStrict}, []float64{4, 8, 4}},
+		{Discipline{Algorithm: SplitSRPTStrict}, []float64{4, 8, 4}},
 		// SplitSRPT (shared capacity). [0,2] as above (no class has
 		// capacity to spare: J3 uses its 1/2 shuffle, J1 its 1/2). t=2:
 		// J1 has no map work, so its class's map share goes to J3: map 1,
@@ -77,7 +77,7 @@ func TestExample21(t *testing.T) {
 		// own plus the idle 3/4 → 1: its buffer (1/3) drains at 2/3 → empty
 		// at 4.5; then shuffle at 1/3 until its map (2 left at t=4) ends at
 		// t = 6 → J2 at 6.
-		{Discipline{Kind: SplitSRPT}, []float64{4, 6, 4}},
+		{Discipline{Algorithm: SplitSRPT}, []float64{4, 6, 4}},
 		// k-LPS (k ≥ 3). [0,3]: map 1/3 each; shuffle limits (y/x)/3: J1
 		// 2/3, J2 1/9, J3 1/3. Water-fill: 1/9 and 1/3 fit, J1 gets the
 		// remaining 5/9 < 2/3, so J1's buffer grows at 1/9. t=3: J1's map is
@@ -91,13 +91,13 @@ func TestExample21(t *testing.T) {
 		// 3.8 + (1/15)/(1/3) = 4. [4,5]: both limited (1/6 + 1/2 ≤ 1); J3's
 		// map (0.5 left at 1/2) ends at 5 → J3 at 5. [5,6]: J2 alone, map 1,
 		// 1 left → J2 at 6.
-		{Discipline{Kind: KLPS}, []float64{3.8, 6, 5}},
+		{Discipline{Algorithm: KLPS}, []float64{3.8, 6, 5}},
 		// 1-LPS is FIFO at the map; the shuffle station is PS over the
 		// jobs with shuffle work: [0,1]: J1 (map 1, limit 2) alone → 1.
 		// t=1: J1 has 1 left (available); J2's map at 1, limit 1/3: level
 		// 1 − 1/3 = 2/3 for J1 → J1 done at 1 + 3/2 = 2.5. J2 limited at 1/3
 		// until its map ends at 4 → J2 at 4; J3 [4,6] → 6.
-		{Discipline{Kind: KLPS, K: 1}, []float64{2.5, 4, 6}},
+		{Discipline{Algorithm: KLPS, K: 1}, []float64{2.5, 4, 6}},
 	}
 	for _, c := range cases {
 		got, err := Simulate(nil, example21, 1, c.policy, nil)
@@ -181,7 +181,7 @@ func (c *pathChecker) interval(now, tau float64, view []simView) {
 		sumMap += v.rate.Map
 	}
 	// Map station never idle while map work exists (all but the strict split).
-	if c.policy.Kind != SplitSRPTStrict && anyMap && !near(sumMap, c.speed, c.speed) {
+	if c.policy.Algorithm != SplitSRPTStrict && anyMap && !near(sumMap, c.speed, c.speed) {
 		t.Fatalf("t=%v: map station serves %v < speed %v with map work present", now, sumMap, c.speed)
 	}
 	// The engine's rates are those of Rates on the snapshot, at the start of
@@ -251,7 +251,7 @@ func (c *pathChecker) compare(at float64, view []simView, snap []Job, dt float64
 // keysTied reports two jobs of snap whose policy keys are within 1e-9.
 func keysTied(snap []Job, p Discipline) bool {
 	key := func(j Job) float64 {
-		switch p.Kind {
+		switch p.Algorithm {
 		case MaxSRPT, MaxSRPTStrict:
 			return math.Max(j.RemainingMap, j.RemainingShuffle)
 		case SplitSRPT, SplitSRPTStrict:
@@ -369,7 +369,7 @@ func testSimulateNoPanic(t *rapid.T) {
 	case 1:
 		speed = rapid.SampledFrom([]float64{0, -1, math.NaN(), math.Inf(1), 1e-300, 1e300}).Draw(t, "speed")
 	case 2:
-		p.Kind = Kind(rapid.IntRange(-3, 10).Draw(t, "badKind"))
+		p.Algorithm = Algorithm(rapid.IntRange(-3, 10).Draw(t, "badKind"))
 		p.K = rapid.IntRange(-5, 5).Draw(t, "badK")
 	case 3:
 		if len(jobs) > 1 {
@@ -423,7 +423,7 @@ func TestSimulateErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want an InputError on %q index %d", c.name, err, c.field, c.index)
 		}
 	}
-	if _, err := Simulate(nil, nil, 1, Discipline{K: -1, Kind: KLPS}, nil); err == nil {
+	if _, err := Simulate(nil, nil, 1, Discipline{K: -1, Algorithm: KLPS}, nil); err == nil {
 		t.Error("k = -1: want an error")
 	}
 }
@@ -439,9 +439,9 @@ func TestSimulateMemory(t *testing.T) {
 			jobs = append(jobs, Arrival{Time: float64(burst) * 1000, Map: float64(k%3 + 1), Shuffle: float64(k%4 + 1)})
 		}
 	}
-	for _, kind := range allKinds {
+	for _, kind := range allAlgorithms {
 		var ws Workspace
-		resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, &ws)
+		resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: kind}, &ws)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -487,8 +487,8 @@ func peakPresent(jobs []Arrival, resp []float64) int {
 func TestSimulateZeroSizes(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Time: 0, Map: 0, Shuffle: 0}, {Time: 0, Map: 0, Shuffle: 2}, {Time: 0, Map: 3, Shuffle: 0}, {Time: 10, Map: 0, Shuffle: 0}}
-	for _, kind := range allKinds {
-		got, err := Simulate(nil, jobs, 2, Discipline{Kind: kind}, nil)
+	for _, kind := range allAlgorithms {
+		got, err := Simulate(nil, jobs, 2, Discipline{Algorithm: kind}, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", kind, err)
 		}
@@ -511,7 +511,7 @@ func TestSimulateZeroSizes(t *testing.T) {
 func TestKLPSQueueOrder(t *testing.T) {
 	t.Parallel()
 	jobs := []Arrival{{Time: 0, Map: 1}, {Time: 0, Map: 1, Shuffle: 1}, {Time: 1, Map: 1, Shuffle: 1}}
-	got, err := Simulate(nil, jobs, 1, Discipline{Kind: KLPS, K: 1}, nil)
+	got, err := Simulate(nil, jobs, 1, Discipline{Algorithm: KLPS, K: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,7 +534,7 @@ func TestSimultaneousEvents(t *testing.T) {
 				jobs[i] = Arrival{Map: 0.3, Shuffle: 0.1 * float64(n)}
 			}
 			var ws Workspace
-			if _, err := Simulate(nil, jobs, speed, Discipline{Kind: KLPS}, &ws); err != nil {
+			if _, err := Simulate(nil, jobs, speed, Discipline{Algorithm: KLPS}, &ws); err != nil {
 				t.Fatal(err)
 			}
 			// Map rate speed/n each; shuffle limit (n/3)·speed/n = speed/3
@@ -557,7 +557,7 @@ func TestSimultaneousEvents(t *testing.T) {
 	// closing check: 3 events), whatever the rounding of 1/3.
 	for _, c := range []float64{0.1, 0.3, 0.7, 1.1, 3.3, 1e-3, 7, 13} {
 		var ws Workspace
-		resp, err := Simulate(nil, []Arrival{{Map: 3 * c, Shuffle: c}, {Shuffle: 2 * c}}, 1, Discipline{Kind: MaxSRPT}, &ws)
+		resp, err := Simulate(nil, []Arrival{{Map: 3 * c, Shuffle: c}, {Shuffle: 2 * c}}, 1, Discipline{Algorithm: MaxSRPT}, &ws)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,8 +47,8 @@ func dominates(t *rapid.T, what string, fast, slow []float64) {
 func testTheorem3SamplePath(t *rapid.T) {
 	jobs := genArrivals(t, 14)
 	speed := rapid.Float64Range(0.25, 3).Draw(t, "speed")
-	kind := rapid.SampledFrom([]Kind{MaxSRPT, MaxSRPTStrict}).Draw(t, "kind")
-	resp, err := Simulate(nil, jobs, speed, Discipline{Kind: kind}, nil)
+	kind := rapid.SampledFrom([]Algorithm{MaxSRPT, MaxSRPTStrict}).Draw(t, "kind")
+	resp, err := Simulate(nil, jobs, speed, Discipline{Algorithm: kind}, nil)
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
@@ -77,7 +77,7 @@ func TestTheorem3SamplePath(t *testing.T) {
 func testTheorem5SamplePath(t *rapid.T) {
 	jobs := genArrivals(t, 14)
 	speed := rapid.Float64Range(0.25, 3).Draw(t, "speed")
-	resp, err := Simulate(nil, jobs, speed, Discipline{Kind: SplitSRPTStrict}, nil)
+	resp, err := Simulate(nil, jobs, speed, Discipline{Algorithm: SplitSRPTStrict}, nil)
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}
@@ -159,8 +159,8 @@ func TestCorollary4Tight(t *testing.T) {
 			a, e := c.alpha, c.eps
 			wantT := (a-e)*m*(m+1)/2 + m*m*(a-e) + a*m*(m+1)/2
 			wantAlt := (1+a)*m*m + a*m
-			for _, kind := range []Kind{MaxSRPT, MaxSRPTStrict} {
-				resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, nil)
+			for _, kind := range []Algorithm{MaxSRPT, MaxSRPTStrict} {
+				resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: kind}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -168,7 +168,7 @@ func TestCorollary4Tight(t *testing.T) {
 					t.Errorf("α=%v ε=%v n=%d %v: T = %v, want %v", a, e, n, kind, got, wantT)
 				}
 			}
-			resp, err := Simulate(nil, jobs, 1, Discipline{Kind: FIFO}, nil)
+			resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: FIFO}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,8 +224,8 @@ func TestCorollary6Tight(t *testing.T) {
 			nf := float64(n)
 			wantT := (1+b)*nf*(nf-1)/2 + (1+b)*(nf-1)
 			wantAlt := b*nf*(nf-1)/2 + 2*b*(nf-1)
-			for _, kind := range []Kind{SplitSRPTStrict, SplitSRPT} {
-				resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, nil)
+			for _, kind := range []Algorithm{SplitSRPTStrict, SplitSRPT} {
+				resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: kind}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -233,7 +233,7 @@ func TestCorollary6Tight(t *testing.T) {
 					t.Errorf("β=%v n=%d %v: T = %v, want %v", b, n, kind, got, wantT)
 				}
 			}
-			resp, err := Simulate(nil, jobs, 1, Discipline{Kind: FIFO}, nil)
+			resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: FIFO}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -269,10 +269,10 @@ func TestTheorem2Adversary(t *testing.T) {
 	if testing.Short() {
 		ns = []int{64, 512}
 	}
-	for _, kind := range allKinds {
+	for _, kind := range allAlgorithms {
 		prev := 0.0
 		for _, n := range ns {
-			jobs, branch, err := Theorem2Instance(n, Discipline{Kind: kind}, nil)
+			jobs, branch, err := Theorem2Instance(n, Discipline{Algorithm: kind}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,7 +281,7 @@ func TestTheorem2Adversary(t *testing.T) {
 			if len(jobs) != k*k+k+k*k*k+1 {
 				t.Fatalf("%v n=%d: %d jobs, want k²+k+k³+1 = %d", kind, n, len(jobs), k*k+k+k*k*k+1)
 			}
-			resp, err := Simulate(nil, jobs, 1, Discipline{Kind: kind}, nil)
+			resp, err := Simulate(nil, jobs, 1, Discipline{Algorithm: kind}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,12 +291,12 @@ func TestTheorem2Adversary(t *testing.T) {
 			if branch == 1 {
 				lower = (kf*kf/5 + 1) * kf * kf * kf
 				upper = (kf*kf+kf)*kf*kf + (kf+1)*kf*kf*kf + kf*3*kf*kf/2
-				alt, err = Simulate(nil, jobs, 1, Discipline{Kind: MaxSRPT}, nil)
+				alt, err = Simulate(nil, jobs, 1, Discipline{Algorithm: MaxSRPT}, nil)
 			} else {
 				lower = (2*kf/15 + 1) * 3 * kf * kf * kf * kf / 2
 				upper = (kf*kf+kf)*2*kf*kf + 3*kf*kf*kf*kf/2
 				reordered := slices.Concat(jobs[k*k:k*k+k], jobs[:k*k], jobs[k*k+k:])
-				alt, err = Simulate(nil, reordered, 1, Discipline{Kind: FIFO}, nil)
+				alt, err = Simulate(nil, reordered, 1, Discipline{Algorithm: FIFO}, nil)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -316,10 +316,10 @@ func TestTheorem2Adversary(t *testing.T) {
 	}
 	// Policies that do type-2 map work early fall in branch 1; MaxSRPT does
 	// none (type-1 keys are smaller) and falls in branch 2.
-	if _, b, _ := Theorem2Instance(512, Discipline{Kind: SplitSRPTStrict}, nil); b != 1 {
+	if _, b, _ := Theorem2Instance(512, Discipline{Algorithm: SplitSRPTStrict}, nil); b != 1 {
 		t.Errorf("SplitSRPTStrict (type-2 map share μ₁ = 0.4 ≥ 1/5): branch %d, want 1", b)
 	}
-	if _, b, _ := Theorem2Instance(512, Discipline{Kind: MaxSRPT}, nil); b != 2 {
+	if _, b, _ := Theorem2Instance(512, Discipline{Algorithm: MaxSRPT}, nil); b != 2 {
 		t.Errorf("MaxSRPT: branch %d, want 2", b)
 	}
 }
@@ -333,8 +333,8 @@ func testLowerBoundBelowPolicies(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("LowerBound: %v", err)
 	}
-	for _, kind := range allKinds {
-		resp, err := Simulate(nil, jobs, speed, Discipline{Kind: kind}, nil)
+	for _, kind := range allAlgorithms {
+		resp, err := Simulate(nil, jobs, speed, Discipline{Algorithm: kind}, nil)
 		if err != nil {
 			t.Fatalf("Simulate: %v", err)
 		}

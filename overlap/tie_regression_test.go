@@ -18,8 +18,8 @@ func TestSimulateUnstartedTie(t *testing.T) {
 	t.Parallel()
 	const speed = 1.502029619688853
 	jobs := []Arrival{{Time: 0, Map: 0, Shuffle: 3}, {Time: 0, Map: 1.03125, Shuffle: 3}}
-	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
-		got, err := Simulate(nil, jobs, speed, Discipline{Kind: k}, nil)
+	for _, k := range []Algorithm{MaxSRPT, MaxSRPTStrict} {
+		got, err := Simulate(nil, jobs, speed, Discipline{Algorithm: k}, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", k, err)
 		}
@@ -46,8 +46,8 @@ func TestSimulateMapEndTie(t *testing.T) {
 	const s = 1.5035934448242188
 	jobs := []Arrival{{0, 0, 0}, {0, 0, 1}, {0, 0, 1}, {0.5, 0, 3}, {1, 1, 3}, {1, 0, 0}, {1, 0, 1}}
 	want := []float64{0, 1 / s, 2 / s, 6/s - 0.5, 9/s - 1, 0, 3/s - 1}
-	for _, k := range []Kind{MaxSRPT, MaxSRPTStrict} {
-		got, err := Simulate(nil, jobs, s, Discipline{Kind: k}, nil)
+	for _, k := range []Algorithm{MaxSRPT, MaxSRPTStrict} {
+		got, err := Simulate(nil, jobs, s, Discipline{Algorithm: k}, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", k, err)
 		}

@@ -116,20 +116,20 @@ func (w Workload) Generate(dst []Arrival, n int, rng *rand.Rand) ([]Arrival, err
 		return nil, err
 	}
 	if !(w.Load >= 1e-9 && w.Load <= 1e9) {
-		return nil, check.Err(fn, -1, "Load", w.Load, "must be in [1e-9, 1e9]")
+		return nil, check.Err(fn, check.Scalar, "Load", w.Load, "must be in [1e-9, 1e9]")
 	}
 	if rng == nil {
-		return nil, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
+		return nil, check.ErrText(fn, check.Scalar, "rng", "nil", "must not be nil")
 	}
 	for _, p := range []struct {
 		field    string
 		mean, sd float64
 	}{{"mapMean", w.MapMean, w.MapSD}, {"ratioMean", w.RatioMean, w.RatioSD}} {
 		if !(p.mean >= 1e-100 && p.mean <= 1e100) {
-			return nil, check.Err(fn, -1, p.field, p.mean, "must be in [1e-100, 1e100]")
+			return nil, check.Err(fn, check.Scalar, p.field, p.mean, "must be in [1e-100, 1e100]")
 		}
 		if p.sd > 1e6*p.mean {
-			return nil, check.Err(fn, -1, p.field[:len(p.field)-4]+"SD", p.sd, "must be at most 1e6 times the mean")
+			return nil, check.Err(fn, check.Scalar, p.field[:len(p.field)-4]+"SD", p.sd, "must be at most 1e6 times the mean")
 		}
 	}
 	muX, sigmaX, err := LogNormalParams(w.MapMean, w.MapSD)

@@ -173,3 +173,24 @@ func BenchmarkHopperPick(b *testing.B) {
 		b.Run(fmt.Sprintf("baseline=allocate/n=%d", n), func(b *testing.B) { benchmarkHopperPick(b, n, true) })
 	}
 }
+
+// BenchmarkSampleDistinct draws k distinct values of [0, n) by rejection
+// with a reused workspace, where the drawn set is a bit set (n ≤
+// 64·(k+16)) and where it is a hash set.
+func BenchmarkSampleDistinct(b *testing.B) {
+	for _, c := range []struct{ n, k int }{{1000, 10}, {100000, 2000}, {15000, 3}, {1 << 31, 2000}} {
+		b.Run(fmt.Sprintf("n=%d/k=%d", c.n, c.k), func(b *testing.B) {
+			var ws Workspace
+			rng := rand.New(rand.NewPCG(1, 1))
+			dst := sampleDistinct(nil, c.n, c.k, rng, &ws)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				dst = sampleDistinct(dst[:0], c.n, c.k, rng, &ws)
+			}
+			if len(dst) != c.k {
+				b.Fatal("wrong sample size")
+			}
+		})
+	}
+}

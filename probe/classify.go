@@ -42,11 +42,11 @@ func (c Class) String() string { return enum.Name(c, classNames, "Class") }
 // (+Inf is allowed).
 func Classify(estTask, threshold float64) (Class, error) {
 	const fn = "probe.Classify"
-	if err := check.NonNegative(fn, -1, "estTask", estTask); err != nil {
+	if err := check.NonNegative(fn, check.Scalar, "estTask", estTask); err != nil {
 		return Short, err
 	}
 	if math.IsNaN(threshold) || threshold < 0 {
-		return Short, check.Err(fn, -1, "threshold", threshold, "must be ≥ 0 (+Inf allowed)")
+		return Short, check.Err(fn, check.Scalar, "threshold", threshold, "must be ≥ 0 (+Inf allowed)")
 	}
 	return classify(estTask, threshold), nil
 }

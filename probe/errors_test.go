@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/check"
 )
 
 // TestErrorFields: each validation of the placement and decision
@@ -145,4 +146,89 @@ func TestSimulateBetaEps(t *testing.T) {
 	cfg.Eps = 1.5
 	_, err := Simulate(jobs, cfg, rngFrom(1))
 	inputErr(t, err, "probe.Simulate", -1, "Eps")
+}
+
+// TestConfigValidate: Config.Validate rejects each Config field just
+// outside its documented bound, naming the field (index −1) as
+// probe.Config.Validate, accepts the value on the bound, and agrees with
+// Simulate, which returns the same field and value for the same
+// configuration.
+func TestConfigValidate(t *testing.T) {
+	t.Parallel()
+	nan := math.NaN()
+	type edit struct {
+		name  string
+		set   func(*Config)
+		field string // "" means: accepted
+	}
+	edits := []edit{
+		{"defaults", func(*Config) {}, ""},
+		{"policy", func(c *Config) { c.Policy = Hopper + 1 }, "Policy"},
+		{"nodes 0", func(c *Config) { c.Nodes = 0 }, "Nodes"},
+		{"nodes 1", func(c *Config) { c.Nodes = 1; c.ShortFraction = 0 }, ""},
+		{"nodes max", func(c *Config) { c.Nodes = MaxProbes }, ""},
+		{"nodes max+1", func(c *Config) { c.Nodes = MaxProbes + 1 }, "Nodes"},
+		{"short fraction −", func(c *Config) { c.ShortFraction = -1e-300 }, "ShortFraction"},
+		{"short fraction 1", func(c *Config) { c.ShortFraction = 1 }, "ShortFraction"},
+		{"short fraction NaN", func(c *Config) { c.ShortFraction = nan }, "ShortFraction"},
+		{"short fraction 0", func(c *Config) { c.ShortFraction = 0 }, ""},
+		{"threshold −", func(c *Config) { c.Threshold = -1e-300 }, "Threshold"},
+		{"threshold NaN", func(c *Config) { c.Threshold = nan }, "Threshold"},
+		{"threshold 0", func(c *Config) { c.Threshold = 0 }, ""},
+		{"threshold +Inf", func(c *Config) { c.Threshold = math.Inf(1) }, ""},
+		{"min probes −1", func(c *Config) { c.MinProbes = -1 }, "MinProbes"},
+		{"min probes max", func(c *Config) { c.MinProbes = MaxProbes }, ""},
+		{"min probes max+1", func(c *Config) { c.MinProbes = MaxProbes + 1 }, "MinProbes"},
+		{"steal attempts −1", func(c *Config) { c.StealAttempts = -1 }, "StealAttempts"},
+		{"steal attempts 0", func(c *Config) { c.StealAttempts = 0 }, ""},
+		{"min probes 0", func(c *Config) { c.MinProbes = 0 }, ""},
+		{"network delay 0", func(c *Config) { c.NetworkDelay = 0 }, ""},
+		{"probe ratio tiny", func(c *Config) { c.ProbeRatio = 5e-324 }, ""},
+		{"steal attempts max", func(c *Config) { c.StealAttempts = MaxProbes }, ""},
+		{"steal attempts max+1", func(c *Config) { c.StealAttempts = MaxProbes + 1 }, "StealAttempts"},
+		{"sampling", func(c *Config) { c.Sampling = WithReplacement + 1 }, "Sampling"},
+		{"sampling with replacement", func(c *Config) { c.Sampling = WithReplacement }, ""},
+		{"thieves", func(c *Config) { c.Thieves = AllThieves + 1 }, "Thieves"},
+		{"thieves all", func(c *Config) { c.Thieves = AllThieves }, ""},
+		{"misestimate min > max", func(c *Config) { c.MisestimateMin, c.MisestimateMax = 2, 1 }, "MisestimateMin"},
+		{"misestimate min = max", func(c *Config) { c.MisestimateMin, c.MisestimateMax = 2, 2 }, ""},
+		{"misestimate min −", func(c *Config) { c.MisestimateMin = -1 }, "MisestimateMin"},
+		{"misestimate max above", func(c *Config) { c.MisestimateMax = MaxFactor * 2 }, "MisestimateMax"},
+		{"probe ratio 0", func(c *Config) { c.ProbeRatio = 0 }, "ProbeRatio"},
+		{"probe ratio NaN", func(c *Config) { c.ProbeRatio = nan }, "ProbeRatio"},
+		{"network delay −", func(c *Config) { c.NetworkDelay = -1 }, "NetworkDelay"},
+		{"network delay max", func(c *Config) { c.NetworkDelay = MaxTime }, ""},
+		{"network delay above", func(c *Config) { c.NetworkDelay = MaxTime * 2 }, "NetworkDelay"},
+		{"starvation factor above", func(c *Config) { c.StarvationFactor = MaxFactor * 2 }, "StarvationFactor"},
+		{"starvation factor max", func(c *Config) { c.StarvationFactor = MaxFactor }, ""},
+	}
+	job := []Job{{Durations: []float64{1}, EstTask: 0}}
+	for _, p := range []Scheduler{Eagle, Hawk, Sparrow, Hopper} {
+		all := append(edits[:len(edits):len(edits)],
+			edit{"beta 1", func(c *Config) { c.Beta = 1 }, map[bool]string{true: "Beta"}[p == Hopper]},
+			edit{"eps above 1", func(c *Config) { c.Eps = 1.5 }, map[bool]string{true: "Eps"}[p == Hopper]},
+			edit{"eps 1", func(c *Config) { c.Eps = 1 }, ""})
+		for _, e := range all {
+			cfg := DefaultConfig(p, 100, 1)
+			e.set(&cfg)
+			err := cfg.Validate()
+			if e.field == "" {
+				if err != nil {
+					t.Errorf("%v, %s: Validate %v; want accepted", p, e.name, err)
+				}
+				if cfg.Nodes < MaxProbes && cfg.MinProbes < MaxProbes && cfg.StealAttempts < MaxProbes { // else a long run
+					if _, err := Simulate(job, cfg, rngFrom(1)); err != nil {
+						t.Errorf("%v, %s: Simulate %v; want accepted", p, e.name, err)
+					}
+				}
+				continue
+			}
+			_, simErr := Simulate(job, cfg, rngFrom(1))
+			inputErr(t, err, "probe.Config.Validate", check.Scalar, e.field)
+			inputErr(t, simErr, "probe.Simulate", check.Scalar, e.field)
+			if v, w := err.(*specsched.InputError).Value, simErr.(*specsched.InputError).Value; v != w && !(math.IsNaN(v) && math.IsNaN(w)) {
+				t.Errorf("%v, %s: Validate's value %v, Simulate's %v", p, e.name, v, w)
+			}
+		}
+	}
 }

@@ -10,23 +10,74 @@ import "github.com/specsched/specsched/internal/minheap"
 //
 //	evProbe     node, job, round          a short probe reaches a node
 //	evReject    job, round                the round's rejections reach the scheduler
-//	evLong      node, job, task, ref      a long task reaches a node; ref: the vector snapshot
-//	evRequest   node, job, ref, blocked   a node's getTask reaches the scheduler; ref: the entry id
-//	evReply     node, job, task, ref,     the scheduler's reply reaches the node; task −1: none;
-//	            copy, blocked             ref: the entry id
-//	evFinish    node, job, ref            a task execution ends; ref: the node's version
+//	evLong      node, job, task,          a long task reaches a node
+//	            snapshot
+//	evRequest   node, job, entry,         a node's getTask reaches the scheduler
+//	            blocked
+//	evReply     node, job, task, entry,   the scheduler's reply reaches the node; task −1: none
+//	            copy, blocked
+//	evFinish    node, job, version        a task execution ends
 //	evLongDone  node, job                 a long task's completion reaches the central scheduler
-//	evStolen    node, ref                 stolen probes reach the thief; ref: the batch
+//	evStolen    node, batch               stolen probes reach the thief
+//
+// snapshot, entry, version and batch are one word, record, which no kind
+// uses twice: the events built by longEvent, requestEvent, replyEvent,
+// finishEvent and stolenEvent hold it under its name for their kind, and
+// the methods of those names read it back (four fields would grow an
+// event from 40 to 64 bytes, and the queue's items with it).
 type event struct {
 	node    int
 	job     int
 	task    int // the task of the job (evReply: −1 when there is none)
-	ref     int // the record the event refers to: snapshot, entry id, node version or batch
+	record  int // see snapshot, entry, version, batch
 	kind    eventKind
 	round   uint8 // the probe's round: 0, 1 (after a rejection) or 2 (fallback)
 	copy    bool  // the task is a speculative copy (Hopper)
 	blocked bool  // the probe was queued behind a long task (Table 2's counter)
 }
+
+// longEvent: long task task of job job reaches node node, carrying the
+// vector snapshot (an index into simulator.snapshots) taken when it was placed.
+func longEvent(node, job, task, snapshot int) event {
+	return event{kind: evLong, node: node, job: job, task: task, record: snapshot}
+}
+
+// requestEvent: node node's getTask for the queue entry entry (a probe
+// id) of job job reaches the scheduler.
+func requestEvent(node, job, entry int, blocked bool) event {
+	return event{kind: evRequest, node: node, job: job, record: entry, blocked: blocked}
+}
+
+// replyEvent: the scheduler's reply to node node's getTask for entry
+// entry of job job reaches the node: task task (−1: none), a speculative
+// copy if isCopy.
+func replyEvent(node, job, task, entry int, isCopy, blocked bool) event {
+	return event{kind: evReply, node: node, job: job, task: task, record: entry, copy: isCopy, blocked: blocked}
+}
+
+// finishEvent: the execution of job job's task on node node ends, if the
+// node is still at version version (a kill moves it on).
+func finishEvent(node, job, version int) event {
+	return event{kind: evFinish, node: node, job: job, record: version}
+}
+
+// stolenEvent: the probes of batch batch (an index into
+// simulator.stolen) reach the thief node.
+func stolenEvent(node, batch int) event {
+	return event{kind: evStolen, node: node, record: batch}
+}
+
+// snapshot is an evLong event's vector snapshot.
+func (e *event) snapshot() int { return e.record }
+
+// entry is an evRequest or evReply event's queue-entry id.
+func (e *event) entry() int { return e.record }
+
+// version is an evFinish event's node version.
+func (e *event) version() int { return e.record }
+
+// batch is an evStolen event's batch of stolen probes.
+func (e *event) batch() int { return e.record }
 
 type eventKind uint8
 

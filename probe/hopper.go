@@ -63,7 +63,7 @@ import (
 func HopperPick(queued []int, remaining, running []float64, slots, beta, eps float64, ws *Workspace) (int, error) {
 	const fn = "probe.HopperPick"
 	if len(running) != len(remaining) {
-		return -1, check.Err(fn, -1, "len(running)", float64(len(running)), "must equal len(remaining)")
+		return -1, check.Err(fn, check.Scalar, "len(running)", float64(len(running)), "must equal len(remaining)")
 	}
 	totalT := 0.0 // ΣT for the case split below
 	for i := range remaining {
@@ -75,14 +75,14 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 		}
 		totalT += remaining[i]
 	}
-	if err := check.NonNegative(fn, -1, "slots", slots); err != nil {
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return -1, err
 	}
 	factor, err := speculationFactor(fn, "beta", beta)
 	if err != nil {
 		return -1, err
 	}
-	if err := check.Unit(fn, -1, "eps", eps); err != nil {
+	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
 		return -1, err
 	}
 	ws = orNew(ws)
@@ -121,7 +121,7 @@ func HopperPick(queued []int, remaining, running []float64, slots, beta, eps flo
 // formed here is alloc.VirtualSize(T, β) bit for bit while it is finite),
 // after validating β for fn, whose parameter field names it. O(1).
 func speculationFactor(fn, field string, beta float64) (float64, error) {
-	if err := check.TailIndex(fn, -1, field, beta); err != nil {
+	if err := check.TailIndex(fn, check.Scalar, field, beta); err != nil {
 		return 0, err
 	}
 	return hopper.Factor(beta), nil

@@ -41,14 +41,14 @@ func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Wor
 			return nil, err
 		}
 	}
-	if err := check.NonNegative(fn, -1, "estTask", estTask); err != nil {
+	if err := check.NonNegative(fn, check.Scalar, "estTask", estTask); err != nil {
 		return nil, err
 	}
 	if tasks < 0 || tasks > MaxProbes {
-		return nil, check.Err(fn, -1, "tasks", float64(tasks), "must lie in [0, 2^31]")
+		return nil, check.Err(fn, check.Scalar, "tasks", float64(tasks), "must lie in [0, 2^31]")
 	}
 	if tasks > 0 && len(workLeft) == 0 {
-		return nil, check.Err(fn, -1, "len(workLeft)", 0, "must be > 0 when tasks > 0")
+		return nil, check.Err(fn, check.Scalar, "len(workLeft)", 0, "must be > 0 when tasks > 0")
 	}
 	if err := check.Disjoint(fn, dst, tasks, "workLeft", workLeft); err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func PlaceLWL(dst []int, workLeft []float64, tasks int, estTask float64, ws *Wor
 		// to 2³¹ additions (relative error ≤ 2⁻²²), where +Inf would tie
 		// nodes whose work differs.
 		if reach := slices.Min(workLeft) + float64(tasks)*estTask; !(reach <= math.MaxFloat64/2) {
-			return nil, check.Err(fn, -1, "estTask", estTask, "min(workLeft) + tasks·estTask must be ≤ MaxFloat64/2")
+			return nil, check.Err(fn, check.Scalar, "estTask", estTask, "min(workLeft) + tasks·estTask must be ≤ MaxFloat64/2")
 		}
 	}
 	dst = slices.Grow(dst[:0], tasks)[:tasks]

@@ -18,8 +18,8 @@ type Summary struct {
 // the jobs r classified short and long. A percentile is the empirical
 // quantile: the smallest completion time c such that at least that
 // fraction of the jobs completed within c (gonum stat.Quantile,
-// stat.Empirical; internal/stats, the summary sim and cmd/specsim share).
-// O(n log n). A class with no job has NaN percentiles and Jobs = 0.
+// stat.Empirical), the same percentiles sim's results and specsim's tables
+// report. O(n log n). A class with no job has NaN percentiles and Jobs = 0.
 func (r *Result) Summarize() Summary {
 	var short, long []float64
 	for j, c := range r.Completion {

@@ -34,7 +34,7 @@ func ParseSampling(s string) (Sampling, error) {
 	if v, ok := enum.Index[Sampling](s, samplingNames[:]); ok {
 		return v, nil
 	}
-	return 0, check.ErrText("probe.ParseSampling", -1, "sampling", s, "unknown sampling")
+	return 0, check.ErrText("probe.ParseSampling", check.Scalar, "sampling", s, "unknown sampling")
 }
 
 // Thieves says which idle nodes steal probes in Hawk (Config.Thieves).
@@ -61,7 +61,7 @@ func ParseThieves(s string) (Thieves, error) {
 	if v, ok := enum.Index[Thieves](s, thievesNames[:]); ok {
 		return v, nil
 	}
-	return 0, check.ErrText("probe.ParseThieves", -1, "thieves", s, "unknown thieves")
+	return 0, check.ErrText("probe.ParseThieves", check.Scalar, "thieves", s, "unknown thieves")
 }
 
 // A TraceSetting is the evaluation setting of one of the Eagle paper's
@@ -109,7 +109,7 @@ func LookupTraceSetting(name string) (TraceSetting, error) {
 			return ts, nil
 		}
 	}
-	return TraceSetting{}, check.ErrText("probe.LookupTraceSetting", -1, "name", name, "unknown trace setting (want yahoo, cloudera or google)")
+	return TraceSetting{}, check.ErrText("probe.LookupTraceSetting", check.Scalar, "name", name, "unknown trace setting (want yahoo, cloudera or google)")
 }
 
 // Config returns DefaultConfig(p, ts.Nodes, ts.Threshold) with the trace's

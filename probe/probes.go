@@ -36,16 +36,16 @@ const MaxProbes = 1 << 31
 func ProbeCount(tasks, minProbes int, ratio float64) (int, error) {
 	const fn = "probe.ProbeCount"
 	if tasks < 0 || tasks > MaxProbes {
-		return 0, check.Err(fn, -1, "tasks", float64(tasks), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, check.Scalar, "tasks", float64(tasks), "must lie in [0, 2^31]")
 	}
 	if minProbes < 0 || minProbes > MaxProbes {
-		return 0, check.Err(fn, -1, "minProbes", float64(minProbes), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, check.Scalar, "minProbes", float64(minProbes), "must lie in [0, 2^31]")
 	}
-	if err := check.NonNegative(fn, -1, "ratio", ratio); err != nil {
+	if err := check.NonNegative(fn, check.Scalar, "ratio", ratio); err != nil {
 		return 0, err
 	}
 	if scaled := batchProbes(tasks, ratio); scaled > MaxProbes {
-		return 0, check.Err(fn, -1, "ratio·tasks", scaled, "must be ≤ 2^31")
+		return 0, check.Err(fn, check.Scalar, "ratio·tasks", scaled, "must be ≤ 2^31")
 	}
 	return probeCount(tasks, minProbes, ratio), nil
 }

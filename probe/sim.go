@@ -53,7 +53,7 @@ func ParsePolicy(s string) (Scheduler, error) {
 	if p, ok := enum.Index[Scheduler](s, policyNames[:]); ok {
 		return p, nil
 	}
-	return 0, check.ErrText("probe.ParsePolicy", -1, "policy", s, "unknown policy")
+	return 0, check.ErrText("probe.ParsePolicy", check.Scalar, "policy", s, "unknown policy")
 }
 
 // Config configures Simulate. DefaultConfig returns the papers' settings.
@@ -209,9 +209,9 @@ type Result struct {
 func ShortPartition(nodes int, fraction float64) (int, error) {
 	const fn = "probe.ShortPartition"
 	if nodes < 0 || nodes > MaxProbes {
-		return 0, check.Err(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, check.Scalar, "nodes", float64(nodes), "must lie in [0, 2^31]")
 	}
-	if err := check.Unit(fn, -1, "fraction", fraction); err != nil {
+	if err := check.Unit(fn, check.Scalar, "fraction", fraction); err != nil {
 		return 0, err
 	}
 	short := fraction * float64(nodes)
@@ -435,36 +435,42 @@ func simulate(jobs []Job, cfg Config, rng *rand.Rand, set ...func(*simulator)) (
 	return s, nil
 }
 
-// validateSim checks Simulate's arguments, everything the run's kernels
-// (classify, probeCount, placeProbes, replaceProbes, getProbeFromQueue,
-// hopperChoose) assume, and returns decentralized Hopper's speculation
-// factor 2/β (speculationFactor; 0 for the other policies), the one value
-// the checks derive.
-func validateSim(jobs []Job, cfg Config, rng *rand.Rand) (float64, error) {
-	const fn = "probe.Simulate"
+// Validate returns the *specsched.InputError Simulate would return for
+// cfg whatever the jobs, naming the Config field (Func
+// "probe.Config.Validate"), or nil. Simulate can still reject a valid cfg
+// for a workload: a ShortFraction that leaves no general-partition node
+// when a job is long, a ProbeRatio that gives a job more than MaxProbes
+// probes. O(1).
+func (cfg Config) Validate() error {
+	_, err := cfg.validate("probe.Config.Validate")
+	return err
+}
+
+// validate checks cfg for the function fn and returns decentralized
+// Hopper's speculation factor 2/β (speculationFactor; 0 for the other
+// policies), the one value the checks derive.
+func (cfg Config) validate(fn string) (float64, error) {
 	switch {
 	case cfg.Policy > Hopper:
-		return 0, check.Err(fn, -1, "Policy", float64(cfg.Policy), "unknown policy")
+		return 0, check.Err(fn, check.Scalar, "Policy", float64(cfg.Policy), "unknown policy")
 	case cfg.Nodes < 1 || cfg.Nodes > MaxProbes:
-		return 0, check.Err(fn, -1, "Nodes", float64(cfg.Nodes), "must lie in [1, 2^31]")
+		return 0, check.Err(fn, check.Scalar, "Nodes", float64(cfg.Nodes), "must lie in [1, 2^31]")
 	case !(cfg.ShortFraction >= 0 && cfg.ShortFraction < 1):
-		return 0, check.Err(fn, -1, "ShortFraction", cfg.ShortFraction, "must lie in [0, 1)")
+		return 0, check.Err(fn, check.Scalar, "ShortFraction", cfg.ShortFraction, "must lie in [0, 1)")
 	case math.IsNaN(cfg.Threshold) || cfg.Threshold < 0:
-		return 0, check.Err(fn, -1, "Threshold", cfg.Threshold, "must be ≥ 0 (+Inf allowed)")
+		return 0, check.Err(fn, check.Scalar, "Threshold", cfg.Threshold, "must be ≥ 0 (+Inf allowed)")
 	case cfg.MinProbes < 0 || cfg.MinProbes > MaxProbes:
-		return 0, check.Err(fn, -1, "MinProbes", float64(cfg.MinProbes), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, check.Scalar, "MinProbes", float64(cfg.MinProbes), "must lie in [0, 2^31]")
 	case cfg.StealAttempts < 0 || cfg.StealAttempts > MaxProbes:
-		return 0, check.Err(fn, -1, "StealAttempts", float64(cfg.StealAttempts), "must lie in [0, 2^31]")
+		return 0, check.Err(fn, check.Scalar, "StealAttempts", float64(cfg.StealAttempts), "must lie in [0, 2^31]")
 	case cfg.Sampling > WithReplacement:
-		return 0, check.Err(fn, -1, "Sampling", float64(cfg.Sampling), "unknown sampling")
+		return 0, check.Err(fn, check.Scalar, "Sampling", float64(cfg.Sampling), "unknown sampling")
 	case cfg.Thieves > AllThieves:
-		return 0, check.Err(fn, -1, "Thieves", float64(cfg.Thieves), "unknown thieves")
+		return 0, check.Err(fn, check.Scalar, "Thieves", float64(cfg.Thieves), "unknown thieves")
 	case cfg.MisestimateMin > cfg.MisestimateMax:
-		return 0, check.Err(fn, -1, "MisestimateMin", cfg.MisestimateMin, "must be ≤ MisestimateMax")
-	case rng == nil:
-		return 0, check.ErrText(fn, -1, "rng", "nil", "must not be nil")
+		return 0, check.Err(fn, check.Scalar, "MisestimateMin", cfg.MisestimateMin, "must be ≤ MisestimateMax")
 	}
-	if err := check.Positive(fn, -1, "ProbeRatio", cfg.ProbeRatio); err != nil {
+	if err := check.Positive(fn, check.Scalar, "ProbeRatio", cfg.ProbeRatio); err != nil {
 		return 0, err
 	}
 	var factor float64
@@ -473,7 +479,7 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) (float64, error) {
 		if factor, err = speculationFactor(fn, "Beta", cfg.Beta); err != nil {
 			return 0, err
 		}
-		if err := check.Unit(fn, -1, "Eps", cfg.Eps); err != nil {
+		if err := check.Unit(fn, check.Scalar, "Eps", cfg.Eps); err != nil {
 			return 0, err
 		}
 	}
@@ -483,9 +489,25 @@ func validateSim(jobs []Job, cfg Config, rng *rand.Rand) (float64, error) {
 		max  float64
 	}{{"NetworkDelay", cfg.NetworkDelay, MaxTime}, {"StarvationFactor", cfg.StarvationFactor, MaxFactor},
 		{"MisestimateMin", cfg.MisestimateMin, MaxFactor}, {"MisestimateMax", cfg.MisestimateMax, MaxFactor}} {
-		if err := bounded(fn, -1, f.name, f.v, f.max); err != nil {
+		if err := bounded(fn, check.Scalar, f.name, f.v, f.max); err != nil {
 			return 0, err
 		}
+	}
+	return factor, nil
+}
+
+// validateSim checks Simulate's arguments (cfg by Config.validate, then
+// rng and the jobs), everything the run's kernels (classify, probeCount,
+// placeProbes, replaceProbes, getProbeFromQueue, hopperChoose) assume, and
+// returns decentralized Hopper's speculation factor.
+func validateSim(jobs []Job, cfg Config, rng *rand.Rand) (float64, error) {
+	const fn = "probe.Simulate"
+	factor, err := cfg.validate(fn)
+	if err != nil {
+		return 0, err
+	}
+	if rng == nil {
+		return 0, check.ErrText(fn, check.Scalar, "rng", "nil", "must not be nil")
 	}
 	for j := range jobs {
 		job := &jobs[j]
@@ -555,7 +577,7 @@ func (s *simulator) init() error {
 		anyLong = anyLong || class == Long
 	}
 	if anyLong && s.general == 0 {
-		return check.Err("probe.Simulate", -1, "ShortFraction", cfg.ShortFraction, "leaves no general-partition node for long jobs")
+		return check.Err("probe.Simulate", check.Scalar, "ShortFraction", cfg.ShortFraction, "leaves no general-partition node for long jobs")
 	}
 	if cfg.Policy == Eagle || cfg.Policy == Hawk {
 		s.lwl = newLWLState(s.general)
@@ -619,7 +641,7 @@ func (s *simulator) lostError() error {
 	if q.lost.kind == evFinish {
 		return lostErr(q.lost.job, "Durations", q.lostDelay, q.lostAt)
 	}
-	return lostErr(-1, "NetworkDelay", s.cfg.NetworkDelay, q.lostAt)
+	return lostErr(check.Scalar, "NetworkDelay", s.cfg.NetworkDelay, q.lostAt)
 }
 
 // lost reports whether adding d > 0 to the clock at base changes it by
@@ -643,17 +665,17 @@ func (s *simulator) handle(t float64, e event) {
 	case evReject:
 		s.rejections(t, e.job, int(e.round))
 	case evLong:
-		s.longArrives(t, e.node, e.job, e.task, e.ref)
+		s.longArrives(t, e.node, e.job, e.task, e.snapshot())
 	case evRequest:
-		s.request(t, e.node, e.job, e.ref, e.blocked)
+		s.request(t, e.node, e.job, e.entry(), e.blocked)
 	case evReply:
-		s.reply(t, e.node, e.job, e.task, e.ref, e.copy, e.blocked)
+		s.reply(t, e.node, e.job, e.task, e.entry(), e.copy, e.blocked)
 	case evFinish:
-		s.finish(t, e.node, e.ref)
+		s.finish(t, e.node, e.version())
 	case evLongDone:
 		s.longDone(t, e.node, e.job)
 	case evStolen:
-		s.stolenArrive(t, e.node, e.ref)
+		s.stolenArrive(t, e.node, e.batch())
 	}
 }
 
@@ -686,7 +708,7 @@ func (s *simulator) arrive(t float64, j int) {
 		}
 		snap := s.snapshot(t)
 		for k, i := range s.targets {
-			s.at(t, d, event{kind: evLong, node: s.slot(i), job: j, task: k, ref: snap})
+			s.at(t, d, longEvent(s.slot(i), j, k, snap))
 		}
 		return
 	}
@@ -839,7 +861,7 @@ func (s *simulator) tryStart(t float64, i int) {
 	}
 	n.busy = true
 	n.queued = e.queued
-	s.at(t, s.cfg.NetworkDelay, event{kind: evRequest, node: i, job: e.job, ref: e.id, blocked: e.blocked})
+	s.at(t, s.cfg.NetworkDelay, requestEvent(i, e.job, e.id, e.blocked))
 }
 
 // choose runs Algorithm 1 on node n's queue and stores the counters.
@@ -881,7 +903,7 @@ func (s *simulator) request(t float64, i, j, id int, blocked bool) {
 		task = s.speculate(t, j)
 		isCopy = task >= 0
 	}
-	s.at(t, s.cfg.NetworkDelay, event{kind: evReply, node: i, job: j, task: task, ref: id, copy: isCopy, blocked: blocked})
+	s.at(t, s.cfg.NetworkDelay, replyEvent(i, j, task, id, isCopy, blocked))
 }
 
 // reply handles the scheduler's answer at node i to the getTask of the
@@ -924,7 +946,7 @@ func (s *simulator) start(t float64, i, j, k int, long bool, queued float64) {
 	} else {
 		n.copy = false
 	}
-	s.at(t, duration, event{kind: evFinish, node: i, job: j, ref: n.version})
+	s.at(t, duration, finishEvent(i, j, n.version))
 }
 
 // finish ends node i's execution, unless it was cancelled (version).
@@ -1054,7 +1076,7 @@ func (s *simulator) steal(t float64, i int) {
 		}
 		s.stolen = append(s.stolen, batch)
 		n.stealing = true
-		s.at(t, 2*s.cfg.NetworkDelay, event{kind: evStolen, node: i, ref: len(s.stolen) - 1})
+		s.at(t, 2*s.cfg.NetworkDelay, stolenEvent(i, len(s.stolen)-1))
 		return
 	}
 }

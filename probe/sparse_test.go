@@ -94,31 +94,6 @@ func TestPlaceProbesExactDistribution(t *testing.T) {
 	}
 }
 
-// testIntSet: the sampler's hash set against a map, with values anywhere
-// in [0, 2³¹) and clustered ones that share hash buckets.
-func testIntSet(t *rapid.T) {
-	k := rapid.IntRange(1, 40).Draw(t, "k")
-	var ws Workspace
-	set := ws.drawnSet(k)
-	// The smallest power of two ≥ 2k.
-	if len(set.slots) < 2*k || len(set.slots) >= 4*k || len(set.slots)&(len(set.slots)-1) != 0 {
-		t.Fatalf("table of %d slots for %d values", len(set.slots), k)
-	}
-	model := map[int]bool{}
-	for len(model) < k {
-		v := rapid.OneOf(rapid.IntRange(0, 2*k), rapid.IntRange(0, MaxProbes-1)).Draw(t, "v")
-		if got := set.insert(v); got == model[v] {
-			t.Fatalf("insert(%d) = %v; already in: %v", v, got, model[v])
-		}
-		model[v] = true
-	}
-	if again := ws.drawnSet(k); !again.insert(0) {
-		t.Fatal("a new set still holds 0")
-	}
-}
-
-func TestIntSet(t *testing.T) { t.Parallel(); rapid.Check(t, testIntSet) }
-
 // testStateVectorSparse: a vector of up to 2³¹ nodes with a few long nodes
 // anywhere agrees with a map model, and ReplaceProbes maps its ranks to the
 // clear nodes as a reference does: the rank-r clear node is r plus the

@@ -47,10 +47,10 @@ type StateVector struct {
 func NewStateVector(nodes int, time float64) (*StateVector, error) {
 	const fn = "probe.NewStateVector"
 	if nodes < 0 || nodes > MaxProbes {
-		return nil, check.Err(fn, -1, "nodes", float64(nodes), "must lie in [0, 2^31]")
+		return nil, check.Err(fn, check.Scalar, "nodes", float64(nodes), "must lie in [0, 2^31]")
 	}
 	if math.IsNaN(time) {
-		return nil, check.Err(fn, -1, "time", time, "must not be NaN")
+		return nil, check.Err(fn, check.Scalar, "time", time, "must not be NaN")
 	}
 	return newStateVector(nodes, time), nil
 }
@@ -233,17 +233,17 @@ func PlaceProbesWith(dst []int, first, count, probes int, sampling Sampling, rng
 func checkPlace(fn string, first, count, probes int, sampling Sampling, rng *rand.Rand) error {
 	switch {
 	case first < 0 || first > MaxProbes:
-		return check.Err(fn, -1, "first", float64(first), "must lie in [0, 2^31]")
+		return check.Err(fn, check.Scalar, "first", float64(first), "must lie in [0, 2^31]")
 	case count < 0 || count > MaxProbes-first:
-		return check.Err(fn, -1, "count", float64(count), "must be ≥ 0 with first+count ≤ 2^31")
+		return check.Err(fn, check.Scalar, "count", float64(count), "must be ≥ 0 with first+count ≤ 2^31")
 	case probes < 0 || probes > MaxProbes:
-		return check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
+		return check.Err(fn, check.Scalar, "probes", float64(probes), "must lie in [0, 2^31]")
 	case probes > 0 && count == 0:
-		return check.Err(fn, -1, "count", 0, "must be > 0 when probes > 0")
+		return check.Err(fn, check.Scalar, "count", 0, "must be > 0 when probes > 0")
 	case sampling > WithReplacement:
-		return check.Err(fn, -1, "sampling", float64(sampling), "unknown sampling")
+		return check.Err(fn, check.Scalar, "sampling", float64(sampling), "unknown sampling")
 	case rng == nil:
-		return check.ErrText(fn, -1, "rng", "nil", "must not be nil")
+		return check.ErrText(fn, check.Scalar, "rng", "nil", "must not be nil")
 	}
 	return nil
 }
@@ -310,11 +310,11 @@ func ReplaceProbesWith(dst []int, free *StateVector, probes int, sampling Sampli
 func checkReplace(fn string, probes int, sampling Sampling, rng *rand.Rand) error {
 	switch {
 	case probes < 0 || probes > MaxProbes:
-		return check.Err(fn, -1, "probes", float64(probes), "must lie in [0, 2^31]")
+		return check.Err(fn, check.Scalar, "probes", float64(probes), "must lie in [0, 2^31]")
 	case sampling > WithReplacement:
-		return check.Err(fn, -1, "sampling", float64(sampling), "unknown sampling")
+		return check.Err(fn, check.Scalar, "sampling", float64(sampling), "unknown sampling")
 	case rng == nil:
-		return check.ErrText(fn, -1, "rng", "nil", "must not be nil")
+		return check.ErrText(fn, check.Scalar, "rng", "nil", "must not be nil")
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/intset"
 	"github.com/specsched/specsched/internal/minheap"
 )
 
@@ -14,7 +15,7 @@ import (
 type Workspace struct {
 	stamp []uint32 // stamp[i] == gen: job i already seen (HopperPick)
 	gen   uint32
-	set   intSet                 // values already drawn by a sparse sample
+	drawn intset.Set             // values already drawn by a sparse sample
 	perm  []int                  // Fisher–Yates scratch for dense samples
 	ranks []int                  // ranks among free nodes, ReplaceProbes
 	heap  minheap.Heap[struct{}] // PlaceLWL's: node i ranked (work left, i)

@@ -240,7 +240,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"probe", "-load", "0"}, 2, "specsim probe: -load 0: must be finite and > 0\n"},
 		{[]string{"probe", "-nodes", "3000000000", "-jobs", "5"}, 2, "specsim probe: -nodes 3000000000: must lie in [1, 2^31]\n"},
 		{[]string{"overlap", "-jobs", "100000000000"}, 2, "-jobs 100000000000: must lie in [1, 2^24]"},
-		{[]string{"overlap", "-k", "-1"}, 2, "-k -1"},
+		// -nodes, -threshold and -k are checked by probe.Config.Validate and
+		// overlap.Discipline.Validate alone, and named by their flags.
+		{[]string{"probe", "-nodes", "0"}, 2, "specsim probe: -nodes 0: must lie in [1, 2^31]\n"},
+		{[]string{"probe", "-threshold", "-1"}, 2, "specsim probe: -threshold -1: must be ≥ 0 (+Inf allowed)\n"},
+		{[]string{"overlap", "-k", "-1"}, 2, "specsim overlap: -k -1: must be ≥ 0 (0 means DefaultK)\n"},
 		{[]string{"help", "nope"}, 2, "unknown command \"nope\""},
 		{[]string{"example", "-x"}, 2, "not defined"},
 		{[]string{"overlap", "-policies", "lifo"}, 2, `name = "lifo": unknown policy`}, // not name = 0

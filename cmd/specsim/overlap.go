@@ -41,15 +41,15 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	kinds, err := parseList(*policies, overlap.ParseKind)
+	algorithms, err := parseList(*policies, overlap.ParseAlgorithm)
 	if err != nil {
 		return usageError(fs, "-policies: %v", err)
 	}
 	if *jobs < 1 || *jobs > maxOverlapJobs {
 		return usageError(fs, "-jobs %d: must lie in [1, 2^24]", *jobs)
 	}
-	if *k < 0 {
-		return usageError(fs, "-k %d: must be ≥ 0", *k)
+	if err := (overlap.Discipline{K: *k}).Validate(); err != nil {
+		return err // run maps K to -k (configFlags)
 	}
 	if !(*load > 0 && *load < 1) {
 		return usageError(fs, "-load %g: must lie in (0, 1) (at load ≥ 1 the stations are unstable)", *load)
@@ -66,13 +66,13 @@ func runOverlap(args []string, stdout, stderr io.Writer) error {
 	}
 	lbMean := lb / float64(len(arrivals))
 	var rows []overlapRow
-	for _, kind := range kinds {
-		times, err := overlap.Simulate(nil, arrivals, 1, overlap.Discipline{Kind: kind, K: *k}, &ws)
+	for _, alg := range algorithms {
+		times, err := overlap.Simulate(nil, arrivals, 1, overlap.Discipline{Algorithm: alg, K: *k}, &ws)
 		if err != nil {
 			return err
 		}
 		s := stats.Summarize(times)
-		rows = append(rows, overlapRow{Policy: kind.String(), timeStats: s, Relative: s.Mean / lbMean})
+		rows = append(rows, overlapRow{Policy: alg.String(), timeStats: s, Relative: s.Mean / lbMean})
 	}
 	if *jsonOut {
 		return writeJSON(stdout, rows)

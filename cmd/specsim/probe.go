@@ -74,19 +74,14 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	if opt.preset != nil && !opt.set["nodes"] {
 		*nodes = opt.preset.Nodes
 	}
-	if *nodes < 1 {
-		return usageError(fs, "-nodes %d: must be ≥ 1", *nodes)
-	}
-	if !(*threshold >= 0) {
-		return usageError(fs, "-threshold %g: must be ≥ 0", *threshold)
-	}
 	var workload []probe.Job
 	cut := *threshold
 	if cut == 0 && opt.preset != nil {
 		cut = opt.preset.Threshold
 	}
-	// Check the configuration the flags give before reading any workload.
-	if _, err := probe.Simulate(nil, opt.config(probe.Eagle, *nodes, cut), rand.New(rand.NewPCG(0, 0))); err != nil {
+	// Check the configuration the flags give (-nodes, -threshold,
+	// -short-partition, …) before reading any workload.
+	if err := opt.config(probe.Eagle, *nodes, cut).Validate(); err != nil {
 		return err // run maps a field a flag sets to the flag (configFlags)
 	}
 	if *trace != "" {
