@@ -25,7 +25,8 @@ type Summary struct {
 
 // Summarize returns r's summary. A percentile q is the empirical quantile:
 // the smallest completion time c such that a fraction ≥ q of the jobs
-// completed within c (internal/stats: gonum stat.Quantile, stat.Empirical).
+// completed within c (gonum stat.Quantile, stat.Empirical: the percentiles
+// probe.Result.Summarize and specsim report).
 // O(n log n).
 // With no jobs the mean and percentiles are NaN.
 func Summarize(r *Result) Summary {
@@ -50,7 +51,7 @@ func Summarize(r *Result) Summary {
 // Completions writes the jobs' completion times to dst, in input order, and
 // returns it. O(n). dst, a []float64, cannot share memory with r.Jobs, a
 // []JobResult, without unsafe code, and each entry is read before the one
-// it would overlap is written, so Completions needs no check.Disjoint.
+// it would overlap is written, so Completions needs no aliasing check.
 func Completions(dst []float64, r *Result) []float64 {
 	dst = grow(dst, len(r.Jobs))
 	for i := range r.Jobs {
@@ -163,7 +164,7 @@ type BinGain struct {
 //
 // dst must not overlap edges, base.Jobs or r.Jobs (only unsafe code can make
 // slices of different types share memory; the library's rule for every dst,
-// check.Disjoint, is applied all the same).
+// an aliasing check, is applied all the same).
 //
 // An error is returned for runs of different numbers of jobs, a completion
 // time that is negative, NaN or ±Inf, edges that are not increasing or start
