@@ -18,6 +18,9 @@
 //	Hopper (Ren, Caltech MS thesis 2015) §3.1–3.4     alloc        Allocate, AllocateSlots (Algorithm 1),
 //	                                                               VirtualSize, SpeculationLevel, Throughput,
 //	                                                               TotalThroughput (eq. 3.2–3.5), Apportion
+//	Hopper §3.4, kept current by events               online       Hopper: Add, Update, Remove, SetSlots,
+//	                                                               Target, Compare, Snapshot (Algorithm 1 in
+//	                                                               O(log n) per event; integer form to come)
 //	Hopper §3.5                                       fairness     Allocate, AllocateSlots (Algorithm 2)
 //	Hopper §4.1, §5.2, §6.2.1                         dag          Allocate, AllocateSlots (Algorithm 3),
 //	                                                               EstimateAlpha, Ratio (α with dampening)
@@ -112,7 +115,9 @@
 //  3. The algorithm packages, pure functions of a snapshot, each an
 //     exported validation in front of a kernel: alloc, then fairness, dag
 //     and stragglers (which build on alloc and internal/hopper),
-//     competitive, overlap's Rates, and probe's placement functions.
+//     competitive, overlap's Rates, and probe's placement functions; and
+//     online, Algorithm 1 kept up to date by events instead of recomputed
+//     from a snapshot (alloc.Allocate is its reference).
 //  4. The simulators, which run those functions at every event: sim (slot
 //     cluster), probe's Simulate (node queues), competitive's Simulate
 //     (time slots) and overlap's Simulate (fluid tandem queue). Each keeps
