@@ -497,3 +497,40 @@ func TestOnsetMoves(t *testing.T) {
 		t.Errorf("Hopper copied %d tasks with early onsets, %d with late ones", e.Stats.Copies, l.Stats.Copies)
 	}
 }
+
+// TestObservedLevels: the level a task is judged against under Observed is
+// t_new for the thesis's rule and Mantri's cut-off × (c+1)/c for c live
+// copies (2× for one copy, 1.5× for two: worked by hand), and reportLevels'
+// band holds every such level with a margin of at least thetaTol/2 and at
+// most 2·thetaTol relative on each side (the widening against rounding,
+// neither missing nor much more than it).
+func TestObservedLevels(t *testing.T) {
+	t.Parallel()
+	for _, mantri := range []bool{false, true} {
+		jobs := []Job{{Beta: 1.5, NewCopy: 3, Phases: []Phase{{Tasks: 1, Durations: []float64{10}}}}}
+		cfg := DefaultConfig(Hopper, 4)
+		cfg.Speculation.Estimator = Observed
+		cfg.Speculation.Mantri = mantri
+		e := newEngine("test", jobs, cfg, 2)
+		e.arrive(0)
+		e.launch(0)
+		js := &e.js[0]
+		least, most := js.tau, js.tau
+		if mantri {
+			least, most = js.mantriCut, 2*js.mantriCut
+			if got, want := e.observedLevel(0), 2*js.mantriCut; got != want {
+				t.Errorf("Mantri, one copy: level %v, want 2 × cut-off %v", got, js.mantriCut)
+			}
+			e.startCopy(0, false)
+			if got, want := e.observedLevel(0), 1.5*js.mantriCut; math.Abs(got-want) > 1e-15*want {
+				t.Errorf("Mantri, two copies: level %v, want 1.5 × cut-off %v", got, js.mantriCut)
+			}
+		} else if got := e.observedLevel(0); got != js.tau {
+			t.Errorf("thesis: level %v, want t_new %v", got, js.tau)
+		}
+		lo, hi := e.reportLevels(0)
+		if !(lo <= least*(1-thetaTol/2) && lo >= least*(1-2*thetaTol) && hi >= most*(1+thetaTol/2) && hi <= most*(1+2*thetaTol)) {
+			t.Errorf("Mantri %v: band [%v, %v] for levels [%v, %v]: not widened by thetaTol", mantri, lo, hi, least, most)
+		}
+	}
+}
