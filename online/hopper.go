@@ -1,6 +1,7 @@
 package online
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/specsched/specsched/internal/check"
@@ -189,14 +190,10 @@ func (h *Hopper) Target(id int) (float64, error) {
 // in which the capacity-constrained case fills jobs). Ids not in use
 // compare as jobs of 0 tasks. O(1).
 func (h *Hopper) Compare(a, b int) int {
-	ta, tb := h.remainingOf(a), h.remainingOf(b)
-	switch {
-	case ta < tb || ta == tb && a < b:
-		return -1
-	case ta > tb || ta == tb && a > b:
-		return +1
+	if c := cmp.Compare(h.remainingOf(a), h.remainingOf(b)); c != 0 {
+		return c
 	}
-	return 0
+	return cmp.Compare(a, b)
 }
 
 // Snapshot writes every job's share to dst[id], 0 for an id not in use,

@@ -125,31 +125,34 @@ func Synthesize(c SynthConfig, rng *rand.Rand) ([]Job, error) {
 // validate checks c's fields (see Synthesize), the classes' separation and
 // the task durations' bound.
 func (c SynthConfig) validate(fn string) error {
-	open01 := func(field string, v float64) error {
-		if !(v > 0 && v < 1) {
-			return check.Err(fn, check.Scalar, field, v, "must lie in (0, 1)")
-		}
-		return nil
-	}
-	switch {
-	case c.Jobs < 0 || c.Jobs > MaxProbes:
+	if c.Jobs < 0 || c.Jobs > MaxProbes {
 		return check.Err(fn, check.Scalar, "Jobs", float64(c.Jobs), "must lie in [0, 2^31]")
-	case open01("LongFraction", c.LongFraction) != nil:
-		return open01("LongFraction", c.LongFraction)
-	case open01("LongWorkFraction", c.LongWorkFraction) != nil:
-		return open01("LongWorkFraction", c.LongWorkFraction)
-	case !(c.ShortTasks >= 1 && c.ShortTasks <= 1e6):
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"LongFraction", c.LongFraction}, {"LongWorkFraction", c.LongWorkFraction}} {
+		if !(f.v > 0 && f.v < 1) {
+			return check.Err(fn, check.Scalar, f.name, f.v, "must lie in (0, 1)")
+		}
+	}
+	if !(c.ShortTasks >= 1 && c.ShortTasks <= 1e6) {
 		return check.Err(fn, check.Scalar, "ShortTasks", c.ShortTasks, "must lie in [1, 1e6]")
-	case !(c.LongTasks >= 1 && c.LongTasks <= 1e6):
+	}
+	if !(c.LongTasks >= 1 && c.LongTasks <= 1e6) {
 		return check.Err(fn, check.Scalar, "LongTasks", c.LongTasks, "must lie in [1, 1e6]")
-	case check.Positive(fn, check.Scalar, "ShortTaskMean", c.ShortTaskMean) != nil:
-		return check.Positive(fn, check.Scalar, "ShortTaskMean", c.ShortTaskMean)
-	case !(c.Spread >= 0 && c.Spread < 1):
+	}
+	if err := check.Positive(fn, check.Scalar, "ShortTaskMean", c.ShortTaskMean); err != nil {
+		return err
+	}
+	if !(c.Spread >= 0 && c.Spread < 1) {
 		return check.Err(fn, check.Scalar, "Spread", c.Spread, "must lie in [0, 1)")
-	case c.Nodes < 1 || c.Nodes > MaxProbes:
+	}
+	if c.Nodes < 1 || c.Nodes > MaxProbes {
 		return check.Err(fn, check.Scalar, "Nodes", float64(c.Nodes), "must lie in [1, 2^31]")
-	case check.Positive(fn, check.Scalar, "Load", c.Load) != nil:
-		return check.Positive(fn, check.Scalar, "Load", c.Load)
+	}
+	if err := check.Positive(fn, check.Scalar, "Load", c.Load); err != nil {
+		return err
 	}
 	longMean := c.LongTaskMean()
 	if !(longMean*(1-c.Spread) > c.ShortTaskMean*(1+c.Spread)) || math.IsInf(longMean, 0) {
