@@ -104,7 +104,7 @@
 //     check (input validation and the dst-overlap rule), scale (shares at
 //     the edges of float64's range), selection (the one radix-selection
 //     engine every cut-off search runs on, and largest-remainder
-//     apportionment; its workspace users know as alloc.Workspace), hopper
+//     apportionment; every package's opaque Workspace holds one), hopper
 //     (the unchecked kernels of Hopper's model and of Algorithms 1 and 2,
 //     which alloc's and fairness's exported functions call after
 //     validating, and stragglers and probe's simulator call on data they
@@ -171,8 +171,8 @@
 // start writing): such a call returns an *InputError on the field "dst".
 //
 // Scratch space is a workspace. Functions that need scratch memory take a
-// *alloc.Workspace (or a package's own Workspace type) as their last
-// argument. The zero value is ready to use; it grows to the largest snapshot
+// *Workspace of their own package (alloc.Workspace, fairness.Workspace,
+// dag.Workspace, …) as their last argument. The zero value is ready to use; it grows to the largest snapshot
 // seen and is then reused, so a scheduler that keeps one workspace per
 // goroutine makes its decisions without allocating. A nil workspace is
 // allowed and allocates a temporary one. A workspace must not be shared by

@@ -131,12 +131,12 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	if err != nil {
 		return nil, err
 	}
-	ws = orNew(ws)
+	sel := orNew(ws)
 	n := len(remaining)
-	shares := selection.Shares(ws, n)
-	hopper.Allocate(shares, remaining, float64(slots), snap, ws)
+	shares := selection.Shares(sel, n)
+	hopper.Allocate(shares, remaining, float64(slots), snap, sel)
 	dst = slices.Grow(dst[:0], n)[:n]
 	// With no work every share is 0, and so is every apportioned slot.
-	selection.Apportion(ws, dst, shares, slots, remaining)
+	selection.Apportion(sel, dst, shares, slots, remaining)
 	return dst, nil
 }

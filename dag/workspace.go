@@ -1,9 +1,6 @@
 package dag
 
-import (
-	"github.com/specsched/specsched/alloc"
-	"github.com/specsched/specsched/internal/selection"
-)
+import "github.com/specsched/specsched/internal/selection"
 
 // Workspace is reusable scratch memory for Allocate and AllocateSlots. The
 // zero value is ready to use; it grows to the largest snapshot seen and is
@@ -11,7 +8,7 @@ import (
 // *Workspace is accepted and means "allocate a temporary one". A Workspace
 // must not be used by two calls at once.
 type Workspace struct {
-	sel       alloc.Workspace            // apportionment scratch (and its Shares)
+	sel       selection.Workspace        // apportionment scratch (and its Shares)
 	recs      []record                   // the active jobs, in index order
 	scratch   selection.Scratch[record]  // the search's candidates
 	hist      []selection.Bucket[prefix] // and its histogram

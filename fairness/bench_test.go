@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/fairness"
 	"github.com/specsched/specsched/internal/testutil"
 )
@@ -18,7 +17,7 @@ func benchmarkAllocate(b *testing.B, n int, load float64) {
 	totalV := testutil.VirtualTotal(remaining, 1.5)
 	slots := load * totalV
 	dst := make([]float64, n)
-	var ws alloc.Workspace
+	var ws fairness.Workspace
 	_, _ = fairness.Allocate(dst, remaining, slots, 1.5, 0.1, &ws) // warm the workspace
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -52,7 +51,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 			totalV := testutil.VirtualTotal(remaining, 1.5)
 			slots := int(0.5 * totalV)
 			dst := make([]int, n)
-			var ws alloc.Workspace
+			var ws fairness.Workspace
 			_, _ = fairness.AllocateSlots(dst, remaining, slots, 1.5, 0.1, &ws) // warm the workspace
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -71,7 +70,7 @@ func BenchmarkAllocateSlots(b *testing.B) {
 func TestZeroAllocs(t *testing.T) {
 	remaining := testutil.HeavyTailed(rand.New(rand.NewPCG(1, 1)), 10_000)
 	totalV := testutil.VirtualTotal(remaining, 1.5)
-	var ws alloc.Workspace
+	var ws fairness.Workspace
 	dst := make([]float64, len(remaining))
 	ints := make([]int, len(remaining))
 	for _, load := range []float64{0.3, 2} {

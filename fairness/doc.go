@@ -17,8 +17,8 @@
 //
 // The package follows the specsched conventions: inputs are never modified,
 // results go to a reusable dst (which must not overlap an input: an
-// overlapping dst is an InputError), scratch memory comes from an
-// *alloc.Workspace, invalid input returns a *specsched.InputError, the
+// overlapping dst is an InputError), scratch memory comes from a
+// *Workspace, invalid input returns a *specsched.InputError, the
 // result is deterministic, and every magnitude float64 holds is accepted
 // (within the documented bound on ΣV_i) and answered to rounding.
 package fairness

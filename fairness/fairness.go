@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
@@ -61,7 +60,7 @@ import (
 // NaN or ±Inf (naming the job); when ΣV_i, summed in index order,
 // overflows float64 (naming the job at which it does); and for everything else
 // alloc.Allocate rejects (β ≤ 1, NaN or ±Inf; S < 0, NaN or ±Inf).
-func Allocate(dst, remaining []float64, slots, beta, eps float64, ws *alloc.Workspace) ([]float64, error) {
+func Allocate(dst, remaining []float64, slots, beta, eps float64, ws *Workspace) ([]float64, error) {
 	const fn = "fairness.Allocate"
 	if err := check.Disjoint(fn, dst, len(remaining), "remaining", remaining); err != nil {
 		return nil, err
@@ -70,11 +69,8 @@ func Allocate(dst, remaining []float64, slots, beta, eps float64, ws *alloc.Work
 	if err != nil {
 		return nil, err
 	}
-	if ws == nil {
-		ws = new(alloc.Workspace)
-	}
 	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
-	hopper.Fair(dst, remaining, slots, eps, snap, ws)
+	hopper.Fair(dst, remaining, slots, eps, snap, orNew(ws))
 	return dst, nil
 }
 
@@ -92,10 +88,8 @@ func Allocate(dst, remaining []float64, slots, beta, eps float64, ws *alloc.Work
 //
 // Complexity: O(n); allocation-free with a dst of capacity n and a reused
 // ws. Errors are those of Allocate (dst must not overlap remaining), with
-// slots < 0 or > alloc.MaxTotal (2^53) rejected. A ws whose Shares overlap
-// remaining is not written through: AllocateSlots then allocates its
-// scratch.
-func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64, ws *alloc.Workspace) ([]int, error) {
+// slots < 0 or > alloc.MaxTotal (2^53) rejected.
+func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64, ws *Workspace) ([]int, error) {
 	const fn = "fairness.AllocateSlots"
 	n := len(remaining)
 	if err := check.Disjoint(fn, dst, n, "remaining", remaining); err != nil {
@@ -108,16 +102,14 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 	if err != nil {
 		return nil, err
 	}
-	if ws == nil {
-		ws = new(alloc.Workspace)
-	}
-	shares := selection.Shares(ws, n)
+	sel := orNew(ws)
+	shares := selection.Shares(sel, n)
 	total := 0
-	if hopper.Fair(shares, remaining, float64(slots), eps, snap, ws) {
+	if hopper.Fair(shares, remaining, float64(slots), eps, snap, sel) {
 		total = slots
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(ws, dst, shares, total, remaining)
+	selection.Apportion(sel, dst, shares, total, remaining)
 	return dst, nil
 }
 

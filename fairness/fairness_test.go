@@ -69,7 +69,7 @@ func floors(s fairSnapshot) []float64 {
 func testMatchesReference(t *rapid.T) {
 	s := fairGen(50).Draw(t, "s")
 	before := slices.Clone(s.Remaining)
-	var ws alloc.Workspace
+	var ws fairness.Workspace
 	got, err := fairness.Allocate(nil, s.Remaining, s.Slots, s.Beta, s.Eps, &ws)
 	if err != nil {
 		t.Fatalf("Allocate: %v", err)

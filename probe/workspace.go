@@ -1,9 +1,9 @@
 package probe
 
 import (
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/intset"
 	"github.com/specsched/specsched/internal/minheap"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // Workspace is reusable scratch memory for the functions of this package
@@ -21,7 +21,7 @@ type Workspace struct {
 	heap  minheap.Heap[struct{}] // PlaceLWL's: node i ranked (work left, i)
 	// HopperPick: the ε-fair targets and fairness.Allocate's scratch.
 	targets []float64
-	alloc   alloc.Workspace
+	alloc   selection.Workspace
 }
 
 func orNew(ws *Workspace) *Workspace {

@@ -210,7 +210,7 @@ func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) err
 // ε = Config.Eps of the fair share), on the jobs' remaining tasks with one
 // β for the cluster. Priority: increasing T_j.
 type EpsFairAllocator struct {
-	ws alloc.Workspace
+	ws fairness.Workspace
 }
 
 // Allocate implements Allocator.

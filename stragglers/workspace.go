@@ -1,9 +1,6 @@
 package stragglers
 
-import (
-	"github.com/specsched/specsched/alloc"
-	"github.com/specsched/specsched/internal/selection"
-)
+import "github.com/specsched/specsched/internal/selection"
 
 // Workspace is reusable scratch memory for the functions of this package.
 // The zero value is ready to use; it grows to the largest snapshot seen and
@@ -11,7 +8,7 @@ import (
 // *Workspace is accepted and means "allocate a temporary one". A Workspace
 // must not be used by two calls at once.
 type Workspace struct {
-	sel         alloc.Workspace           // Algorithm 1 within a class, apportionment
+	sel         selection.Workspace       // Algorithm 1 within a class, apportionment
 	recs        []record                  // the jobs as the water-filling search sees them
 	scratch     selection.Scratch[record] // the search's candidates
 	hist        []selection.Bucket[level] // and its histogram

@@ -40,12 +40,12 @@ import (
 )
 
 // Workspace holds scratch memory for searches and apportionment. The zero
-// value is ready; buffers grow to the largest input seen. It is exposed to
-// users as alloc.Workspace, an opaque type: it has no exported fields or
-// methods, and its operations are functions of this internal package, so
-// that code outside the module can neither call them with input the
-// exported functions have not validated nor hand its scratch back as an
-// input.
+// value is ready; buffers grow to the largest input seen. Users never see
+// it: each package's Workspace (alloc.Workspace, fairness.Workspace, …) is
+// an opaque struct holding one in an unexported field, and its operations
+// are functions of this internal package, so that code outside the module
+// can neither call them with input the exported functions have not
+// validated nor hand its scratch back as an input.
 type Workspace struct {
 	shares  []float64        // Shares: the real-valued shares of the integer forms
 	scratch Scratch[float64] // Search: the values of the bucket being refined, or of a small input
