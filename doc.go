@@ -99,7 +99,8 @@
 //
 //  1. The root package specsched: the two error types every package
 //     returns, InputError (a bad argument: function, job, field, value,
-//     reason) and TraceError (a malformed trace line).
+//     reason) and TraceError (a malformed trace line), and Summary, the one
+//     summary of completion times every simulator reports.
 //  2. internal/: the machinery the algorithms share and users never see —
 //     check (input validation and the dst-overlap rule), scale (shares at
 //     the edges of float64's range), selection (the one radix-selection
@@ -109,8 +110,8 @@
 //     which alloc's and fairness's exported functions call after
 //     validating, and stragglers and probe's simulator call on data they
 //     validated), enum (the names of every enumeration),
-//     minheap (the simulators' one binary heap), stats (the one
-//     completion-time summary) and testutil (generators and references for
+//     minheap (the simulators' one binary heap), stats (computes the
+//     one Summary) and testutil (generators and references for
 //     the tests).
 //  3. The algorithm packages, pure functions of a snapshot, each an
 //     exported validation in front of a kernel: alloc, then fairness, dag

@@ -5,11 +5,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/specsched/specsched"
 	"pgregory.net/rapid"
 )
 
 // testSummarize compares the percentiles with the order statistic
-// x_(⌈p·n⌉) of each class, computed by sorting here.
+// x_(⌈p·n⌉) of each class, computed by sorting here, and the mean with a
+// plain sum in job order.
 func testSummarize(t *rapid.T) {
 	n := rapid.IntRange(0, 60).Draw(t, "jobs")
 	r := &Result{Completion: make([]float64, n), Class: make([]Class, n)}
@@ -28,16 +30,24 @@ func testSummarize(t *rapid.T) {
 	if !slices.Equal(before, r.Completion) {
 		t.Fatalf("Completion modified")
 	}
-	check := func(name string, x []float64, got Percentiles) {
+	check := func(name string, x []float64, got specsched.Summary) {
 		if len(x) == 0 {
-			if got.Jobs != 0 || !math.IsNaN(got.P50) || !math.IsNaN(got.P99) {
+			if got.Jobs != 0 || !math.IsNaN(got.Mean) || !math.IsNaN(got.P50) || !math.IsNaN(got.P99) {
 				t.Fatalf("%s: empty class gave %+v", name, got)
 			}
 			return
 		}
+		sum := 0.0
+		for _, c := range x {
+			sum += c
+		}
+		mean := sum / float64(len(x))
+		if math.Abs(got.Mean-mean) > 1e-12*mean {
+			t.Fatalf("%s: mean %v, want %v", name, got.Mean, mean)
+		}
 		slices.Sort(x)
 		at := func(p float64) float64 { return x[int(math.Ceil(p*float64(len(x))))-1] }
-		want := Percentiles{P50: at(0.5), P90: at(0.9), P99: at(0.99), Jobs: len(x)}
+		want := specsched.Summary{Jobs: len(x), Mean: got.Mean, P50: at(0.5), P90: at(0.9), P99: at(0.99)}
 		if got != want {
 			t.Fatalf("%s: got %+v; want %+v", name, got, want)
 		}

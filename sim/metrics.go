@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/stats"
 )
@@ -11,14 +12,14 @@ import (
 // A Summary condenses one run: the thesis's §6 metrics of job completion
 // time, and what the run spent on speculation.
 type Summary struct {
-	Policy        Preset
-	Jobs          int
-	Mean          float64 // mean job completion time
-	P50, P90, P99 float64 // empirical percentiles of the completion times
-	Utilisation   float64
-	Copies        int     // speculative copies and clones started
-	Killed        int     // copies killed when another copy of their task finished
-	Wasted        float64 // slot-time held by killed copies
+	Policy Preset
+	// The job completion times: how many, their mean (summed over the
+	// sorted times) and their empirical 50th, 90th and 99th percentiles.
+	specsched.Summary
+	Utilisation float64
+	Copies      int     // speculative copies and clones started
+	Killed      int     // copies killed when another copy of their task finished
+	Wasted      float64 // slot-time held by killed copies
 	// WastedFraction is Wasted over all the slot-time the run held.
 	WastedFraction float64
 }
@@ -32,7 +33,6 @@ type Summary struct {
 func Summarize(r *Result) Summary {
 	s := Summary{
 		Policy:      r.Policy,
-		Jobs:        len(r.Jobs),
 		Utilisation: r.Stats.Utilisation,
 		Copies:      r.Stats.Copies,
 		Killed:      r.Stats.Killed,
@@ -43,8 +43,7 @@ func Summarize(r *Result) Summary {
 	}
 	c := Completions(nil, r)
 	slices.Sort(c) // the mean is summed over the sorted times
-	t := stats.Summarize(c)
-	s.Mean, s.P50, s.P90, s.P99 = t.Mean, t.P50, t.P90, t.P99
+	s.Summary = stats.Summarize(c)
 	return s
 }
 

@@ -556,7 +556,7 @@ func compare(specs []policySpec, results []*sim.Result) ([]clusterResult, error)
 	for i, r := range results {
 		s := sim.Summarize(r)
 		row := clusterResult{
-			Policy: specs[i].name, timeStats: summaryStats(s),
+			Policy: specs[i].name, timeStats: s.Summary,
 			Utilisation: s.Utilisation, Copies: s.Copies, Killed: s.Killed, Wasted: s.Wasted, WastedFrac: s.WastedFraction,
 			result: r,
 		}

@@ -82,7 +82,7 @@ func runExample(args []string, stdout, stderr io.Writer) error {
 		a, b := r.Jobs[0].Completion, r.Jobs[1].Completion
 		s := sim.Summarize(r)
 		rows = append(rows, exampleRow{Policy: ex.policy.String(), Detect: 2 * ex.detect, A: a, B: b,
-			timeStats: summaryStats(s), Figure: ex.figure, Thesis: ex.thesis, Note: ex.note})
+			timeStats: s.Summary, Figure: ex.figure, Thesis: ex.thesis, Note: ex.note})
 	}
 	if *jsonOut {
 		return writeJSON(stdout, rows)

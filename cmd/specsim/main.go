@@ -41,8 +41,6 @@ import (
 	"strings"
 
 	"github.com/specsched/specsched"
-	"github.com/specsched/specsched/internal/stats"
-	"github.com/specsched/specsched/sim"
 )
 
 func main() {
@@ -256,14 +254,9 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 }
 
 // timeStats are the columns every subcommand reports about the completion
-// (or response) times of one run: how many, their mean and their empirical
-// percentiles (internal/stats: gonum stat.Quantile, stat.Empirical).
-type timeStats = stats.Summary
-
-// summaryStats are the timeStats of a sim run's summary.
-func summaryStats(s sim.Summary) timeStats {
-	return timeStats{Jobs: s.Jobs, Mean: s.Mean, P50: s.P50, P90: s.P90, P99: s.P99}
-}
+// (or response) times of one run: the library's one summary of times
+// (how many, their mean and their empirical percentiles).
+type timeStats = specsched.Summary
 
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {

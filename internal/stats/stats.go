@@ -1,7 +1,8 @@
-// Package stats holds the one summary the simulators and cmd/specsim report
-// about a run's completion (or response) times: how many, their mean and
-// their empirical 50th, 90th and 99th percentiles, the metrics of the
-// Hopper thesis (§6), Eagle (§5) and the overlapping-phases paper (§5.3).
+// Package stats computes the one summary (specsched.Summary) the simulators
+// and cmd/specsim report about a run's completion (or response) times: how
+// many, their mean and their empirical 50th, 90th and 99th percentiles, the
+// metrics of the Hopper thesis (§6), Eagle (§5) and the overlapping-phases
+// paper (§5.3).
 //
 // A percentile is gonum's empirical quantile (stat.Quantile with
 // stat.Empirical): the q-quantile of n sorted times is the smallest time c
@@ -15,32 +16,23 @@ import (
 	"math"
 	"slices"
 
+	"github.com/specsched/specsched"
 	"gonum.org/v1/gonum/stat"
 )
-
-// A Summary condenses a sample of times. Its JSON names are the columns
-// cmd/specsim prints.
-type Summary struct {
-	Jobs int     `json:"jobs"` // how many times
-	Mean float64 `json:"mean"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P99  float64 `json:"p99"`
-}
 
 // Summarize returns the summary of times, and sorts times in place. The
 // mean is summed in the order times are given, before the sort (floating
 // point addition is not associative: sort times first for the mean of the
 // sorted times). O(n log n). With no times, Jobs is 0 and the mean and
 // percentiles are NaN.
-func Summarize(times []float64) Summary {
+func Summarize(times []float64) specsched.Summary {
 	if len(times) == 0 {
 		nan := math.NaN()
-		return Summary{Mean: nan, P50: nan, P90: nan, P99: nan}
+		return specsched.Summary{Mean: nan, P50: nan, P90: nan, P99: nan}
 	}
 	mean := stat.Mean(times, nil)
 	slices.Sort(times)
-	return Summary{
+	return specsched.Summary{
 		Jobs: len(times),
 		Mean: mean,
 		P50:  Quantile(0.5, times),

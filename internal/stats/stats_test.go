@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/specsched/specsched"
 	"pgregory.net/rapid"
 )
 
@@ -84,7 +85,7 @@ func TestSummarizeWorked(t *testing.T) {
 	t.Parallel()
 	times := []float64{10, 3, 7, 1, 9, 2, 8, 4, 6, 5}
 	got := Summarize(times)
-	want := Summary{Jobs: 10, Mean: 5.5, P50: 5, P90: 9, P99: 10}
+	want := specsched.Summary{Jobs: 10, Mean: 5.5, P50: 5, P90: 9, P99: 10}
 	if got != want {
 		t.Fatalf("Summarize = %+v, want %+v", got, want)
 	}
