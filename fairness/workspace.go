@@ -2,20 +2,15 @@ package fairness
 
 import "github.com/specsched/specsched/internal/selection"
 
-// Workspace is reusable scratch memory for Allocate and AllocateSlots. The
-// zero value is ready to use. It grows to the largest snapshot it has seen
-// and is reused after that, so steady-state calls allocate nothing. A nil
-// *Workspace is accepted and means "allocate a temporary one". A Workspace
-// must not be used by two calls at once. It is opaque: it has no exported
-// field or method.
-type Workspace struct {
-	sel selection.Workspace
-}
+// Workspace is reusable scratch memory for Allocate and AllocateSlots, on
+// the terms of alloc.Workspace: the zero value is ready, a nil *Workspace
+// means a temporary one, and one call at a time may use it. It is opaque.
+type Workspace struct{ sel selection.Workspace }
 
-// orNew returns the selection scratch of ws, or a new one if ws is nil.
+// orNew returns ws's scratch, or a temporary one for a nil ws.
 func orNew(ws *Workspace) *selection.Workspace {
-	if ws == nil {
-		return new(selection.Workspace)
+	if ws != nil {
+		return &ws.sel
 	}
-	return &ws.sel
+	return new(selection.Workspace)
 }
