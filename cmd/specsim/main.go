@@ -18,9 +18,10 @@
 //	example   the thesis's worked example (Table 2.1, Figures 2.1–2.3)
 //	overlap   the §5.3 experiment of the overlapping-phases paper
 //	probe     probe-based schedulers on node queues (Eagle, Hawk, Sparrow, Hopper)
+//	reproduce the thesis's comparisons, written to a Markdown report
 //	help      the list of commands, or "specsim help <command>" for a command's flags
 //
-// Every subcommand takes -json for machine-readable output (one JSON
+// Every subcommand but reproduce takes -json for machine-readable output (one JSON
 // array, one object per row of the table); cluster and probe take -trace
 // FILE to run a recorded workload, and cluster takes -swim FILE to run a day
 // of Facebook jobs in SWIM's format (times in seconds). -h prints help to standard output.
@@ -62,6 +63,7 @@ The commands are:
 	example   the thesis's worked example (Table 2.1, Figures 2.1–2.3)
 	overlap   the §5.3 experiment of the overlapping-phases paper
 	probe     probe-based schedulers on node queues (Eagle, Hawk, Sparrow, Hopper)
+	reproduce the thesis's comparisons, written to a Markdown report
 	help      this list, or "specsim help <command>" for a command's flags
 
 cluster is the default: "specsim -load 1" is "specsim cluster -load 1".
@@ -70,10 +72,11 @@ Use "specsim <command> -h" for a command's flags.
 
 // commands are the subcommands by name.
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
-	"cluster": runCluster,
-	"example": runExample,
-	"overlap": runOverlap,
-	"probe":   runProbe,
+	"cluster":   runCluster,
+	"example":   runExample,
+	"overlap":   runOverlap,
+	"probe":     runProbe,
+	"reproduce": runReproduce,
 }
 
 // run is the command: it parses args, writes results and help to stdout

@@ -276,6 +276,7 @@ The commands are:
 	example   the thesis's worked example (Table 2.1, Figures 2.1–2.3)
 	overlap   the §5.3 experiment of the overlapping-phases paper
 	probe     probe-based schedulers on node queues (Eagle, Hawk, Sparrow, Hopper)
+	reproduce the thesis's comparisons, written to a Markdown report
 	help      this list, or "specsim help <command>" for a command's flags
 
 cluster is the default: "specsim -load 1" is "specsim cluster -load 1".

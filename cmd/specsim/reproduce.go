@@ -1,0 +1,548 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/specsched/specsched/sim"
+)
+
+const reproduceSummary = `Reruns the comparisons of the Hopper thesis's evaluation (§6: Figures
+6.1, 6.3, 6.4, 6.5 and 6.7) on the slot simulator and writes a report in
+Markdown: for each comparison the paper's figure, ours (the mean over
+-seeds seeds and its 95% confidence interval, Student's t) and their ratio.
+
+Hopper and its baseline always run the same in-job speculation rule, as in
+the thesis ("GRASS+Hopper vs. GRASS+SRPT"): every rule the simulator has
+(sim.RuleNames) that speculates is paired. Estimates of a task's remaining
+time come from observed progress (-estimator observed) unless -estimator
+says otherwise. The workloads are the synthetic default (sim.DefaultWorkload
+at -load on -slots slots, -jobs jobs) and, with -swim DIR, the two SWIM
+Facebook days (DIR/FB-2009_samples_24_times_1hr_0.tsv and FB-2010_…) on a
+cluster of as many slots as give them an offered load of -load (the
+day's first-copy work over its span).`
+
+// reproFlags are the reproduce command's flags.
+type reproFlags struct {
+	seeds, swimSeeds, jobs, slots int
+	load                          float64
+	out, swimDir, estimator       string
+	quiet                         bool
+	est                           sim.Estimator
+}
+
+// A reproRun names one simulation of the report: a workload, a policy and
+// the parameters the comparisons vary. Runs are memoised: a run several
+// comparisons share is simulated once.
+type reproRun struct {
+	workload string  // "synthetic" or a SWIM day ("FB-2009", "FB-2010")
+	policy   string  // a preset or allocator+rule (parsePolicy)
+	mantri   bool    // Speculation.Mantri: Mantri's straggler rule
+	eps      float64 // Config.Eps
+	beta     float64 // Config.Beta: 0 means the jobs' own
+	load     float64 // the offered load
+	tail     float64 // the synthetic workload's one β for every job (0: its default groups)
+	slots    int     // the synthetic workload's slots (a SWIM day sizes its own)
+	seed     uint64
+}
+
+// A reproWorkload is the jobs of one workload and seed, and its cluster.
+type reproWorkload struct {
+	jobs  []sim.Job
+	slots int
+}
+
+// reproducer runs and memoises the report's simulations.
+type reproducer struct {
+	f       *reproFlags
+	bar     *progress
+	mu      sync.Mutex
+	results map[reproRun]*sim.Result
+	loads   map[reproRun]*reproWorkload // keyed by the run's workload fields only
+}
+
+func runReproduce(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("reproduce", reproduceSummary, stderr)
+	f := &reproFlags{}
+	fs.IntVar(&f.seeds, "seeds", 5, "seeds of the synthetic workload's comparisons, in [1, 100]")
+	fs.IntVar(&f.swimSeeds, "swim-seeds", 2, "seeds of the SWIM days' comparisons, in [1, 100]")
+	fs.IntVar(&f.jobs, "jobs", 2000, "jobs of the synthetic workload, in [1, 10^6]")
+	fs.IntVar(&f.slots, "slots", 200, "slots of the synthetic workload's cluster, in [1, 10^6]")
+	fs.Float64Var(&f.load, "load", 0.8, "offered load, in (0, 10]")
+	fs.StringVar(&f.out, "out", "docs/reproduction.md", "the report to write (its plot goes beside it, .svg)")
+	fs.StringVar(&f.swimDir, "swim", "", "directory of the SWIM Facebook days; empty: the synthetic workload only")
+	fs.StringVar(&f.estimator, "estimator", "observed", "how t_rem is estimated: observed, progress or oracle")
+	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		name   string
+		v, max int
+	}{{"seeds", f.seeds, 100}, {"swim-seeds", f.swimSeeds, 100}, {"jobs", f.jobs, 1e6}, {"slots", f.slots, 1e6}} {
+		if c.v < 1 || c.v > c.max {
+			return usageError(fs, "-%s %d: must lie in [1, %d]", c.name, c.v, c.max)
+		}
+	}
+	if !(f.load > 0 && f.load <= 10) {
+		return usageError(fs, "-load %g: must lie in (0, 10]", f.load)
+	}
+	var err error
+	if f.est, err = sim.ParseEstimator(f.estimator); err != nil {
+		return usageError(fs, "-estimator %q: %v", f.estimator, err)
+	}
+	r := &reproducer{f: f, results: map[reproRun]*sim.Result{}, loads: map[reproRun]*reproWorkload{}}
+	start := time.Now()
+	var report bytes.Buffer
+	if err := r.write(&report, stderr); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "specsim reproduce: %d runs in %.0f s\n", len(r.results), time.Since(start).Seconds())
+	if dir := filepath.Dir(f.out); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(f.out, report.Bytes(), 0o644)
+}
+
+// speculating lists the simulator's in-job rules that speculate, in the
+// report's order: the thesis's own rule first.
+func speculating() []string {
+	var out []string
+	for _, r := range sim.RuleNames() {
+		if r != "launch" && r != "plan" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// workloads lists the report's workloads: the synthetic one, then the
+// SWIM days found under -swim.
+func (r *reproducer) workloads() []string {
+	w := []string{"synthetic"}
+	if r.f.swimDir != "" {
+		w = append(w, "FB-2009", "FB-2010")
+	}
+	return w
+}
+
+// seedsOf is how many seeds a workload's comparisons average.
+func (r *reproducer) seedsOf(workload string) int {
+	if workload == "synthetic" {
+		return r.f.seeds
+	}
+	return r.f.swimSeeds
+}
+
+// workload returns the jobs and slots of run's workload and seed.
+func (r *reproducer) workload(run reproRun) (*reproWorkload, error) {
+	key := reproRun{workload: run.workload, load: run.load, slots: run.slots, tail: run.tail, seed: run.seed}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if w, ok := r.loads[key]; ok {
+		return w, nil
+	}
+	var w *reproWorkload
+	if run.workload == "synthetic" {
+		c := sim.DefaultWorkload(r.f.jobs, run.slots, run.load)
+		if run.tail != 0 {
+			c.Groups = []sim.Group{{Beta: run.tail, Weight: 1}}
+		}
+		jobs, err := sim.Synthesize(c, rand.New(rand.NewPCG(run.seed, 0x5eed)))
+		if err != nil {
+			return nil, err
+		}
+		w = &reproWorkload{jobs: jobs, slots: run.slots}
+	} else {
+		jobs, err := r.swimDay(run.workload, run.seed)
+		if err != nil {
+			return nil, err
+		}
+		w = &reproWorkload{jobs: jobs, slots: slotsForLoad(jobs, run.load)}
+	}
+	r.loads[key] = w
+	return w, nil
+}
+
+// swimDay reads and converts a SWIM day (sim.SwimFB2009 or SwimFB2010's
+// rule, the default groups).
+func (r *reproducer) swimDay(day string, seed uint64) ([]sim.Job, error) {
+	name := filepath.Join(r.f.swimDir, day+"_samples_24_times_1hr_0.tsv")
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	recs, err := sim.ParseSwim(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	rule := sim.SwimFB2009()
+	if day == "FB-2010" {
+		rule = sim.SwimFB2010()
+	}
+	rule.Groups = sim.DefaultWorkload(1, 1, 1).Groups
+	return sim.SwimJobs(recs, rule, rand.New(rand.NewPCG(seed, 0x5eed)))
+}
+
+// slotsForLoad is the cluster size at which the jobs' first-copy work over
+// their span (first arrival to last arrival) is the offered load: the
+// work is Σ tasks × the mean of the phase's truncated Pareto law
+// (paretoMean). At least 1 slot.
+func slotsForLoad(jobs []sim.Job, load float64) int {
+	work, first, last := 0.0, math.Inf(1), math.Inf(-1)
+	for _, j := range jobs {
+		first, last = min(first, j.Arrival), max(last, j.Arrival)
+		for _, p := range j.Phases {
+			work += float64(p.Tasks) * paretoMean(p.Scale, j.Beta, p.Cap)
+		}
+	}
+	span := last - first
+	if !(span > 0) {
+		return 1
+	}
+	return max(1, int(math.Round(work/(span*load))))
+}
+
+// paretoMean is the mean of Pareto(xm, β) truncated at c (c = 0: not
+// truncated): β·xm/(β−1) · (1 − (xm/c)^(β−1)) / (1 − (xm/c)^β), the
+// integral of x·β·xm^β·x^(−β−1) over [xm, c] over the mass of [xm, c].
+func paretoMean(xm, beta, c float64) float64 {
+	m := beta * xm / (beta - 1)
+	if c <= xm {
+		if c == 0 {
+			return m
+		}
+		return xm
+	}
+	r := xm / c
+	return m * (1 - math.Pow(r, beta-1)) / (1 - math.Pow(r, beta))
+}
+
+// ensure simulates the runs not simulated yet, up to GOMAXPROCS at a time.
+func (r *reproducer) ensure(runs []reproRun) error {
+	var todo []reproRun
+	r.mu.Lock()
+	for _, run := range runs {
+		if _, ok := r.results[run]; !ok && !slices.Contains(todo, run) {
+			todo = append(todo, run)
+		}
+	}
+	r.mu.Unlock()
+	errs := make([]error, len(todo))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, run := range todo {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			res, err := r.simulate(run)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s on %s, seed %d: %w", run.policy, run.workload, run.seed, err)
+				return
+			}
+			r.mu.Lock()
+			r.results[run] = res
+			r.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// simulate runs one reproRun.
+func (r *reproducer) simulate(run reproRun) (*sim.Result, error) {
+	w, err := r.workload(run)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := parsePolicy(run.policy)
+	if err != nil {
+		return nil, err
+	}
+	cfg := sim.DefaultConfig(spec.preset, w.slots)
+	cfg.Seed = run.seed
+	cfg.Eps = run.eps
+	cfg.Beta = run.beta
+	cfg.Budget = budgetSlots(0.1, w.slots)
+	cfg.Speculation.Estimator = r.f.est
+	cfg.Speculation.Mantri = run.mantri
+	if spec.alloc != "" {
+		if cfg.Allocator, err = sim.NewAllocator(spec.alloc); err != nil {
+			return nil, err
+		}
+		if cfg.Rule, err = sim.NewRule(spec.rule); err != nil {
+			return nil, err
+		}
+	}
+	if r.bar != nil {
+		cfg.Progress = func(int, int) { r.bar.add(1) }
+	}
+	return sim.Simulate(w.jobs, cfg)
+}
+
+// result returns a simulated run (ensure ran it).
+func (r *reproducer) result(run reproRun) *sim.Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.results[run]
+}
+
+// base is the run of a workload, policy and seed with the report's
+// defaults (ε = 10%, the jobs' own β).
+func (r *reproducer) base(workload, policy string, seed uint64) reproRun {
+	run := reproRun{workload: workload, policy: policy, eps: 0.1, seed: seed, load: r.f.load}
+	if workload == "synthetic" {
+		run.slots = r.f.slots
+	}
+	return run
+}
+
+// pairs is the runs (a, b) of every seed of a workload, each changed by
+// change (nil: none).
+func (r *reproducer) pairs(workload, a, b string, change func(a, b *reproRun)) [][2]reproRun {
+	var out [][2]reproRun
+	for s := 1; s <= r.seedsOf(workload); s++ {
+		x, y := r.base(workload, a, uint64(s)), r.base(workload, b, uint64(s))
+		if change != nil {
+			change(&x, &y)
+		}
+		out = append(out, [2]reproRun{x, y})
+	}
+	return out
+}
+
+// A reproRow is one comparison of the report: its runs, paired by seed
+// (baseline, policy), and the paper's value.
+type reproRow struct {
+	label string
+	paper string  // the paper's figure, as the paper states it
+	ref   float64 // the paper's value as a fraction, NaN when it gives none
+	gain  [][2]reproRun
+	slow  [][2]reproRun // for the ε table: (fair, Hopper) pairs for sim.Slowdowns
+}
+
+// A reproTable is a section of the report: a heading, the paper's claim
+// and its rows.
+type reproTable struct {
+	heading, intro string
+	rows           []reproRow
+	eps            bool // the ε table's columns (gain and slowdowns)
+}
+
+// tables lays out the report: every comparison and its runs.
+func (r *reproducer) tables() []reproTable {
+	var out []reproTable
+	for _, wl := range r.workloads() {
+		t := reproTable{heading: "Hopper vs SRPT, both running the same speculation (Figures 6.1, 6.3): " + r.describe(wl),
+			intro: "The thesis: \"Jobs, overall, speedup by ∼50%\" with GRASS in both (Figure 6.1), and \"Hopper's results are independent of the straggler mitigation strategy\" (LATE, Mantri, GRASS; Figure 6.3)."}
+		for _, rule := range speculating() {
+			t.rows = append(t.rows, reproRow{label: "hopper+" + rule + " vs srpt+" + rule, paper: "∼50%", ref: 0.5,
+				gain: r.pairs(wl, "srpt+"+rule, "hopper+"+rule, nil)})
+			if rule == "speculate" {
+				t.rows = append(t.rows, reproRow{label: "hopper+speculate vs srpt+speculate, Mantri's rule", paper: "∼50%", ref: 0.5,
+					gain: r.pairs(wl, "srpt+speculate", "hopper+speculate", func(a, b *reproRun) { a.mantri, b.mantri = true, true })})
+			}
+		}
+		out = append(out, t)
+	}
+	fair := reproTable{heading: "Hopper vs Fair (Figure 6.5)",
+		intro: "The thesis: \"Job speedups are over 70%\" against the Fair Scheduler and DRF. Hopper is ε-fair with ε = 10% (hopper-eps); both run the thesis's speculation rule."}
+	hetero := reproTable{heading: "Heterogeneous β (Figure 6.7)",
+		intro: "The thesis: \"a valuable difference of ∼10% in the overall completion time\" from each job group's β instead of a homogeneous β = 1.2."}
+	for _, wl := range r.workloads() {
+		fair.rows = append(fair.rows, reproRow{label: wl + ": hopper-eps vs fair+speculate", paper: ">70%", ref: 0.7,
+			gain: r.pairs(wl, "fair+speculate", "hopper-eps", nil)})
+		hetero.rows = append(hetero.rows, reproRow{label: wl + ": hopper-hetero vs hopper with β = 1.2", paper: "∼10%", ref: 0.1,
+			gain: r.pairs(wl, "hopper", "hopper-hetero", func(a, _ *reproRun) { a.beta = 1.2 })})
+	}
+	eps := reproTable{heading: "The fairness knob ε (Figure 6.4), synthetic workload", eps: true,
+		intro: "The thesis: gains \"rise for small values of ϵ and plateau beyond ϵ = 15%\"; at ε = 10% \"fewer than 4% of jobs slow down\" against a fair allocation (3.8% on Bing), \"by ≤ 5%\" (§6). Hopper is hopper-eps; its gain is over srpt+speculate and its slowdowns against fair+speculate."}
+	for _, e := range []float64{0, 0.05, 0.10, 0.15, 0.20, 0.30} {
+		set := func(_, b *reproRun) { b.eps = e }
+		eps.rows = append(eps.rows, reproRow{label: fmt.Sprintf("%g%%", 100*e),
+			gain: r.pairs("synthetic", "srpt+speculate", "hopper-eps", set),
+			slow: r.pairs("synthetic", "fair+speculate", "hopper-eps", set)})
+	}
+	return append(out, fair, eps, hetero, r.bestEffortMap())
+}
+
+// bestEffortMap is the table of where Hopper's allocation gains over SRPT
+// with best-effort speculation (thesis §2.2: copies run "only when new
+// slots become available"): the synthetic workload over load × slots, and
+// over one β for every job.
+func (r *reproducer) bestEffortMap() reproTable {
+	t := reproTable{heading: "Where Hopper's allocation beats best-effort speculation (synthetic workload)",
+		intro: "hopper (Algorithm 1 and the thesis's rule) against srpt-besteffort (SRPT, and a copy of a straggler whenever a slot is free), over offered load × slots with the default β groups, then with one β for every job at the report's load and slots. The thesis does not state this comparison; its §2.2 example has Hopper ahead."}
+	for _, load := range []float64{0.5, 0.8, 1.0, 1.2} {
+		for _, slots := range []int{50, 200, 1000} {
+			t.rows = append(t.rows, reproRow{label: fmt.Sprintf("load %g, %d slots", load, slots), ref: math.NaN(),
+				gain: r.pairs("synthetic", "srpt-besteffort", "hopper", func(a, b *reproRun) {
+					a.load, b.load, a.slots, b.slots = load, load, slots, slots
+				})})
+		}
+	}
+	for _, beta := range []float64{1.1, 1.4, 1.8} {
+		t.rows = append(t.rows, reproRow{label: fmt.Sprintf("β = %g for every job", beta), ref: math.NaN(),
+			gain: r.pairs("synthetic", "srpt-besteffort", "hopper", func(a, b *reproRun) { a.tail, b.tail = beta, beta })})
+	}
+	return t
+}
+
+// describe names a workload and its cluster for a heading.
+func (r *reproducer) describe(wl string) string {
+	if wl == "synthetic" {
+		return fmt.Sprintf("synthetic workload (%d jobs, %d slots)", r.f.jobs, r.f.slots)
+	}
+	if wk, err := r.workload(r.base(wl, "srpt", 1)); err == nil {
+		return fmt.Sprintf("%s (%d jobs, %d slots)", wl, len(wk.jobs), wk.slots)
+	}
+	return wl
+}
+
+// write plans the report, runs its simulations and writes it.
+func (r *reproducer) write(w, stderr io.Writer) error {
+	tables := r.tables()
+	var runs []reproRun
+	jobs := 0
+	for _, t := range tables {
+		for _, row := range t.rows {
+			for _, p := range slices.Concat(row.gain, row.slow) {
+				for _, run := range p {
+					if !slices.Contains(runs, run) {
+						runs = append(runs, run)
+						wk, err := r.workload(run)
+						if err != nil {
+							return fmt.Errorf("%s: %w", run.workload, err)
+						}
+						jobs += len(wk.jobs)
+					}
+				}
+			}
+		}
+	}
+	r.bar = newProgress(stderr, !r.f.quiet && isTerminal(stderr), jobs)
+	err := r.ensure(runs)
+	r.bar.done()
+	if err != nil {
+		return err
+	}
+	f := r.f
+	fmt.Fprintf(w, "# Reproducing the Hopper thesis's evaluation\n\n")
+	fmt.Fprintf(w, "Generated by `specsim reproduce %s` (%d simulations). Estimates from %v progress; offered load %g; the synthetic workload is averaged over %d seeds",
+		strings.Join(reproArgs(f), " "), len(runs), f.est, f.load, f.seeds)
+	if f.swimDir != "" {
+		fmt.Fprintf(w, ", the SWIM days over %d", f.swimSeeds)
+	}
+	fmt.Fprintf(w, ". A gain is the reduction of the mean job completion time against the baseline; ± is the half-width of the 95%% confidence interval over seeds (Student's t).\n\n")
+	for _, t := range tables {
+		fmt.Fprintf(w, "## %s\n\n%s\n\n", t.heading, t.intro)
+		if err := r.writeTable(w, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTable writes one section's table.
+func (r *reproducer) writeTable(w io.Writer, t reproTable) error {
+	if t.eps {
+		fmt.Fprintln(w, "| ε | gain over SRPT | jobs slowed vs Fair | their mean slowdown | worst slowdown |")
+		fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
+	} else {
+		fmt.Fprintln(w, "| comparison | paper | ours (mean ± 95% CI) | ours / paper |")
+		fmt.Fprintln(w, "| --- | --- | --- | --- |")
+	}
+	for _, row := range t.rows {
+		gains, err := r.gains(row.gain)
+		if err != nil {
+			return err
+		}
+		if !t.eps {
+			m, _ := meanCI(gains)
+			ratio := "—"
+			if !math.IsNaN(row.ref) && row.ref != 0 {
+				ratio = fmt.Sprintf("%.2f", m/row.ref)
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", row.label, cmp.Or(row.paper, "—"), pctCI(gains), ratio)
+			continue
+		}
+		var slowed, mean, worst []float64
+		for _, p := range row.slow {
+			sd, err := sim.Slowdowns(r.result(p[0]), r.result(p[1]))
+			if err != nil {
+				return err
+			}
+			slowed, mean, worst = append(slowed, sd.Fraction), append(mean, sd.Mean), append(worst, sd.Worst)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", row.label, pctCI(gains), pctCI(slowed), pctCI(mean), pctCI(worst))
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// gains is sim.Gain of each pair's policy over its baseline.
+func (r *reproducer) gains(pairs [][2]reproRun) ([]float64, error) {
+	var out []float64
+	for _, p := range pairs {
+		g, err := sim.Gain(r.result(p[0]), r.result(p[1]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// meanCI is the mean of x and the half-width of its 95% confidence
+// interval, t_{0.975, n−1}·s/√n (NaN for n < 2).
+func meanCI(x []float64) (mean, half float64) {
+	mean = stat.Mean(x, nil)
+	if len(x) < 2 {
+		return mean, math.NaN()
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(x) - 1)}.Quantile(0.975)
+	return mean, t * stat.StdDev(x, nil) / math.Sqrt(float64(len(x)))
+}
+
+// pctCI formats a mean ± 95% half-width in percent.
+func pctCI(x []float64) string {
+	m, h := meanCI(x)
+	if math.IsNaN(h) {
+		return fmt.Sprintf("%.1f%%", 100*m)
+	}
+	return fmt.Sprintf("%.1f%% ± %.1f", 100*m, 100*h)
+}
+
+// reproArgs are the flags that reproduce the report, as given.
+func reproArgs(f *reproFlags) []string {
+	args := []string{fmt.Sprintf("-seeds %d", f.seeds), fmt.Sprintf("-jobs %d", f.jobs), fmt.Sprintf("-slots %d", f.slots),
+		fmt.Sprintf("-load %g", f.load), "-estimator " + f.estimator}
+	if f.swimDir != "" {
+		args = append(args, "-swim DIR", fmt.Sprintf("-swim-seeds %d", f.swimSeeds))
+	}
+	return args
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/integrate/quad"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/specsched/specsched/sim"
+)
+
+// TestMeanCI: a sample worked by hand. x = 1..5: mean 3, sample standard
+// deviation √2.5, and t_{0.975, 4} = 2.776 (a printed table of Student's
+// t), so the half-width is 2.776·√2.5/√5 = 1.963. One value has no
+// interval.
+func TestMeanCI(t *testing.T) {
+	t.Parallel()
+	m, h := meanCI([]float64{1, 2, 3, 4, 5})
+	if m != 3 || math.Abs(h-1.963) > 1e-3 {
+		t.Fatalf("meanCI(1..5) = %v ± %v, want 3 ± 1.963", m, h)
+	}
+	if m, h := meanCI([]float64{0.25}); m != 0.25 || !math.IsNaN(h) {
+		t.Fatalf("meanCI(0.25) = %v ± %v, want 0.25 ± NaN", m, h)
+	}
+	if got := pctCI([]float64{0.1, 0.3}); got != "20.0% ± 127.1" { // t_{0.975,1} = 12.706; s = 0.1414; 12.706·0.1414/√2 = 1.2706
+		t.Fatalf("pctCI(0.1, 0.3) = %q", got)
+	}
+}
+
+// TestParetoMean: the truncated Pareto mean against a numerical integral
+// of x·f(x) over [x_m, c] divided by F(c), with gonum's Pareto density
+// (quadrature, not the closed form), and without truncation against
+// β·x_m/(β−1).
+func TestParetoMean(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ xm, beta, ratio float64 }{
+		{1, 1.1, 8}, {2, 1.4, 3}, {0.5, 1.8, 20}, {3, 2.5, 1.5}, {1, 1.2, 1000},
+	} {
+		p := distuv.Pareto{Xm: c.xm, Alpha: c.beta}
+		hi := c.ratio * c.xm
+		want := quad.Fixed(func(x float64) float64 { return x * p.Prob(x) }, c.xm, hi, 20000, nil, 0) / p.CDF(hi)
+		if got := paretoMean(c.xm, c.beta, hi); math.Abs(got-want) > 1e-6*want {
+			t.Errorf("paretoMean(%v, %v, %v) = %v, quadrature %v", c.xm, c.beta, hi, got, want)
+		}
+		if got, want := paretoMean(c.xm, c.beta, 0), c.beta*c.xm/(c.beta-1); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("untruncated paretoMean(%v, %v) = %v, want %v", c.xm, c.beta, got, want)
+		}
+	}
+	if got := paretoMean(2, 1.5, 2); got != 2 {
+		t.Errorf("paretoMean truncated at x_m = %v, want x_m = 2", got)
+	}
+}
+
+// TestSlotsForLoad: worked by hand. Two jobs arriving at 0 and 50, each
+// of 100 tasks of mean 2 (Pareto x_m = 1, β = 2, untruncated): work 400
+// over a span of 50 at load 0.8 is 400 / 40 = 10 slots; at load 2, 4.
+func TestSlotsForLoad(t *testing.T) {
+	t.Parallel()
+	jobs := []sim.Job{
+		{Arrival: 0, Beta: 2, Phases: []sim.Phase{{Tasks: 100, Scale: 1}}},
+		{Arrival: 50, Beta: 2, Phases: []sim.Phase{{Tasks: 60, Scale: 1}, {Tasks: 40, Scale: 1}}},
+	}
+	for _, c := range []struct {
+		load float64
+		want int
+	}{{0.8, 10}, {2, 4}, {1000, 1}} {
+		if got := slotsForLoad(jobs, c.load); got != c.want {
+			t.Errorf("slotsForLoad(load %v) = %d, want %d", c.load, got, c.want)
+		}
+	}
+	if got := slotsForLoad(jobs[:1], 0.8); got != 1 {
+		t.Errorf("one arrival (no span): %d slots, want 1", got)
+	}
+}
+
+// TestReproduce runs the command at a small size and checks the report:
+// every section is there, and the first comparison's number is the mean,
+// over seeds, of sim.Gain on runs made here from the sim API alone (the
+// synthetic workload of each seed, srpt+speculate against hopper, observed
+// estimates, ε = 10%, the 10% budget).
+func TestReproduce(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "r.md")
+	code, stdout, errOut := runCmd(t, "reproduce", "-seeds", "2", "-jobs", "300", "-slots", "20", "-out", out, "-q")
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := string(raw)
+	for _, h := range []string{"Figures 6.1, 6.3", "Figure 6.5", "Figure 6.4", "Figure 6.7", "best-effort speculation"} {
+		if !strings.Contains(report, h) {
+			t.Errorf("no section on %s", h)
+		}
+	}
+	var gains []float64
+	for seed := uint64(1); seed <= 2; seed++ {
+		jobs, err := sim.Synthesize(sim.DefaultWorkload(300, 20, 0.8), rand.New(rand.NewPCG(seed, 0x5eed)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res [2]*sim.Result
+		for i, p := range []sim.Preset{sim.SRPT, sim.Hopper} {
+			cfg := sim.DefaultConfig(p, 20)
+			cfg.Seed, cfg.Eps, cfg.Budget = seed, 0.1, 2
+			cfg.Speculation.Estimator = sim.Observed
+			if p == sim.SRPT {
+				cfg.Rule = &sim.SpeculateRule{}
+				cfg.Allocator = &sim.SRPTAllocator{}
+			}
+			if res[i], err = sim.Simulate(jobs, cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g, err := sim.Gain(res[0], res[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		gains = append(gains, g)
+	}
+	want := fmt.Sprintf("| hopper+speculate vs srpt+speculate | ∼50%% | %.1f%% ± ", 100*(gains[0]+gains[1])/2)
+	if !strings.Contains(report, want) {
+		t.Errorf("report lacks %q:\n%s", want, report)
+	}
+}
+
+// TestReproduceBadFlags: a value out of range is a usage error (exit 2)
+// naming its flag; a missing SWIM directory fails with the file's name.
+func TestReproduceBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"-seeds", "0"}, {"-jobs", "0"}, {"-slots", "-1"}, {"-swim-seeds", "101"}, {"-load", "0"}, {"-load", "NaN"}, {"-estimator", "psychic"}} {
+		code, _, errOut := runCmd(t, append([]string{"reproduce", "-q"}, args...)...)
+		if code != 2 || !strings.Contains(errOut, args[0]) {
+			t.Errorf("reproduce %v: exit %d, stderr %q; want 2 naming the flag", args, code, errOut)
+		}
+	}
+	dir := t.TempDir()
+	code, _, errOut := runCmd(t, "reproduce", "-q", "-seeds", "1", "-jobs", "10", "-swim", dir, "-out", filepath.Join(dir, "r.md"))
+	if code != 1 || !strings.Contains(errOut, "FB-2009_samples_24_times_1hr_0.tsv") {
+		t.Errorf("missing SWIM days: exit %d, stderr %q", code, errOut)
+	}
+}
