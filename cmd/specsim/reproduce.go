@@ -180,25 +180,15 @@ func (r *reproducer) workload(run reproRun) (*reproWorkload, error) {
 	return w, nil
 }
 
-// swimDay reads and converts a SWIM day (sim.SwimFB2009 or SwimFB2010's
-// rule, the default groups).
+// swimDay reads and converts a SWIM day by its cluster's rule
+// (sim.SwimFB2009 or SwimFB2010) with the synthetic workload's groups.
 func (r *reproducer) swimDay(day string, seed uint64) ([]sim.Job, error) {
-	name := filepath.Join(r.f.swimDir, day+"_samples_24_times_1hr_0.tsv")
-	file, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	recs, err := sim.ParseSwim(file)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
 	rule := sim.SwimFB2009()
 	if day == "FB-2010" {
 		rule = sim.SwimFB2010()
 	}
 	rule.Groups = sim.DefaultWorkload(1, 1, 1).Groups
-	return sim.SwimJobs(recs, rule, rand.New(rand.NewPCG(seed, 0x5eed)))
+	return readSwim(filepath.Join(r.f.swimDir, day+"_samples_24_times_1hr_0.tsv"), rule, seed)
 }
 
 // slotsForLoad is the cluster size at which the jobs' first-copy work over

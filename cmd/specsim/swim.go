@@ -76,23 +76,11 @@ func (s *swimFlags) check(fs *flag.FlagSet, set map[string]bool, slots *int) err
 // (groups are drawn with the seed, as for the synthetic workload), and
 // describes it for the header.
 func (s *swimFlags) workload(groups []sim.Group, seed uint64) ([]sim.Job, string, error) {
-	f, err := os.Open(*s.file)
-	if err != nil {
-		return nil, "", err
-	}
-	defer f.Close()
-	recs, err := sim.ParseSwim(f)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", *s.file, err)
-	}
-	if len(recs) == 0 {
-		return nil, "", fmt.Errorf("%s: no jobs", *s.file)
-	}
 	rule := s.rule
 	rule.Groups = groups
-	jobs, err := sim.SwimJobs(recs, rule, rand.New(rand.NewPCG(seed, 0x5eed)))
+	jobs, err := readSwim(*s.file, rule, seed)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", *s.file, err)
+		return nil, "", err
 	}
 	name := filepath.Base(*s.file)
 	if s.cluster != "" {
@@ -100,6 +88,28 @@ func (s *swimFlags) workload(groups []sim.Group, seed uint64) ([]sim.Job, string
 	}
 	return jobs, fmt.Sprintf("SWIM day %s: %g MiB per task, %g MiB/s per task, β %s",
 		name, float64(rule.BlockSize)/sim.MiB, rule.Rate/sim.MiB, groupList(groups)), nil
+}
+
+// readSwim reads a SWIM file and converts its jobs by rule (sim.SwimJobs),
+// the groups drawn with the seed as for the synthetic workload.
+func readSwim(file string, rule sim.SwimConfig, seed uint64) ([]sim.Job, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := sim.ParseSwim(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no jobs", file)
+	}
+	jobs, err := sim.SwimJobs(recs, rule, rand.New(rand.NewPCG(seed, 0x5eed)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return jobs, nil
 }
 
 // groupList formats the groups' tail indices as -beta takes them.
