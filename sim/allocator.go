@@ -189,9 +189,25 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) ([
 // (Decision.ClusterBeta). Priority: increasing T_j. O(n) plus the
 // algorithm's O(n) (alloc.AllocateSlots) for n active jobs, and the sort of
 // the priority, O(n log n).
+//
+// The slots Algorithm 1 gives a job beyond what it can use now — the
+// copies its stragglers will need, before any is detected — go to other
+// jobs (work conservation) unless Reserve is set. The thesis §3.3 reads
+// both ways: eq. 3.4's first case says "the optimal level of speculation
+// should not be sacrificed even when the system is capacity constrained",
+// its second that Hopper "should not leave slots unused". Reserve keeps
+// them idle until the job can use them (a copy, or a task of a phase that
+// becomes runnable); a slot lent out is held until its copy ends.
 type HopperAllocator struct {
-	ws alloc.Workspace
+	// Reserve: no work conservation (ConservingAllocator); the zero value
+	// conserves work.
+	Reserve bool
+	ws      alloc.Workspace
 }
+
+// WorkConserving implements ConservingAllocator: !Reserve (true for a nil
+// receiver, whose Allocate fails anyway).
+func (a *HopperAllocator) WorkConserving() bool { return a == nil || !a.Reserve }
 
 // Allocate implements Allocator.
 func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) error {
