@@ -17,6 +17,9 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/specsched/specsched/sim"
 )
@@ -83,7 +86,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.jobs, "jobs", 2000, "jobs of the synthetic workload, in [1, 10^6]")
 	fs.IntVar(&f.slots, "slots", 200, "slots of the synthetic workload's cluster, in [1, 10^6]")
 	fs.Float64Var(&f.load, "load", 0.8, "offered load, in (0, 10]")
-	fs.StringVar(&f.out, "out", "docs/reproduction.md", "the report to write (its plot goes beside it, .svg)")
+	fs.StringVar(&f.out, "out", "docs/reproduction.md", "the report to write (Markdown); its plots are written beside it (SVG)")
 	fs.StringVar(&f.swimDir, "swim", "", "directory of the SWIM Facebook days; empty: the synthetic workload only")
 	fs.StringVar(&f.estimator, "estimator", "observed", "how t_rem is estimated: observed, progress or oracle")
 	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
@@ -329,6 +332,7 @@ func (r *reproducer) pairs(workload, a, b string, change func(a, b *reproRun)) [
 // (baseline, policy), and the paper's value.
 type reproRow struct {
 	label string
+	short string  // the label in a plot
 	paper string  // the paper's figure, as the paper states it
 	ref   float64 // the paper's value as a fraction, NaN when it gives none
 	gain  [][2]reproRun
@@ -340,7 +344,8 @@ type reproRow struct {
 type reproTable struct {
 	heading, intro string
 	rows           []reproRow
-	eps            bool // the ε table's columns (gain and slowdowns)
+	eps            bool   // the ε table's columns (gain and slowdowns)
+	plot           string // the name of the plot of its gains ("": none), beside the report
 }
 
 // tables lays out the report: every comparison and its runs.
@@ -348,12 +353,13 @@ func (r *reproducer) tables() []reproTable {
 	var out []reproTable
 	for _, wl := range r.workloads() {
 		t := reproTable{heading: "Hopper vs SRPT, both running the same speculation (Figures 6.1, 6.3): " + r.describe(wl),
+			plot:  strings.TrimSuffix(filepath.Base(r.f.out), ".md") + "-" + strings.ToLower(wl) + ".svg",
 			intro: "The thesis: \"Jobs, overall, speedup by ∼50%\" with GRASS in both (Figure 6.1), and \"Hopper's results are independent of the straggler mitigation strategy\" (LATE, Mantri, GRASS; Figure 6.3)."}
 		for _, rule := range speculating() {
-			t.rows = append(t.rows, reproRow{label: "hopper+" + rule + " vs srpt+" + rule, paper: "∼50%", ref: 0.5,
+			t.rows = append(t.rows, reproRow{label: "hopper+" + rule + " vs srpt+" + rule, short: rule, paper: "∼50%", ref: 0.5,
 				gain: r.pairs(wl, "srpt+"+rule, "hopper+"+rule, nil)})
 			if rule == "speculate" {
-				t.rows = append(t.rows, reproRow{label: "hopper+speculate vs srpt+speculate, Mantri's rule", paper: "∼50%", ref: 0.5,
+				t.rows = append(t.rows, reproRow{label: "hopper+speculate vs srpt+speculate, Mantri's rule", short: "Mantri", paper: "∼50%", ref: 0.5,
 					gain: r.pairs(wl, "srpt+speculate", "hopper+speculate", func(a, b *reproRun) { a.mantri, b.mantri = true, true })})
 			}
 		}
@@ -453,9 +459,69 @@ func (r *reproducer) write(w, stderr io.Writer) error {
 		if err := r.writeTable(w, t); err != nil {
 			return err
 		}
+		if t.plot != "" {
+			if err := r.plotGains(filepath.Join(filepath.Dir(f.out), t.plot), t); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "![%s](%s)\n\n", t.heading, t.plot)
+		}
 	}
 	return nil
 }
+
+// plotGains draws a table's gains as bars with their 95% confidence
+// intervals, beside the paper's value as a dashed line, to file (SVG).
+func (r *reproducer) plotGains(file string, t reproTable) error {
+	p := plot.New()
+	_, workload, _ := strings.Cut(t.heading, ": ")
+	p.Title.Text = "Hopper's gain over SRPT, both with the same speculation: " + workload
+	p.Y.Label.Text = "reduction of the mean completion time (%)"
+	var bars gainBars
+	var names []string
+	for i, row := range t.rows {
+		gains, err := r.gains(row.gain)
+		if err != nil {
+			return err
+		}
+		m, h := meanCI(gains)
+		if math.IsNaN(h) {
+			h = 0
+		}
+		bars = append(bars, gainBar{x: float64(i), y: 100 * m, err: 100 * h})
+		names = append(names, row.short)
+	}
+	values := make(plotter.Values, len(bars))
+	for i, b := range bars {
+		values[i] = b.y
+	}
+	chart, err := plotter.NewBarChart(values, vg.Points(24))
+	if err != nil {
+		return err
+	}
+	chart.Color = plotColors[0]
+	errs, err := plotter.NewYErrorBars(bars)
+	if err != nil {
+		return err
+	}
+	paper := plotter.NewFunction(func(float64) float64 { return 100 * t.rows[0].ref })
+	paper.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(chart, errs, paper, plotter.NewGrid())
+	p.Legend.Add("paper", paper)
+	p.Legend.Top = true
+	p.NominalX(names...)
+	p.Y.Min = math.Min(0, p.Y.Min)
+	p.Y.Max = math.Max(p.Y.Max, 100*t.rows[0].ref+5)
+	return p.Save(8*vg.Inch, 4*vg.Inch, file)
+}
+
+// gainBars are bars with error bars (plotter.XYer and YErrorer).
+type gainBars []gainBar
+
+type gainBar struct{ x, y, err float64 }
+
+func (g gainBars) Len() int                        { return len(g) }
+func (g gainBars) XY(i int) (float64, float64)     { return g[i].x, g[i].y }
+func (g gainBars) YError(i int) (float64, float64) { return g[i].err, g[i].err }
 
 // writeTable writes one section's table.
 func (r *reproducer) writeTable(w io.Writer, t reproTable) error {

@@ -101,6 +101,9 @@ func TestReproduce(t *testing.T) {
 			t.Errorf("no section on %s", h)
 		}
 	}
+	if svg, err := os.ReadFile(filepath.Join(filepath.Dir(out), "r-synthetic.svg")); err != nil || !strings.Contains(string(svg), "<svg") || !strings.Contains(report, "](r-synthetic.svg)") {
+		t.Errorf("the plot r-synthetic.svg is missing, not an SVG or not linked (%v)", err)
+	}
 	var gains []float64
 	for seed := uint64(1); seed <= 2; seed++ {
 		jobs, err := sim.Synthesize(sim.DefaultWorkload(300, 20, 0.8), rand.New(rand.NewPCG(seed, 0x5eed)))
