@@ -151,16 +151,17 @@ func (p Preset) Rule() InJobRule {
 // The built-in allocators and in-job rules by name, in the order
 // AllocatorNames and RuleNames list them.
 var (
-	allocatorNames = []string{"srpt", "fair", "hopper", "hopper-eps", "hopper-dag", "hopper-hetero", "srewc"}
+	allocatorNames = []string{"srpt", "fair", "hopper", "hopper-eps", "hopper-dag", "hopper-hetero", "srewc", "hopper-reserve"}
 	newAllocator   = map[string]func() Allocator{
-		"":              func() Allocator { return nil },
-		"srpt":          func() Allocator { return &SRPTAllocator{} },
-		"fair":          func() Allocator { return &FairAllocator{} },
-		"hopper":        func() Allocator { return &HopperAllocator{} },
-		"hopper-eps":    func() Allocator { return &EpsFairAllocator{} },
-		"hopper-dag":    func() Allocator { return &DAGAllocator{} },
-		"hopper-hetero": func() Allocator { return &HeteroAllocator{} },
-		"srewc":         func() Allocator { return &SREWCAllocator{} },
+		"":               func() Allocator { return nil },
+		"srpt":           func() Allocator { return &SRPTAllocator{} },
+		"fair":           func() Allocator { return &FairAllocator{} },
+		"hopper":         func() Allocator { return &HopperAllocator{} },
+		"hopper-eps":     func() Allocator { return &EpsFairAllocator{} },
+		"hopper-dag":     func() Allocator { return &DAGAllocator{} },
+		"hopper-hetero":  func() Allocator { return &HeteroAllocator{} },
+		"srewc":          func() Allocator { return &SREWCAllocator{} },
+		"hopper-reserve": func() Allocator { return &HopperAllocator{Reserve: true} },
 	}
 	ruleNames = []string{"launch", "speculate", "besteffort", "budgeted", "plan"}
 	newRule   = map[string]func() InJobRule{
@@ -177,7 +178,8 @@ var (
 // (SRPTAllocator), "fair" (FairAllocator), "hopper" (HopperAllocator,
 // Algorithm 1), "hopper-eps" (EpsFairAllocator, Algorithm 2), "hopper-dag"
 // (DAGAllocator, Algorithm 3), "hopper-hetero" (HeteroAllocator, Algorithm
-// 4), "srewc" (SREWCAllocator).
+// 4), "srewc" (SREWCAllocator), "hopper-reserve" (HopperAllocator with
+// Reserve: Algorithm 1 keeping a job's slots for its copies).
 func AllocatorNames() []string { return slices.Clone(allocatorNames) }
 
 // RuleNames returns the names of the built-in in-job rules: "launch"

@@ -386,7 +386,25 @@ func (r *reproducer) tables() []reproTable {
 			gain: r.pairs("synthetic", "srpt+speculate", "hopper-eps", set),
 			slow: r.pairs("synthetic", "fair+speculate", "hopper-eps", set)})
 	}
-	return append(out, fair, eps, hetero, r.bestEffortMap())
+	return append(out, fair, eps, hetero, r.bestEffortMap(), r.reserveMap())
+}
+
+// reserveMap: Hopper keeping the slots Algorithm 1 gives a job for its
+// copies (hopper-reserve, HopperAllocator.Reserve) instead of lending them
+// out until a straggler is detected, against SRPT with best-effort
+// speculation, from few slots (slow turnover) to many.
+func (r *reproducer) reserveMap() reproTable {
+	t := reproTable{heading: "Hopper keeping its slots for its copies (synthetic workload)",
+		intro: "hopper-reserve+speculate (Algorithm 1's slots beyond what a job can use now stay idle until its stragglers are detected; eq. 3.4: speculation \"should not be sacrificed even when the system is capacity constrained\") against srpt-besteffort. A best-effort copy waits for the next slot to free, about the mean task duration over the slots; Hopper's reservation can only win where that wait is long against the detection delay."}
+	for _, load := range []float64{0.8, 1.2} {
+		for _, slots := range []int{10, 50, 200} {
+			t.rows = append(t.rows, reproRow{label: fmt.Sprintf("load %g, %d slots", load, slots), ref: math.NaN(),
+				gain: r.pairs("synthetic", "srpt-besteffort", "hopper-reserve+speculate", func(a, b *reproRun) {
+					a.load, b.load, a.slots, b.slots = load, load, slots, slots
+				})})
+		}
+	}
+	return t
 }
 
 // bestEffortMap is the table of where Hopper's allocation gains over SRPT
