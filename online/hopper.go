@@ -30,13 +30,18 @@ type Hopper struct {
 	slots float64
 	c     float64 // the speculation factor 2/β (1 for β ≥ 2)
 
-	// Per id: the job's remaining tasks, its node's children and heap
-	// priority, and the sum of T over its subtree. An id not in use has
+	// Per id: the job's remaining tasks and the slots it holds, its
+	// held/T as Next and Reclaim compare it (ratios, in logarithms), its
+	// node's children and heap priority, and over its subtree the sum of T
+	// and the least and greatest of those ratios. An id not in use has
 	// live[id] false and sits on the free list.
 	t           []float64
+	held        []float64
+	below, over []float64
 	left, right []int32
 	prio        []uint64
 	sum         []float64
+	lo, hi      []float64
 	live        []bool
 	free        []int32
 	root        int32
@@ -94,6 +99,11 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 	} else {
 		id = int32(len(h.t))
 		h.t = append(h.t, 0)
+		h.held = append(h.held, 0)
+		h.below = append(h.below, 0)
+		h.over = append(h.over, 0)
+		h.lo = append(h.lo, 0)
+		h.hi = append(h.hi, 0)
 		h.left = append(h.left, none)
 		h.right = append(h.right, none)
 		h.prio = append(h.prio, priority(id))
@@ -155,7 +165,7 @@ func (h *Hopper) Remove(id int) error {
 // release puts id, already out of the tree, back on the free list.
 func (h *Hopper) release(id int32) {
 	h.live[id] = false
-	h.t[id] = 0
+	h.t[id], h.held[id] = 0, 0
 	h.free = append(h.free, id)
 	h.n--
 }
@@ -169,6 +179,150 @@ func (h *Hopper) SetSlots(slots float64) error {
 	h.slots = slots
 	h.fresh = false
 	return nil
+}
+
+// SetHeld records that job id holds slots ≥ 0 slots (at most
+// alloc.MaxTotal, 2^53), what Next and Reclaim compare with its share. A
+// new job holds 0. An error (an *specsched.InputError on "id", or on
+// "slots"), with h unchanged, for an id not in use or slots out of range.
+// O(log n) expected.
+func (h *Hopper) SetHeld(id, slots int) error {
+	const fn = "online.Hopper.SetHeld"
+	if err := h.checkID(fn, id); err != nil {
+		return err
+	}
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return err
+	}
+	h.remove(int32(id))
+	h.held[id] = float64(slots)
+	h.insert(int32(id))
+	return nil
+}
+
+// Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
+func (h *Hopper) Held(id int) int {
+	if id < 0 || id >= len(h.t) {
+		return 0
+	}
+	return int(h.held[id])
+}
+
+// Next returns the job that should receive the next free slot: the first
+// job, in Algorithm 1's order (Compare), that holds fewer slots than its
+// share S_i (Target), and true; or false when every job holds at least its
+// share. The comparison is made per task, in logarithms: log held_i −
+// log T_i < log(S_i/T_i), the share per task being S/ΣT for every job in
+// the proportional case and 2/β before the cut-off job in the
+// capacity-constrained one. Logarithms keep it right at every magnitude
+// (S/ΣT and held/T may overflow or underflow float64, their logarithms
+// do not); it can differ from held_i < Target(i) only where the two lie
+// within about 1e-13 of each other, relatively. A job of 0 tasks is never
+// below its share (0); a job after the cut-off job gets nothing; the
+// cut-off job is compared with its share itself. O(log n) expected, after
+// the search for the cut if an event came since the last query.
+func (h *Hopper) Next() (int, bool) {
+	h.refresh()
+	if h.total() == 0 || h.slots == 0 {
+		return 0, false
+	}
+	if !h.constrained {
+		x := h.firstBelow(h.root, perTask(h.slots, h.total()))
+		return int(x), x != none
+	}
+	x := h.firstBelow(h.root, math.Log(h.c))
+	switch {
+	case x != none && (h.cut == none || h.before(x, h.cut)):
+		return int(x), true
+	case h.cut != none && h.held[h.cut] < h.left0:
+		return int(h.cut), true
+	}
+	return 0, false
+}
+
+// Reclaim returns the job whose slot should be taken back first when the
+// cluster shrinks: the last job, in Algorithm 1's order, that holds more
+// slots than its share, and true; or false when none does. The comparison
+// is Next's, per task and in logarithms (log held_i − log T_i >
+// log(S_i/T_i)); a job of 0 tasks holding a slot, or a job after the
+// cut-off job holding one, is over its share (0). O(log n) expected, after
+// the search for the cut.
+func (h *Hopper) Reclaim() (int, bool) {
+	h.refresh()
+	holding := math.Inf(-1) // above it: every job holding a slot
+	if h.total() == 0 || h.slots == 0 {
+		x := h.lastAbove(h.root, holding)
+		return int(x), x != none
+	}
+	if !h.constrained {
+		x := h.lastAbove(h.root, perTask(h.slots, h.total()))
+		return int(x), x != none
+	}
+	if h.cut != none {
+		// After the cut every held slot is over the share: the last job
+		// holding one, if it comes after the cut.
+		if x := h.lastAbove(h.root, holding); x != none && h.before(h.cut, x) {
+			return int(x), true
+		}
+		if h.held[h.cut] > h.left0 {
+			return int(h.cut), true
+		}
+	}
+	// Before the cut (the cut itself is not over, nor anything after it).
+	x := h.lastAbove(h.root, math.Log(h.c))
+	return int(x), x != none
+}
+
+// perTask is log(S/ΣT), the proportional case's share per task, for
+// positive finite S and ΣT.
+func perTask(slots, total float64) float64 { return math.Log(slots) - math.Log(total) }
+
+// firstBelow returns the first node of subtree x, in (T, id) order, whose
+// below ratio is less than r, or none. O(depth).
+func (h *Hopper) firstBelow(x int32, r float64) int32 {
+	for x != none && h.lo[x] < r {
+		if l := h.left[x]; l != none && h.lo[l] < r {
+			x = l
+			continue
+		}
+		if h.below[x] < r {
+			return x
+		}
+		x = h.right[x]
+	}
+	return none
+}
+
+// lastAbove returns the last node of subtree x, in (T, id) order, whose
+// over ratio is greater than r, or none. O(depth).
+func (h *Hopper) lastAbove(x int32, r float64) int32 {
+	for x != none && h.hi[x] > r {
+		if rt := h.right[x]; rt != none && h.hi[rt] > r {
+			x = rt
+			continue
+		}
+		if h.over[x] > r {
+			return x
+		}
+		x = h.left[x]
+	}
+	return none
+}
+
+// setRatios sets id's ratios, log held − log T, as Next (below) and
+// Reclaim (over) compare them: both that for T > 0 (−Inf while it holds
+// nothing); a job of 0 tasks is never below its share (below = +Inf) and
+// is over it exactly when it holds a slot (over = +Inf, else −Inf).
+func (h *Hopper) setRatios(id int32) {
+	switch {
+	case h.t[id] > 0:
+		r := math.Log(h.held[id]) - math.Log(h.t[id])
+		h.below[id], h.over[id] = r, r
+	case h.held[id] > 0:
+		h.below[id], h.over[id] = math.Inf(1), math.Inf(1)
+	default:
+		h.below[id], h.over[id] = math.Inf(1), math.Inf(-1)
+	}
 }
 
 // Target returns job id's share S_i of Algorithm 1: what alloc.Allocate

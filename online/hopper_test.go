@@ -39,6 +39,7 @@ func count(t *rapid.T, label string) float64 {
 type model struct {
 	h       *online.Hopper
 	t       []float64
+	held    []int // slots held, by id
 	slots   float64
 	beta    float64
 	scratch []float64
@@ -74,6 +75,63 @@ func (m *model) check(t *rapid.T) {
 	}
 	if m.h.Len() != m.live() || m.h.IDs() != len(m.t) {
 		t.Fatalf("Len %d, IDs %d; want %d, %d", m.h.Len(), m.h.IDs(), m.live(), len(m.t))
+	}
+	m.checkNext(t, want)
+}
+
+// checkNext compares Next and Reclaim with a scan of the jobs in (T, id)
+// order against alloc.Allocate's shares: Next is the first job holding
+// fewer slots than its share, Reclaim the last holding more. A job within
+// rounding of its share (shareTol·S, and 1e-12 relatively: Hopper compares
+// per task in logarithms) may count either way.
+func (m *model) checkNext(t *rapid.T, shares []float64) {
+	var order []int
+	for id, v := range m.t {
+		if !math.IsNaN(v) {
+			order = append(order, id)
+			if got := m.h.Held(id); got != m.held[id] {
+				t.Fatalf("Held(%d) = %d, want %d", id, got, m.held[id])
+			}
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return m.h.Compare(a, b) })
+	// side is −1 if job id surely holds less than its share, +1 if surely
+	// more, 0 if within rounding.
+	side := func(id int) int {
+		held, share := float64(m.held[id]), shares[id]
+		tol := shareTol*m.slots + 1e-12*max(held, share)
+		switch {
+		case held < share-tol:
+			return -1
+		case held > share+tol:
+			return 1
+		}
+		return 0
+	}
+	next, ok := m.h.Next()
+	for _, id := range order {
+		if ok && id == next {
+			if side(id) > 0 || m.held[id] >= 1 && shares[id] == 0 {
+				t.Fatalf("Next = %d, holding %d of a share %v", id, m.held[id], shares[id])
+			}
+			break
+		}
+		if side(id) < 0 {
+			t.Fatalf("Next = %d, %v; job %d holds %d of a share %v and comes first (order %v)", next, ok, id, m.held[id], shares[id], order)
+		}
+	}
+	last, ok := m.h.Reclaim()
+	for i := len(order) - 1; i >= 0; i-- {
+		id := order[i]
+		if ok && id == last {
+			if side(id) < 0 || m.held[id] == 0 {
+				t.Fatalf("Reclaim = %d, holding %d of a share %v", id, m.held[id], shares[id])
+			}
+			break
+		}
+		if side(id) > 0 {
+			t.Fatalf("Reclaim = %d, %v; job %d holds %d of a share %v and comes last (order %v)", last, ok, id, m.held[id], shares[id], order)
+		}
 	}
 }
 
@@ -135,9 +193,10 @@ func testEvents(t *rapid.T) {
 			switch {
 			case len(m.freed) == 0 && id == len(m.t):
 				m.t = append(m.t, v)
+				m.held = append(m.held, 0)
 			case len(m.freed) > 0 && id == m.freed[len(m.freed)-1]:
 				m.freed = m.freed[:len(m.freed)-1]
-				m.t[id] = v
+				m.t[id], m.held[id] = v, 0
 			default:
 				t.Fatalf("Add returned id %d; want the last freed of %v, or %d", id, m.freed, len(m.t))
 			}
@@ -161,8 +220,19 @@ func testEvents(t *rapid.T) {
 			if err := h.Remove(id); err != nil {
 				t.Fatalf("Remove(%d): %v", id, err)
 			}
-			m.t[id] = math.NaN()
+			m.t[id], m.held[id] = math.NaN(), 0
 			m.freed = append(m.freed, id)
+		},
+		"held": func(t *rapid.T) {
+			id, ok := m.liveID(t)
+			if !ok {
+				t.Skip("no job")
+			}
+			n := rapid.OneOf(rapid.IntRange(0, 12), rapid.SampledFrom([]int{1 << 30, 1 << 53})).Draw(t, "held")
+			if err := h.SetHeld(id, n); err != nil {
+				t.Fatalf("SetHeld(%d, %d): %v", id, n, err)
+			}
+			m.held[id] = n
 		},
 		"slots": func(t *rapid.T) {
 			s := count(t, "slots")
@@ -183,8 +253,14 @@ func testEvents(t *rapid.T) {
 			if _, err := h.Target(unknown); err == nil {
 				t.Fatalf("Target(%d) of an unknown id: no error", unknown)
 			}
+			m.unchanged(t, h.SetHeld(unknown, 1), "id", before)
 			if id, ok := m.liveID(t); ok {
 				m.unchanged(t, h.Update(id, bad), "remaining", before)
+				n := rapid.SampledFrom([]int{-1, 1<<53 + 1, math.MinInt, math.MaxInt}).Draw(t, "badHeld")
+				m.unchanged(t, h.SetHeld(id, n), "slots", before)
+				if h.Held(id) != m.held[id] {
+					t.Fatalf("a rejected SetHeld changed Held(%d) to %d", id, h.Held(id))
+				}
 			}
 		},
 		"": m.check,

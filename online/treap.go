@@ -8,10 +8,11 @@ package online
 // adjusted by differences, so the sums carry no drift however many events
 // pass.
 
-// insert adds node id (its T set, its children none) to the tree.
+// insert adds node id (its T and held set) to the tree.
 func (h *Hopper) insert(id int32) {
 	h.left[id], h.right[id] = none, none
-	h.sum[id] = h.t[id]
+	h.setRatios(id)
+	h.update(id)
 	l, r := h.split(h.root, id)
 	h.root = h.merge(h.merge(l, id), r)
 	h.fresh = false
@@ -75,14 +76,18 @@ func (h *Hopper) merge(a, b int32) int32 {
 	return b
 }
 
-// update recomputes node x's subtree sum from its children's.
+// update recomputes node x's subtree sum and ratio bounds from its
+// children's.
 func (h *Hopper) update(x int32) {
 	s := h.t[x]
+	lo, hi := h.below[x], h.over[x]
 	if l := h.left[x]; l != none {
 		s = h.sum[l] + s
+		lo, hi = min(lo, h.lo[l]), max(hi, h.hi[l])
 	}
 	if r := h.right[x]; r != none {
 		s += h.sum[r]
+		lo, hi = min(lo, h.lo[r]), max(hi, h.hi[r])
 	}
-	h.sum[x] = s
+	h.sum[x], h.lo[x], h.hi[x] = s, lo, hi
 }
