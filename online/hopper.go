@@ -31,17 +31,17 @@ type Hopper struct {
 	c     float64 // the speculation factor 2/β (1 for β ≥ 2)
 
 	// Per id: the job's remaining tasks and the slots it holds, its
-	// held/T as Next and Reclaim compare it (ratios, in logarithms), its
+	// held/T as Next and Reclaim compare it (setRatios), its
 	// node's children and heap priority, and over its subtree the sum of T
 	// and the least and greatest of those ratios. An id not in use has
 	// live[id] false and sits on the free list.
 	t           []float64
 	held        []float64
-	below, over []float64
+	below, over []ratio
 	left, right []int32
 	prio        []uint64
 	sum         []float64
-	lo, hi      []float64
+	lo, hi      []ratio
 	live        []bool
 	free        []int32
 	root        int32
@@ -100,10 +100,10 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 		id = int32(len(h.t))
 		h.t = append(h.t, 0)
 		h.held = append(h.held, 0)
-		h.below = append(h.below, 0)
-		h.over = append(h.over, 0)
-		h.lo = append(h.lo, 0)
-		h.hi = append(h.hi, 0)
+		h.below = append(h.below, ratio{})
+		h.over = append(h.over, ratio{})
+		h.lo = append(h.lo, ratio{})
+		h.hi = append(h.hi, ratio{})
 		h.left = append(h.left, none)
 		h.right = append(h.right, none)
 		h.prio = append(h.prio, priority(id))
@@ -211,13 +211,14 @@ func (h *Hopper) Held(id int) int {
 // Next returns the job that should receive the next free slot: the first
 // job, in Algorithm 1's order (Compare), that holds fewer slots than its
 // share S_i (Target), and true; or false when every job holds at least its
-// share. The comparison is made per task, in logarithms: log held_i −
-// log T_i < log(S_i/T_i), the share per task being S/ΣT for every job in
-// the proportional case and 2/β before the cut-off job in the
-// capacity-constrained one. Logarithms keep it right at every magnitude
-// (S/ΣT and held/T may overflow or underflow float64, their logarithms
-// do not); it can differ from held_i < Target(i) only where the two lie
-// within about 1e-13 of each other, relatively. A job of 0 tasks is never
+// share. The comparison is made per task, held_i/T_i < S_i/T_i, the share
+// per task being S/ΣT for every job in the proportional case and 2/β
+// before the cut-off job in the capacity-constrained one. Each quotient is
+// rounded once, at every magnitude (ratio: it cannot overflow or
+// underflow), so equal quotients compare equal — a job holding exactly
+// its share is not below it — and the comparison can differ from
+// held_i < Target(i) (whose share is rounded twice) only where the two lie
+// within rounding of each other. A job of 0 tasks is never
 // below its share (0); a job after the cut-off job gets nothing; the
 // cut-off job is compared with its share itself. O(log n) expected, after
 // the search for the cut if an event came since the last query.
@@ -227,10 +228,10 @@ func (h *Hopper) Next() (int, bool) {
 		return 0, false
 	}
 	if !h.constrained {
-		x := h.firstBelow(h.root, perTask(h.slots, h.total()))
+		x := h.firstBelow(h.root, quotient(h.slots, h.total()))
 		return int(x), x != none
 	}
-	x := h.firstBelow(h.root, math.Log(h.c))
+	x := h.firstBelow(h.root, quotient(h.c, 1))
 	switch {
 	case x != none && (h.cut == none || h.before(x, h.cut)):
 		return int(x), true
@@ -243,19 +244,19 @@ func (h *Hopper) Next() (int, bool) {
 // Reclaim returns the job whose slot should be taken back first when the
 // cluster shrinks: the last job, in Algorithm 1's order, that holds more
 // slots than its share, and true; or false when none does. The comparison
-// is Next's, per task and in logarithms (log held_i − log T_i >
-// log(S_i/T_i)); a job of 0 tasks holding a slot, or a job after the
+// is Next's, per task (held_i/T_i > S_i/T_i); a job of 0 tasks holding a
+// slot, or a job after the
 // cut-off job holding one, is over its share (0). O(log n) expected, after
 // the search for the cut.
 func (h *Hopper) Reclaim() (int, bool) {
 	h.refresh()
-	holding := math.Inf(-1) // above it: every job holding a slot
+	holding := nothing // above it: every job holding a slot
 	if h.total() == 0 || h.slots == 0 {
 		x := h.lastAbove(h.root, holding)
 		return int(x), x != none
 	}
 	if !h.constrained {
-		x := h.lastAbove(h.root, perTask(h.slots, h.total()))
+		x := h.lastAbove(h.root, quotient(h.slots, h.total()))
 		return int(x), x != none
 	}
 	if h.cut != none {
@@ -269,23 +270,19 @@ func (h *Hopper) Reclaim() (int, bool) {
 		}
 	}
 	// Before the cut (the cut itself is not over, nor anything after it).
-	x := h.lastAbove(h.root, math.Log(h.c))
+	x := h.lastAbove(h.root, quotient(h.c, 1))
 	return int(x), x != none
 }
 
-// perTask is log(S/ΣT), the proportional case's share per task, for
-// positive finite S and ΣT.
-func perTask(slots, total float64) float64 { return math.Log(slots) - math.Log(total) }
-
 // firstBelow returns the first node of subtree x, in (T, id) order, whose
 // below ratio is less than r, or none. O(depth).
-func (h *Hopper) firstBelow(x int32, r float64) int32 {
-	for x != none && h.lo[x] < r {
-		if l := h.left[x]; l != none && h.lo[l] < r {
+func (h *Hopper) firstBelow(x int32, r ratio) int32 {
+	for x != none && h.lo[x].less(r) {
+		if l := h.left[x]; l != none && h.lo[l].less(r) {
 			x = l
 			continue
 		}
-		if h.below[x] < r {
+		if h.below[x].less(r) {
 			return x
 		}
 		x = h.right[x]
@@ -295,13 +292,13 @@ func (h *Hopper) firstBelow(x int32, r float64) int32 {
 
 // lastAbove returns the last node of subtree x, in (T, id) order, whose
 // over ratio is greater than r, or none. O(depth).
-func (h *Hopper) lastAbove(x int32, r float64) int32 {
-	for x != none && h.hi[x] > r {
-		if rt := h.right[x]; rt != none && h.hi[rt] > r {
+func (h *Hopper) lastAbove(x int32, r ratio) int32 {
+	for x != none && r.less(h.hi[x]) {
+		if rt := h.right[x]; rt != none && r.less(h.hi[rt]) {
 			x = rt
 			continue
 		}
-		if h.over[x] > r {
+		if r.less(h.over[x]) {
 			return x
 		}
 		x = h.left[x]
@@ -309,20 +306,66 @@ func (h *Hopper) lastAbove(x int32, r float64) int32 {
 	return none
 }
 
-// setRatios sets id's ratios, log held − log T, as Next (below) and
-// Reclaim (over) compare them: both that for T > 0 (−Inf while it holds
-// nothing); a job of 0 tasks is never below its share (below = +Inf) and
-// is over it exactly when it holds a slot (over = +Inf, else −Inf).
+// setRatios sets id's held/T as Next (below) and Reclaim (over) compare
+// it: both the quotient for T > 0 (nothing while it holds nothing); a job
+// of 0 tasks is never below its share (below = everything) and is over it
+// exactly when it holds a slot (over = everything, else nothing).
 func (h *Hopper) setRatios(id int32) {
 	switch {
 	case h.t[id] > 0:
-		r := math.Log(h.held[id]) - math.Log(h.t[id])
+		r := quotient(h.held[id], h.t[id])
 		h.below[id], h.over[id] = r, r
 	case h.held[id] > 0:
-		h.below[id], h.over[id] = math.Inf(1), math.Inf(1)
+		h.below[id], h.over[id] = everything, everything
 	default:
-		h.below[id], h.over[id] = math.Inf(1), math.Inf(-1)
+		h.below[id], h.over[id] = everything, nothing
 	}
+}
+
+// A ratio is a quotient a/b ≥ 0 of finite floats as m·2^e, m in [0.5, 1)
+// (or 0 and the least e for 0): the quotient of the mantissas, rounded
+// once, and the exponents apart, so that it neither overflows nor
+// underflows. Rounding commutes with scaling by 2^k, so two quotients that
+// are equal as real numbers give the same ratio.
+type ratio struct {
+	e int32
+	m float64
+}
+
+// nothing is below every ratio but itself (the ratio of 0), everything
+// above every ratio.
+var (
+	nothing    = ratio{e: math.MinInt32}
+	everything = ratio{e: math.MaxInt32, m: 1}
+)
+
+// quotient is the ratio a/b for finite a ≥ 0 and b > 0. O(1).
+func quotient(a, b float64) ratio {
+	if a == 0 {
+		return nothing
+	}
+	ma, ea := math.Frexp(a)
+	mb, eb := math.Frexp(b)
+	m, e := math.Frexp(ma / mb) // ma/mb in (0.5, 2): no overflow, no underflow
+	return ratio{e: int32(ea - eb + e), m: m}
+}
+
+// less reports whether r < s.
+func (r ratio) less(s ratio) bool { return r.e < s.e || r.e == s.e && r.m < s.m }
+
+// minRatio and maxRatio are the lesser and the greater of r and s.
+func minRatio(r, s ratio) ratio {
+	if s.less(r) {
+		return s
+	}
+	return r
+}
+
+func maxRatio(r, s ratio) ratio {
+	if r.less(s) {
+		return s
+	}
+	return r
 }
 
 // Target returns job id's share S_i of Algorithm 1: what alloc.Allocate

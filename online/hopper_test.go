@@ -82,8 +82,8 @@ func (m *model) check(t *rapid.T) {
 // checkNext compares Next and Reclaim with a scan of the jobs in (T, id)
 // order against alloc.Allocate's shares: Next is the first job holding
 // fewer slots than its share, Reclaim the last holding more. A job within
-// rounding of its share (shareTol·S, and 1e-12 relatively: Hopper compares
-// per task in logarithms) may count either way.
+// rounding of its share (shareTol·S, and 1e-12 relatively) may count
+// either way.
 func (m *model) checkNext(t *rapid.T, shares []float64) {
 	var order []int
 	for id, v := range m.t {
@@ -254,6 +254,9 @@ func testEvents(t *rapid.T) {
 				t.Fatalf("Target(%d) of an unknown id: no error", unknown)
 			}
 			m.unchanged(t, h.SetHeld(unknown, 1), "id", before)
+			if h.Held(unknown) != 0 {
+				t.Fatalf("Held(%d) of an unknown id = %d, want 0", unknown, h.Held(unknown))
+			}
 			if id, ok := m.liveID(t); ok {
 				m.unchanged(t, h.Update(id, bad), "remaining", before)
 				n := rapid.SampledFrom([]int{-1, 1<<53 + 1, math.MinInt, math.MaxInt}).Draw(t, "badHeld")

@@ -83,11 +83,11 @@ func (h *Hopper) update(x int32) {
 	lo, hi := h.below[x], h.over[x]
 	if l := h.left[x]; l != none {
 		s = h.sum[l] + s
-		lo, hi = min(lo, h.lo[l]), max(hi, h.hi[l])
+		lo, hi = minRatio(lo, h.lo[l]), maxRatio(hi, h.hi[l])
 	}
 	if r := h.right[x]; r != none {
 		s += h.sum[r]
-		lo, hi = min(lo, h.lo[r]), max(hi, h.hi[r])
+		lo, hi = minRatio(lo, h.lo[r]), maxRatio(hi, h.hi[r])
 	}
 	h.sum[x], h.lo[x], h.hi[x] = s, lo, hi
 }
