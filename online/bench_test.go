@@ -81,3 +81,30 @@ func BenchmarkRecompute(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSlotEvent is a slot's turn: a job's held slots change (a copy
+// started or ended) and Next names the job for the next free slot, in the
+// capacity-constrained case. Held counts cycle through a precomputed list.
+func BenchmarkSlotEvent(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			h, _ := benchJobs(b, n, float64(n)*250)
+			rng := rand.New(rand.NewPCG(2, 3))
+			ids := make([]int, 4096)
+			held := make([]int, 4096)
+			for i := range ids {
+				ids[i] = rng.IntN(n)
+				held[i] = rng.IntN(1000)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				k := i & 4095
+				if err := h.SetHeld(ids[k], held[k]); err != nil {
+					b.Fatal(err)
+				}
+				h.Next()
+			}
+		})
+	}
+}

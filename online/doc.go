@@ -21,6 +21,21 @@
 // job at which the slots run out is found by one descent from the root,
 // and a job's share follows from comparing its key with that job's.
 //
+// Slots. A scheduler also records what each job holds (SetHeld) and asks
+// Next for the job that should get a free slot — the first job in
+// Algorithm 1's order holding less than its share — and Reclaim for the
+// job whose slot to take back when the cluster shrinks, the last holding
+// more. Each node also keeps the least and greatest held/T over its
+// subtree: a job is below its share exactly when its held/T is below the
+// share per task (S/ΣT in the proportional case, 2/β before the cut), so
+// one descent finds it, O(log n).
+//
+// What it does not keep: the integer form of alloc.AllocateSlots (largest
+// remainders). In the proportional case every job's fractional part moves
+// with ΣT, so one event can reorder all the remainders; an exact integer
+// form costs O(n) per event. Next gives the slots instead, one at a time,
+// to the jobs below their real shares.
+//
 // A Hopper is not safe for concurrent use: one goroutine mutates it; a
 // reader that needs a consistent view takes a Snapshot (O(n)) while no
 // event is being applied.

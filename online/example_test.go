@@ -37,3 +37,35 @@ func Example() {
 	// A done:                B 6
 	// 20 slots:              B 20
 }
+
+// Handing out slots: as slots free, the scheduler gives each to the job
+// Next names and records it with SetHeld. Table 2.1 again (A 4 tasks, B 6,
+// 6 slots, β = 1.5): A's share is 5.33, B's 0.667. Next first fills whole
+// slots of the shares, A's five (A comes first in Algorithm 1's order),
+// then the fractions, largest first: B's 0.667 before A's 0.333. That is
+// alloc.AllocateSlots's [5 1]. With every slot held, Next has no job left
+// below its share worth a whole slot or a larger fraction than A's: it
+// names A, whose 5 is still below 5.33.
+func ExampleHopper_Next() {
+	h, _ := online.New(6, 1.5)
+	a, _ := h.Add(4)
+	b, _ := h.Add(6)
+	name := map[int]string{a: "A", b: "B"}
+	held := map[int]int{}
+	for slot := 1; slot <= 6; slot++ {
+		j, _ := h.Next()
+		held[j]++
+		_ = h.SetHeld(j, held[j])
+		fmt.Printf("slot %d to %s\n", slot, name[j])
+	}
+	j, ok := h.Next()
+	fmt.Println("a seventh slot would go to", name[j], ok)
+	// Output:
+	// slot 1 to A
+	// slot 2 to A
+	// slot 3 to A
+	// slot 4 to A
+	// slot 5 to A
+	// slot 6 to B
+	// a seventh slot would go to A true
+}

@@ -38,10 +38,16 @@ type Hopper struct {
 	t           []float64
 	held        []float64
 	below, over []ratio
+	plus        []ratio   // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
+	short       []bool    // held ≤ c·T − 1: a whole slot short of V = c·T
+	frac        []float64 // c·T − held if in (0, 1) (held = ⌊V⌋, a largest-remainder candidate), else −1
 	left, right []int32
 	prio        []uint64
 	sum         []float64
 	lo, hi      []ratio
+	plusLo      []ratio   // subtree least plus
+	anyShort    []bool    // some node of the subtree is short
+	fracHi      []float64 // subtree greatest frac
 	live        []bool
 	free        []int32
 	root        int32
@@ -102,6 +108,12 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 		h.held = append(h.held, 0)
 		h.below = append(h.below, ratio{})
 		h.over = append(h.over, ratio{})
+		h.plus = append(h.plus, ratio{})
+		h.short = append(h.short, false)
+		h.frac = append(h.frac, 0)
+		h.plusLo = append(h.plusLo, ratio{})
+		h.anyShort = append(h.anyShort, false)
+		h.fracHi = append(h.fracHi, 0)
 		h.lo = append(h.lo, ratio{})
 		h.hi = append(h.hi, ratio{})
 		h.left = append(h.left, none)
@@ -208,37 +220,140 @@ func (h *Hopper) Held(id int) int {
 	return int(h.held[id])
 }
 
-// Next returns the job that should receive the next free slot: the first
-// job, in Algorithm 1's order (Compare), that holds fewer slots than its
-// share S_i (Target), and true; or false when every job holds at least its
-// share. The comparison is made per task, held_i/T_i < S_i/T_i, the share
-// per task being S/ΣT for every job in the proportional case and 2/β
-// before the cut-off job in the capacity-constrained one. Each quotient is
-// rounded once, at every magnitude (ratio: it cannot overflow or
-// underflow), so equal quotients compare equal — a job holding exactly
-// its share is not below it — and the comparison can differ from
-// held_i < Target(i) (whose share is rounded twice) only where the two lie
-// within rounding of each other. A job of 0 tasks is never
-// below its share (0); a job after the cut-off job gets nothing; the
-// cut-off job is compared with its share itself. O(log n) expected, after
-// the search for the cut if an event came since the last query.
+// Next returns the job that should receive the next free slot, and true,
+// or false when every job holds at least its share S_i (Target). Slots
+// handed out one at a time by Next, from none held, follow
+// alloc.AllocateSlots's rule, largest remainders:
+//
+//  1. first, the first job in Algorithm 1's order (Compare) at least a
+//     whole slot short of its share (held_i ≤ S_i − 1);
+//  2. then, among the jobs short by a fraction (S_i − 1 < held_i < S_i),
+//     the one with the largest fraction S_i − held_i, ties in Algorithm 1's
+//     order — in the capacity-constrained case. There the fractions before
+//     the cut-off job are those of V_i = 2/β·T_i, fixed per job, and each
+//     node keeps its subtree's largest: from none held, Next hands out
+//     alloc.AllocateSlots's integer allocation (tested), up to remainders
+//     that tie in exact arithmetic, which the two round apart (the cut-off
+//     job's share is S less the others' V, summed in another order). In the
+//     proportional case every fraction moves with ΣT, and the fractional
+//     slots go instead to the first job in Algorithm 1's order below its
+//     share.
+//
+// In the proportional case the comparisons are made per task, (held_i+1)/T_i
+// ≤ S/ΣT and held_i/T_i < S/ΣT, on quotients rounded once at every
+// magnitude (ratio), so a job holding exactly its share is not below it. A
+// job of 0 tasks is never below its share (0), nor a job after the cut-off
+// job. O(log n) expected, after the search for the cut if an event came
+// since the last query.
 func (h *Hopper) Next() (int, bool) {
 	h.refresh()
 	if h.total() == 0 || h.slots == 0 {
 		return 0, false
 	}
 	if !h.constrained {
-		x := h.firstBelow(h.root, quotient(h.slots, h.total()))
+		r := quotient(h.slots, h.total())
+		x := h.firstAtMost(h.root, r)
+		if x == none {
+			x = h.firstBelow(h.root, r)
+		}
 		return int(x), x != none
 	}
-	x := h.firstBelow(h.root, quotient(h.c, 1))
-	switch {
-	case x != none && (h.cut == none || h.before(x, h.cut)):
+	// 1. A whole slot short: before the cut, c·T − held ≥ 1; the cut, by
+	// its own share.
+	if x := h.firstShort(h.root); x != none && (h.cut == none || h.before(x, h.cut)) {
 		return int(x), true
-	case h.cut != none && h.held[h.cut] < h.left0:
+	}
+	if h.cut != none && h.held[h.cut] <= h.left0-1 {
+		return int(h.cut), true
+	}
+	// 2. The largest fraction before the cut, then the cut's own.
+	best := h.prefixFrac(h.root)
+	cutFrac := -1.0
+	if h.cut != none {
+		if d := h.left0 - h.held[h.cut]; d > 0 && d < 1 {
+			cutFrac = d
+		}
+	}
+	switch {
+	case best > 0 && best >= cutFrac:
+		return int(h.firstFrac(h.root, best)), true
+	case cutFrac > 0:
 		return int(h.cut), true
 	}
 	return 0, false
+}
+
+// firstAtMost returns the first node of subtree x whose plus ratio is at
+// most r, or none. O(depth).
+func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
+	for x != none && !r.less(h.plusLo[x]) {
+		if l := h.left[x]; l != none && !r.less(h.plusLo[l]) {
+			x = l
+			continue
+		}
+		if !r.less(h.plus[x]) {
+			return x
+		}
+		x = h.right[x]
+	}
+	return none
+}
+
+// firstShort returns the first short node of subtree x, or none.
+// O(depth).
+func (h *Hopper) firstShort(x int32) int32 {
+	for x != none && h.anyShort[x] {
+		if l := h.left[x]; l != none && h.anyShort[l] {
+			x = l
+			continue
+		}
+		if h.short[x] {
+			return x
+		}
+		x = h.right[x]
+	}
+	return none
+}
+
+// inPrefix reports whether node x comes before the cut (every node does
+// when there is no cut-off job).
+func (h *Hopper) inPrefix(x int32) bool { return h.cut == none || h.before(x, h.cut) }
+
+// prefixFrac returns the largest frac of the nodes before the cut (−1 if
+// none is a candidate). O(depth): the nodes before the cut are, along the
+// path to it, the nodes passed on the right and their left subtrees.
+func (h *Hopper) prefixFrac(x int32) float64 {
+	best := -1.0
+	for x != none {
+		if !h.inPrefix(x) {
+			x = h.left[x]
+			continue
+		}
+		if l := h.left[x]; l != none {
+			best = max(best, h.fracHi[l])
+		}
+		best = max(best, h.frac[x])
+		x = h.right[x]
+	}
+	return best
+}
+
+// firstFrac returns the first node before the cut whose frac is f, the
+// largest there (prefixFrac). O(depth).
+func (h *Hopper) firstFrac(x int32, f float64) int32 {
+	for x != none {
+		switch l := h.left[x]; {
+		case l != none && h.fracHi[l] >= f:
+			x = l
+		case !h.inPrefix(x):
+			return none
+		case h.frac[x] == f:
+			return x
+		default:
+			x = h.right[x]
+		}
+	}
+	return none
 }
 
 // Reclaim returns the job whose slot should be taken back first when the
@@ -311,6 +426,17 @@ func (h *Hopper) lastAbove(x int32, r ratio) int32 {
 // of 0 tasks is never below its share (below = everything) and is over it
 // exactly when it holds a slot (over = everything, else nothing).
 func (h *Hopper) setRatios(id int32) {
+	t, held := h.t[id], h.held[id]
+	v := h.c*t + 0
+	h.short[id] = held <= v-1 // never for T = 0 (v = 0)
+	h.frac[id] = -1
+	if d := v - held; d > 0 && d < 1 {
+		h.frac[id] = d
+	}
+	h.plus[id] = everything
+	if t > 0 {
+		h.plus[id] = quotient(held+1, t)
+	}
 	switch {
 	case h.t[id] > 0:
 		r := quotient(h.held[id], h.t[id])

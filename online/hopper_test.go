@@ -80,56 +80,96 @@ func (m *model) check(t *rapid.T) {
 }
 
 // checkNext compares Next and Reclaim with a scan of the jobs in (T, id)
-// order against alloc.Allocate's shares: Next is the first job holding
-// fewer slots than its share, Reclaim the last holding more. A job within
-// rounding of its share (shareTol·S, and 1e-12 relatively) may count
-// either way.
+// order against alloc.Allocate's shares. Next: the first job at least a
+// whole slot short of its share; failing that, in the capacity-constrained
+// case the job with the largest fraction short (ties first in order), in
+// the proportional case the first job short at all. Reclaim: the last job
+// holding more than its share. A job within rounding of a bound
+// (shareTol·S, and 1e-12 relatively) may count either way, and so may the
+// case near its boundary.
 func (m *model) checkNext(t *rapid.T, shares []float64) {
 	var order []int
+	total := 0.0
 	for id, v := range m.t {
 		if !math.IsNaN(v) {
 			order = append(order, id)
+			total += v
 			if got := m.h.Held(id); got != m.held[id] {
 				t.Fatalf("Held(%d) = %d, want %d", id, got, m.held[id])
 			}
 		}
 	}
 	slices.SortFunc(order, func(a, b int) int { return m.h.Compare(a, b) })
-	// side is −1 if job id surely holds less than its share, +1 if surely
+	// side is −1 if job id surely holds less than bound, +1 if surely
 	// more, 0 if within rounding.
-	side := func(id int) int {
-		held, share := float64(m.held[id]), shares[id]
-		tol := shareTol*m.slots + 1e-12*max(held, share)
+	side := func(id int, bound float64) int {
+		held := float64(m.held[id])
+		tol := shareTol*m.slots + 1e-12*max(held, bound)
 		switch {
-		case held < share-tol:
+		case held < bound-tol:
 			return -1
-		case held > share+tol:
+		case held > bound+tol:
 			return 1
 		}
 		return 0
 	}
+	c := 1.0 // 2/β, 1 for β ≥ 2 (no speculation)
+	if m.beta < 2 {
+		c = 2 / m.beta
+	}
+	constrained := c*total > m.slots*(1+1e-9)
+	proportional := c*total < m.slots*(1-1e-9)
 	next, ok := m.h.Next()
-	for _, id := range order {
-		if ok && id == next {
-			if side(id) > 0 || m.held[id] >= 1 && shares[id] == 0 {
-				t.Fatalf("Next = %d, holding %d of a share %v", id, m.held[id], shares[id])
-			}
-			break
+	if ok {
+		if side(next, shares[next]) > 0 || shares[next] == 0 {
+			t.Fatalf("Next = %d, holding %d of a share %v", next, m.held[next], shares[next])
 		}
-		if side(id) < 0 {
-			t.Fatalf("Next = %d, %v; job %d holds %d of a share %v and comes first (order %v)", next, ok, id, m.held[id], shares[id], order)
+		whole := side(next, shares[next]-1) <= 0 // the chosen job may be a whole slot short
+		for _, id := range order {
+			if id == next {
+				break
+			}
+			if side(id, shares[id]-1) < 0 {
+				t.Fatalf("Next = %d; job %d is a whole slot short (holds %d of %v) and comes first", next, id, m.held[id], shares[id])
+			}
+		}
+		if !whole {
+			for _, id := range order {
+				if side(id, shares[id]-1) < 0 {
+					t.Fatalf("Next = %d, a fraction short; job %d is a whole slot short (holds %d of %v)", next, id, m.held[id], shares[id])
+				}
+				if constrained && side(id, shares[id]) < 0 && shares[id]-float64(m.held[id]) > shares[next]-float64(m.held[next])+1e-9*max(1, shares[id]) {
+					t.Fatalf("Next = %d (%v short); job %d is %v short", next, shares[next]-float64(m.held[next]), id, shares[id]-float64(m.held[id]))
+				}
+			}
+			if proportional {
+				for _, id := range order {
+					if id == next {
+						break
+					}
+					if side(id, shares[id]) < 0 {
+						t.Fatalf("Next = %d; job %d is short (holds %d of %v) and comes first", next, id, m.held[id], shares[id])
+					}
+				}
+			}
+		}
+	} else {
+		for _, id := range order {
+			if side(id, shares[id]) < 0 {
+				t.Fatalf("Next: none, but job %d holds %d of a share %v", id, m.held[id], shares[id])
+			}
 		}
 	}
 	last, ok := m.h.Reclaim()
 	for i := len(order) - 1; i >= 0; i-- {
 		id := order[i]
 		if ok && id == last {
-			if side(id) < 0 || m.held[id] == 0 {
+			if side(id, shares[id]) < 0 || m.held[id] == 0 {
 				t.Fatalf("Reclaim = %d, holding %d of a share %v", id, m.held[id], shares[id])
 			}
 			break
 		}
-		if side(id) > 0 {
+		if side(id, shares[id]) > 0 {
 			t.Fatalf("Reclaim = %d, %v; job %d holds %d of a share %v and comes last (order %v)", last, ok, id, m.held[id], shares[id], order)
 		}
 	}

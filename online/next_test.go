@@ -3,9 +3,12 @@ package online
 import (
 	"math"
 	"math/big"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched/alloc"
 )
 
 // TestQuotient: ratio's order is the order of the exact quotients a/b
@@ -91,6 +94,10 @@ func TestNextTies(t *testing.T) {
 		{"constrained, before the cut short", 9, 1.5, []float64{3, 6}, []int{3, 6}, 0, 1},
 		{"no slots", 0, 1.5, []float64{3, 6}, []int{0, 1}, -1, 1},
 		{"a job of no task holding", 10, 2, []float64{0, 4}, []int{1, 4}, 1, 0},
+		// 8/3 slots, two jobs of 1 task (V = 4/3 each): the second is the
+		// cut-off job with 8/3 − 4/3 = 4/3 exactly, so both fall a third
+		// short — a tie to the bit, which goes to the first.
+		{"constrained, the cut's fraction ties", 8.0 / 3, 1.5, []float64{1, 1}, []int{1, 1}, 0, -1},
 	} {
 		h, err := New(c.slots, c.beta)
 		if err != nil {
@@ -117,4 +124,87 @@ func TestNextTies(t *testing.T) {
 			t.Errorf("%s: Next %d, Reclaim %d; want %d, %d", c.name, next, back, c.next, c.back)
 		}
 	}
+}
+
+// TestNextApportions: S slots handed out one at a time by Next, from none
+// held, give in the capacity-constrained case alloc.AllocateSlots's
+// integer allocation (largest remainders, ties by fewer tasks then id) —
+// exactly, or where the two differ, an allocation that is as much one by
+// largest remainders: remainders that tie in exact arithmetic are rounded
+// differently by the two (the cut-off job's share is S minus the others'
+// V summed in another order), so the check is then that every job gets
+// ⌊S_i⌋ or ⌈S_i⌉, the total is S, and no job rounded down has a remainder
+// larger, beyond 1e-9, than one rounded up. In the proportional case every
+// job gets ⌊S_i⌋ or ⌈S_i⌉ slots.
+func TestNextApportions(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		beta := rapid.SampledFrom([]float64{1.1, 1.25, 1.5, 1.99, 2.5}).Draw(t, "beta")
+		counts := rapid.SliceOfN(rapid.IntRange(0, 12), 1, 12).Draw(t, "remaining")
+		rem := make([]float64, len(counts))
+		for i, c := range counts {
+			rem[i] = float64(c)
+		}
+		slots := rapid.IntRange(0, 60).Draw(t, "slots")
+		h, err := New(float64(slots), beta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range rem {
+			if _, err := h.Add(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		held := make([]int, len(rem))
+		for range slots {
+			j, ok := h.Next()
+			if !ok {
+				break
+			}
+			held[j]++
+			if err := h.SetHeld(j, held[j]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := alloc.AllocateSlots(nil, rem, slots, beta, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shares, err := alloc.Allocate(nil, rem, float64(slots), beta, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.refresh()
+		for i, s := range shares {
+			if float64(held[i]) < math.Floor(s+1e-9) || float64(held[i]) > math.Ceil(s-1e-9) {
+				t.Fatalf("job %d: %d slots of a share %v (handed out %v)", i, held[i], s, held)
+			}
+		}
+		if !h.constrained || slices.Equal(held, want) {
+			return
+		}
+		sum, up, down := 0, 2.0, -1.0 // the least remainder rounded up, the greatest rounded down
+		for i, s := range shares {
+			sum += held[i]
+			if r := s - math.Floor(s); float64(held[i]) > s {
+				up = min(up, r)
+			} else if float64(held[i]) < s {
+				down = max(down, r)
+			}
+		}
+		if sum != slots || down > up+1e-9 {
+			t.Fatalf("Next handed out %v (total %d); AllocateSlots %v; shares %v", held, sum, want, shares)
+		}
+		// Jobs of as many tasks, both getting V = c·T (not the cut-off
+		// job, whose share each computes its own way), tie exactly: the
+		// slot goes to the one first in Algorithm 1's order.
+		for i, si := range shares {
+			for j, sj := range shares {
+				ri := si - math.Floor(si)
+				if rem[i] == rem[j] && si == sj && si == h.c*rem[i] && ri > 0 && float64(held[i]) < si && float64(held[j]) > sj && h.Compare(i, j) < 0 {
+					t.Fatalf("jobs %d and %d tie at remainder %v; %d, later, got the slot (handed out %v)", i, j, ri, j, held)
+				}
+			}
+		}
+	})
 }

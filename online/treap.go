@@ -80,14 +80,16 @@ func (h *Hopper) merge(a, b int32) int32 {
 // children's.
 func (h *Hopper) update(x int32) {
 	s := h.t[x]
-	lo, hi := h.below[x], h.over[x]
+	lo, hi, plus, short, frac := h.below[x], h.over[x], h.plus[x], h.short[x], h.frac[x]
 	if l := h.left[x]; l != none {
 		s = h.sum[l] + s
-		lo, hi = minRatio(lo, h.lo[l]), maxRatio(hi, h.hi[l])
+		lo, hi, plus = minRatio(lo, h.lo[l]), maxRatio(hi, h.hi[l]), minRatio(plus, h.plusLo[l])
+		short, frac = short || h.anyShort[l], max(frac, h.fracHi[l])
 	}
 	if r := h.right[x]; r != none {
 		s += h.sum[r]
-		lo, hi = minRatio(lo, h.lo[r]), maxRatio(hi, h.hi[r])
+		lo, hi, plus = minRatio(lo, h.lo[r]), maxRatio(hi, h.hi[r]), minRatio(plus, h.plusLo[r])
+		short, frac = short || h.anyShort[r], max(frac, h.fracHi[r])
 	}
-	h.sum[x], h.lo[x], h.hi[x] = s, lo, hi
+	h.sum[x], h.lo[x], h.hi[x], h.plusLo[x], h.anyShort[x], h.fracHi[x] = s, lo, hi, plus, short, frac
 }
