@@ -20,15 +20,32 @@ const readmeFragment = `package main
 
 import (
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/online"
 	"github.com/specsched/specsched/stragglers"
 )
+
+var _, _ = alloc.AllocateSlots, online.New // each fragment uses some
 
 func unfinished(tasks []stragglers.Task) int { return len(tasks) }
 
 func start(job int, a stragglers.Action) {}
 
+// The event loop's (online): events, their kinds, the free slots, a start.
+type event struct{ Kind, Job, Tasks, Remaining int }
+
+const (
+	arrival = iota
+	taskDone
+	jobDone
+)
+
+func freeSlots() int { return 0 }
+
+func startOn(job int) {}
+
 func schedule(jobs [][]stragglers.Task, remaining []float64, shares []int, actions []stragglers.Action,
-	totalSlots int, beta, tNew, judgeAfter float64, allocWS alloc.Workspace, specWS stragglers.Workspace) error {
+	totalSlots int, beta, tNew, judgeAfter float64, allocWS alloc.Workspace, specWS stragglers.Workspace,
+	events chan event) error {
 %s
 	return nil
 }
