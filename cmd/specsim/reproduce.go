@@ -111,6 +111,10 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if f.est, err = sim.ParseEstimator(f.estimator); err != nil {
 		return usageError(fs, "-estimator %q: %v", f.estimator, err)
 	}
+	// The report's directory, for the plots written beside it as well.
+	if err := os.MkdirAll(filepath.Dir(f.out), 0o755); err != nil {
+		return err
+	}
 	r := &reproducer{f: f, results: map[reproRun]*sim.Result{}, loads: map[reproRun]*reproWorkload{}}
 	start := time.Now()
 	var report bytes.Buffer
@@ -118,11 +122,6 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "specsim reproduce: %d runs in %.0f s\n", len(r.results), time.Since(start).Seconds())
-	if dir := filepath.Dir(f.out); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
 	return os.WriteFile(f.out, report.Bytes(), 0o644)
 }
 

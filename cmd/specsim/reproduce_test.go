@@ -87,7 +87,7 @@ func TestSlotsForLoad(t *testing.T) {
 // estimates, ε = 10%, the 10% budget).
 func TestReproduce(t *testing.T) {
 	t.Parallel()
-	out := filepath.Join(t.TempDir(), "r.md")
+	out := filepath.Join(t.TempDir(), "docs", "r.md") // docs/ does not exist yet
 	code, stdout, errOut := runCmd(t, "reproduce", "-seeds", "2", "-jobs", "300", "-slots", "20", "-overlap-jobs", "2000", "-out", out, "-q")
 	if code != 0 || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errOut)
