@@ -97,7 +97,7 @@ func TestReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := string(raw)
-	for _, h := range []string{"Figures 6.1, 6.3", "Figure 6.5", "Figure 6.4", "Figure 6.7", "best-effort speculation", "keeping its slots", "Overlapping map and shuffle"} {
+	for _, h := range []string{"Figures 6.1, 6.3", "Figure 6.5", "Figure 6.4", "Figure 6.7", "correlated slowness", "best-effort speculation", "keeping its slots", "Overlapping map and shuffle"} {
 		if !strings.Contains(report, h) {
 			t.Errorf("no section on %s", h)
 		}
