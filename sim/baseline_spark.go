@@ -1,0 +1,100 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/specsched/specsched/stragglers"
+)
+
+// SparkRule is Apache Spark's default speculation (spark.speculation =
+// true; TaskSetManager.checkSpeculatableTasks) as an in-job rule, by
+// stragglers.SparkSpeculateStats with Spark's long-standing defaults
+// (stragglers.DefaultSpark: multiplier 1.5, quantile 0.75): each phase of
+// a job is a stage, and once 75% of a stage's tasks have finished, a
+// running task of it with one copy that has run longer than 1.5 × the
+// median duration of the stage's finished tasks gets a copy. Of the g
+// slots the job is handed, its unscheduled tasks take the first (Spark
+// offers a slot to a stage's pending tasks before its speculatable ones),
+// and the rest go to speculatable tasks, stages upstream first, the
+// longest-running first within a stage.
+//
+// It reads how long each running task has run (RunningTask's elapsed
+// time) and how long the finished ones ran (Decision.AppendComputed: the
+// winning copy's run): what Spark knows, the same under every Estimator,
+// never an estimate. Spark's 100 ms floor on the threshold
+// (spark.speculation.minTaskRuntime) is in seconds, which the simulator's
+// time unit need not be; the rule uses no floor (MinRuntime 0), the
+// thresholds of the tasks it judges being far above 100 ms in the
+// workloads it runs (tasks of tens of seconds). Spark checks every 100 ms
+// (spark.speculation.interval); the rule, at the simulator's decisions (see
+// LATERule on timing).
+//
+// Cost: O(g) for a job whose unscheduled tasks take its g slots;
+// otherwise O(P) to find its ready stages among P phases, then per ready
+// stage O(R·c) for the job's R running tasks, plus, when the stage's
+// finished tasks changed, O(s log s) for its s started tasks (the median).
+type SparkRule struct {
+	baseline
+	stages stageStats
+}
+
+// sparkReady reports whether phase p of the active job at position k has
+// finished enough tasks for Spark to speculate in it (SparkConfig's
+// Quantile: more than one task, at least max(⌊0.75·n⌋, 1) finished).
+func sparkReady(st PhaseStatus, quantile float64) bool {
+	return st.Tasks > 1 && st.Computed >= max(int(math.Floor(quantile*float64(st.Tasks))), 1)
+}
+
+// anySparkReady reports whether a phase of the active job at position k
+// with a running task is ready (O(P) for P phases).
+func anySparkReady(d *Decision, k int, quantile float64) bool {
+	for p := range d.Phases(k) {
+		if st := d.Phase(k, p); st.Runnable && st.Tasks-st.Computed-st.Unscheduled > 0 && sparkReady(st, quantile) {
+			return true
+		}
+	}
+	return false
+}
+
+// CanUse implements InJobRule: a phase of the job with a running task has
+// finished 75% of its tasks. False for a nil or zero Decision and for k
+// outside [0, d.Active()), recording nothing.
+func (*SparkRule) CanUse(d *Decision, k int) bool {
+	return inRange(d, k) && anySparkReady(d, k, stragglers.DefaultSpark().Quantile)
+}
+
+// Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
+// receiver).
+func (r *SparkRule) Use(d *Decision, k, g int) error {
+	const fn = "sim.SparkRule.Use"
+	g, err := ruleArgs(fn, r == nil, d, k, g)
+	if err != nil {
+		return err
+	}
+	free := g - d.Launch(k, g)
+	p := stragglers.DefaultSpark()
+	p.MinRuntime = 0
+	if free <= 0 || !anySparkReady(d, k, p.Quantile) {
+		return nil
+	}
+	for ph := 0; ph < d.Phases(k) && free > 0; ph++ {
+		if st := d.Phase(k, ph); !st.Runnable || !sparkReady(st, p.Quantile) {
+			continue
+		}
+		busy := r.viewPhase(d, k, ph, func(i int) stragglers.TaskStatus {
+			return stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: d.Copies(k, i), Elapsed: elapsed(d, k, i)}}
+		})
+		if len(r.view) == 0 {
+			continue
+		}
+		r.acts, err = stragglers.SparkSpeculateStats(r.acts, r.view, r.stages.of(d, k, ph), busy+free, p, &r.ws)
+		if err != nil {
+			return internalError(fn, "stragglers.SparkSpeculateStats", err)
+		}
+		if err := r.apply(fn, d, k, nil); err != nil {
+			return err
+		}
+		free -= len(r.acts)
+	}
+	return nil
+}
