@@ -29,6 +29,11 @@ import (
 // the future, as Hopper's rule does; Spark (elapsed times and finished
 // durations) and Dolly (task counts) never do.
 //
+// Memory. DollyRule, SparkRule and HadoopRule remember jobs between the
+// decisions of a run (admissions, the finished tasks' statistics), keyed
+// by job index; their Bookkeeping, which Simulate calls when a run starts,
+// clears it. A caller's rule that wraps one must forward Bookkeeping.
+//
 // When they decide. The rules act at the simulator's decisions (copy ends,
 // arrivals and, for the rules that ask for the straggler bookkeeping —
 // LATE, GRASS, Hadoop —, the instants a task has run Speculation.Detect ×
@@ -117,6 +122,9 @@ type stageStats struct {
 	cache map[stageKey]stragglers.StageStats
 	durs  []float64
 }
+
+// reset forgets every phase (a new run).
+func (s *stageStats) reset() { clear(s.cache) }
 
 // of returns the stage statistics of phase p of the active job at position
 // k: its tasks, the computed ones and their median and mean durations (0

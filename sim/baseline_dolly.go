@@ -49,6 +49,15 @@ func dollyBudget(slots int) int {
 	return int(math.Floor(stragglers.DefaultDolly().Budget * float64(slots)))
 }
 
+// Bookkeeping implements BookkeepingRule: none. Simulate calls it when a
+// run starts: it forgets the previous run's admissions.
+func (r *DollyRule) Bookkeeping() Bookkeeping {
+	if r != nil {
+		r.clones = r.clones[:0]
+	}
+	return Bookkeeping{}
+}
+
 // CanUse implements InJobRule: clones start only with their originals, so
 // a job with no unscheduled task cannot use a slot.
 func (*DollyRule) CanUse(*Decision, int) bool { return false }

@@ -62,6 +62,24 @@ func grassMay(d *Decision, k int) bool {
 	return d.MayHaveStraggler(k)
 }
 
+// Requests implements RequestRule: the copies GRASS would start now of
+// the job's running tasks were it handed a slot for each of its
+// unscheduled and running tasks (what Decision.Demand adds, so that SRPT
+// and Fair hand GRASS's copies slots, as best-effort speculation's).
+// O(R·c) plus stragglers.GRASS's cost. It returns a
+// *specsched.InputError for a nil receiver.
+func (r *GRASSRule) Requests(d *Decision, k int) (int, error) {
+	const fn = "sim.GRASSRule.Requests"
+	if r == nil {
+		return 0, nilRule(fn)
+	}
+	if !inRange(d, k) || d.Running(k) == 0 || !grassMay(d, k) {
+		return 0, nil
+	}
+	err := r.decide(fn, d, k, d.Unscheduled(k)+d.Running(k), 0)
+	return len(r.acts), err
+}
+
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *GRASSRule) Use(d *Decision, k, g int) error {
@@ -76,8 +94,17 @@ func (r *GRASSRule) Use(d *Decision, k, g int) error {
 		d.Launch(k, g)
 		return nil
 	}
+	if err := r.decide(fn, d, k, g, min(d.Unscheduled(k), g)); err != nil {
+		return err
+	}
+	return r.apply(fn, d, k, nil)
+}
+
+// decide sets r.acts to stragglers.GRASS's actions for the active job at
+// position k holding its running tasks' slots and free more, shown its
+// running tasks and unsched ≤ free of its unscheduled ones.
+func (r *GRASSRule) decide(fn string, d *Decision, k, free, unsched int) error {
 	tnew := d.NewCopy(k)
-	minElapsed := d.Config().Speculation.Detect * tnew
 	busy := r.viewPhase(d, k, -1, func(i int) stragglers.TaskStatus {
 		copies, elapsed, rem := d.RunningTask(k, i)
 		return stragglers.TaskStatus{
@@ -85,21 +112,19 @@ func (r *GRASSRule) Use(d *Decision, k, g int) error {
 			NewCopy: tnew,
 		}
 	})
-	slots := busy + g
+	slots := busy + free
 	p := stragglers.DefaultGRASS()
-	p.MaxCopies, p.MinElapsed = MaxCopies, minElapsed
+	p.MaxCopies, p.MinElapsed = MaxCopies, d.Config().Speculation.Detect*tnew
 	// The mode from the job's T_j; GRASS is then held to it (SwitchWaves
 	// 0: RAS; the largest: GS), so that the view needs only the
-	// unscheduled tasks g slots may launch.
-	if !p.Greedy(d.Remaining(k), slots) {
-		p.SwitchWaves = 0
-	} else {
+	// unscheduled tasks the free slots may launch.
+	if p.Greedy(d.Remaining(k), slots) {
 		p.SwitchWaves = math.MaxFloat64
+	} else {
+		p.SwitchWaves = 0
 	}
-	r.addUnscheduled(min(d.Unscheduled(k), g), tnew)
+	r.addUnscheduled(unsched, tnew)
+	var err error
 	r.acts, err = stragglers.GRASS(r.acts, r.view, slots, p, &r.ws)
-	if err != nil {
-		return internalError(fn, "stragglers.GRASS", err)
-	}
-	return r.apply(fn, d, k, nil)
+	return internalError(fn, "stragglers.GRASS", err)
 }

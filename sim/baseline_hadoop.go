@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"slices"
+
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -33,19 +35,31 @@ import (
 type HadoopRule struct {
 	baseline
 	stages stageStats
+	// The phases that have speculated at the instant at (Hadoop: one copy
+	// per task type per scan; a decision may hand a job slots twice).
+	at    float64
+	spoke []stageKey
 }
 
 // Bookkeeping implements BookkeepingRule: decisions at the instants a task
 // has run Speculation.Detect × t_new and, under Observed, at the reports
-// that lift its estimate above t_new.
-func (*HadoopRule) Bookkeeping() Bookkeeping { return Bookkeeping{Stragglers: true} }
+// that lift its estimate above t_new. Simulate calls it when a run starts:
+// it clears the rule's memory of the previous run.
+func (r *HadoopRule) Bookkeeping() Bookkeeping {
+	if r != nil {
+		r.stages.reset()
+		r.at, r.spoke = 0, r.spoke[:0]
+	}
+	return Bookkeeping{Stragglers: true}
+}
 
 // hadoopReady reports whether Hadoop may speculate in a phase: it has a
-// running task, and at least one and MinCompletedShare of its tasks have
-// finished.
+// running task and no unscheduled one (DefaultSpeculator skips a task type
+// with attempts waiting for a container), and at least one and
+// MinCompletedShare of its tasks have finished.
 func hadoopReady(st PhaseStatus, p stragglers.HadoopConfig) bool {
 	running := st.Tasks - st.Computed - st.Unscheduled
-	return st.Runnable && running > 0 && st.Computed >= max(p.MinCompleted, 1) &&
+	return st.Runnable && st.Unscheduled == 0 && running > 0 && st.Computed >= max(p.MinCompleted, 1) &&
 		float64(st.Computed) >= p.MinCompletedShare*float64(st.Tasks)
 }
 
@@ -65,6 +79,23 @@ func (*HadoopRule) CanUse(d *Decision, k int) bool {
 	return false
 }
 
+// Requests implements RequestRule: one copy per phase that would
+// speculate now (what Decision.Demand adds, so that SRPT and Fair hand
+// Hadoop's copies slots, as best-effort speculation's). It returns a
+// *specsched.InputError for a nil receiver.
+func (r *HadoopRule) Requests(d *Decision, k int) (int, error) {
+	const fn = "sim.HadoopRule.Requests"
+	if r == nil {
+		return 0, nilRule(fn)
+	}
+	n := 0
+	err := r.scan(fn, d, k, -1, func(int) error {
+		n += len(r.acts)
+		return nil
+	})
+	return n, err
+}
+
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *HadoopRule) Use(d *Decision, k, g int) error {
@@ -74,10 +105,33 @@ func (r *HadoopRule) Use(d *Decision, k, g int) error {
 		return err
 	}
 	free := g - d.Launch(k, g)
+	if free <= 0 {
+		return nil
+	}
+	if now := d.Now(); now != r.at {
+		r.at, r.spoke = now, r.spoke[:0]
+	}
+	return r.scan(fn, d, k, free, func(ph int) error {
+		if len(r.acts) > 0 {
+			r.spoke = append(r.spoke, stageKey{d.Job(k), ph})
+		}
+		return r.apply(fn, d, k, nil)
+	})
+}
+
+// scan is one scan of Hadoop's speculator over the ready phases of the
+// active job at position k, upstream first, with up to free free slots
+// (free < 0: one per phase), each phase's copy (r.acts) handed to act; a
+// phase that has speculated at this instant (r.spoke, in Use) is skipped.
+// It stops once no free slot is left.
+func (r *HadoopRule) scan(fn string, d *Decision, k, free int, act func(ph int) error) error {
+	if !inRange(d, k) {
+		return nil
+	}
 	p := stragglers.DefaultHadoop()
 	minElapsed := d.Config().Speculation.Detect * d.NewCopy(k)
-	for ph := 0; ph < d.Phases(k) && free > 0; ph++ {
-		if !hadoopReady(d.Phase(k, ph), p) {
+	for ph := 0; ph < d.Phases(k) && free != 0; ph++ {
+		if !hadoopReady(d.Phase(k, ph), p) || free > 0 && slices.Contains(r.spoke, stageKey{d.Job(k), ph}) {
 			continue
 		}
 		busy := r.viewPhase(d, k, ph, func(i int) stragglers.TaskStatus {
@@ -87,14 +141,17 @@ func (r *HadoopRule) Use(d *Decision, k, g int) error {
 			}
 			return stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: copies, Elapsed: elapsed, Remaining: rem}}
 		})
-		r.acts, err = stragglers.HadoopSpeculateStats(r.acts, r.view, r.stages.of(d, k, ph), busy+free, p, &r.ws)
+		var err error
+		r.acts, err = stragglers.HadoopSpeculateStats(r.acts, r.view, r.stages.of(d, k, ph), busy+max(free, 1), p, &r.ws)
 		if err != nil {
 			return internalError(fn, "stragglers.HadoopSpeculateStats", err)
 		}
-		if err := r.apply(fn, d, k, nil); err != nil {
+		if err := act(ph); err != nil {
 			return err
 		}
-		free -= len(r.acts)
+		if free > 0 {
+			free -= len(r.acts)
+		}
 	}
 	return nil
 }

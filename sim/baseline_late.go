@@ -59,6 +59,21 @@ func (*LATERule) CanUse(d *Decision, k int) bool {
 	return inRange(d, k) && d.Running(k) > 0 && d.SpeculativeCopies() < lateClusterCap(d.Config().Slots)
 }
 
+// Requests implements RequestRule: the copies LATE would start now of the
+// job's running tasks, at most the cluster's cap less the speculative
+// copies running (what Decision.Demand adds, so that SRPT and Fair hand
+// LATE's copies slots, as best-effort speculation's). O(R·c) plus
+// stragglers.LATE's cost. It returns a *specsched.InputError for a nil
+// receiver.
+func (r *LATERule) Requests(d *Decision, k int) (int, error) {
+	const fn = "sim.LATERule.Requests"
+	if r == nil {
+		return 0, nilRule(fn)
+	}
+	err := r.decide(fn, d, k, lateClusterCap(d.Config().Slots)-d.SpeculativeCopies())
+	return len(r.acts), err
+}
+
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *LATERule) Use(d *Decision, k, g int) error {
@@ -68,8 +83,18 @@ func (r *LATERule) Use(d *Decision, k, g int) error {
 		return err
 	}
 	free := g - d.Launch(k, g)
-	capLeft := lateClusterCap(d.Config().Slots) - d.SpeculativeCopies()
-	if free <= 0 || capLeft <= 0 || d.Running(k) == 0 {
+	if err := r.decide(fn, d, k, min(free, lateClusterCap(d.Config().Slots)-d.SpeculativeCopies())); err != nil {
+		return err
+	}
+	return r.apply(fn, d, k, nil)
+}
+
+// decide sets r.acts to the copies stragglers.LATE starts of the running
+// tasks of the active job at position k (in range) with up to limit free
+// slots.
+func (r *LATERule) decide(fn string, d *Decision, k, limit int) error {
+	r.acts = r.acts[:0]
+	if limit <= 0 || !inRange(d, k) || d.Running(k) == 0 {
 		return nil
 	}
 	minElapsed := d.Config().Speculation.Detect * d.NewCopy(k)
@@ -82,9 +107,7 @@ func (r *LATERule) Use(d *Decision, k, g int) error {
 	})
 	p := stragglers.DefaultLATE()
 	p.SpeculativeCap = 1 // the cluster's cap instead, by the slots
-	r.acts, err = stragglers.LATE(r.acts, r.view, busy+min(free, capLeft), p, &r.ws)
-	if err != nil {
-		return internalError(fn, "stragglers.LATE", err)
-	}
-	return r.apply(fn, d, k, nil)
+	var err error
+	r.acts, err = stragglers.LATE(r.acts, r.view, busy+limit, p, &r.ws)
+	return internalError(fn, "stragglers.LATE", err)
 }

@@ -38,6 +38,16 @@ type SparkRule struct {
 	stages stageStats
 }
 
+// Bookkeeping implements BookkeepingRule: none (Spark judges by elapsed
+// times, which need no bookkeeping). Simulate calls it when a run starts:
+// it clears the rule's memory of the previous run.
+func (r *SparkRule) Bookkeeping() Bookkeeping {
+	if r != nil {
+		r.stages.reset()
+	}
+	return Bookkeeping{}
+}
+
 // sparkReady reports whether phase p of the active job at position k has
 // finished enough tasks for Spark to speculate in it (SparkConfig's
 // Quantile: more than one task, at least max(⌊0.75·n⌋, 1) finished).
@@ -63,6 +73,23 @@ func (*SparkRule) CanUse(d *Decision, k int) bool {
 	return inRange(d, k) && anySparkReady(d, k, stragglers.DefaultSpark().Quantile)
 }
 
+// Requests implements RequestRule: the job's speculatable tasks, over its
+// ready stages (what Decision.Demand adds, so that SRPT and Fair hand
+// Spark's copies slots, as best-effort speculation's). It returns a
+// *specsched.InputError for a nil receiver.
+func (r *SparkRule) Requests(d *Decision, k int) (int, error) {
+	const fn = "sim.SparkRule.Requests"
+	if r == nil {
+		return 0, nilRule(fn)
+	}
+	n := 0
+	err := r.stagesDo(fn, d, k, -1, func() error {
+		n += len(r.acts)
+		return nil
+	})
+	return n, err
+}
+
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
 // receiver).
 func (r *SparkRule) Use(d *Decision, k, g int) error {
@@ -72,12 +99,24 @@ func (r *SparkRule) Use(d *Decision, k, g int) error {
 		return err
 	}
 	free := g - d.Launch(k, g)
-	p := stragglers.DefaultSpark()
-	p.MinRuntime = 0
-	if free <= 0 || !anySparkReady(d, k, p.Quantile) {
+	if free <= 0 {
 		return nil
 	}
-	for ph := 0; ph < d.Phases(k) && free > 0; ph++ {
+	return r.stagesDo(fn, d, k, free, func() error { return r.apply(fn, d, k, nil) })
+}
+
+// stagesDo calls stragglers.SparkSpeculateStats for every ready stage of
+// the active job at position k with a running task, upstream first, with
+// up to free free slots (free < 0: as many as the stage's running tasks),
+// then act on its copies (r.acts); with free ≥ 0, each stage's copies take
+// their slots, and it stops once none is left.
+func (r *SparkRule) stagesDo(fn string, d *Decision, k, free int, act func() error) error {
+	p := stragglers.DefaultSpark()
+	p.MinRuntime = 0
+	if !inRange(d, k) || !anySparkReady(d, k, p.Quantile) {
+		return nil
+	}
+	for ph := 0; ph < d.Phases(k) && free != 0; ph++ {
 		if st := d.Phase(k, ph); !st.Runnable || !sparkReady(st, p.Quantile) {
 			continue
 		}
@@ -87,14 +126,21 @@ func (r *SparkRule) Use(d *Decision, k, g int) error {
 		if len(r.view) == 0 {
 			continue
 		}
-		r.acts, err = stragglers.SparkSpeculateStats(r.acts, r.view, r.stages.of(d, k, ph), busy+free, p, &r.ws)
+		slots := busy + free
+		if free < 0 {
+			slots = busy + len(r.view)
+		}
+		var err error
+		r.acts, err = stragglers.SparkSpeculateStats(r.acts, r.view, r.stages.of(d, k, ph), slots, p, &r.ws)
 		if err != nil {
 			return internalError(fn, "stragglers.SparkSpeculateStats", err)
 		}
-		if err := r.apply(fn, d, k, nil); err != nil {
+		if err := act(); err != nil {
 			return err
 		}
-		free -= len(r.acts)
+		if free > 0 {
+			free -= len(r.acts)
+		}
 	}
 	return nil
 }
