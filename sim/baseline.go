@@ -16,7 +16,7 @@ import (
 //
 // What they see. Each reads the run through the exported Decision methods
 // only, and of a running task only what its scheduler could know: its live
-// copies, when it started (RunningTask's elapsed time), its phase
+// copies, how long it has run (Decision.Elapsed), its phase
 // (RunningPhase), its estimated remaining time t_rem (RunningTask) or its
 // reported progress (Reported), and of the finished tasks how long they
 // ran (AppendComputed); of the cluster its busy slots (Busy) and running
@@ -92,13 +92,6 @@ func (b *baseline) apply(fn string, d *Decision, k int, copyOK func() bool) erro
 		}
 	}
 	return nil
-}
-
-// elapsed is how long running task i of the active job at position k has
-// run since its first copy started (RunningTask's elapsed time).
-func elapsed(d *Decision, k, i int) float64 {
-	_, e, _ := d.RunningTask(k, i)
-	return e
 }
 
 // judgeable reports whether a task that has run elapsed may be judged: it

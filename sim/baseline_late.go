@@ -100,7 +100,7 @@ func (r *LATERule) decide(fn string, d *Decision, k, limit int) error {
 	minElapsed := d.Config().Speculation.Detect * d.NewCopy(k)
 	busy := r.viewPhase(d, k, -1, func(i int) stragglers.TaskStatus {
 		s := stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: d.Copies(k, i)}}
-		if judgeable(elapsed(d, k, i), minElapsed) {
+		if judgeable(d.Elapsed(k, i), minElapsed) {
 			s.Progress, s.Elapsed = d.Reported(k, i)
 		}
 		return s

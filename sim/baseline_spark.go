@@ -18,9 +18,9 @@ import (
 // and the rest go to speculatable tasks, stages upstream first, the
 // longest-running first within a stage.
 //
-// It reads how long each running task has run (RunningTask's elapsed
-// time) and how long the finished ones ran (Decision.AppendComputed: the
-// winning copy's run): what Spark knows, the same under every Estimator,
+// It reads how long each running task has run (Decision.Elapsed) and how
+// long the finished ones ran (Decision.AppendComputed: the winning copy's
+// run): what Spark knows, the same under every Estimator,
 // never an estimate. Spark's 100 ms floor on the threshold
 // (spark.speculation.minTaskRuntime) is in seconds, which the simulator's
 // time unit need not be; the rule uses no floor (MinRuntime 0), the
@@ -121,7 +121,7 @@ func (r *SparkRule) stagesDo(fn string, d *Decision, k, free int, act func() err
 			continue
 		}
 		busy := r.viewPhase(d, k, ph, func(i int) stragglers.TaskStatus {
-			return stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: d.Copies(k, i), Elapsed: elapsed(d, k, i)}}
+			return stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: d.Copies(k, i), Elapsed: d.Elapsed(k, i)}}
 		})
 		if len(r.view) == 0 {
 			continue

@@ -603,6 +603,17 @@ func (d *Decision) Reported(k, i int) (progress, age float64) {
 	return progress, age
 }
 
+// Elapsed is how long running task i of the active job at position k has
+// run since its first copy started: RunningTask's second result, without
+// the estimate, O(1) (0, and a misuse recorded, for k or i out of range).
+func (d *Decision) Elapsed(k, i int) float64 {
+	t, ok := d.task("sim.Decision.Elapsed", k, i)
+	if !ok {
+		return 0
+	}
+	return d.e.now - d.e.ts[t].start
+}
+
 // RunningPhase is the phase, in [0, Phases(k)), of running task i of the
 // active job at position k (0, and a misuse recorded, for k or i out of
 // range).
