@@ -78,7 +78,7 @@ func (b *baseline) apply(fn string, d *Decision, k int, copyOK func() bool) erro
 		ok := false
 		switch a.Kind {
 		case stragglers.Launch:
-			if ok = b.run[a.Task] < 0 && d.Launch(k, 1) == 1; ok {
+			if ok = d.Launch(k, 1) == 1; ok { // a launch is of an unscheduled entry
 				b.run[a.Task] = d.Running(k) - 1
 			}
 		case stragglers.Copy:

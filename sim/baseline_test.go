@@ -446,3 +446,72 @@ func TestBaselinesDirect(t *testing.T) {
 		}
 	}
 }
+
+// stageCheck wraps a SparkRule and, at each of its calls, checks its
+// cached stage statistics of every phase of the job against a fresh
+// computation from Decision.AppendComputed: the count, the median (by
+// sorting) and the mean.
+type stageCheck struct {
+	SparkRule
+	t *rapid.T
+}
+
+func (w *stageCheck) Use(d *Decision, k, g int) error {
+	for p := range d.Phases(k) {
+		got := w.stages.of(d, k, p)
+		durs := d.AppendComputed(nil, k, p)
+		st := d.Phase(k, p)
+		if got.Tasks != st.Tasks || got.Finished != st.Computed || got.Finished != len(durs) {
+			w.t.Fatalf("phase %d of job %d: stats %+v, %d computed of %d, %d durations", p, d.Job(k), got, st.Computed, st.Tasks, len(durs))
+		}
+		if len(durs) == 0 {
+			continue
+		}
+		var sum float64
+		for _, x := range durs {
+			sum += x
+		}
+		if m := medianOf(durs); !close(got.Median, m) || !close(got.Mean, sum/float64(len(durs))) {
+			w.t.Fatalf("phase %d of job %d: median %g mean %g, want %g and %g", p, d.Job(k), got.Median, got.Mean, m, sum/float64(len(durs)))
+		}
+	}
+	return w.SparkRule.Use(d, k, g)
+}
+
+// testStageStats: the statistics Spark's and Hadoop's rules keep of the
+// finished tasks, cached between decisions, are at every call those of the
+// tasks computed then.
+func testStageStats(t *rapid.T) {
+	jobs := explicitJobs(t, 5, false)
+	cfg := baselineConfig(t, "spark")
+	w := &stageCheck{t: t}
+	cfg.Rule = w
+	if _, err := Simulate(jobs, cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStageStats(t *testing.T) { t.Parallel(); rapid.Check(t, testStageStats) }
+
+// TestDollyBudgetAtLaunch: two jobs of two tasks arrive together on 40
+// slots (Dolly's budget: ⌊5% of 40⌋ = 2 clones). Each is admitted with
+// two copies per task — at admission no clone runs, and its two clones fit
+// in the budget —, but only the first to launch gets its clones: the
+// budget holds at launch too, and the second runs uncloned.
+func TestDollyBudgetAtLaunch(t *testing.T) {
+	t.Parallel()
+	job := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 2, Durations: []float64{1, 3}, CopyDurations: []float64{2, 2}}}}
+	for _, alloc := range []string{"srpt", "fair", "hopper"} {
+		cfg := DefaultConfig(SRPT, 40)
+		cfg.Allocator, _ = NewAllocator(alloc)
+		cfg.Rule = &DollyRule{}
+		cfg.Record = true
+		r, err := Simulate([]Job{job, job}, cfg)
+		if err != nil {
+			t.Fatalf("%s+dolly: %v", alloc, err)
+		}
+		if r.Stats.Copies != 2 || maxExtra(r) != 2 {
+			t.Errorf("%s+dolly: %d clones, %d at once; want 2 (the budget)", alloc, r.Stats.Copies, maxExtra(r))
+		}
+	}
+}
