@@ -26,9 +26,9 @@ import (
 // not over, those of phases not yet runnable included.
 //
 // Every task has the job's t_new (Decision.NewCopy), t_rem is the job's
-// estimator's (RunningTask: under Observed, from the reports), and a task
-// is judged once it has run Speculation.Detect × t_new, at most MaxCopies
-// copies. One call of stragglers.GRASS per call of Use (a task gets at
+// estimator's (Decision.AppendRunning, RunningTask's: under Observed, from
+// the reports), and a task is judged once it has run Speculation.Detect ×
+// t_new, at most MaxCopies copies. One call of stragglers.GRASS per call of Use (a task gets at
 // most one new copy per decision).
 //
 // Cost: O(R·c + u) for R running tasks of c copies and u ≤ g unscheduled
@@ -36,7 +36,10 @@ import (
 // tasks cannot be judged stragglers (Decision.MayHaveStraggler, which
 // GRASS's thresholds, both above t_new, make exact for the thesis's level)
 // launch without a view.
-type GRASSRule struct{ baseline }
+type GRASSRule struct {
+	baseline
+	tasks []stragglers.Task
+}
 
 // Bookkeeping implements BookkeepingRule: the eligibility filter at t_new
 // (both of GRASS's tests need t_rem > t_new), and decisions at the
@@ -105,13 +108,18 @@ func (r *GRASSRule) Use(d *Decision, k, g int) error {
 // running tasks and unsched ≤ free of its unscheduled ones.
 func (r *GRASSRule) decide(fn string, d *Decision, k, free, unsched int) error {
 	tnew := d.NewCopy(k)
-	busy := r.viewPhase(d, k, -1, func(i int) stragglers.TaskStatus {
-		copies, elapsed, rem := d.RunningTask(k, i)
-		return stragglers.TaskStatus{
-			Task:    stragglers.Task{State: stragglers.Running, Copies: copies, Elapsed: elapsed, Remaining: rem},
-			NewCopy: tnew,
-		}
-	})
+	// AppendRunning, not RunningTask task by task: the same copies, ages
+	// and estimates (t_rem 0 at MaxCopies, never copied), and it makes the
+	// job's eligibility bounds exact, so that MayHaveStraggler is false at
+	// the next decisions for a job none of whose tasks is above t_new.
+	r.tasks = d.AppendRunning(r.tasks[:0], k)
+	r.view, r.run = r.view[:0], r.run[:0]
+	busy := 0
+	for i, t := range r.tasks {
+		r.view = append(r.view, stragglers.TaskStatus{Task: t, NewCopy: tnew})
+		r.run = append(r.run, i)
+		busy += t.Copies
+	}
 	slots := busy + free
 	p := stragglers.DefaultGRASS()
 	p.MaxCopies, p.MinElapsed = MaxCopies, d.Config().Speculation.Detect*tnew
