@@ -31,12 +31,33 @@ import (
 //
 // Cost: O(g) for a job whose unscheduled tasks take its g slots;
 // otherwise O(P) to find its ready stages among P phases, then per ready
-// stage O(R·c) for the job's R running tasks, plus, when the stage's
-// finished tasks changed, O(s log s) for its s started tasks (the median).
+// stage O(R) for the job's R running tasks — only when its finished tasks
+// changed or a task may have crossed the threshold since the last look
+// (sparkQuiet); O(1) otherwise —, plus, when the stage's finished tasks
+// changed, O(s log s) for its s started tasks (the median).
 type SparkRule struct {
 	baseline
 	stages stageStats
+	quiet  map[stageKey]sparkQuiet
 }
+
+// sparkQuiet is what the last look at a stage of a job found: its finished
+// tasks then (the threshold's median) and the start of its oldest running
+// task with one copy, or the look's time if none is older. Until the
+// finished tasks change or that oldest task has run the threshold, no task
+// of the stage is speculatable: tasks launched since started later, and a
+// task's copies only grow until it ends. So a stage is looked at again
+// only when a task may have crossed the threshold, which makes the rule's
+// cost per decision O(1) for the jobs where none has.
+type sparkQuiet struct {
+	finished int
+	oldest   float64
+}
+
+// quietTol is the relative margin by which a stage is looked at again
+// before its oldest task reaches the threshold, against the rounding of
+// its start recovered as now − elapsed.
+const quietTol = 1e-9
 
 // Bookkeeping implements BookkeepingRule: none (Spark judges by elapsed
 // times, which need no bookkeeping). Simulate calls it when a run starts:
@@ -44,6 +65,7 @@ type SparkRule struct {
 func (r *SparkRule) Bookkeeping() Bookkeeping {
 	if r != nil {
 		r.stages.reset()
+		clear(r.quiet)
 	}
 	return Bookkeeping{}
 }
@@ -116,13 +138,29 @@ func (r *SparkRule) stagesDo(fn string, d *Decision, k, free int, act func() err
 	if !inRange(d, k) || !anySparkReady(d, k, p.Quantile) {
 		return nil
 	}
+	now := d.Now()
 	for ph := 0; ph < d.Phases(k) && free != 0; ph++ {
 		if st := d.Phase(k, ph); !st.Runnable || !sparkReady(st, p.Quantile) {
 			continue
 		}
+		stats := r.stages.of(d, k, ph)
+		threshold := max(p.Multiplier*stats.Median, p.MinRuntime) // as SparkSpeculateStats's
+		key := stageKey{d.Job(k), ph}
+		if q, ok := r.quiet[key]; ok && q.finished == stats.Finished && now-q.oldest < threshold*(1-quietTol) {
+			continue // no task can have crossed the threshold since the last look
+		}
+		oldest := now
 		busy := r.viewPhase(d, k, ph, func(i int) stragglers.TaskStatus {
-			return stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: d.Copies(k, i), Elapsed: d.Elapsed(k, i)}}
+			copies, elapsed := d.Copies(k, i), d.Elapsed(k, i)
+			if copies == 1 {
+				oldest = math.Min(oldest, now-elapsed)
+			}
+			return stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: copies, Elapsed: elapsed}}
 		})
+		if r.quiet == nil {
+			r.quiet = map[stageKey]sparkQuiet{}
+		}
+		r.quiet[key] = sparkQuiet{finished: stats.Finished, oldest: oldest}
 		if len(r.view) == 0 {
 			continue
 		}
@@ -131,7 +169,7 @@ func (r *SparkRule) stagesDo(fn string, d *Decision, k, free int, act func() err
 			slots = busy + len(r.view)
 		}
 		var err error
-		r.acts, err = stragglers.SparkSpeculateStats(r.acts, r.view, r.stages.of(d, k, ph), slots, p, &r.ws)
+		r.acts, err = stragglers.SparkSpeculateStats(r.acts, r.view, stats, slots, p, &r.ws)
 		if err != nil {
 			return internalError(fn, "stragglers.SparkSpeculateStats", err)
 		}

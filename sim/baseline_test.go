@@ -515,3 +515,44 @@ func TestDollyBudgetAtLaunch(t *testing.T) {
 		}
 	}
 }
+
+// sparkLooksAlways is SparkRule with its quiet stages forgotten before every
+// call: it looks at every ready stage every time.
+type sparkLooksAlways struct{ SparkRule }
+
+func (r *sparkLooksAlways) Requests(d *Decision, k int) (int, error) {
+	clear(r.quiet)
+	return r.SparkRule.Requests(d, k)
+}
+
+func (r *sparkLooksAlways) Use(d *Decision, k, g int) error {
+	clear(r.quiet)
+	return r.SparkRule.Use(d, k, g)
+}
+
+// testSparkQuietIsAShortcut: SparkRule's skipping of the stages where no
+// task can have crossed the threshold since its last look (sparkQuiet)
+// changes no run.
+func testSparkQuietIsAShortcut(t *rapid.T) {
+	var jobs []Job
+	if rapid.Bool().Draw(t, "known") {
+		jobs = explicitJobs(t, 5, false)
+	} else {
+		jobs = paretoJobs(t, 5)
+	}
+	cfg := baselineConfig(t, "spark")
+	want, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Rule = &sparkLooksAlways{}
+	got, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Fatalf("the quiet stages changed the run (-shortcut +always):\n%s", diff)
+	}
+}
+
+func TestSparkQuietIsAShortcut(t *testing.T) { t.Parallel(); rapid.Check(t, testSparkQuietIsAShortcut) }
