@@ -66,8 +66,8 @@ func (*DollyRule) CanUse(*Decision, int) bool { return false }
 // (in range), deciding them at the job's first sight.
 func (r *DollyRule) admit(fn string, d *Decision, k int) (int, error) {
 	j := d.Job(k)
-	if j >= len(r.clones) {
-		r.clones = append(r.clones, make([]int32, j+1-len(r.clones))...)
+	for len(r.clones) <= j {
+		r.clones = append(r.clones, 0)
 	}
 	if c := r.clones[j]; c > 0 {
 		return int(c), nil
@@ -102,7 +102,7 @@ func (r *DollyRule) Requests(d *Decision, k int) (int, error) {
 		return 0, nil
 	}
 	c, err := r.admit(fn, d, k)
-	if err != nil || c == 1 {
+	if err != nil {
 		return 0, err
 	}
 	left := max(0, dollyBudget(d.Config().Slots)-d.SpeculativeCopies())

@@ -556,3 +556,84 @@ func testSparkQuietIsAShortcut(t *rapid.T) {
 }
 
 func TestSparkQuietIsAShortcut(t *testing.T) { t.Parallel(); rapid.Check(t, testSparkQuietIsAShortcut) }
+
+// TestDollyCountsEveryPhase: Dolly's clone count comes from all the job's
+// tasks. A job of 20 + 1 tasks (two phases) on 1000 slots: with p = ε =
+// 5%, two copies keep 21 tasks' straggling chance at 1 − (1 − 0.05²)²¹ ≈
+// 5.1% > ε, three at 0.26%: three copies per task (two would do for 20
+// tasks, none for 1), 42 clones within the budget of 50. Each of the 21
+// tasks runs three copies, started with its original.
+func TestDollyCountsEveryPhase(t *testing.T) {
+	t.Parallel()
+	ones := func(n int) []float64 {
+		d := make([]float64, n)
+		for i := range d {
+			d[i] = 1
+		}
+		return d
+	}
+	job := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{
+		{Tasks: 20, Durations: ones(20), CopyDurations: ones(20)},
+		{Tasks: 1, Durations: ones(1), CopyDurations: ones(1)},
+	}}
+	for _, alloc := range []string{"srpt", "fair", "hopper"} {
+		cfg := DefaultConfig(SRPT, 1000)
+		cfg.Allocator, _ = NewAllocator(alloc)
+		cfg.Rule = &DollyRule{}
+		cfg.Record = true
+		r, err := Simulate([]Job{job}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := record([]Job{job}, r)
+		for k, cs := range rec.byTask {
+			if len(cs) != 3 {
+				t.Errorf("%s+dolly: task %v ran %d copies, want 3", alloc, k, len(cs))
+			}
+			for _, c := range cs {
+				if c.Start != rec.first[k] {
+					t.Errorf("%s+dolly: copy %+v started after its original", alloc, c)
+				}
+			}
+		}
+	}
+}
+
+// TestSparkStages: Spark judges each phase as a stage of its own, whatever
+// the order of the running tasks. Job A's map phase (tasks of 1, 1, 1, 20;
+// copies of 1, 1, 1, 20) and its reduce phase, started once half the maps
+// have run (at 1; tasks of 1, 1, 1, 10), run side by side; a job B
+// arriving at 3 is a decision. The map straggler is speculatable at 2 (it
+// has run 2 > 1.5 × the maps' median 1): copied then, its copy as slow. At
+// 3 the reduce straggler has run 2 > 1.5 × 1 while the map straggler still
+// runs ahead of it in the running order: copied at 3.
+func TestSparkStages(t *testing.T) {
+	t.Parallel()
+	a := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{
+		{Tasks: 4, Durations: []float64{1, 1, 1, 20}, CopyDurations: []float64{1, 1, 1, 20}},
+		{Tasks: 4, Start: 0.5, Durations: []float64{1, 1, 1, 10}, CopyDurations: []float64{1, 1, 1, 1}},
+	}}
+	b := Job{Arrival: 3, Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 1, Durations: []float64{1}, CopyDurations: []float64{1}}}}
+	for _, alloc := range []string{"srpt", "fair", "hopper"} {
+		cfg := DefaultConfig(SRPT, 100)
+		cfg.Allocator, _ = NewAllocator(alloc)
+		cfg.Rule = &SparkRule{}
+		cfg.Record = true
+		r, err := Simulate([]Job{a, b}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var copies []CopyRecord
+		for _, c := range r.Copies {
+			if c.Copy > 0 {
+				c.End, c.Killed = 0, false
+				copies = append(copies, c)
+			}
+		}
+		slices.SortFunc(copies, func(x, y CopyRecord) int { return cmpFloat(x.Start, y.Start) })
+		want := []CopyRecord{{Phase: 0, Task: 3, Copy: 1, Start: 2}, {Phase: 1, Task: 3, Copy: 1, Start: 3}}
+		if diff := gocmp.Diff(want, copies); diff != "" {
+			t.Errorf("%s+spark: copies (-want +got):\n%s", alloc, diff)
+		}
+	}
+}
