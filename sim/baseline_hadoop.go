@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"slices"
 
 	"github.com/specsched/specsched/stragglers"
@@ -39,6 +40,21 @@ type HadoopRule struct {
 	// per task type per scan; a decision may hand a job slots twice).
 	at    float64
 	spoke []stageKey
+	quiet map[stageKey]hadoopQuiet
+}
+
+// hadoopQuiet is what the last look at a phase of a job found that copied
+// nothing, under an estimator whose estimates only fall (Oracle,
+// Progress): its finished tasks then (the mean) and the first time a task
+// with one copy too young to be judged then becomes old enough. Until
+// either changes, no task of the phase is worth a copy — every judged
+// task's t_rem was at most the mean and only falls, tasks launched since
+// are none (the phase had none unscheduled), copies only lower t_rem, and
+// a cap reached stays so until a task finishes — so the phase is not
+// looked at again.
+type hadoopQuiet struct {
+	finished int
+	until    float64
 }
 
 // Bookkeeping implements BookkeepingRule: decisions at the instants a task
@@ -49,6 +65,7 @@ func (r *HadoopRule) Bookkeeping() Bookkeeping {
 	if r != nil {
 		r.stages.reset()
 		r.at, r.spoke = 0, r.spoke[:0]
+		clear(r.quiet)
 	}
 	return Bookkeeping{Stragglers: true}
 }
@@ -130,21 +147,42 @@ func (r *HadoopRule) scan(fn string, d *Decision, k, free int, act func(ph int) 
 	}
 	p := stragglers.DefaultHadoop()
 	minElapsed := d.Config().Speculation.Detect * d.NewCopy(k)
+	now := d.Now()
+	// Under Oracle and Progress a copy's estimate only falls as time
+	// passes (η·(end − now)); under Observed a report may raise it.
+	falling := d.Config().Speculation.Estimator != Observed
 	for ph := 0; ph < d.Phases(k) && free != 0; ph++ {
 		if !hadoopReady(d.Phase(k, ph), p) || free > 0 && slices.Contains(r.spoke, stageKey{d.Job(k), ph}) {
 			continue
 		}
+		stats := r.stages.of(d, k, ph)
+		key := stageKey{d.Job(k), ph}
+		if q, ok := r.quiet[key]; ok && q.finished == stats.Finished && now < q.until-thetaTol*math.Max(1, math.Abs(q.until)) {
+			continue // no estimate can have risen above the mean since the last look
+		}
+		until := math.Inf(1)
 		busy := r.viewPhase(d, k, ph, func(i int) stragglers.TaskStatus {
 			copies, elapsed, rem := d.RunningTask(k, i)
 			if !judgeable(elapsed, minElapsed) {
 				rem = 0
+				if copies == 1 {
+					until = math.Min(until, now-elapsed+minElapsed)
+				}
 			}
 			return stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: copies, Elapsed: elapsed, Remaining: rem}}
 		})
 		var err error
-		r.acts, err = stragglers.HadoopSpeculateStats(r.acts, r.view, r.stages.of(d, k, ph), busy+max(free, 1), p, &r.ws)
+		r.acts, err = stragglers.HadoopSpeculateStats(r.acts, r.view, stats, busy+max(free, 1), p, &r.ws)
 		if err != nil {
 			return internalError(fn, "stragglers.HadoopSpeculateStats", err)
+		}
+		if falling && len(r.acts) == 0 {
+			if r.quiet == nil {
+				r.quiet = map[stageKey]hadoopQuiet{}
+			}
+			r.quiet[key] = hadoopQuiet{finished: stats.Finished, until: until}
+		} else {
+			delete(r.quiet, key)
 		}
 		if err := act(ph); err != nil {
 			return err

@@ -637,3 +637,44 @@ func TestSparkStages(t *testing.T) {
 		}
 	}
 }
+
+// hadoopLooksAlways is HadoopRule with its quiet phases forgotten before
+// every call.
+type hadoopLooksAlways struct{ HadoopRule }
+
+func (r *hadoopLooksAlways) Requests(d *Decision, k int) (int, error) {
+	clear(r.quiet)
+	return r.HadoopRule.Requests(d, k)
+}
+
+func (r *hadoopLooksAlways) Use(d *Decision, k, g int) error {
+	clear(r.quiet)
+	return r.HadoopRule.Use(d, k, g)
+}
+
+// testHadoopQuietIsAShortcut: HadoopRule's skipping of the phases where no
+// estimate can have risen above the mean since its last look (hadoopQuiet)
+// changes no run.
+func testHadoopQuietIsAShortcut(t *rapid.T) {
+	var jobs []Job
+	if rapid.Bool().Draw(t, "known") {
+		jobs = explicitJobs(t, 5, false)
+	} else {
+		jobs = paretoJobs(t, 5)
+	}
+	cfg := baselineConfig(t, "hadoop")
+	want, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Rule = &hadoopLooksAlways{}
+	got, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Fatalf("the quiet phases changed the run (-shortcut +always):\n%s", diff)
+	}
+}
+
+func TestHadoopQuietIsAShortcut(t *testing.T) { t.Parallel(); rapid.Check(t, testHadoopQuietIsAShortcut) }
