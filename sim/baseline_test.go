@@ -677,4 +677,7 @@ func testHadoopQuietIsAShortcut(t *rapid.T) {
 	}
 }
 
-func TestHadoopQuietIsAShortcut(t *testing.T) { t.Parallel(); rapid.Check(t, testHadoopQuietIsAShortcut) }
+func TestHadoopQuietIsAShortcut(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testHadoopQuietIsAShortcut)
+}
