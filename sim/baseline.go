@@ -1,9 +1,11 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
+	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -109,8 +111,8 @@ type stageKey struct{ job, phase int }
 
 // stageStats caches, per phase of a job, the median and mean duration of
 // its computed tasks (Decision.AppendComputed), recomputed only when their
-// number changes: O(s log s) for s tasks started in the phase, once per
-// task computed at most.
+// number changes: O(s) expected for s tasks started in the phase (a
+// selection of the median), once per task computed at most.
 type stageStats struct {
 	cache map[stageKey]stragglers.StageStats
 	durs  []float64
@@ -131,10 +133,12 @@ func (s *stageStats) of(d *Decision, k, p int) stragglers.StageStats {
 	s.durs = d.AppendComputed(s.durs[:0], k, p)
 	out := stragglers.StageStats{Tasks: st.Tasks, Finished: len(s.durs)}
 	if n := len(s.durs); n > 0 {
-		slices.Sort(s.durs)
+		// The median by selection, as stragglers.SparkSpeculate's: the
+		// (n/2)-th, and for an even count the largest below it.
+		selection.NthElement(s.durs, n/2, cmp.Compare[float64])
 		out.Median = s.durs[n/2]
 		if n%2 == 0 {
-			lo := s.durs[n/2-1]
+			lo := slices.Max(s.durs[:n/2])
 			out.Median = lo + (out.Median-lo)/2
 		}
 		var sum float64

@@ -31,8 +31,11 @@ import (
 //
 // Cost: O(g) for a job whose unscheduled tasks take its g slots;
 // otherwise per phase with a running task O(R·c) for the job's R running
-// tasks of c copies, plus, when the phase's finished tasks changed, O(s
-// log s) for its s started tasks.
+// tasks of c copies — under Oracle and Progress only when the phase's
+// finished tasks changed or a task became old enough to judge since a
+// look that copied nothing (hadoopQuiet); O(1) otherwise —, plus, when
+// the phase's finished tasks changed, O(s) expected for its s started
+// tasks (the mean, and the median of the shared cache).
 type HadoopRule struct {
 	baseline
 	stages stageStats

@@ -34,7 +34,7 @@ import (
 // stage O(R) for the job's R running tasks — only when its finished tasks
 // changed or a task may have crossed the threshold since the last look
 // (sparkQuiet); O(1) otherwise —, plus, when the stage's finished tasks
-// changed, O(s log s) for its s started tasks (the median).
+// changed, O(s) expected for its s started tasks (the median).
 type SparkRule struct {
 	baseline
 	stages stageStats
