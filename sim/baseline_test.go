@@ -681,3 +681,38 @@ func TestHadoopQuietIsAShortcut(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testHadoopQuietIsAShortcut)
 }
+
+// TestBaselinesIgnoreMantri: Speculation.Mantri selects Hopper's straggler
+// test, not the baselines': on Example_baselines's job (four tasks, one of
+// 10 against copies of 1; 100 slots, Oracle), each baseline copies the
+// straggler as it does with the thesis's rule, with any allocator, and
+// the launch-only rule waits for it.
+func TestBaselinesIgnoreMantri(t *testing.T) {
+	t.Parallel()
+	job := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{
+		Tasks: 4, Durations: []float64{1, 1, 1, 10}, CopyDurations: []float64{1, 1, 1, 1},
+	}}}
+	for _, rule := range append([]string{"launch"}, baselineRules...) {
+		for _, alloc := range []string{"srpt", "fair", "hopper"} {
+			var finish [2]float64
+			for i, mantri := range []bool{false, true} {
+				cfg := DefaultConfig(SRPT, 100)
+				cfg.Speculation.Estimator = Oracle
+				cfg.Speculation.Mantri = mantri
+				cfg.Allocator, _ = NewAllocator(alloc)
+				cfg.Rule, _ = NewRule(rule)
+				r, err := Simulate([]Job{job}, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				finish[i] = r.Jobs[0].Finish
+			}
+			// Spark's threshold (1.5) is crossed between two decisions
+			// (1 and 10): it waits too (see Example_baselines).
+			waits := rule == "launch" || rule == "spark"
+			if finish[0] != finish[1] || waits != (finish[0] == 10) {
+				t.Errorf("%s+%s: job ends at %v with the thesis's rule, %v with Mantri's", alloc, rule, finish[0], finish[1])
+			}
+		}
+	}
+}
