@@ -1,7 +1,11 @@
 package sim
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -714,5 +718,40 @@ func TestBaselinesIgnoreMantri(t *testing.T) {
 				t.Errorf("%s+%s: job ends at %v with the thesis's rule, %v with Mantri's", alloc, rule, finish[0], finish[1])
 			}
 		}
+	}
+}
+
+// TestBaselinesUsePublicDecision: the baseline rules read the run through
+// the exported Decision methods only, as a caller's rule would: in their
+// files, every selector on the Decision (named d there) is exported.
+func TestBaselinesUsePublicDecision(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("baseline*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, name := range files {
+		if filepath.Ext(name) != ".go" || len(name) > 8 && name[len(name)-8:] == "_test.go" {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "d" {
+					seen++
+					if !sel.Sel.IsExported() {
+						t.Errorf("%s: d.%s is not exported", name, sel.Sel.Name)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if seen < 50 {
+		t.Fatalf("only %d uses of the Decision found in %v", seen, files)
 	}
 }
