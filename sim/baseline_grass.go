@@ -76,7 +76,7 @@ func (r *GRASSRule) Requests(d *Decision, k int) (int, error) {
 	if r == nil {
 		return 0, nilRule(fn)
 	}
-	if !inRange(d, k) || d.Running(k) == 0 || !grassMay(d, k) {
+	if !inRange(d, k) || !grassMay(d, k) { // false for a job with no running task
 		return 0, nil
 	}
 	err := r.decide(fn, d, k, d.Unscheduled(k)+d.Running(k), 0)
@@ -88,10 +88,10 @@ func (r *GRASSRule) Requests(d *Decision, k int) (int, error) {
 func (r *GRASSRule) Use(d *Decision, k, g int) error {
 	const fn = "sim.GRASSRule.Use"
 	g, err := ruleArgs(fn, r == nil, d, k, g)
-	if err != nil || g == 0 {
+	if err != nil {
 		return err
 	}
-	if d.Running(k) == 0 || !grassMay(d, k) {
+	if !grassMay(d, k) {
 		// No copy is worth it: GRASS launches min(unscheduled, g) tasks,
 		// in order, in either mode.
 		d.Launch(k, g)
