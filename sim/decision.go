@@ -551,3 +551,121 @@ func ruleArgs(fn string, nilR bool, d *Decision, k, g int) (int, error) {
 	}
 	return min(g, d.Grant()), nil
 }
+
+// Views for the speculation baselines (LATE, GRASS, Dolly, Spark's and
+// Hadoop's speculators: LATERule, GRASSRule, DollyRule, SparkRule,
+// HadoopRule), each as the real system would know it: what a task has
+// reported, when it started, which phase it belongs to, how long the
+// finished tasks ran, and the cluster's busy slots and copies.
+
+// Reported is the progress score of running task i of the active job at
+// position k as its scheduler last saw it, and the age at which it was
+// measured: LATE's progress rate is progress/age and its time left (1 −
+// progress)/rate (the LATE paper, §4). O(c) for c copies.
+//
+// Under Estimator Observed, of the task's live copies that have reported,
+// the one with the least estimated remaining time: its score at its last
+// report and its age then (so that LATE's time left is that copy's
+// estimate, the one RunningTask's t_rem takes); (0, 0) before the task's
+// first report. The Oracle and Progress estimators have no reports: the
+// age is the task's elapsed time (RunningTask) and the progress
+// elapsed/(elapsed + t_rem), the score of a copy progressing linearly that
+// would end at t_rem, so that LATE's time left is t_rem (exact under
+// Oracle, η-misjudged under Progress: both read the future); (0, 0) for a
+// task that has not run yet. Zeros, and a misuse recorded, for k or i out
+// of range.
+func (d *Decision) Reported(k, i int) (progress, age float64) {
+	t, ok := d.task("sim.Decision.Reported", k, i)
+	if !ok {
+		return 0, 0
+	}
+	e := d.e
+	if !e.observed {
+		elapsed := e.now - e.ts[t].start
+		if !(elapsed > 0) {
+			return 0, 0
+		}
+		return elapsed / (elapsed + e.remaining(t)), elapsed
+	}
+	best := math.Inf(1)
+	for c := e.ts[t].head; c != none; c = e.cs[c].next {
+		cp := &e.cs[c]
+		if !cp.alive {
+			continue
+		}
+		if n := e.reports(c); n > 0 {
+			if left := e.timeLeft(c, n); left < best || age == 0 {
+				best, age = left, n*e.prof[c].beat
+				progress = e.prof[c].progress(age)
+			}
+		}
+	}
+	return progress, age
+}
+
+// Elapsed is how long running task i of the active job at position k has
+// run since its first copy started: RunningTask's second result, without
+// the estimate, O(1) (0, and a misuse recorded, for k or i out of range).
+func (d *Decision) Elapsed(k, i int) float64 {
+	t, ok := d.task("sim.Decision.Elapsed", k, i)
+	if !ok {
+		return 0
+	}
+	return d.e.now - d.e.ts[t].start
+}
+
+// RunningPhase is the phase, in [0, Phases(k)), of running task i of the
+// active job at position k (0, and a misuse recorded, for k or i out of
+// range).
+func (d *Decision) RunningPhase(k, i int) int {
+	t, ok := d.task("sim.Decision.RunningPhase", k, i)
+	if !ok {
+		return 0
+	}
+	return int(d.e.ts[t].phase - d.e.js[d.e.ps[d.e.ts[t].phase].job].plo)
+}
+
+// AppendComputed appends to dst, and returns, how long the winning copy
+// of each task of phase p of the active job at position k ran, for the
+// tasks whose run is over (Phase(k, p).Computed of them, done or waiting
+// for the upstream phase), in task index order: the durations of the
+// stage's successful attempts that Spark's and Hadoop's speculators keep
+// (their median and mean). O(s) for the s tasks of the phase started so
+// far. dst unchanged, and a misuse recorded, for k or p out of range.
+func (d *Decision) AppendComputed(dst []float64, k, p int) []float64 {
+	ph := d.phase("sim.Decision.AppendComputed", k, p)
+	if ph == nil {
+		return dst
+	}
+	e := d.e
+	for t := ph.lo; t < ph.lo+ph.next; t++ {
+		if ts := &e.ts[t]; ts.status == taskWaiting || ts.status == taskDone {
+			cp := &e.cs[ts.win]
+			dst = append(dst, cp.end-cp.start)
+		}
+	}
+	return dst
+}
+
+// Busy is the number of slots held over the cluster, the reserved pool's
+// included (0 for a nil or zero Decision): Dolly's utilization is
+// Busy()/Config().Slots.
+func (d *Decision) Busy() int {
+	if !d.valid() {
+		return 0
+	}
+	return d.e.busy
+}
+
+// SpeculativeCopies is the number of copies running beyond the first of
+// their task, over the cluster and the reserved pool (0 for a nil or zero
+// Decision): the running speculative copies (LATE's SpeculativeCap) or
+// clones (Dolly's budget). O(1): every copy started beyond a task's first
+// is running, or was killed, or won its task's run, in which case one copy
+// of that task was killed — Result's Copies − Killed.
+func (d *Decision) SpeculativeCopies() int {
+	if !d.valid() {
+		return 0
+	}
+	return d.e.res.Stats.Copies - d.e.res.Stats.Killed
+}

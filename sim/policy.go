@@ -163,7 +163,7 @@ var (
 		"srewc":          func() Allocator { return &SREWCAllocator{} },
 		"hopper-reserve": func() Allocator { return &HopperAllocator{Reserve: true} },
 	}
-	ruleNames = []string{"launch", "speculate", "besteffort", "budgeted", "plan"}
+	ruleNames = []string{"launch", "speculate", "besteffort", "budgeted", "plan", "late", "grass", "dolly", "spark", "hadoop"}
 	newRule   = map[string]func() InJobRule{
 		"":           func() InJobRule { return nil },
 		"launch":     func() InJobRule { return LaunchRule{} },
@@ -171,6 +171,11 @@ var (
 		"besteffort": func() InJobRule { return &BestEffortRule{} },
 		"budgeted":   func() InJobRule { return &BudgetedRule{} },
 		"plan":       func() InJobRule { return &PlanRule{} },
+		"late":       func() InJobRule { return &LATERule{} },
+		"grass":      func() InJobRule { return &GRASSRule{} },
+		"dolly":      func() InJobRule { return &DollyRule{} },
+		"spark":      func() InJobRule { return &SparkRule{} },
+		"hadoop":     func() InJobRule { return &HadoopRule{} },
 	}
 )
 
@@ -184,7 +189,11 @@ func AllocatorNames() []string { return slices.Clone(allocatorNames) }
 
 // RuleNames returns the names of the built-in in-job rules: "launch"
 // (LaunchRule), "speculate" (SpeculateRule, Hopper's), "besteffort"
-// (BestEffortRule), "budgeted" (BudgetedRule), "plan" (PlanRule, SREW+C's).
+// (BestEffortRule), "budgeted" (BudgetedRule), "plan" (PlanRule, SREW+C's),
+// and the speculation baselines "late" (LATERule), "grass" (GRASSRule),
+// "dolly" (DollyRule), "spark" (SparkRule), "hadoop" (HadoopRule). The
+// baselines are no Preset (Policies, and specsim's "all", list the
+// thesis's policies); name them with an allocator, e.g. "hopper+grass".
 func RuleNames() []string { return slices.Clone(ruleNames) }
 
 // NewAllocator returns a new value of the built-in allocator named s
