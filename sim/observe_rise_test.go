@@ -94,7 +94,7 @@ func fineCopy(t *rapid.T) (e *engine, lo, hi float64) {
 	default: // late
 		u = 1 - logRange(t, "1-u", 1e-12, 1e-2)
 	}
-	beat := dur / logRange(t, "reports", 1, 1e12)
+	beat := dur / logRange(t, "reports", 1, 1<<51)
 	start := 0.0
 	if rapid.Bool().Draw(t, "later") {
 		start = rapid.Float64Range(0, 100).Draw(t, "start")
@@ -150,7 +150,7 @@ func crossings(pr *profile, level float64) []float64 {
 	return out
 }
 
-// testNextRiseFine: with heartbeats down to 10⁻¹² of the copy's duration,
+// testNextRiseFine: with heartbeats down to 2^-51 of the copy's duration,
 // far too many reports to scan, and onsets close to 0 and 1, nextRise from
 // the start of a stretch of 129 reports is the first rise a scan of the
 // stretch finds, or past the stretch if it finds none — for stretches at
