@@ -255,3 +255,37 @@ func TestObservedTheta(t *testing.T) {
 		}
 	}
 }
+
+// testWindowsSound: around each bound of windows' ranges (64 reports either
+// side), on fineCopy's copies, every report whose estimate exceeds the
+// level is in the may-exceed ranges, and every report in the
+// surely-exceeds ranges has an estimate above the level: the closed form
+// and its margins against rounding hold where they are tight.
+func testWindowsSound(t *rapid.T) {
+	e, lo, hi := fineCopy(t)
+	pr := &e.prof[0]
+	for _, level := range []float64{lo, hi} {
+		above, inner := windows(pr, level, true), windows(pr, level, false)
+		var bounds []float64
+		for i := range 2 {
+			for _, r := range []reportRanges{above, inner} {
+				if r.lo[i] <= r.hi[i] {
+					bounds = append(bounds, r.lo[i], r.hi[i])
+				}
+			}
+		}
+		for _, b := range bounds {
+			for k := math.Max(1, b-64); k <= b+64 && k <= maxReports && e.cs[0].start+k*pr.beat < e.cs[0].end; k++ {
+				x := e.timeLeft(0, k)
+				if x > level && above.next(k) != k {
+					t.Fatalf("report %v: estimate %v > %v, not in %+v", k, x, level, above)
+				}
+				if !(x > level) && inner.has(k) {
+					t.Fatalf("report %v: estimate %v ≤ %v, in %+v", k, x, level, inner)
+				}
+			}
+		}
+	}
+}
+
+func TestWindowsSound(t *testing.T) { t.Parallel(); rapid.Check(t, testWindowsSound) }
