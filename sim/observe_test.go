@@ -267,7 +267,7 @@ func testNextRise(t *rapid.T) {
 			to = int(r)
 		}
 		band := prefix[to] - prefix[int(from)-1]
-		if visits > band+riseSlack {
+		if visits < 1 || visits > band+riseSlack {
 			t.Fatalf("from %v: %d reports visited, %d in the band (profile %+v, levels %v, %v)", from, visits, band, e.prof[0], lo, hi)
 		}
 	}
