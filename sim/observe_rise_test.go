@@ -289,3 +289,24 @@ func testWindowsSound(t *rapid.T) {
 }
 
 func TestWindowsSound(t *testing.T) { t.Parallel(); rapid.Check(t, testWindowsSound) }
+
+// TestWindowsFloor: the may-exceed range's first report where the 10⁻⁴
+// score floor binds, at a report number near 2^50 (a heartbeat far below
+// the copy's duration). By
+// hand: start 0, d = n = 10⁶, level 10⁻¹⁰, heartbeat 10⁻¹⁴/2^50: the
+// estimate 10⁴·x·(1 − x/n) exceeds the level from age 10⁻¹⁴·(1 + 10⁻²⁰) on
+// (plus rounding, 3 units of roundoff), and the range must start by then —
+// within 2^-46 of the age, which is 14 reports.
+func TestWindowsFloor(t *testing.T) {
+	t.Parallel()
+	const level = 1e-10
+	e := &engine{}
+	e.cs = []copyState{{start: 0, end: 1e6, alive: true}}
+	e.prof = []profile{newProfile(1e6, 1e6, 0.5, 1e-14/(1<<50))}
+	above := windows(&e.prof[0], level, true)
+	for k := float64(1<<50 - 64); k <= 1<<50+64; k++ {
+		if x := e.timeLeft(0, k); x > level && above.next(k) != k {
+			t.Fatalf("report %v: estimate %v > %v, not in %+v", k, x, level, above)
+		}
+	}
+}

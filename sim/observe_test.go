@@ -89,6 +89,7 @@ func TestNextRiseByHand(t *testing.T) {
 		{2.2, 2.2, []float64{1, 3}},
 		{2.1, 2.35, []float64{1, 3, 4}},
 		{3, 3, nil},
+		{0, 0, []float64{1}}, // every estimate before the end is above 0
 	} {
 		var got []float64
 		for k := 1.0; ; {
@@ -225,7 +226,20 @@ func testNextRise(t *rapid.T) {
 	u := rapid.Float64Range(1e-6, 1-1e-6).Draw(t, "u")
 	beat := dur / rapid.Float64Range(0.5, 5000).Draw(t, "reports")
 	lo := rapid.Float64Range(0, 3).Draw(t, "level") * math.Min(dur, floor)
+	if rapid.Bool().Draw(t, "nearSlowdown") {
+		// About the estimate at the slowdown, n − s: above it the copy's
+		// surely-above reports make two ranges with the rise between them.
+		lo = rapid.Float64Range(0.8, 1.25).Draw(t, "level/(n−s)") * math.Min(dur, floor) * (1 - u)
+	}
+	if rapid.IntRange(0, 9).Draw(t, "zero") == 0 {
+		lo = 0
+	}
 	hi := lo * rapid.SampledFrom([]float64{1, 1 + 2*thetaTol, 1.5, 2}).Draw(t, "band")
+	checkRises(t, start, dur, floor, u, beat, lo, hi)
+}
+
+// checkRises is testNextRise on one copy and band of levels.
+func checkRises(t interface{ Fatalf(string, ...any) }, start, dur, floor, u, beat, lo, hi float64) {
 	e := &engine{}
 	e.cs = []copyState{{start: start, end: start + dur, alive: true}}
 	e.prof = []profile{newProfile(e.cs[0].end-start, floor, u, beat)}
@@ -282,6 +296,18 @@ func testNextRise(t *rapid.T) {
 const riseSlack = 24
 
 func TestNextRise(t *testing.T) { t.Parallel(); rapid.Check(t, testNextRise) }
+
+// TestNextRiseGap: testNextRise on handEngine's profile (n = 4, s = 2, d =
+// 10) at a heartbeat of 0.01, against 2.1 and the band (2.1, 2.3]: the
+// estimate, 4 − x before the slowdown, is above 2.1 up to age 1.9 and again
+// from about 2.5 (after the slowdown it rises to 2.4 near age 4): its
+// surely-above reports make two ranges with a rise between them.
+func TestNextRiseGap(t *testing.T) {
+	t.Parallel()
+	for _, hi := range []float64{2.1, 2.3} {
+		checkRises(t, 0, 10, 4, 0.5, 0.01, 2.1, hi)
+	}
+}
 
 // observedWorkload is a small DefaultWorkload: 80 jobs on 20 slots at 90%
 // offered load.
