@@ -233,7 +233,8 @@ func TestNextRiseLast(t *testing.T) {
 // first report whatever the level (no estimate: never a straggler, even
 // against level 0, which t_rem = 0 would pass within thetaTol), then +∞
 // while the last report's estimate exceeds the level and −∞ while it does
-// not.
+// not; each call after the first report visits the task's one copy once
+// (the engine's step count, read by the cost tests).
 func TestObservedTheta(t *testing.T) {
 	t.Parallel()
 	e := handEngine(t)
@@ -249,7 +250,11 @@ func TestObservedTheta(t *testing.T) {
 		{9, 0.7, 0.6, minf},
 	} {
 		e.now = c.now
+		steps := e.steps
 		rem, theta := e.observedEstimate(0, c.level)
+		if visits := e.steps - steps; visits != 0 && c.now < 1 || visits != 1 && c.now >= 1 {
+			t.Errorf("at %v: %d steps", c.now, visits)
+		}
 		if math.Abs(rem-c.rem) > 1e-12 || theta != c.theta {
 			t.Errorf("at %v against %v: t_rem %v, θ %v; want %v, %v", c.now, c.level, rem, theta, c.rem, c.theta)
 		}
@@ -291,12 +296,11 @@ func testWindowsSound(t *rapid.T) {
 func TestWindowsSound(t *testing.T) { t.Parallel(); rapid.Check(t, testWindowsSound) }
 
 // TestWindowsFloor: the may-exceed range's first report where the 10⁻⁴
-// score floor binds, at a report number near 2^50 (a heartbeat far below
-// the copy's duration). By
-// hand: start 0, d = n = 10⁶, level 10⁻¹⁰, heartbeat 10⁻¹⁴/2^50: the
-// estimate 10⁴·x·(1 − x/n) exceeds the level from age 10⁻¹⁴·(1 + 10⁻²⁰) on
-// (plus rounding, 3 units of roundoff), and the range must start by then —
-// within 2^-46 of the age, which is 14 reports.
+// score floor binds, at a report number near 2^50 (Heartbeat may be that
+// small). By hand: start 0, d = n = 10⁶, level 10⁻¹⁰, heartbeat
+// 10⁻¹⁴/2^50: the estimate 10⁴·x·(1 − x/n) exceeds the level from age
+// 10⁻¹⁴·(1 + 10⁻²⁰) on (plus rounding, 3 units of roundoff), and the range
+// must start by then: 2^-46 of the age later, 14 reports, is too late.
 func TestWindowsFloor(t *testing.T) {
 	t.Parallel()
 	const level = 1e-10
