@@ -112,6 +112,10 @@ func lastReport(start, beat, now float64) float64 {
 	return k
 }
 
+// maxReports is the most reports a copy makes, 2^52: beyond, report
+// numbers and times lose their precision.
+const maxReports = 1 << 52
+
 // countReports is lastReport, and the number of steps its walk took from the
 // quotient ⌊(now − start)/beat⌋ to k. With beat at least start's unit in the
 // last place (the engine makes it so: a heartbeat below the clock's
@@ -124,8 +128,8 @@ func countReports(start, beat, now float64) (k float64, steps int) {
 	if !(k > 0) {
 		k = 0 // and the report at start + beat may still be due by rounding
 	}
-	if k >= 1<<52 {
-		return 1 << 52, 0 // beyond the precision of the report times
+	if k >= maxReports {
+		return maxReports, 0 // beyond the precision of the report times
 	}
 	for k > 0 && start+k*beat > now {
 		k--
@@ -218,37 +222,51 @@ func (e *engine) reportLevels(j int32) (lo, hi float64) {
 // none: k = 1) — and its time, or false if there is none. Every report at
 // which a task turns into a straggler is one (see the package
 // documentation): with one level (lo = hi), those at which the copy's
-// estimate rises above it. It skips the reports the profile rules out (see
-// windows): O(1) reports visited for one level, plus, for Mantri's band of
-// levels, those whose estimate lies in the band.
+// estimate rises above it. Reports after maxReports are not made (as
+// lastReport counts them). It skips the reports the profile rules out (see
+// windows), so it visits O(1) reports — a few at each end of the windows,
+// and, for Mantri's band of levels, those whose estimate lies in the band —
+// plus, for a heartbeat finer than windows' margins against rounding, the
+// reports within them: those whose estimate is within 2^-46·x/p of a level
+// at age x and score p, or whose age is within 10⁻⁸ of the level's 10⁻⁴.
 func (e *engine) nextRise(c int32, from, lo, hi float64) (float64, float64, bool) {
+	k, at, ok, _ := e.countRise(c, from, lo, hi)
+	return k, at, ok
+}
+
+// countRise is nextRise, and the number of reports it visited: passes of
+// its loop, each O(1) (the tests bound it).
+func (e *engine) countRise(c int32, from, lo, hi float64) (k, at float64, ok bool, visits int) {
 	cp := &e.cs[c]
 	pr := &e.prof[c]
 	above := windows(pr, lo, true)  // reports whose estimate may exceed lo
 	inner := windows(pr, hi, false) // reports whose estimate surely exceeds hi
-	for k := math.Max(from, 1); ; k++ {
+	for k = math.Max(from, 1); ; {
+		visits++
 		k = above.next(k)
-		if math.IsInf(k, 1) || k+1 == k {
-			return 0, 0, false
+		if k > maxReports {
+			return 0, 0, false, visits
 		}
-		if k > 1 && inner.next(k-1) == k-1 {
-			// The previous report is surely above hi: no rise up to one
-			// past the range it lies in.
-			k = inner.end(k-1) + 1
+		if inner.has(k - 1) {
+			// The previous report is surely above hi, and so is every
+			// report up to the end of its range: no rise up to one past it.
+			k = inner.end(k-1) + 2
 			continue
 		}
-		at := cp.start + k*pr.beat
+		at = cp.start + k*pr.beat
 		if !(at < cp.end) {
-			return 0, 0, false
+			return 0, 0, false, visits
 		}
 		if e.timeLeft(c, k) > lo && (k == 1 || e.timeLeft(c, k-1) <= hi) {
-			return k, at, true
+			return k, at, true, visits
 		}
+		k++
 	}
 }
 
-// reportRanges are up to two ranges [lo[i], hi[i]] of report numbers, in
-// increasing order (an empty one has lo > hi).
+// reportRanges are up to two ranges [lo[i], hi[i]] of report numbers,
+// integers, the second starting no earlier than the first (an empty one
+// has lo > hi); has and end need them disjoint.
 type reportRanges struct{ lo, hi [2]float64 }
 
 // next is the least report number ≥ k in a range, or +∞.
@@ -261,7 +279,12 @@ func (r *reportRanges) next(k float64) float64 {
 	return math.Inf(1)
 }
 
-// end is the last report number of the range holding k.
+// has reports whether a range holds k.
+func (r *reportRanges) has(k float64) bool {
+	return r.lo[0] <= k && k <= r.hi[0] || r.lo[1] <= k && k <= r.hi[1]
+}
+
+// end is the last report number of the range holding k (has(k)).
 func (r *reportRanges) end(k float64) float64 {
 	if r.lo[0] <= k && k <= r.hi[0] {
 		return r.hi[0]
@@ -270,40 +293,65 @@ func (r *reportRanges) end(k float64) float64 {
 }
 
 // windows returns the reports of a copy of profile pr at which its
-// estimated remaining time x·(1 − p(x))/p(x), x the report's age, may exceed
-// level (outer: widened by two reports each way against rounding), or
-// surely does (not outer: narrowed by two). It is n − x before the slowdown
-// (above level for x < n − level) and, after it, with p(x) = B + ρx linear
-// (ρ = (1 − U)/(d − s), B = U − ρs ≥ 0 since ρ ≤ 1/n), above level exactly
-// where the concave quadratic −ρx² + (1 − B − ρ·level)x − level·B is
-// positive: between its roots.
+// estimated remaining time may exceed level ≥ 0 (outer), or surely does
+// (not outer). timeLeft's estimate at age x with score p, E = x·(1 −
+// p)/max(p, 10⁻⁴), is at most F = x·(1 − p)/p and at most 10⁴·x, and
+// where the floor binds (p < 10⁻⁴) more than 0.9999·10⁴·x; so E exceeds
+// level only where F does and x > 10⁻⁴·level, and surely where F does and
+// x > level/(0.9999·10⁴) (a heartbeat below 10⁻⁴ of the level makes early
+// reports under the floor, whose estimates rise). F is n − x before the
+// slowdown (above level for x < n − level) and, after it, above level
+// between the roots of a quadratic (roots).
+//
+// Against rounding, each bound moves by two reports (a report's age is
+// within two heartbeats of k·h; see countReports), outward or inward, and
+// 1 − p in F by σ = ±2^-46: p is computed to within 6 units of roundoff
+// (ε) of itself, so E to within 9ε·E + 6ε·x ≤ 15ε·x/max(p, 10⁻⁴), which
+// is what σ > 15ε adds to the numerator. (Where the level touches F's
+// maximum, the roots lose half their digits; the reports there are not
+// covered.)
 func windows(pr *profile, level float64, outer bool) reportRanges {
 	beat := pr.beat
-	w := 2.0
+	// first and last are the first and the last report with age ≥ x, ≤ x;
+	// level/least the age E must pass.
+	first := func(x float64) float64 { return math.Floor(x/beat) - 2 }
+	last := func(x float64) float64 { return math.Ceil(x/beat) + 2 }
+	sigma, least := 0x1p-46, 1e4
 	if !outer {
-		w = -2
-		level += 1e-9 * math.Max(level, pr.nominal) // surely above, despite rounding
+		first = func(x float64) float64 { return math.Ceil(x/beat) + 2 }
+		last = func(x float64) float64 { return math.Floor(x/beat) - 2 }
+		sigma, least = -0x1p-46, 0.9999e4
 	}
+	least *= 1 + sigma
 	var r reportRanges
-	r.lo[0], r.hi[0] = 1, math.Floor(math.Min(pr.slow, pr.nominal-level)/beat)+w
+	r.lo[0], r.hi[0] = first(level/least), last(math.Min(pr.slow, pr.nominal*(1+sigma)-level))
 	r.lo[1], r.hi[1] = math.Inf(1), math.Inf(-1)
-	if pr.dur > pr.slow {
-		rho := (1 - pr.done) / (pr.dur - pr.slow)
-		b := pr.done - rho*pr.slow
-		a := 1 - b - rho*level
-		disc := a*a - 4*rho*level*b
-		if outer && disc >= -1e-9*a*a || !outer && disc > 0 {
-			q := math.Sqrt(math.Max(disc, 0))
-			x1, x2 := math.Max((a-q)/(2*rho), pr.slow), (a+q)/(2*rho)
-			if outer {
-				r.lo[1], r.hi[1] = math.Max(math.Floor(x1/beat)-w, 1), math.Ceil(x2/beat)+w
-			} else {
-				r.lo[1], r.hi[1] = math.Ceil(x1/beat)-w, math.Floor(x2/beat)+w
-			}
-		}
-	}
-	if r.lo[0] <= r.hi[0] && r.lo[1] <= r.hi[1] && r.hi[0] >= r.lo[1]-1 && outer {
-		r.hi[0], r.lo[1], r.hi[1] = math.Max(r.hi[0], r.hi[1]), math.Inf(1), math.Inf(-1) // merged
+	if x1, x2, ok := pr.roots(level, sigma); ok {
+		r.lo[1], r.hi[1] = first(math.Max(math.Max(x1, pr.slow), level/least)), last(x2)
 	}
 	return r
+}
+
+// roots returns the ages x1 ≤ x2 between which x·(1 + σ − p)/p exceeds
+// level ≥ 0 after the slowdown (F for σ = 0; windows), or false if it
+// exceeds it nowhere (or the copy never slows down, d = s). With p(x) = B +
+// ρx (ρ = (1 − U)/(d − s), B = U − ρs ≥ 0 since ρ ≤ 1/n), it does exactly
+// where the concave quadratic −ρx² + (1 + σ − B − ρ·level)x − level·B is
+// positive: between its roots, both ≥ 0 if any (their product level·B/ρ ≥
+// 0; their sum (1 + σ − B − ρ·level)/ρ is positive).
+func (pr *profile) roots(level, sigma float64) (x1, x2 float64, ok bool) {
+	if !(pr.dur > pr.slow) {
+		return 0, 0, false
+	}
+	rho := (1 - pr.done) / (pr.dur - pr.slow)
+	b := pr.done - rho*pr.slow
+	a := 1 + sigma - b - rho*level
+	disc := a*a - 4*rho*level*b
+	if !(disc >= 0 && a > 0) {
+		return 0, 0, false
+	}
+	q := math.Sqrt(disc)
+	// The lesser root as 2·level·B/(a + q): (a − q)/(2ρ) would lose its
+	// digits when 4ρ·level·B ≪ a².
+	return 2 * level * b / (a + q), (a + q) / (2 * rho), true
 }

@@ -1,0 +1,316 @@
+package sim
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// TestReportRanges: next, has and end of up to two ranges of report
+// numbers, against the union of the ranges enumerated: next(k) is its least
+// member ≥ k (the ranges may overlap, the first starting no later than the
+// second, as windows' outer ranges do), has(k) its membership, and end(k)
+// the last member of the run of consecutive members holding k (the ranges
+// disjoint and in order, as windows' inner ranges are).
+func TestReportRanges(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		var r reportRanges
+		disjoint := rapid.Bool().Draw(t, "disjoint")
+		for i := range 2 {
+			r.lo[i] = float64(rapid.IntRange(-3, 12).Draw(t, "lo"))
+			r.hi[i] = float64(rapid.IntRange(-3, 12).Draw(t, "hi"))
+			if rapid.IntRange(0, 4).Draw(t, "infinite") == 0 {
+				r.lo[i], r.hi[i] = math.Inf(1), math.Inf(-1)
+			}
+		}
+		empty := func(i int) bool { return r.lo[i] > r.hi[i] }
+		if !empty(0) && !empty(1) && (r.lo[1] < r.lo[0] || disjoint && r.lo[1] <= r.hi[0]+1) {
+			t.Skip("not in order")
+		}
+		in := func(k float64) bool {
+			return r.lo[0] <= k && k <= r.hi[0] || r.lo[1] <= k && k <= r.hi[1]
+		}
+		for k := -4.0; k <= 14; k++ {
+			want := math.Inf(1)
+			for m := k; m <= 13; m++ {
+				if in(m) {
+					want = m
+					break
+				}
+			}
+			if got := r.next(k); got != want {
+				t.Fatalf("%+v: next(%v) = %v, want %v", r, k, got, want)
+			}
+			if r.has(k) != in(k) {
+				t.Fatalf("%+v: has(%v) = %v", r, k, r.has(k))
+			}
+			if !disjoint || !in(k) {
+				continue
+			}
+			end := k
+			for in(end + 1) {
+				end++
+			}
+			if got := r.end(k); got != end {
+				t.Fatalf("%+v: end(%v) = %v, want %v", r, k, got, end)
+			}
+		}
+	})
+}
+
+// risesByScan are the rises (nextRise's definition) among reports a … b of
+// copy 0 of e, found by computing every estimate.
+func risesByScan(e *engine, a, b, lo, hi float64) []float64 {
+	var out []float64
+	cp := &e.cs[0]
+	for k := math.Max(a, 1); k <= b && cp.start+k*e.prof[0].beat < cp.end; k++ {
+		if e.timeLeft(0, k) > lo && (k == 1 || e.timeLeft(0, k-1) <= hi) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// logRange draws a number log-uniformly from [lo, hi].
+func logRange(t *rapid.T, name string, lo, hi float64) float64 {
+	return math.Exp(rapid.Float64Range(math.Log(lo), math.Log(hi)).Draw(t, name))
+}
+
+// fineCopy is an engine holding one copy drawn for testNextRiseFine, and two
+// levels.
+func fineCopy(t *rapid.T) (e *engine, lo, hi float64) {
+	dur := logRange(t, "dur", 1e-3, 1e3)
+	floor := logRange(t, "floor", 1e-3, 1e3)
+	var u float64
+	switch rapid.IntRange(0, 2).Draw(t, "onset") {
+	case 0:
+		u = rapid.Float64Range(1e-6, 1-1e-6).Draw(t, "u")
+	case 1: // slows down at once: the scores after the slowdown start small
+		u = logRange(t, "u", 1e-12, 1e-2)
+	default: // late
+		u = 1 - logRange(t, "1-u", 1e-12, 1e-2)
+	}
+	beat := dur / logRange(t, "reports", 1, 1<<51)
+	start := 0.0
+	if rapid.Bool().Draw(t, "later") {
+		start = rapid.Float64Range(0, 100).Draw(t, "start")
+		// The engine keeps the heartbeat at least the start's unit in the
+		// last place.
+		beat = math.Max(beat, math.Nextafter(start, math.Inf(1))-start)
+	}
+	n := math.Min(dur, floor)
+	lo = n * logRange(t, "level", 1e-6, 10)
+	hi = lo * rapid.SampledFrom([]float64{1, 1 + 2*thetaTol, 1.5, 2}).Draw(t, "band")
+	e = &engine{}
+	e.cs = []copyState{{start: start, end: start + dur, alive: true}}
+	e.prof = []profile{newProfile(e.cs[0].end-start, floor, u, beat)}
+	return e, lo, hi
+}
+
+// crossings are the ages in (0, d) at which the estimate x·(1 − p)/max(p,
+// 10⁻⁴) of copy 0's profile, at real ages x, crosses level: sign changes
+// on a grid of 4 096 even steps and 200 halvings towards 0, bisected.
+func crossings(pr *profile, level float64) []float64 {
+	est := func(x float64) float64 {
+		p := pr.progress(x)
+		return x * (1 - p) / math.Max(p, 1e-4)
+	}
+	xs := []float64{pr.slow}
+	for i := 1; i < 4096; i++ {
+		xs = append(xs, pr.dur*float64(i)/4096)
+	}
+	for j := 1; j <= 200; j++ {
+		xs = append(xs, math.Ldexp(pr.dur, -j))
+	}
+	slices.Sort(xs)
+	var out []float64
+	for i := 1; i < len(xs); i++ {
+		a, b := xs[i-1], xs[i]
+		if (est(a) > level) == (est(b) > level) {
+			continue
+		}
+		above := est(a) > level
+		for range 200 {
+			m := a + (b-a)/2
+			if m == a || m == b {
+				break
+			}
+			if (est(m) > level) == above {
+				a = m
+			} else {
+				b = m
+			}
+		}
+		out = append(out, a, b)
+	}
+	return out
+}
+
+// testNextRiseFine: with heartbeats down to 2^-51 of the copy's duration,
+// far too many reports to scan, and onsets close to 0 and 1, nextRise from
+// the start of a stretch of 129 reports is the first rise a scan of the
+// stretch finds, or past the stretch if it finds none — for stretches at
+// the first report, at the slowdown and around every age where the
+// estimate crosses a level (found by bisecting timeLeft's formula at real
+// ages, not from windows' closed form), where the rises lie.
+func testNextRiseFine(t *rapid.T) {
+	e, lo, hi := fineCopy(t)
+	pr := &e.prof[0]
+	ages := append([]float64{0, pr.slow}, crossings(pr, lo)...)
+	ages = append(ages, crossings(pr, hi)...)
+	const m = 64
+	for _, x := range ages {
+		a := math.Max(1, math.Floor(x/pr.beat)-m)
+		b := a + 2*m
+		want := risesByScan(e, a, b, lo, hi)
+		got, _, ok := e.nextRise(0, a, lo, hi)
+		if len(want) > 0 && (!ok || got != want[0]) || len(want) == 0 && ok && got <= b {
+			t.Fatalf("from report %v (age %v): nextRise %v, %v; a scan up to %v finds %v (profile %+v, levels %v, %v)",
+				a, x, got, ok, b, want, *pr, lo, hi)
+		}
+	}
+}
+
+func TestNextRiseFine(t *testing.T) { t.Parallel(); rapid.Check(t, testNextRiseFine) }
+
+// TestNextRiseLast: report 2^52 is a copy's last (lastReport's cap): a rise
+// there is found, none after it, promptly (from 2^53 on, k + 1 rounds to
+// k: a walk that counted on would never end). The copy: start 0, heartbeat
+// 1, d = n = 2^60, no slowdown, estimates about 2^60 − k; the band of
+// levels (lo, hi] is set from the estimates of reports 2^52 − 1 and 2^52 so
+// that 2^52 rises by definition (the estimates' rounding, 2^7, exceeds the
+// heartbeat: so do its neighbours), and the bands at 2^52 + 1 and 2^53 so
+// that reports beyond the cap would.
+func TestNextRiseLast(t *testing.T) {
+	t.Parallel()
+	const n = 1 << 60
+	e := &engine{}
+	e.cs = []copyState{{start: 0, end: n, alive: true}}
+	e.prof = []profile{newProfile(n, n, 0.5, 1)}
+	band := func(k float64) (lo, hi float64) {
+		return math.Nextafter(e.timeLeft(0, k), 0), e.timeLeft(0, k-1)
+	}
+	type rise struct {
+		k  float64
+		ok bool
+	}
+	done := make(chan []rise, 1)
+	go func() {
+		var got []rise
+		lo, hi := band(1 << 52)
+		for _, from := range []float64{1 << 52, 1<<52 + 1} {
+			k, _, ok := e.nextRise(0, from, lo, hi)
+			got = append(got, rise{k, ok})
+		}
+		for _, last := range []float64{1<<52 + 1, 1 << 53} {
+			lo, hi := band(last)
+			k, _, ok := e.nextRise(0, math.Max(last-8, 1<<52+1), lo, hi)
+			got = append(got, rise{k, ok})
+		}
+		done <- got
+	}()
+	lo, hi := band(1 << 52)
+	want := []rise{{1 << 52, true}, {}, {}, {}}
+	if scan := risesByScan(e, 1<<52, 1<<52, lo, hi); len(scan) != 1 {
+		t.Fatalf("band (%v, %v]: report 2^52 does not rise", lo, hi)
+	}
+	select {
+	case got := <-done:
+		if !slices.Equal(got, want) {
+			t.Errorf("rises at the last report (from 2^52, 2^52 + 1; bands at 2^52 + 1 and 2^53 from 2^52 + 1 and 2^53 − 8): %v, want %v", got, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nextRise beyond report 2^52 did not return in 10 s")
+	}
+}
+
+// TestObservedTheta: observedEstimate's θ on handEngine's copy, whose
+// estimates are worked by hand in TestObservedEstimateByHand: −∞ before its
+// first report whatever the level (no estimate: never a straggler, even
+// against level 0, which t_rem = 0 would pass within thetaTol), then +∞
+// while the last report's estimate exceeds the level and −∞ while it does
+// not; each call after the first report visits the task's one copy once
+// (the engine's step count, read by the cost tests).
+func TestObservedTheta(t *testing.T) {
+	t.Parallel()
+	e := handEngine(t)
+	inf, minf := math.Inf(1), math.Inf(-1)
+	for _, c := range []struct{ now, level, rem, theta float64 }{
+		{0.5, 0, 0, minf},
+		{0.5, 1, 0, minf},
+		{1, 2.9, 3, inf},
+		{1, 3.1, 3, minf},
+		{3, 2, 7 / 3., inf},
+		{3, 2.5, 7 / 3., minf},
+		{9, 0.5, 0.6, inf},
+		{9, 0.7, 0.6, minf},
+	} {
+		e.now = c.now
+		steps := e.steps
+		rem, theta := e.observedEstimate(0, c.level)
+		if visits := e.steps - steps; visits != 0 && c.now < 1 || visits != 1 && c.now >= 1 {
+			t.Errorf("at %v: %d steps", c.now, visits)
+		}
+		if math.Abs(rem-c.rem) > 1e-12 || theta != c.theta {
+			t.Errorf("at %v against %v: t_rem %v, θ %v; want %v, %v", c.now, c.level, rem, theta, c.rem, c.theta)
+		}
+	}
+}
+
+// testWindowsSound: around each bound of windows' ranges (64 reports either
+// side), on fineCopy's copies, every report whose estimate exceeds the
+// level is in the may-exceed ranges, and every report in the
+// surely-exceeds ranges has an estimate above the level: the closed form
+// and its margins against rounding hold where they are tight.
+func testWindowsSound(t *rapid.T) {
+	e, lo, hi := fineCopy(t)
+	pr := &e.prof[0]
+	for _, level := range []float64{lo, hi} {
+		above, inner := windows(pr, level, true), windows(pr, level, false)
+		var bounds []float64
+		for i := range 2 {
+			for _, r := range []reportRanges{above, inner} {
+				if r.lo[i] <= r.hi[i] {
+					bounds = append(bounds, r.lo[i], r.hi[i])
+				}
+			}
+		}
+		for _, b := range bounds {
+			for k := math.Max(1, b-64); k <= b+64 && k <= maxReports && e.cs[0].start+k*pr.beat < e.cs[0].end; k++ {
+				x := e.timeLeft(0, k)
+				if x > level && above.next(k) != k {
+					t.Fatalf("report %v: estimate %v > %v, not in %+v", k, x, level, above)
+				}
+				if !(x > level) && inner.has(k) {
+					t.Fatalf("report %v: estimate %v ≤ %v, in %+v", k, x, level, inner)
+				}
+			}
+		}
+	}
+}
+
+func TestWindowsSound(t *testing.T) { t.Parallel(); rapid.Check(t, testWindowsSound) }
+
+// TestWindowsFloor: the may-exceed range's first report where the 10⁻⁴
+// score floor binds, at a report number near 2^50 (Heartbeat may be that
+// small). By hand: start 0, d = n = 10⁶, level 10⁻¹⁰, heartbeat
+// 10⁻¹⁴/2^50: the estimate 10⁴·x·(1 − x/n) exceeds the level from age
+// 10⁻¹⁴·(1 + 10⁻²⁰) on (plus rounding, 3 units of roundoff), and the range
+// must start by then: 2^-46 of the age later, 14 reports, is too late.
+func TestWindowsFloor(t *testing.T) {
+	t.Parallel()
+	const level = 1e-10
+	e := &engine{}
+	e.cs = []copyState{{start: 0, end: 1e6, alive: true}}
+	e.prof = []profile{newProfile(1e6, 1e6, 0.5, 1e-14/(1<<50))}
+	above := windows(&e.prof[0], level, true)
+	for k := float64(1<<50 - 64); k <= 1<<50+64; k++ {
+		if x := e.timeLeft(0, k); x > level && above.next(k) != k {
+			t.Fatalf("report %v: estimate %v > %v, not in %+v", k, x, level, above)
+		}
+	}
+}
