@@ -519,16 +519,20 @@ func (r *reproducer) write(w, stderr io.Writer) error {
 const reproReading = `## Reading the tables
 
 - **Same speculation on both sides.** The thesis's headline compares Hopper
-  with SRPT when both run one speculation algorithm per job. Here that gain
-  is the allocation's alone, and it is small: SRPT with best-effort
-  speculation already gives a straggler's copy the next slot that frees,
-  ahead of other jobs' unscheduled tasks (its copies count in its demand, as
-  the thesis's §2.2 has the freed slot go to the SRPT-first job). With S
+  with SRPT when both run one speculation algorithm per job, so the gain is
+  the allocation's alone. With the thesis's own rule (speculate) Hopper
+  gains a little: SRPT caps a job at its unfinished tasks, and that rule's
+  copies do not count in the demand, so under SRPT they run only in slots
+  the job's own tasks leave. Every rule whose copies count in the job's
+  demand — best effort, and LATE, GRASS, Dolly, Spark and Hadoop, which ask
+  their schedulers for slots for copies — gets them from SRPT ahead of
+  other jobs' unscheduled tasks (as the thesis's §2.2 has the freed slot go
+  to the SRPT-first job), and Hopper's allocation then adds nothing. With S
   slots busy and mean task duration 1, a slot frees every 1/S on average —
-  1/200 of a task on the default cluster, far less than the time a straggler
-  takes to be detected (0.1 of a new copy's duration, later under observed
-  progress). The copy barely waits, so there is little for Hopper's
-  reservation to win.
+  1/200 of a task on the default cluster, far less than the time a
+  straggler takes to be detected (0.1 of a new copy's duration, later under
+  observed progress) — so a copy barely waits, and there is little for
+  Hopper's reservation to win.
 - **Reserving is worse here.** Algorithm 1 gives a small job (2/β)·T slots;
   until its stragglers are detected it can use only T of them. The
   simulator lends the rest to other jobs (work conservation, eq. 3.4's
