@@ -46,8 +46,13 @@
 // SpeculateRule by stragglers.Speculate (eq. 3.2's split between new tasks
 // and copies; the thesis's rule t_rem > t_new or Mantri's), the strawmen of
 // §2.2 by BestEffortRule or BudgetedRule, SREW+C by competitive.Plan
-// (PlanRule), the non-speculative baselines by LaunchRule. The allocators
-// come from alloc (Algorithm 1, HopperAllocator), fairness (Algorithm 2,
+// (PlanRule), the non-speculative baselines by LaunchRule, and the
+// speculation systems the papers compare against by LATERule, GRASSRule,
+// DollyRule, SparkRule and HadoopRule (over stragglers.LATE, GRASS,
+// DollyClones, SparkSpeculateStats and HadoopSpeculateStats; no Preset,
+// combine them with an allocator). The allocators
+// come from alloc (Algorithm 1, HopperAllocator; with Reserve, keeping a
+// job's slots for its copies), fairness (Algorithm 2,
 // EpsFairAllocator), dag (Algorithm 3, DAGAllocator, α from
 // dag.EstimateAlpha), stragglers (the K-class Algorithm 4, HeteroAllocator)
 // and competitive (g_j(t) of SREW+C(β), SREWCAllocator), beside SRPT and
@@ -87,7 +92,10 @@
 //
 // Decision.AppendRunning shows a job's running tasks as
 // stragglers.Speculate takes them, so that a rule judges stragglers with
-// the library's estimates; the package's tests run every built-in
+// the library's estimates; Reported, Elapsed, RunningPhase and
+// AppendComputed give what progress-based systems read (a task's last
+// report and age, the durations of the finished tasks), Busy and
+// SpeculativeCopies the cluster's state (LATE's cap is cluster-wide); the package's tests run every built-in
 // allocator and rule against a version written from this API alone and
 // find the same run, copy for copy.
 //
