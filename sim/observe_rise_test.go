@@ -314,3 +314,24 @@ func TestWindowsFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestNextRiseFloor: under the 10⁻⁴ score floor the estimates rise. By
+// hand: d = n = 1, heartbeat 10⁻⁷, level 1/2: report k's score k·10⁻⁷ is
+// below 10⁻⁴ up to k = 1 000, its estimate 10⁴·x·(1 − x) = 10⁻³·k·(1 −
+// 10⁻⁷·k) passes 1/2 first at k = 501 (k = 500 gives 0.5·(1 − 5·10⁻⁵)),
+// and after that stays above it until it falls as 1 − x through 1/2 at
+// report 5·10⁶: 501 is the one rise. (Before the floor was taken into
+// account, the reports from 2 on counted as surely above the level and the
+// rise was skipped.)
+func TestNextRiseFloor(t *testing.T) {
+	t.Parallel()
+	e := &engine{}
+	e.cs = []copyState{{start: 0, end: 1, alive: true}}
+	e.prof = []profile{newProfile(1, 1, 0.5, 1e-7)}
+	if r, _, ok := e.nextRise(0, 1, 0.5, 0.5); !ok || r != 501 {
+		t.Errorf("first rise %v, %v; want 501", r, ok)
+	}
+	if r, _, ok := e.nextRise(0, 502, 0.5, 0.5); ok {
+		t.Errorf("a rise at %v after 501", r)
+	}
+}
