@@ -2,6 +2,7 @@ package competitive
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -135,6 +136,22 @@ func TestSimulateSigmaEdges(t *testing.T) {
 		var ie *specsched.InputError
 		if !errors.As(err, &ie) || ie.Field != "Sigma" || !strings.Contains(ie.Reason, c.reason) {
 			t.Errorf("σ = %v, Δ = %v: err = %v, want an InputError on Sigma saying %q", c.sigma, c.peak, err, c.reason)
+		}
+	}
+}
+
+// TestSimulateEmptyPhaseWork: the work of a phase without tasks is any
+// finite value ≥ 0 and plays no part in the run, not even in the default
+// slot cap. A job of one map task of work 1 at speed 0.99 takes 2 slots
+// (0.99 + 0.99 ≥ 1) whatever its task-less reduce phase's work — here
+// MaxFloat64, which divided by the speed overflows: a cap that counted it
+// would be 0·(+Inf) = NaN and reject the job.
+func TestSimulateEmptyPhaseWork(t *testing.T) {
+	t.Parallel()
+	for _, w := range []float64{0, 1, math.MaxFloat64} {
+		flow, stats, err := simulate([]SimJob{{MapTasks: 1, MapWork: 1, ReduceWork: w}}, Config{Machines: 1, Algorithm: AlgorithmFair, Speed: 0.99}, nil)
+		if err != nil || !slices.Equal(flow, []int{2}) || stats.Slots != 2 {
+			t.Errorf("reduce work %v without reduce tasks: flow %v, last slot %d, err %v; want [2], 2", w, flow, stats.Slots, err)
 		}
 	}
 }
