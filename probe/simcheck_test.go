@@ -1,0 +1,86 @@
+package probe
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/specsched/specsched"
+)
+
+// TestSimulateJobShape: a job without tasks is an InputError naming its
+// len(Durations) (nil and empty alike); a job may ask for exactly
+// MaxProbes = 2³¹ probes, ⌈ProbeRatio·tasks⌉ with ratio 2³¹ and one task,
+// but not one more (ratio 2³¹ with two tasks: the error's value is
+// ratio·tasks = 2³²). A long Eagle job sends no probe, so the bound case
+// runs here at no cost: one task of 3 s sent to a general node (0.5 ms of
+// network delay), complete when it ends (Eagle §2) at 3.0005 s.
+func TestSimulateJobShape(t *testing.T) {
+	t.Parallel()
+	for _, d := range [][]float64{nil, {}} {
+		_, err := Simulate([]Job{{Durations: []float64{1}, EstTask: 1}, {Durations: d, EstTask: 1}}, DefaultConfig(Sparrow, 4, 10), rngFrom(1))
+		inputErr(t, err, "probe.Simulate", 1, "len(Durations)")
+	}
+	cfg := DefaultConfig(Eagle, 4, 1)
+	cfg.ProbeRatio = MaxProbes
+	res, err := Simulate([]Job{{Durations: []float64{3}, EstTask: 2}}, cfg, rngFrom(1))
+	if err != nil || res.Class[0] != Long || res.Stats.Probes != 0 || math.Abs(res.Completion[0]-(3+NetworkDelay)) > 1e-12 {
+		t.Fatalf("one long task at ratio 2^31: %+v, %v; want accepted, long, no probe, done at 3.0005 s", res, err)
+	}
+	_, err = Simulate([]Job{{Durations: []float64{3, 3}, EstTask: 2}}, cfg, rngFrom(1))
+	inputErr(t, err, "probe.Simulate", 0, "ProbeRatio·len(Durations)")
+	if v := err.(*specsched.InputError).Value; v != 2*MaxProbes {
+		t.Errorf("two tasks at ratio 2^31: error value %v, want 2^32", v)
+	}
+}
+
+// TestSimulateMisestimateClasses: Eagle §6.5's mis-estimation multiplies
+// each job's estimate by a factor uniform on [MisestimateMin,
+// MisestimateMax] before classification (Result.Class is the class the
+// schedulers saw). Threshold 10, estimates 15 and 30: exact, both long; a
+// factor of exactly 0.5 (Min = Max) makes them 7.5 (short) and 15 (long);
+// a factor on [0, 0.5] — Min = 0 still mis-estimates — makes the first at
+// most 7.5: short.
+func TestSimulateMisestimateClasses(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Durations: []float64{1}, EstTask: 15}, {Durations: []float64{1}, EstTask: 30}}
+	for _, c := range []struct {
+		lo, hi float64
+		want   []Class
+	}{
+		{0, 0, []Class{Long, Long}},
+		{0.5, 0.5, []Class{Short, Long}},
+		{0, 0.5, []Class{Short}},
+	} {
+		for seed := uint64(1); seed <= 5; seed++ {
+			cfg := DefaultConfig(Sparrow, 4, 10)
+			cfg.MisestimateMin, cfg.MisestimateMax = c.lo, c.hi
+			res, err := Simulate(jobs, cfg, rngFrom(seed))
+			if err != nil || !slices.Equal(res.Class[:len(c.want)], c.want) {
+				t.Fatalf("factor on [%v, %v], seed %d: classes %v, %v; want %v first", c.lo, c.hi, seed, res.Class, err, c.want)
+			}
+		}
+	}
+}
+
+// TestSimulateNoGeneralNode: Eagle and Hawk send long jobs to the general
+// partition only. On one node with ShortFraction 0.5 the short partition
+// takes the node (ShortPartition gives a tie of .5 to it), so a workload
+// with a long job is an InputError naming ShortFraction, and one of short
+// jobs only runs (on the short partition).
+func TestSimulateNoGeneralNode(t *testing.T) {
+	t.Parallel()
+	if short, err := ShortPartition(1, 0.5); short != 1 || err != nil {
+		t.Fatalf("ShortPartition(1, 0.5) = %d, %v; want 1", short, err)
+	}
+	for _, p := range []Scheduler{Eagle, Hawk} {
+		cfg := DefaultConfig(p, 1, 10)
+		cfg.ShortFraction = 0.5
+		shorts := []Job{{Durations: []float64{1}, EstTask: 1}, {Durations: []float64{2}, EstTask: 2}}
+		if _, err := Simulate(shorts, cfg, rngFrom(1)); err != nil {
+			t.Errorf("%v, short jobs only: %v", p, err)
+		}
+		_, err := Simulate(append(shorts, Job{Durations: []float64{1}, EstTask: 11}), cfg, rngFrom(1))
+		inputErr(t, err, "probe.Simulate", -1, "ShortFraction")
+	}
+}
