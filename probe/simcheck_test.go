@@ -3,6 +3,7 @@ package probe
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/specsched/specsched"
@@ -109,5 +110,55 @@ func TestSimulateArrivalTies(t *testing.T) {
 	}
 	if st := res.Stats; st.Makespan != 5 || st.BusyTime != 2 || st.Utilisation != 0.2 {
 		t.Errorf("makespan %v, busy %v, utilisation %v; want 5, 2, 0.2", st.Makespan, st.BusyTime, st.Utilisation)
+	}
+}
+
+// TestSimulateLostHalf: a time d is lost when added to the clock at t it
+// moves it by less than d/2. Just below a power of two the move can be
+// exactly d/2: at t = 1 − 2⁻⁵³, d = 2⁻⁵² makes t + d = 1 + 2⁻⁵³, a tie
+// that rounds to even, 1: the clock moves by 2⁻⁵³ = d/2, which is not
+// less than half, so the time is simulated — a long job's estimate on the
+// central scheduler's LWL clock (lost) and a task's duration on the event
+// queue (push) alike. At t = 123456 a 10⁻¹² s task is lost, and the error
+// gives the clock in full.
+func TestSimulateLostHalf(t *testing.T) {
+	t.Parallel()
+	t0, d := 1-0x1p-53, 0x1p-52
+	if got := (t0 + d) - t0; got != d/2 || lost(t0, d) {
+		t.Fatalf("the clock at %v moves by %v for %v (lost %v); want exactly half, not lost", t0, got, d, lost(t0, d))
+	}
+	cfg := DefaultConfig(Eagle, 2, 0)
+	cfg.ShortFraction = 0
+	if _, err := Simulate([]Job{{Submit: t0, Durations: []float64{1}, EstTask: d}}, cfg, rngFrom(1)); err != nil {
+		t.Errorf("long job, estimate 2^-52 at 1 − 2^-53: %v", err)
+	}
+	cfg = DefaultConfig(Sparrow, 2, 1)
+	cfg.NetworkDelay = 0
+	res, err := Simulate([]Job{{Submit: t0, Durations: []float64{d}, EstTask: d}}, cfg, rngFrom(1))
+	if err != nil || res.Completion[0] != d/2 {
+		t.Errorf("task of 2^-52 s at 1 − 2^-53: %+v, %v; want done after 2^-53 s", res, err)
+	}
+	_, err = Simulate([]Job{{Submit: 123456, Durations: []float64{1e-12}, EstTask: 1}}, cfg, rngFrom(1))
+	inputErr(t, err, "probe.Simulate", 0, "Durations")
+	if !strings.Contains(err.Error(), "at t = 123456 ") {
+		t.Errorf("lost at 123456: %v; want the clock in full", err)
+	}
+}
+
+// TestSimulateProbeCounts: Stats.Probes sums the probes of every short
+// job's first placement: Eagle sends max{K, ⌈2t⌉} (K = 20), so two
+// one-task jobs send 40; the other policies ignore MinProbes (Hawk and
+// Sparrow send 2t, Hopper 4t), so with MinProbes = 20 the same jobs send
+// 4, 4 and 8.
+func TestSimulateProbeCounts(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Durations: []float64{1}, EstTask: 1}, {Submit: 1, Durations: []float64{1}, EstTask: 1}}
+	for p, want := range map[Scheduler]int64{Eagle: 40, Hawk: 4, Sparrow: 4, Hopper: 8} {
+		cfg := DefaultConfig(p, 100, 10)
+		cfg.MinProbes = EagleMinProbes
+		res, err := Simulate(jobs, cfg, rngFrom(1))
+		if err != nil || res.Stats.Probes != want {
+			t.Errorf("%v: %+v, %v; want %d probes", p, res, err, want)
+		}
 	}
 }
