@@ -162,3 +162,42 @@ func TestSimulateProbeCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateOneRejection: counts of a run worked by hand. Two nodes,
+// ShortFraction 0.5: node 0 general, node 1 short (ShortPartition). Long
+// job A (one task of 100 s) runs on node 0 from δ = 0.5 ms; short job C
+// (two tasks of 1 s, submitted at 1) sends ⌈1 · 2⌉ = 2 probes, one to each
+// node (distinct targets). Eagle: node 0 rejects its probe — one rejection,
+// re-placed by the freshest vector onto node 1, the only node free of long
+// work (Rescheduled 1, no fallback, no probe behind a long task); node 1
+// runs both tasks through its sticky probe, 1 + 3δ to 3 + 5δ: C completes
+// after 2 + 5δ. Hawk: node 0 queues its probe behind A (one probe behind
+// a long task); node 1 runs one task, 1 + 3δ to 2 + 3δ; node 0 runs the
+// other after A, 100 + 3δ to 101 + 3δ (one short task after a long one):
+// C completes after 100 + 3δ. Nothing is stolen (node 1 is no thief,
+// node 0 never idle before A ends).
+func TestSimulateOneRejection(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Durations: []float64{100}, EstTask: 100}, {Submit: 1, Durations: []float64{1, 1}, EstTask: 1}}
+	d := NetworkDelay
+	for _, c := range []struct {
+		p                                      Scheduler
+		rescheduled, fallback, behind, afterLg int64
+		completion                             float64
+	}{
+		{Eagle, 1, 0, 0, 0, 2 + 5*d},
+		{Hawk, 0, 0, 1, 1, 100 + 3*d},
+	} {
+		cfg := DefaultConfig(c.p, 2, 10)
+		cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0.5, 0, 1
+		res, err := Simulate(jobs, cfg, rngFrom(1))
+		if err != nil {
+			t.Fatalf("%v: %v", c.p, err)
+		}
+		st := res.Stats
+		if st.Rescheduled != c.rescheduled || st.Fallback != c.fallback || st.ProbesBehindLong != c.behind || st.ShortAfterLong != c.afterLg || math.Abs(res.Completion[1]-c.completion) > 1e-9 {
+			t.Errorf("%v: stats %+v, C done after %v; want rescheduled %d, fallback %d, behind long %d, after long %d, C after %v",
+				c.p, st, res.Completion[1], c.rescheduled, c.fallback, c.behind, c.afterLg, c.completion)
+		}
+	}
+}
