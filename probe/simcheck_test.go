@@ -201,3 +201,39 @@ func TestSimulateOneRejection(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateFallback: Eagle's two rounds of rejection, worked by hand.
+// Two general nodes (ShortFraction 0), δ = 0.5 ms. Long job A (100 s,
+// estimate 100) goes to node 0 at 0; short job C (two tasks of 1 s) sends
+// one probe to each node at 1; long job B (100 s) arrives at 1 + δ/2 and
+// LWL sends it to node 1, where it queues at 1 + 1.5δ behind C's probe.
+// Node 0 rejects C's probe with A's vector (node 1 free): re-placed on
+// node 1, which by then holds B, so it is rejected again (round 1) and
+// falls back over all nodes, both holding long work: queued behind a long
+// task. Short job D (two tasks) arrives at 10 and its two probes, one per
+// node, are both rejected; the freshest vector (B's) shows no free node,
+// so both fall back at once and queue behind long tasks. In all: 4
+// probes rescheduled (1 + 1 + 2), 3 fallbacks (1 + 2), 3 probes behind a
+// long task; C runs on node 1 through its sticky probe and completes
+// after 2 + 5δ.
+func TestSimulateFallback(t *testing.T) {
+	t.Parallel()
+	d := NetworkDelay
+	jobs := []Job{
+		{Durations: []float64{100}, EstTask: 100},
+		{Submit: 1, Durations: []float64{1, 1}, EstTask: 1},
+		{Submit: 1 + d/2, Durations: []float64{100}, EstTask: 100},
+		{Submit: 10, Durations: []float64{1, 1}, EstTask: 1},
+	}
+	cfg := DefaultConfig(Eagle, 2, 10)
+	cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0, 0, 1
+	for seed := uint64(1); seed <= 8; seed++ { // no random choice matters
+		res, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := res.Stats; st.Rescheduled != 4 || st.Fallback != 3 || st.ProbesBehindLong != 3 || math.Abs(res.Completion[1]-(2+5*d)) > 1e-9 {
+			t.Errorf("seed %d: stats %+v, C done after %v; want 4 rescheduled, 3 fallbacks, 3 behind long, C after 2 + 5δ", seed, st, res.Completion[1])
+		}
+	}
+}
