@@ -237,3 +237,26 @@ func TestSimulateFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateHopperNoSpeculationDropsRequests: without speculation (β ≥
+// 2) a job's scheduler has nothing to hand out once its last task has
+// started, so a node drops that job's queued requests without asking
+// (done), as under the other policies; only with speculation do requests
+// stay until the job finishes. Two nodes, δ = 10 ms. Z (one task of 1 s)
+// runs on one node from 3δ to 1 + 3δ; A (one 5 s task, at 0.5) runs on
+// the other, its second request queued behind Z. When Z's node frees at
+// 1 + 3δ it drops A's request and is idle when B's request (B at 1.025)
+// arrives at 1.035: B runs 1.055 to 2.055, completion 1.03. A node that
+// asked for A's task would have been busy until 1.05 and B later.
+func TestSimulateHopperNoSpeculationDropsRequests(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig(Hopper, 2, 10)
+	cfg.Beta, cfg.NetworkDelay = 2, 0.01
+	jobs := []Job{{Durations: []float64{1}, EstTask: 1}, {Submit: 0.5, Durations: []float64{5}, EstTask: 1}, {Submit: 1.025, Durations: []float64{1}, EstTask: 1}}
+	for seed := uint64(1); seed <= 4; seed++ {
+		res, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil || math.Abs(res.Completion[0]-1.03) > 1e-9 || math.Abs(res.Completion[1]-5.03) > 1e-9 || math.Abs(res.Completion[2]-1.03) > 1e-9 {
+			t.Fatalf("seed %d: %+v, %v; want completions 1.03, 5.03, 1.03", seed, res, err)
+		}
+	}
+}
