@@ -260,3 +260,25 @@ func TestSimulateHopperNoSpeculationDropsRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateSRPTRemaining: Eagle's nodes serve their queued probes by
+// SRPT on the job's remaining work, its unscheduled tasks times its
+// estimate (Algorithm 1, EstJobLeft). Two nodes, δ = 0.5 ms, ProbeRatio
+// 0.5: X (4 tasks of 1 s, at 0) and Y (4 tasks of 1 s, at 0.5) put one
+// sticky probe on each node. Both nodes run X's tasks 0 and 1 from 3δ;
+// at 1 + 3δ X has 2 tasks left and Y 4, so both take X's tasks 2 and 3
+// (1 + 5δ to 2 + 5δ: X completes after 2 + 5δ), then Y's in two rounds,
+// 2 + 7δ to 3 + 7δ and 3 + 9δ to 4 + 9δ: Y completes after 3.5 + 9δ.
+func TestSimulateSRPTRemaining(t *testing.T) {
+	t.Parallel()
+	d := NetworkDelay
+	cfg := DefaultConfig(Eagle, 2, 10)
+	cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0, 0, 0.5
+	jobs := []Job{{Durations: []float64{1, 1, 1, 1}, EstTask: 1}, {Submit: 0.5, Durations: []float64{1, 1, 1, 1}, EstTask: 1}}
+	for seed := uint64(1); seed <= 4; seed++ {
+		res, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil || math.Abs(res.Completion[0]-(2+5*d)) > 1e-9 || math.Abs(res.Completion[1]-(3.5+9*d)) > 1e-9 {
+			t.Fatalf("seed %d: %+v, %v; want X after 2 + 5δ, Y after 3.5 + 9δ", seed, res, err)
+		}
+	}
+}
