@@ -282,3 +282,75 @@ func TestSimulateSRPTRemaining(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateKilledCopyFreesNode: when a task's first copy finishes, the
+// node whose copy is killed takes its next work at once (Hopper, β = 1.5:
+// up to two copies). Two nodes, δ = 10 ms: Z (2 s) holds one node while
+// A's task (10 s, estimate 1) runs on the other; when Z ends, A's request
+// queued behind it launches a copy of A's task (late: it has run > 1 s).
+// W (two 1 s tasks, at 3) queues requests on both nodes. At 10.07 A's
+// first copy ends and the other is killed: both nodes free at once, ask
+// for W's tasks and run them 10.09 to 11.09: W completes after 8.09.
+func TestSimulateKilledCopyFreesNode(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig(Hopper, 2, 10)
+	cfg.NetworkDelay = 0.01
+	jobs := []Job{{Durations: []float64{2}, EstTask: 2}, {Submit: 0.001, Durations: []float64{10}, EstTask: 1}, {Submit: 3, Durations: []float64{1, 1}, EstTask: 1}}
+	for seed := uint64(1); seed <= 6; seed++ {
+		res, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil || res.Stats.Copies != 1 || res.Stats.Killed != 1 || math.Abs(res.Completion[2]-8.09) > 1e-9 {
+			t.Fatalf("seed %d: %+v, %v; want one copy killed, W done after 8.09", seed, res, err)
+		}
+	}
+}
+
+// TestSimulateLongDoneFreesNode: a node whose long task has ended holds no
+// long work any more. Eagle on one general node, δ = 0.5 ms: long job A
+// (1 s) runs δ to 1 + δ; short job C (one task, at 5) sends its probe
+// there: accepted (no rejection, no probe behind a long task), run 5 + 3δ
+// to 6 + 3δ: C completes after 1 + 3δ.
+func TestSimulateLongDoneFreesNode(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig(Eagle, 1, 10)
+	cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0, 0, 1
+	res, err := Simulate([]Job{{Durations: []float64{1}, EstTask: 11}, {Submit: 5, Durations: []float64{1}, EstTask: 1}}, cfg, rngFrom(1))
+	if st := res.Stats; err != nil || st.Rescheduled != 0 || st.ProbesBehindLong != 0 || math.Abs(res.Completion[1]-(1+3*NetworkDelay)) > 1e-9 {
+		t.Fatalf("%+v, %v; want C accepted and done after 1 + 3δ", res, err)
+	}
+}
+
+// TestSimulateCentralWork: the central scheduler's LWL (Eagle) books each
+// long task's estimate on its node and, when it learns that one of a
+// node's long tasks ended, expects the node free after the others'
+// estimates. Two general nodes, δ = 0.5 ms, all jobs long (threshold 1):
+// A (estimate 10, 1 s) goes to node 0 at 0 (expected free at 10); D
+// (estimate e_D, 100 s) at 0.1 to idle node 1 (free at 0.1 + e_D); C
+// (estimate e_C, 100 s) at 0.2 to node 0 (9.8 s left, less than node 1's),
+// expected free at 10 + e_C. At 1 + 2δ the central learns A ended:
+// node 0 is expected free at 1 + 2δ + e_C. B (1 s) at 5 goes to the node
+// with least work left: e_D = 30, e_C = 10: node 0 (6 + 2δ s against
+// 25.1); e_D = 13, e_C = 15: node 1 (8.1 s against 11 + 2δ).
+func TestSimulateCentralWork(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig(Eagle, 2, 1)
+	cfg.ShortFraction, cfg.RecordTasks = 0, true
+	for _, c := range []struct {
+		eD, eC float64
+		node   int
+	}{{30, 10, 0}, {13, 15, 1}} {
+		jobs := []Job{
+			{Durations: []float64{1}, EstTask: 10},
+			{Submit: 0.1, Durations: []float64{100}, EstTask: c.eD},
+			{Submit: 0.2, Durations: []float64{100}, EstTask: c.eC},
+			{Submit: 5, Durations: []float64{1}, EstTask: 10},
+		}
+		res, err := Simulate(jobs, cfg, rngFrom(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(res.Executions, func(e Execution) bool { return e.Job == 3 })
+		if i < 0 || res.Executions[i].Node != c.node {
+			t.Errorf("e_D = %v, e_C = %v: executions %+v; want B on node %d", c.eD, c.eC, res.Executions, c.node)
+		}
+	}
+}
