@@ -380,3 +380,36 @@ func TestSimulateStealAttempts(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateStealBehindQueuedLong: Hawk steals the first batch of short
+// probes behind a long task even when the victim runs a short task and
+// the long one is queued (StealBatch): of the victim's queue [p1, L, p2]
+// it takes p2, not p1 ahead of L. Two general nodes, δ = 0.5 ms, one
+// probe per task. LT (long, estimate 100, 5 s) runs on node 0 from δ; S
+// (tasks of 50 s and 0.1 s, at 0.1) runs its first task on node 1 from
+// 0.1 + 3δ and queues a probe behind LT; P1 and P2 (two 1 s tasks, at 1
+// and 3) each queue one probe per node; L (long, 1 s, at 2) goes by LWL
+// to node 1 (node 0 holds LT's 100 s estimate), so node 1 queues p1, L,
+// p2. Node 0 runs, after LT, S's second task, P1's first and P2's first
+// (5 + 3δ to 7.1 + 7δ), then steals p2: P2's second task runs 7.1 + 11δ
+// to 8.1 + 11δ (P2 completes after 5.1 + 11δ). P1's second task waits
+// for S on node 1: 50.1 + 5δ to 51.1 + 5δ (P1 completes after 50.1 + 5δ).
+func TestSimulateStealBehindQueuedLong(t *testing.T) {
+	t.Parallel()
+	d := NetworkDelay
+	jobs := []Job{
+		{Durations: []float64{5}, EstTask: 100},
+		{Submit: 0.1, Durations: []float64{50, 0.1}, EstTask: 1},
+		{Submit: 1, Durations: []float64{1, 1}, EstTask: 1},
+		{Submit: 2, Durations: []float64{1}, EstTask: 100},
+		{Submit: 3, Durations: []float64{1, 1}, EstTask: 1},
+	}
+	cfg := DefaultConfig(Hawk, 2, 10)
+	cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0, 0, 1
+	for seed := uint64(1); seed <= 6; seed++ {
+		res, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil || res.Stats.Rescheduled != 1 || math.Abs(res.Completion[2]-(50.1+5*d)) > 1e-9 || math.Abs(res.Completion[4]-(5.1+11*d)) > 1e-9 {
+			t.Fatalf("seed %d: %+v, %v; want p2 stolen: P1 done after 50.1 + 5δ, P2 after 5.1 + 11δ", seed, res, err)
+		}
+	}
+}
