@@ -361,22 +361,24 @@ func TestSimulateCentralWork(t *testing.T) {
 // one probe on each node. Node 1 runs one task, 1 + 3δ to 2 + 3δ, then
 // idles. With StealAttempts 1 it steals the probe queued behind A (its
 // one possible victim): it arrives at 2 + 5δ and runs 2 + 7δ to 3 + 7δ,
-// C completes after 2 + 7δ. With StealAttempts 0 the probe waits for A:
-// 100 + 3δ to 101 + 3δ, C completes after 100 + 3δ.
+// C completes after 2 + 7δ; the thief holds no long task, so the stolen
+// probe's task is no short task after a long one. With StealAttempts 0
+// the probe waits for A: 100 + 3δ to 101 + 3δ (a short task after a long
+// one), C completes after 100 + 3δ.
 func TestSimulateStealAttempts(t *testing.T) {
 	t.Parallel()
 	d := NetworkDelay
 	jobs := []Job{{Durations: []float64{100}, EstTask: 100}, {Submit: 1, Durations: []float64{1, 1}, EstTask: 1}}
 	for _, c := range []struct {
-		attempts    int
-		rescheduled int64
-		completion  float64
-	}{{1, 1, 2 + 7*d}, {0, 0, 100 + 3*d}} {
+		attempts           int
+		rescheduled, after int64
+		completion         float64
+	}{{1, 1, 0, 2 + 7*d}, {0, 0, 1, 100 + 3*d}} {
 		cfg := DefaultConfig(Hawk, 2, 10)
 		cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio, cfg.StealAttempts = 0, 0, 1, c.attempts
 		res, err := Simulate(jobs, cfg, rngFrom(1))
-		if err != nil || res.Stats.Rescheduled != c.rescheduled || math.Abs(res.Completion[1]-c.completion) > 1e-9 {
-			t.Errorf("%d attempts: %+v, %v; want %d stolen, C done after %v", c.attempts, res, err, c.rescheduled, c.completion)
+		if err != nil || res.Stats.Rescheduled != c.rescheduled || res.Stats.ShortAfterLong != c.after || math.Abs(res.Completion[1]-c.completion) > 1e-9 {
+			t.Errorf("%d attempts: %+v, %v; want %d stolen, %d short after long, C done after %v", c.attempts, res, err, c.rescheduled, c.after, c.completion)
 		}
 	}
 }
