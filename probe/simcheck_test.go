@@ -415,3 +415,24 @@ func TestSimulateStealBehindQueuedLong(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateHopperRunningView: the view HopperPick decides on counts the
+// executions running now, not those that have ended. One node, δ = 10 ms,
+// no speculation (β = 2): X (two 1 s tasks) runs its first 0.03 to 1.03;
+// Y (three 1 s tasks) queues requests at 0.5. At 1.03 neither job runs
+// anything, and HopperPick serves the smaller virtual size, X (1 task
+// left against 3): X's second task runs 1.05 to 2.05 (X completes after
+// 2.05), then Y's three, the last 4.11 to 5.11 (Y after 4.61). Were X's
+// ended execution still counted as running, Y would be served first.
+func TestSimulateHopperRunningView(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig(Hopper, 1, 10)
+	cfg.Beta, cfg.NetworkDelay = 2, 0.01
+	jobs := []Job{{Durations: []float64{1, 1}, EstTask: 1}, {Submit: 0.5, Durations: []float64{1, 1, 1}, EstTask: 1}}
+	for seed := uint64(1); seed <= 3; seed++ {
+		res, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil || math.Abs(res.Completion[0]-2.05) > 1e-9 || math.Abs(res.Completion[1]-4.61) > 1e-9 {
+			t.Fatalf("seed %d: %+v, %v; want X done after 2.05, Y after 4.61", seed, res, err)
+		}
+	}
+}
