@@ -533,6 +533,43 @@ func TestDeepCheckErrors(t *testing.T) {
 	}
 }
 
+// TestBenchSnapshotFits: the benchmarks' snapshots are states of the
+// model — at most one copy per machine, Σ_j o_j(t) ≤ M (Xu et al. §4.1),
+// counted here from the Running entries — so SREWC (Machines, then Plan)
+// accepts them at every benchmarked size in both modes. Before
+// benchSnapshot capped its copies, n = 11 123 and above ran more copies
+// than the 11 000 machines (an input SREWC rightly rejects), and
+// BenchmarkSREWC/n=100000 failed with "running copies must not exceed the
+// cluster's machines". At n = 10 000 the copies stay at least 2 below M, so
+// the cap (a job draws at most 2) never bit and that snapshot is the
+// uncapped one the earlier benchmark figures used.
+func TestBenchSnapshotFits(t *testing.T) {
+	t.Parallel()
+	for _, n := range append(slices.Clone(benchSizes), 11123) {
+		jobs := benchSnapshot(n)
+		copies := 0
+		for j := range jobs {
+			for _, c := range jobs[j].Map.Running {
+				copies += c
+			}
+			for _, c := range jobs[j].Reduce.Running {
+				copies += c
+			}
+		}
+		if copies > benchMachines {
+			t.Errorf("n = %d: %d running copies on %d machines", n, copies, benchMachines)
+		}
+		if n == 10000 && copies > benchMachines-2 {
+			t.Errorf("n = 10000: %d running copies: the cap may have changed the snapshot", copies)
+		}
+		for _, mode := range []Mode{Preemptive, NonPreemptive} {
+			if _, err := SREWC(nil, jobs, benchMachines, 0.7, 1, mode, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+				t.Errorf("n = %d, %v: SREWC: %v", n, mode, err)
+			}
+		}
+	}
+}
+
 // BenchmarkSREWC times one slot of SREW+C(β) — Machines and the Plan —
 // with a reused dst and workspace (0 allocs/op, TestSREWCAllocationFree).
 func BenchmarkSREWC(b *testing.B) {

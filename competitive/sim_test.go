@@ -113,15 +113,21 @@ func TestCheckpointing(t *testing.T) {
 
 // onlineJobs draws an online instance with integer works.
 func onlineJobs(t *rapid.T, maxJobs int) []SimJob {
+	return drawSimJobs(t, SimJob{Arrival: 15, MapTasks: 5, ReduceTasks: 3, MapWork: 5, ReduceWork: 6}, maxJobs)
+}
+
+// drawSimJobs draws 1 to maxJobs jobs whose fields lie in [0, the field of
+// hi] (arrival and task counts) and [1, the field of hi] (integer works).
+func drawSimJobs(t *rapid.T, hi SimJob, maxJobs int) []SimJob {
 	n := rapid.IntRange(1, maxJobs).Draw(t, "n")
 	jobs := make([]SimJob, n)
 	for j := range jobs {
 		jobs[j] = SimJob{
-			Arrival:     rapid.IntRange(0, 15).Draw(t, "arrival"),
-			MapTasks:    rapid.IntRange(0, 5).Draw(t, "maps"),
-			ReduceTasks: rapid.IntRange(0, 3).Draw(t, "reduces"),
-			MapWork:     float64(rapid.IntRange(1, 5).Draw(t, "mapwork")),
-			ReduceWork:  float64(rapid.IntRange(1, 6).Draw(t, "reducework")),
+			Arrival:     rapid.IntRange(0, hi.Arrival).Draw(t, "arrival"),
+			MapTasks:    rapid.IntRange(0, hi.MapTasks).Draw(t, "maps"),
+			ReduceTasks: rapid.IntRange(0, hi.ReduceTasks).Draw(t, "reduces"),
+			MapWork:     float64(rapid.IntRange(1, int(hi.MapWork)).Draw(t, "mapwork")),
+			ReduceWork:  float64(rapid.IntRange(1, int(hi.ReduceWork)).Draw(t, "reducework")),
 		}
 	}
 	return jobs

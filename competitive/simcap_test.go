@@ -2,7 +2,10 @@ package competitive
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/specsched/specsched"
@@ -101,6 +104,54 @@ func TestSimulatePreemptionCounts(t *testing.T) {
 		}
 		if !slices.Equal(flow, []int{11, 1, 1}) || stats != want {
 			t.Errorf("%v: flow %v, stats %+v; want [11 1 1], %+v", p, flow, stats, want)
+		}
+	}
+}
+
+// TestSimulateSigmaEdges: Simulate's service law X = Δ·B, B ~ Beta, has a
+// variance only when σ² < Δ − 1, and needs shape parameters that are
+// finite and > 0. At σ² = Δ − 1 (σ = 1, Δ = 2: a two-point law, no Beta)
+// the error states the σ² < Δ − 1 rule. Where σ² < Δ − 1 holds in float64
+// (checked here) but the shapes round to 0 (σ = 1.5524045547142946, Δ =
+// 3.409959901497688: μ(1−μ)/v − 1 rounds to 0), to < 0 (σ ≈ 0.0393, Δ ≈
+// 1.00154) or overflow (σ = 1e-170: v underflows to 0), Simulate still
+// rejects σ, saying no Beta law is usable, rather than draw from Beta(0, 0)
+// or Beta(+Inf, +Inf). Pairs found by searching σ just below √(Δ − 1).
+func TestSimulateSigmaEdges(t *testing.T) {
+	t.Parallel()
+	jobs := []SimJob{{MapTasks: 1, MapWork: 1}}
+	for _, c := range []struct {
+		sigma, peak float64
+		reason      string
+	}{
+		{1, 2, "sigma² < peak − 1"},
+		{1.5524045547142946, 3.409959901497688, "no usable Beta law"},
+		{0.039306471812269525, 1.0015449987263287, "no usable Beta law"},
+		{1e-170, 2, "no usable Beta law"},
+	} {
+		if c.reason != "sigma² < peak − 1" && !(c.sigma*c.sigma < c.peak-1) {
+			t.Fatalf("σ = %v, Δ = %v: σ² < Δ − 1 fails; the case tests nothing", c.sigma, c.peak)
+		}
+		_, _, err := simulate(jobs, Config{Machines: 2, Algorithm: AlgorithmFair, Sigma: c.sigma, Peak: c.peak, MaxSlots: 100}, rand.New(rand.NewPCG(1, 1)))
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Field != "Sigma" || !strings.Contains(ie.Reason, c.reason) {
+			t.Errorf("σ = %v, Δ = %v: err = %v, want an InputError on Sigma saying %q", c.sigma, c.peak, err, c.reason)
+		}
+	}
+}
+
+// TestSimulateEmptyPhaseWork: the work of a phase without tasks is any
+// finite value ≥ 0 and plays no part in the run, not even in the default
+// slot cap. A job of one map task of work 1 at speed 0.99 takes 2 slots
+// (0.99 + 0.99 ≥ 1) whatever its task-less reduce phase's work — here
+// MaxFloat64, which divided by the speed overflows: a cap that counted it
+// would be 0·(+Inf) = NaN and reject the job.
+func TestSimulateEmptyPhaseWork(t *testing.T) {
+	t.Parallel()
+	for _, w := range []float64{0, 1, math.MaxFloat64} {
+		flow, stats, err := simulate([]SimJob{{MapTasks: 1, MapWork: 1, ReduceWork: w}}, Config{Machines: 1, Algorithm: AlgorithmFair, Speed: 0.99}, nil)
+		if err != nil || !slices.Equal(flow, []int{2}) || stats.Slots != 2 {
+			t.Errorf("reduce work %v without reduce tasks: flow %v, last slot %d, err %v; want [2], 2", w, flow, stats.Slots, err)
 		}
 	}
 }
