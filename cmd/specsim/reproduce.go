@@ -97,20 +97,8 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	for _, c := range []struct {
-		name   string
-		v, max int
-	}{{"seeds", f.seeds, 100}, {"swim-seeds", f.swimSeeds, 100}, {"jobs", f.jobs, 1e6}, {"slots", f.slots, 1e6}, {"overlap-jobs", f.overlapJobs, 1e6}} {
-		if c.v < 1 || c.v > c.max {
-			return usageError(fs, "-%s %d: must lie in [1, %d]", c.name, c.v, c.max)
-		}
-	}
-	if !(f.load > 0 && f.load <= 10) {
-		return usageError(fs, "-load %g: must lie in (0, 10]", f.load)
-	}
-	var err error
-	if f.est, err = sim.ParseEstimator(f.estimator); err != nil {
-		return usageError(fs, "-estimator %q: %v", f.estimator, err)
+	if err := f.check(); err != nil {
+		return usageError(fs, "%v", err)
 	}
 	// The report's directory, for the plots written beside it as well.
 	if err := os.MkdirAll(filepath.Dir(f.out), 0o755); err != nil {
@@ -124,6 +112,27 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "specsim reproduce: %d runs in %.0f s\n", len(r.results), time.Since(start).Seconds())
 	return os.WriteFile(f.out, report.Bytes(), 0o644)
+}
+
+// check validates the flags once parsed and sets f.est; its error names
+// the flag.
+func (f *reproFlags) check() error {
+	for _, c := range []struct {
+		name   string
+		v, max int
+	}{{"seeds", f.seeds, 100}, {"swim-seeds", f.swimSeeds, 100}, {"jobs", f.jobs, 1e6}, {"slots", f.slots, 1e6}, {"overlap-jobs", f.overlapJobs, 1e6}} {
+		if c.v < 1 || c.v > c.max {
+			return fmt.Errorf("-%s %d: must lie in [1, %d]", c.name, c.v, c.max)
+		}
+	}
+	if !(f.load > 0 && f.load <= 10) {
+		return fmt.Errorf("-load %g: must lie in (0, 10]", f.load)
+	}
+	var err error
+	if f.est, err = sim.ParseEstimator(f.estimator); err != nil {
+		return fmt.Errorf("-estimator %q: %v", f.estimator, err)
+	}
+	return nil
 }
 
 // speculating lists the simulator's in-job rules that speculate, in the
@@ -481,7 +490,7 @@ func (r *reproducer) write(w, stderr io.Writer) error {
 			}
 		}
 	}
-	r.bar = newProgress(stderr, !r.f.quiet && isTerminal(stderr), jobs)
+	r.bar = runBar(stderr, r.f.quiet, 1, jobs)
 	err := r.ensure(runs)
 	r.bar.done()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -105,6 +106,17 @@ func TestReproduce(t *testing.T) {
 	if svg, err := os.ReadFile(filepath.Join(filepath.Dir(out), "r-synthetic.svg")); err != nil || !strings.Contains(string(svg), "<svg") || !strings.Contains(report, "](r-synthetic.svg)") {
 		t.Errorf("the plot r-synthetic.svg is missing, not an SVG or not linked (%v)", err)
 	}
+	if n := strings.Count(report, "Mantri's rule |"); n != 1 || !strings.Contains(report, "| hopper+speculate vs srpt+speculate, Mantri's rule |") {
+		t.Errorf("want one Mantri row, for the thesis's rule (one same-speculation table here), found %d", n)
+	}
+	for _, e := range []string{"| 0% |", "| 5% |", "| 10% |", "| 15% |", "| 20% |", "| 30% |"} {
+		if !strings.Contains(report, e) {
+			t.Errorf("the ε table lacks the row %s", e)
+		}
+	}
+	if !strings.Contains(report, "## Reading the tables") {
+		t.Error("the report lacks its reading")
+	}
 	var gains []float64
 	for seed := uint64(1); seed <= 2; seed++ {
 		jobs, err := sim.Synthesize(sim.DefaultWorkload(300, 20, 0.8), rand.New(rand.NewPCG(seed, 0x5eed)))
@@ -163,5 +175,107 @@ func TestReproduceBadFlags(t *testing.T) {
 	code, _, errOut := runCmd(t, "reproduce", "-q", "-seeds", "1", "-jobs", "10", "-swim", dir, "-out", filepath.Join(dir, "r.md"))
 	if code != 1 || !strings.Contains(errOut, "FB-2009_samples_24_times_1hr_0.tsv") {
 		t.Errorf("missing SWIM days: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestReproduceFlagBounds: each bound of the flags is accepted and the
+// next value out is not (reproFlags.check).
+func TestReproduceFlagBounds(t *testing.T) {
+	t.Parallel()
+	base := reproFlags{seeds: 1, swimSeeds: 1, jobs: 1, slots: 1, overlapJobs: 1, load: 1, estimator: "observed"}
+	for _, c := range []struct {
+		set func(*reproFlags)
+		ok  bool
+	}{
+		{func(f *reproFlags) {}, true},
+		{func(f *reproFlags) { f.seeds = 100 }, true},
+		{func(f *reproFlags) { f.seeds = 101 }, false},
+		{func(f *reproFlags) { f.swimSeeds = 100 }, true},
+		{func(f *reproFlags) { f.jobs = 1e6 }, true},
+		{func(f *reproFlags) { f.jobs = 1e6 + 1 }, false},
+		{func(f *reproFlags) { f.slots = 1e6 }, true},
+		{func(f *reproFlags) { f.overlapJobs = 1e6 + 1 }, false},
+		{func(f *reproFlags) { f.load = 10 }, true},
+		{func(f *reproFlags) { f.load = math.Nextafter(10, 11) }, false},
+		{func(f *reproFlags) { f.load = math.SmallestNonzeroFloat64 }, true},
+		{func(f *reproFlags) { f.estimator = "oracle" }, true},
+	} {
+		f := base
+		c.set(&f)
+		if err := f.check(); (err == nil) != c.ok {
+			t.Errorf("%+v: check() = %v, want ok %v", f, err, c.ok)
+		}
+	}
+	f := base
+	f.estimator = "progress"
+	if f.check(); f.est != sim.Progress {
+		t.Errorf("-estimator progress set %v", f.est)
+	}
+}
+
+// TestReproduceSwim runs the report on two SWIM "days" made of the
+// module's 20-job excerpt, and checks each day's cluster against an
+// independent count: every phase of ⌈bytes/block⌉ tasks, each of mean
+// duration max(bytes per task / rate, 1 s) (sim.SwimConfig), a job with
+// no bytes one task of 1 s; slots = round(work / (span × load)). The SWIM
+// rows average -swim-seeds seeds (one here: no interval), the synthetic
+// ones -seeds (two: an interval).
+func TestReproduceSwim(t *testing.T) {
+	t.Parallel()
+	sample, err := os.ReadFile(sampleSwim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, day := range []string{"FB-2009", "FB-2010"} {
+		if err := os.WriteFile(filepath.Join(dir, day+"_samples_24_times_1hr_0.tsv"), sample, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "r.md")
+	code, _, errOut := runCmd(t, "reproduce", "-q", "-seeds", "2", "-swim-seeds", "1", "-jobs", "100", "-slots", "10", "-overlap-jobs", "100", "-load", "0.5", "-swim", dir, "-out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := string(raw)
+	recs, err := sim.ParseSwim(strings.NewReader(string(sample)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		day   string
+		block float64
+	}{{"FB-2009", 64 * sim.MiB}, {"FB-2010", 128 * sim.MiB}} {
+		work := 0.0
+		for _, j := range recs {
+			if j.MapInput == 0 && j.Shuffle == 0 {
+				work++
+			}
+			for _, b := range []float64{float64(j.MapInput), float64(j.Shuffle)} {
+				if b > 0 {
+					n := math.Ceil(b / c.block)
+					work += n * max(b/n/sim.SwimRate, sim.SwimMinTask)
+				}
+			}
+		}
+		span := recs[len(recs)-1].Submit - recs[0].Submit
+		want := fmt.Sprintf("%s (%d jobs, %d slots)", c.day, len(recs), int(math.Round(work/(span*0.5))))
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+		row := regexp.MustCompile(`(?m)^\| ` + c.day + `: hopper-eps vs fair\+speculate \| >70% \| (.*) \|`).FindStringSubmatch(report)
+		if row == nil || strings.Contains(row[1], "±") {
+			t.Errorf("%s's Fair row %q: want one seed, no interval", c.day, row)
+		}
+	}
+	if !strings.Contains(report, "| synthetic: hopper-eps vs fair+speculate | >70% | ") || !strings.Contains(report, "-swim DIR -swim-seeds 1") {
+		t.Errorf("report lacks the synthetic row or the SWIM flags:\n%s", report)
+	}
+	if row := regexp.MustCompile(`(?m)^\| synthetic: hopper-eps vs fair\+speculate \| >70% \| (.*) \|`).FindStringSubmatch(report); row == nil || !strings.Contains(row[1], "±") {
+		t.Errorf("synthetic Fair row %q: want two seeds, an interval", row)
 	}
 }
