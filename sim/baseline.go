@@ -172,3 +172,15 @@ func (b *baseline) viewPhase(d *Decision, k, p int, status func(i int) straggler
 	}
 	return busy
 }
+
+// launchFirst checks a Use's arguments (ruleArgs), launches the job's
+// unscheduled tasks in up to g of its slots — the progress-based systems
+// run a job's tasks before any copy — and returns the slots left for
+// copies.
+func launchFirst(fn string, nilReceiver bool, d *Decision, k, g int) (int, error) {
+	g, err := ruleArgs(fn, nilReceiver, d, k, g)
+	if err != nil {
+		return 0, err
+	}
+	return g - d.Launch(k, g), nil
+}

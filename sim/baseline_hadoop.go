@@ -120,13 +120,9 @@ func (r *HadoopRule) Requests(d *Decision, k int) (int, error) {
 // receiver).
 func (r *HadoopRule) Use(d *Decision, k, g int) error {
 	const fn = "sim.HadoopRule.Use"
-	g, err := ruleArgs(fn, r == nil, d, k, g)
-	if err != nil {
+	free, err := launchFirst(fn, r == nil, d, k, g)
+	if err != nil || free <= 0 {
 		return err
-	}
-	free := g - d.Launch(k, g)
-	if free <= 0 {
-		return nil
 	}
 	if now := d.Now(); now != r.at {
 		r.at, r.spoke = now, r.spoke[:0]

@@ -78,11 +78,10 @@ func (r *LATERule) Requests(d *Decision, k int) (int, error) {
 // receiver).
 func (r *LATERule) Use(d *Decision, k, g int) error {
 	const fn = "sim.LATERule.Use"
-	g, err := ruleArgs(fn, r == nil, d, k, g)
+	free, err := launchFirst(fn, r == nil, d, k, g)
 	if err != nil {
 		return err
 	}
-	free := g - d.Launch(k, g)
 	if err := r.decide(fn, d, k, min(free, lateClusterCap(d.Config().Slots)-d.SpeculativeCopies())); err != nil {
 		return err
 	}

@@ -116,13 +116,9 @@ func (r *SparkRule) Requests(d *Decision, k int) (int, error) {
 // receiver).
 func (r *SparkRule) Use(d *Decision, k, g int) error {
 	const fn = "sim.SparkRule.Use"
-	g, err := ruleArgs(fn, r == nil, d, k, g)
-	if err != nil {
+	free, err := launchFirst(fn, r == nil, d, k, g)
+	if err != nil || free <= 0 {
 		return err
-	}
-	free := g - d.Launch(k, g)
-	if free <= 0 {
-		return nil
 	}
 	return r.stagesDo(fn, d, k, free, func() error { return r.apply(fn, d, k, nil) })
 }
