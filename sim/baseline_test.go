@@ -569,13 +569,6 @@ func TestSparkQuietIsAShortcut(t *testing.T) { t.Parallel(); rapid.Check(t, test
 // tasks runs three copies, started with its original.
 func TestDollyCountsEveryPhase(t *testing.T) {
 	t.Parallel()
-	ones := func(n int) []float64 {
-		d := make([]float64, n)
-		for i := range d {
-			d[i] = 1
-		}
-		return d
-	}
 	job := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{
 		{Tasks: 20, Durations: ones(20), CopyDurations: ones(20)},
 		{Tasks: 1, Durations: ones(1), CopyDurations: ones(1)},

@@ -403,3 +403,12 @@ func isInputError(err error) bool {
 	var ie *specsched.InputError
 	return errors.As(err, &ie)
 }
+
+// ones returns n durations of 1.
+func ones(n int) []float64 {
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = 1
+	}
+	return d
+}

@@ -389,13 +389,6 @@ func TestDetectAt(t *testing.T) {
 // rounded to (2, 1, 1), and Y and Z each lack one: Y, the earlier, gets it.
 func TestFairGrantOrder(t *testing.T) {
 	t.Parallel()
-	ones := func(n int) []float64 {
-		d := make([]float64, n)
-		for i := range d {
-			d[i] = 1
-		}
-		return d
-	}
 	jobs := []Job{
 		{Beta: 1.5, Phases: []Phase{{Tasks: 4, Durations: []float64{10, 11, 12, 13}}}},
 		{Arrival: 1, Beta: 1.5, Phases: []Phase{{Tasks: 5, Durations: ones(5)}}},
