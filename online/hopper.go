@@ -11,6 +11,28 @@ import (
 // none marks an absent tree node (a nil child, an empty tree).
 const none = -1
 
+// A node is a job and its place in the search tree: its remaining tasks T
+// and the slots it holds; its held/T as Next and Reclaim compare it
+// (setRatios); its children and heap priority; and over its subtree the
+// sum of T and the bounds Next and Reclaim descend by. One job's fields
+// sit together, so that a step down the tree touches one node's cache
+// lines, not one per field.
+type node struct {
+	t, held     float64
+	sum         float64
+	left, right int32
+	prio        uint64
+	below, over ratio   // held/T for Next (below its share) and Reclaim (over it)
+	plus        ratio   // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
+	frac        float64 // c·T − held if in (0, 1) (held = ⌊V⌋, a largest-remainder candidate), else −1
+	lo, hi      ratio   // subtree least below, greatest over
+	plusLo      ratio   // subtree least plus
+	fracHi      float64 // subtree greatest frac
+	short       bool    // held ≤ c·T − 1: a whole slot short of V = c·T
+	anyShort    bool    // some node of the subtree is short
+	live        bool
+}
+
 // Hopper maintains Hopper's Algorithm 1 (thesis §3.4, Theorem 1; see
 // alloc.Allocate for the algorithm and its special cases) over a changing
 // set of jobs. Jobs are named by the ids Add returns: small integers,
@@ -30,28 +52,12 @@ type Hopper struct {
 	slots float64
 	c     float64 // the speculation factor 2/β (1 for β ≥ 2)
 
-	// Per id: the job's remaining tasks and the slots it holds, its
-	// held/T as Next and Reclaim compare it (setRatios), its
-	// node's children and heap priority, and over its subtree the sum of T
-	// and the least and greatest of those ratios. An id not in use has
-	// live[id] false and sits on the free list.
-	t           []float64
-	held        []float64
-	below, over []ratio
-	plus        []ratio   // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
-	short       []bool    // held ≤ c·T − 1: a whole slot short of V = c·T
-	frac        []float64 // c·T − held if in (0, 1) (held = ⌊V⌋, a largest-remainder candidate), else −1
-	left, right []int32
-	prio        []uint64
-	sum         []float64
-	lo, hi      []ratio
-	plusLo      []ratio   // subtree least plus
-	anyShort    []bool    // some node of the subtree is short
-	fracHi      []float64 // subtree greatest frac
-	live        []bool
-	free        []int32
-	root        int32
-	n           int
+	// The jobs by id, each a node of the search tree (node); an id not in
+	// use has live false and sits on the free list.
+	nodes []node
+	free  []int32
+	root  int32
+	n     int
 
 	// The cut, valid while fresh: the capacity-constrained case holds
 	// (constrained), the cut-off job (cut, none if every job gets V_i) and
@@ -82,7 +88,7 @@ func (h *Hopper) Len() int { return h.n }
 
 // IDs is one more than the largest id in use or ever returned by Add and
 // not reused since: the length Snapshot writes. O(1).
-func (h *Hopper) IDs() int { return len(h.t) }
+func (h *Hopper) IDs() int { return len(h.nodes) }
 
 // Slots is the cluster's slots. O(1).
 func (h *Hopper) Slots() float64 { return h.slots }
@@ -95,7 +101,7 @@ func (h *Hopper) Slots() float64 { return h.slots }
 // while the ids grow, none after.
 func (h *Hopper) Add(remaining float64) (int, error) {
 	const fn = "online.Hopper.Add"
-	if err := h.checkCount(fn, len(h.t), remaining, 0); err != nil {
+	if err := h.checkCount(fn, len(h.nodes), remaining, 0); err != nil {
 		return 0, err
 	}
 	var id int32
@@ -103,27 +109,11 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 		id = h.free[k-1]
 		h.free = h.free[:k-1]
 	} else {
-		id = int32(len(h.t))
-		h.t = append(h.t, 0)
-		h.held = append(h.held, 0)
-		h.below = append(h.below, ratio{})
-		h.over = append(h.over, ratio{})
-		h.plus = append(h.plus, ratio{})
-		h.short = append(h.short, false)
-		h.frac = append(h.frac, 0)
-		h.plusLo = append(h.plusLo, ratio{})
-		h.anyShort = append(h.anyShort, false)
-		h.fracHi = append(h.fracHi, 0)
-		h.lo = append(h.lo, ratio{})
-		h.hi = append(h.hi, ratio{})
-		h.left = append(h.left, none)
-		h.right = append(h.right, none)
-		h.prio = append(h.prio, priority(id))
-		h.sum = append(h.sum, 0)
-		h.live = append(h.live, false)
+		id = int32(len(h.nodes))
+		h.nodes = append(h.nodes, node{left: none, right: none, prio: priority(id)})
 	}
-	h.t[id] = remaining + 0 // −0 is +0
-	h.live[id] = true
+	h.nodes[id].t = remaining + 0 // −0 is +0
+	h.nodes[id].live = true
 	h.n++
 	h.insert(id)
 	if math.IsInf(h.total(), 1) { // summed in the tree's order, it overflowed
@@ -146,16 +136,16 @@ func (h *Hopper) Update(id int, remaining float64) error {
 	if err := h.checkID(fn, id); err != nil {
 		return err
 	}
-	if err := h.checkCount(fn, id, remaining, h.t[id]); err != nil {
+	if err := h.checkCount(fn, id, remaining, h.nodes[id].t); err != nil {
 		return err
 	}
-	old := h.t[id]
+	old := h.nodes[id].t
 	h.remove(int32(id))
-	h.t[id] = remaining + 0
+	h.nodes[id].t = remaining + 0
 	h.insert(int32(id))
 	if math.IsInf(h.total(), 1) { // summed in the tree's order, it overflowed
 		h.remove(int32(id))
-		h.t[id] = old
+		h.nodes[id].t = old
 		h.insert(int32(id))
 		return check.Err(fn, id, "remaining", remaining, overflows)
 	}
@@ -176,8 +166,8 @@ func (h *Hopper) Remove(id int) error {
 
 // release puts id, already out of the tree, back on the free list.
 func (h *Hopper) release(id int32) {
-	h.live[id] = false
-	h.t[id], h.held[id] = 0, 0
+	h.nodes[id].live = false
+	h.nodes[id].t, h.nodes[id].held = 0, 0
 	h.free = append(h.free, id)
 	h.n--
 }
@@ -207,17 +197,17 @@ func (h *Hopper) SetHeld(id, slots int) error {
 		return err
 	}
 	h.remove(int32(id))
-	h.held[id] = float64(slots)
+	h.nodes[id].held = float64(slots)
 	h.insert(int32(id))
 	return nil
 }
 
 // Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
 func (h *Hopper) Held(id int) int {
-	if id < 0 || id >= len(h.t) {
+	if id < 0 || id >= len(h.nodes) {
 		return 0
 	}
-	return int(h.held[id])
+	return int(h.nodes[id].held)
 }
 
 // Next returns the job that should receive the next free slot, and true,
@@ -263,14 +253,14 @@ func (h *Hopper) Next() (int, bool) {
 	if x := h.firstShort(h.root); x != none && (h.cut == none || h.before(x, h.cut)) {
 		return int(x), true
 	}
-	if h.cut != none && h.held[h.cut] <= h.left0-1 {
+	if h.cut != none && h.nodes[h.cut].held <= h.left0-1 {
 		return int(h.cut), true
 	}
 	// 2. The largest fraction before the cut, then the cut's own.
 	best := h.prefixFrac(h.root)
 	cutFrac := -1.0
 	if h.cut != none {
-		if d := h.left0 - h.held[h.cut]; d > 0 && d < 1 {
+		if d := h.left0 - h.nodes[h.cut].held; d > 0 && d < 1 {
 			cutFrac = d
 		}
 	}
@@ -286,15 +276,15 @@ func (h *Hopper) Next() (int, bool) {
 // firstAtMost returns the first node of subtree x whose plus ratio is at
 // most r, or none. O(depth).
 func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
-	for x != none && !r.less(h.plusLo[x]) {
-		if l := h.left[x]; l != none && !r.less(h.plusLo[l]) {
+	for x != none && !r.less(h.nodes[x].plusLo) {
+		if l := h.nodes[x].left; l != none && !r.less(h.nodes[l].plusLo) {
 			x = l
 			continue
 		}
-		if !r.less(h.plus[x]) {
+		if !r.less(h.nodes[x].plus) {
 			return x
 		}
-		x = h.right[x]
+		x = h.nodes[x].right
 	}
 	return none
 }
@@ -302,15 +292,15 @@ func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
 // firstShort returns the first short node of subtree x, or none.
 // O(depth).
 func (h *Hopper) firstShort(x int32) int32 {
-	for x != none && h.anyShort[x] {
-		if l := h.left[x]; l != none && h.anyShort[l] {
+	for x != none && h.nodes[x].anyShort {
+		if l := h.nodes[x].left; l != none && h.nodes[l].anyShort {
 			x = l
 			continue
 		}
-		if h.short[x] {
+		if h.nodes[x].short {
 			return x
 		}
-		x = h.right[x]
+		x = h.nodes[x].right
 	}
 	return none
 }
@@ -326,14 +316,14 @@ func (h *Hopper) prefixFrac(x int32) float64 {
 	best := -1.0
 	for x != none {
 		if !h.inPrefix(x) {
-			x = h.left[x]
+			x = h.nodes[x].left
 			continue
 		}
-		if l := h.left[x]; l != none {
-			best = max(best, h.fracHi[l])
+		if l := h.nodes[x].left; l != none {
+			best = max(best, h.nodes[l].fracHi)
 		}
-		best = max(best, h.frac[x])
-		x = h.right[x]
+		best = max(best, h.nodes[x].frac)
+		x = h.nodes[x].right
 	}
 	return best
 }
@@ -342,15 +332,15 @@ func (h *Hopper) prefixFrac(x int32) float64 {
 // largest there (prefixFrac). O(depth).
 func (h *Hopper) firstFrac(x int32, f float64) int32 {
 	for x != none {
-		switch l := h.left[x]; {
-		case l != none && h.fracHi[l] >= f:
+		switch l := h.nodes[x].left; {
+		case l != none && h.nodes[l].fracHi >= f:
 			x = l
 		case !h.inPrefix(x):
 			return none
-		case h.frac[x] == f:
+		case h.nodes[x].frac == f:
 			return x
 		default:
-			x = h.right[x]
+			x = h.nodes[x].right
 		}
 	}
 	return none
@@ -380,7 +370,7 @@ func (h *Hopper) Reclaim() (int, bool) {
 		if x := h.lastAbove(h.root, holding); x != none && h.before(h.cut, x) {
 			return int(x), true
 		}
-		if h.held[h.cut] > h.left0 {
+		if h.nodes[h.cut].held > h.left0 {
 			return int(h.cut), true
 		}
 	}
@@ -392,15 +382,15 @@ func (h *Hopper) Reclaim() (int, bool) {
 // firstBelow returns the first node of subtree x, in (T, id) order, whose
 // below ratio is less than r, or none. O(depth).
 func (h *Hopper) firstBelow(x int32, r ratio) int32 {
-	for x != none && h.lo[x].less(r) {
-		if l := h.left[x]; l != none && h.lo[l].less(r) {
+	for x != none && h.nodes[x].lo.less(r) {
+		if l := h.nodes[x].left; l != none && h.nodes[l].lo.less(r) {
 			x = l
 			continue
 		}
-		if h.below[x].less(r) {
+		if h.nodes[x].below.less(r) {
 			return x
 		}
-		x = h.right[x]
+		x = h.nodes[x].right
 	}
 	return none
 }
@@ -408,15 +398,15 @@ func (h *Hopper) firstBelow(x int32, r ratio) int32 {
 // lastAbove returns the last node of subtree x, in (T, id) order, whose
 // over ratio is greater than r, or none. O(depth).
 func (h *Hopper) lastAbove(x int32, r ratio) int32 {
-	for x != none && r.less(h.hi[x]) {
-		if rt := h.right[x]; rt != none && r.less(h.hi[rt]) {
+	for x != none && r.less(h.nodes[x].hi) {
+		if rt := h.nodes[x].right; rt != none && r.less(h.nodes[rt].hi) {
 			x = rt
 			continue
 		}
-		if r.less(h.over[x]) {
+		if r.less(h.nodes[x].over) {
 			return x
 		}
-		x = h.left[x]
+		x = h.nodes[x].left
 	}
 	return none
 }
@@ -426,25 +416,25 @@ func (h *Hopper) lastAbove(x int32, r ratio) int32 {
 // of 0 tasks is never below its share (below = everything) and is over it
 // exactly when it holds a slot (over = everything, else nothing).
 func (h *Hopper) setRatios(id int32) {
-	t, held := h.t[id], h.held[id]
+	t, held := h.nodes[id].t, h.nodes[id].held
 	v := h.c*t + 0
-	h.short[id] = held <= v-1 // never for T = 0 (v = 0)
-	h.frac[id] = -1
+	h.nodes[id].short = held <= v-1 // never for T = 0 (v = 0)
+	h.nodes[id].frac = -1
 	if d := v - held; d > 0 && d < 1 {
-		h.frac[id] = d
+		h.nodes[id].frac = d
 	}
-	h.plus[id] = everything
+	h.nodes[id].plus = everything
 	if t > 0 {
-		h.plus[id] = quotient(held+1, t)
+		h.nodes[id].plus = quotient(held+1, t)
 	}
 	switch {
-	case h.t[id] > 0:
-		r := quotient(h.held[id], h.t[id])
-		h.below[id], h.over[id] = r, r
-	case h.held[id] > 0:
-		h.below[id], h.over[id] = everything, everything
+	case h.nodes[id].t > 0:
+		r := quotient(h.nodes[id].held, h.nodes[id].t)
+		h.nodes[id].below, h.nodes[id].over = r, r
+	case h.nodes[id].held > 0:
+		h.nodes[id].below, h.nodes[id].over = everything, everything
 	default:
-		h.below[id], h.over[id] = everything, nothing
+		h.nodes[id].below, h.nodes[id].over = everything, nothing
 	}
 }
 
@@ -523,7 +513,7 @@ func (h *Hopper) Compare(a, b int) int {
 // and returns dst[:IDs()] (grown if its capacity is less): alloc.Allocate
 // on the remaining tasks indexed by id, 0 for ids not in use. O(IDs()).
 func (h *Hopper) Snapshot(dst []float64) []float64 {
-	n := len(h.t)
+	n := len(h.nodes)
 	if cap(dst) < n {
 		dst = make([]float64, n)
 	}
@@ -531,7 +521,7 @@ func (h *Hopper) Snapshot(dst []float64) []float64 {
 	h.refresh()
 	for id := range dst {
 		dst[id] = 0
-		if h.live[id] {
+		if h.nodes[id].live {
 			dst[id] = h.share(int32(id))
 		}
 	}
@@ -540,15 +530,15 @@ func (h *Hopper) Snapshot(dst []float64) []float64 {
 
 // remainingOf is the remaining tasks of id, 0 for an id not in use.
 func (h *Hopper) remainingOf(id int) float64 {
-	if id < 0 || id >= len(h.t) {
+	if id < 0 || id >= len(h.nodes) {
 		return 0
 	}
-	return h.t[id]
+	return h.nodes[id].t
 }
 
 // share is job id's share, with the cut fresh.
 func (h *Hopper) share(id int32) float64 {
-	t := h.t[id]
+	t := h.nodes[id].t
 	switch {
 	case h.total() == 0 || h.slots == 0:
 		return 0
@@ -567,7 +557,7 @@ func (h *Hopper) total() float64 {
 	if h.root == none {
 		return 0
 	}
-	return h.sum[h.root]
+	return h.nodes[h.root].sum
 }
 
 // refresh recomputes the case and the cut if an event came since the last.
@@ -588,21 +578,21 @@ func (h *Hopper) refresh() {
 	h.cut = none
 	before := 0.0 // ΣT of the jobs before x's subtree
 	for x := h.root; x != none; {
-		l := h.left[x]
+		l := h.nodes[x].left
 		ls := 0.0
 		if l != none {
-			ls = h.sum[l]
+			ls = h.nodes[l].sum
 		}
 		switch {
 		case h.c*(before+ls) >= h.slots && l != none:
 			x = l
-		case h.c*(before+ls+h.t[x]) >= h.slots:
+		case h.c*(before+ls+h.nodes[x].t) >= h.slots:
 			h.cut = x
-			h.left0 = min(h.c*h.t[x], max(h.slots-h.c*(before+ls), 0))
+			h.left0 = min(h.c*h.nodes[x].t, max(h.slots-h.c*(before+ls), 0))
 			return
 		default:
-			before += ls + h.t[x]
-			x = h.right[x]
+			before += ls + h.nodes[x].t
+			x = h.nodes[x].right
 		}
 	}
 	// Rounding kept the virtual sizes a hair below S although c·ΣT ≥ S:
@@ -611,12 +601,12 @@ func (h *Hopper) refresh() {
 
 // before reports whether job a comes before job b in (T, id) order.
 func (h *Hopper) before(a, b int32) bool {
-	return h.t[a] < h.t[b] || h.t[a] == h.t[b] && a < b
+	return h.nodes[a].t < h.nodes[b].t || h.nodes[a].t == h.nodes[b].t && a < b
 }
 
 // checkID returns an error unless id is in use.
 func (h *Hopper) checkID(fn string, id int) error {
-	if id < 0 || id >= len(h.t) || !h.live[id] {
+	if id < 0 || id >= len(h.nodes) || !h.nodes[id].live {
 		return check.Err(fn, id, "id", float64(id), "no job with this id (never added, or removed)")
 	}
 	return nil

@@ -10,7 +10,7 @@ package online
 
 // insert adds node id (its T and held set) to the tree.
 func (h *Hopper) insert(id int32) {
-	h.left[id], h.right[id] = none, none
+	h.nodes[id].left, h.nodes[id].right = none, none
 	h.setRatios(id)
 	h.update(id)
 	l, r := h.split(h.root, id)
@@ -33,13 +33,13 @@ func (h *Hopper) split(x, key int32) (before, after int32) {
 		return none, none
 	}
 	if h.before(x, key) {
-		l, r := h.split(h.right[x], key)
-		h.right[x] = l
+		l, r := h.split(h.nodes[x].right, key)
+		h.nodes[x].right = l
 		h.update(x)
 		return x, r
 	}
-	l, r := h.split(h.left[x], key)
-	h.left[x] = r
+	l, r := h.split(h.nodes[x].left, key)
+	h.nodes[x].left = r
 	h.update(x)
 	return l, x
 }
@@ -47,14 +47,14 @@ func (h *Hopper) split(x, key int32) (before, after int32) {
 // splitFirst divides the non-empty subtree x into its first node and the
 // rest.
 func (h *Hopper) splitFirst(x int32) (first, rest int32) {
-	if h.left[x] == none {
-		r := h.right[x]
-		h.right[x] = none
+	if h.nodes[x].left == none {
+		r := h.nodes[x].right
+		h.nodes[x].right = none
 		h.update(x)
 		return x, r
 	}
-	f, r := h.splitFirst(h.left[x])
-	h.left[x] = r
+	f, r := h.splitFirst(h.nodes[x].left)
+	h.nodes[x].left = r
 	h.update(x)
 	return f, x
 }
@@ -66,12 +66,12 @@ func (h *Hopper) merge(a, b int32) int32 {
 		return b
 	case b == none:
 		return a
-	case h.prio[a] > h.prio[b] || h.prio[a] == h.prio[b] && a < b:
-		h.right[a] = h.merge(h.right[a], b)
+	case h.nodes[a].prio > h.nodes[b].prio || h.nodes[a].prio == h.nodes[b].prio && a < b:
+		h.nodes[a].right = h.merge(h.nodes[a].right, b)
 		h.update(a)
 		return a
 	}
-	h.left[b] = h.merge(a, h.left[b])
+	h.nodes[b].left = h.merge(a, h.nodes[b].left)
 	h.update(b)
 	return b
 }
@@ -79,17 +79,17 @@ func (h *Hopper) merge(a, b int32) int32 {
 // update recomputes node x's subtree sum and ratio bounds from its
 // children's.
 func (h *Hopper) update(x int32) {
-	s := h.t[x]
-	lo, hi, plus, short, frac := h.below[x], h.over[x], h.plus[x], h.short[x], h.frac[x]
-	if l := h.left[x]; l != none {
-		s = h.sum[l] + s
-		lo, hi, plus = minRatio(lo, h.lo[l]), maxRatio(hi, h.hi[l]), minRatio(plus, h.plusLo[l])
-		short, frac = short || h.anyShort[l], max(frac, h.fracHi[l])
+	s := h.nodes[x].t
+	lo, hi, plus, short, frac := h.nodes[x].below, h.nodes[x].over, h.nodes[x].plus, h.nodes[x].short, h.nodes[x].frac
+	if l := h.nodes[x].left; l != none {
+		s = h.nodes[l].sum + s
+		lo, hi, plus = minRatio(lo, h.nodes[l].lo), maxRatio(hi, h.nodes[l].hi), minRatio(plus, h.nodes[l].plusLo)
+		short, frac = short || h.nodes[l].anyShort, max(frac, h.nodes[l].fracHi)
 	}
-	if r := h.right[x]; r != none {
-		s += h.sum[r]
-		lo, hi, plus = minRatio(lo, h.lo[r]), maxRatio(hi, h.hi[r]), minRatio(plus, h.plusLo[r])
-		short, frac = short || h.anyShort[r], max(frac, h.fracHi[r])
+	if r := h.nodes[x].right; r != none {
+		s += h.nodes[r].sum
+		lo, hi, plus = minRatio(lo, h.nodes[r].lo), maxRatio(hi, h.nodes[r].hi), minRatio(plus, h.nodes[r].plusLo)
+		short, frac = short || h.nodes[r].anyShort, max(frac, h.nodes[r].fracHi)
 	}
-	h.sum[x], h.lo[x], h.hi[x], h.plusLo[x], h.anyShort[x], h.fracHi[x] = s, lo, hi, plus, short, frac
+	h.nodes[x].sum, h.nodes[x].lo, h.nodes[x].hi, h.nodes[x].plusLo, h.nodes[x].anyShort, h.nodes[x].fracHi = s, lo, hi, plus, short, frac
 }
