@@ -464,7 +464,13 @@ func (r *reproducer) describe(wl string) string {
 		return fmt.Sprintf("synthetic workload (%d jobs, %d slots)", r.f.jobs, r.f.slots)
 	}
 	if wk, err := r.workload(r.base(wl, "srpt", 1)); err == nil {
-		return fmt.Sprintf("%s (%d jobs, %d slots)", wl, len(wk.jobs), wk.slots)
+		tasks := 0
+		for _, j := range wk.jobs {
+			for _, p := range j.Phases {
+				tasks += p.Tasks
+			}
+		}
+		return fmt.Sprintf("%s (%d jobs, %d tasks, %d slots)", wl, len(wk.jobs), tasks, wk.slots)
 	}
 	return wl
 }

@@ -30,6 +30,9 @@ func TestMeanCI(t *testing.T) {
 	if m, h := meanCI([]float64{0.25}); m != 0.25 || !math.IsNaN(h) {
 		t.Fatalf("meanCI(0.25) = %v ± %v, want 0.25 ± NaN", m, h)
 	}
+	if got := pctCI([]float64{0.25}); got != "25.0%" {
+		t.Fatalf("pctCI(0.25) = %q, want 25.0%% (one value, no interval)", got)
+	}
 	if got := pctCI([]float64{0.1, 0.3}); got != "20.0% ± 127.1" { // t_{0.975,1} = 12.706; s = 0.1414; 12.706·0.1414/√2 = 1.2706
 		t.Fatalf("pctCI(0.1, 0.3) = %q", got)
 	}
@@ -148,16 +151,26 @@ func TestReproduce(t *testing.T) {
 	}
 	// The overlapping-phases row at load 0.9: k-LPS's mean over the lower
 	// bound, averaged over the two seeds.
-	rel := 0.0
+	var rel [3]float64
 	for seed := uint64(1); seed <= 2; seed++ {
 		res, err := overlap.RunExperiment(overlap.ExperimentConfig{Load: 0.9, Jobs: 2000, Seed: seed}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel += res.KLPS / res.LowerBound / 2
+		for i, m := range []float64{res.KLPS, res.MaxSRPT, res.SplitSRPT} {
+			rel[i] += m / res.LowerBound / 2
+		}
 	}
-	if want := fmt.Sprintf("| 0.9 | %.3f ± ", rel); !strings.Contains(report, want) {
-		t.Errorf("report lacks %q:\n%s", want, report)
+	if want := regexp.MustCompile(fmt.Sprintf(`\| 0\.9 \| %.3f ± [0-9.]+ \| %.3f ± [0-9.]+ \| %.3f ± [0-9.]+ \|`, rel[0], rel[1], rel[2])); !want.MatchString(report) {
+		t.Errorf("report lacks the row %v:\n%s", want, report)
+	}
+	// The ratio to the paper: the mean over 0.5, to two decimals.
+	if want := fmt.Sprintf("| %.2f |\n", (gains[0]+gains[1])/2/0.5); !strings.Contains(report, "| hopper+speculate vs srpt+speculate | ∼50% | ") || !strings.Contains(report, want) {
+		t.Errorf("report lacks the ratio %q", want)
+	}
+	// The plot: 8 × 4 inches.
+	if svg, _ := os.ReadFile(filepath.Join(filepath.Dir(out), "r-synthetic.svg")); !strings.Contains(string(svg), `width="576pt" height="288pt"`) && !strings.Contains(string(svg), `width="8in" height="4in"`) {
+		t.Errorf("the plot is not 8 × 4 inches: %.200s", svg)
 	}
 }
 
@@ -233,7 +246,7 @@ func TestReproduceSwim(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "r.md")
-	code, _, errOut := runCmd(t, "reproduce", "-q", "-seeds", "2", "-swim-seeds", "1", "-jobs", "100", "-slots", "10", "-overlap-jobs", "100", "-load", "0.5", "-swim", dir, "-out", out)
+	code, _, errOut := runCmd(t, "reproduce", "-q", "-seeds", "2", "-swim-seeds", "1", "-jobs", "100", "-slots", "10", "-overlap-jobs", "100", "-load", "0.05", "-swim", dir, "-out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -250,20 +263,22 @@ func TestReproduceSwim(t *testing.T) {
 		day   string
 		block float64
 	}{{"FB-2009", 64 * sim.MiB}, {"FB-2010", 128 * sim.MiB}} {
-		work := 0.0
+		work, tasks := 0.0, 0
 		for _, j := range recs {
 			if j.MapInput == 0 && j.Shuffle == 0 {
 				work++
+				tasks++
 			}
 			for _, b := range []float64{float64(j.MapInput), float64(j.Shuffle)} {
 				if b > 0 {
 					n := math.Ceil(b / c.block)
 					work += n * max(b/n/sim.SwimRate, sim.SwimMinTask)
+					tasks += int(n)
 				}
 			}
 		}
 		span := recs[len(recs)-1].Submit - recs[0].Submit
-		want := fmt.Sprintf("%s (%d jobs, %d slots)", c.day, len(recs), int(math.Round(work/(span*0.5))))
+		want := fmt.Sprintf("%s (%d jobs, %d tasks, %d slots)", c.day, len(recs), tasks, int(math.Round(work/(span*0.05))))
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
@@ -272,7 +287,7 @@ func TestReproduceSwim(t *testing.T) {
 			t.Errorf("%s's Fair row %q: want one seed, no interval", c.day, row)
 		}
 	}
-	if !strings.Contains(report, "| synthetic: hopper-eps vs fair+speculate | >70% | ") || !strings.Contains(report, "-swim DIR -swim-seeds 1") {
+	if !strings.Contains(report, "| synthetic: hopper-eps vs fair+speculate | >70% | ") || !strings.Contains(report, "-swim DIR -swim-seeds 1") || !strings.Contains(report, ", the SWIM days over 1.") {
 		t.Errorf("report lacks the synthetic row or the SWIM flags:\n%s", report)
 	}
 	if row := regexp.MustCompile(`(?m)^\| synthetic: hopper-eps vs fair\+speculate \| >70% \| (.*) \|`).FindStringSubmatch(report); row == nil || !strings.Contains(row[1], "±") {
