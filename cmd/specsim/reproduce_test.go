@@ -168,6 +168,10 @@ func TestReproduce(t *testing.T) {
 	if want := fmt.Sprintf("| %.2f |\n", (gains[0]+gains[1])/2/0.5); !strings.Contains(report, "| hopper+speculate vs srpt+speculate | ∼50% | ") || !strings.Contains(report, want) {
 		t.Errorf("report lacks the ratio %q", want)
 	}
+	// A row without a paper value has no ratio.
+	if !regexp.MustCompile(`(?m)^\| load 0\.5, 50 slots \| — \| [^|]+ \| — \|$`).MatchString(report) {
+		t.Error("the map's rows must show no paper value and no ratio")
+	}
 	// The plot: 8 × 4 inches.
 	if svg, _ := os.ReadFile(filepath.Join(filepath.Dir(out), "r-synthetic.svg")); !strings.Contains(string(svg), `width="576pt" height="288pt"`) && !strings.Contains(string(svg), `width="8in" height="4in"`) {
 		t.Errorf("the plot is not 8 × 4 inches: %.200s", svg)
