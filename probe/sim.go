@@ -157,7 +157,11 @@ type Stats struct {
 	Probes int64
 	// ProbesBehindLong counts probes queued at a node that had a long task
 	// running or queued at that moment (Table 2, "# Probes behind long
-	// task"). Eagle with SSS rejects such probes, so it is 0.
+	// task"). Eagle with SSS rejects such probes in its first two rounds;
+	// after the second rejection they are placed in the short partition,
+	// which no long task enters, so it is 0 — unless the short partition is
+	// empty (ShortFraction 0), when the fallback places them over every
+	// node and some queue behind long tasks (TestSimulateFallback).
 	ProbesBehindLong int64
 	// ShortAfterLong counts short tasks launched from a probe that had
 	// waited behind a long task at that node (Table 2, "# Short tasks exec
