@@ -1,9 +1,7 @@
 package sim
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/stragglers"
@@ -133,14 +131,7 @@ func (s *stageStats) of(d *Decision, k, p int) stragglers.StageStats {
 	s.durs = d.AppendComputed(s.durs[:0], k, p)
 	out := stragglers.StageStats{Tasks: st.Tasks, Finished: len(s.durs)}
 	if n := len(s.durs); n > 0 {
-		// The median by selection, as stragglers.SparkSpeculate's: the
-		// (n/2)-th, and for an even count the largest below it.
-		selection.NthElement(s.durs, n/2, cmp.Compare[float64])
-		out.Median = s.durs[n/2]
-		if n%2 == 0 {
-			lo := slices.Max(s.durs[:n/2])
-			out.Median = lo + (out.Median-lo)/2
-		}
+		out.Median = selection.Median(s.durs) // as stragglers.SparkSpeculate's
 		var sum float64
 		for _, x := range s.durs {
 			sum += x

@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // baselineFunc is the common signature of the baseline rules, with their
@@ -366,7 +367,7 @@ func statsView(tasks []TaskStatus, keepFinished bool) (view []TaskStatus, at []i
 	}
 	stage = StageStats{Tasks: len(tasks), Finished: len(durations)}
 	if len(durations) > 0 {
-		stage.Median = median(durations)
+		stage.Median = selection.Median(durations)
 		stage.Mean = meanDuration(tasks, len(durations))
 	}
 	return view, at, stage

@@ -1,9 +1,7 @@
 package stragglers
 
 import (
-	"cmp"
 	"math"
-	"slices"
 
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/selection"
@@ -100,7 +98,7 @@ func SparkSpeculate(dst []Action, tasks []TaskStatus, slots int, p SparkConfig, 
 			}
 		}
 		ws.base.values = durations
-		stage.Median = median(durations)
+		stage.Median = selection.Median(durations)
 	}
 	return sparkDecide(dst, tasks, c, stage, slots, p, ws), nil
 }
@@ -176,18 +174,4 @@ func sparkDecide(dst []Action, tasks []TaskStatus, c jobCounts, stage StageStats
 		ws.base.picked = copies
 	}
 	return emit(dst, tasks, launches, copies)
-}
-
-// median returns the median of xs (len ≥ 1, finite), the mean of the two
-// middle values for an even count; xs is reordered. O(n) expected
-// (selection.NthElement), O(n log n) at worst.
-func median(xs []float64) float64 {
-	n := len(xs)
-	selection.NthElement(xs, n/2, cmp.Compare[float64])
-	hi := xs[n/2]
-	if n%2 == 1 {
-		return hi
-	}
-	lo := slices.Max(xs[:n/2]) // the (n/2 − 1)-th: the largest below
-	return lo + (hi-lo)/2      // (lo+hi)/2 without overflow
 }

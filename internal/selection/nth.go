@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -73,4 +74,21 @@ func medianOfThree[T any](a, b, c T, cmp func(a, b T) int) T {
 		}
 	}
 	return b
+}
+
+// Median returns the median of xs (len ≥ 1, no NaN): the middle value, or
+// for an even count the mean of the two middle values, (lo+hi)/2 computed
+// as lo + (hi−lo)/2 so that it cannot overflow. xs is reordered. O(n)
+// expected (NthElement), O(n log n) at worst. Spark's speculation threshold
+// reads it (stragglers.SparkSpeculate, and the slot simulator's stage
+// statistics).
+func Median(xs []float64) float64 {
+	n := len(xs)
+	NthElement(xs, n/2, cmp.Compare[float64])
+	hi := xs[n/2]
+	if n%2 == 1 {
+		return hi
+	}
+	lo := slices.Max(xs[:n/2]) // the (n/2 − 1)-th: the largest below
+	return lo + (hi-lo)/2
 }

@@ -2,6 +2,7 @@ package selection_test
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -82,4 +83,24 @@ func TestNthElementComparisons(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMedian: Median is the middle of the sorted values, or the mean of the
+// two middle ones for an even count, on values with ties and over every
+// magnitude (MaxFloat64 pairs included: lo + (hi−lo)/2 does not overflow).
+func TestMedian(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		xs := rapid.SliceOfN(rapid.SampledFrom([]float64{0, 1, 1, 2, 3.5, 1e-300, 1e300, math.MaxFloat64}), 1, 40).Draw(t, "xs")
+		sorted := slices.Clone(xs)
+		slices.Sort(sorted)
+		n := len(sorted)
+		want := sorted[n/2]
+		if n%2 == 0 {
+			want = sorted[n/2-1]/2 + sorted[n/2]/2
+		}
+		if got := selection.Median(xs); got != want && math.Abs(got-want) > 1e-15*math.Abs(want) {
+			t.Fatalf("Median(%v) = %v, want %v", sorted, got, want)
+		}
+	})
 }
