@@ -226,26 +226,23 @@ func slotsForLoad(jobs []sim.Job, load float64) int {
 }
 
 // paretoMean is the mean of Pareto(xm, β) truncated at c (c = 0: not
-// truncated): β·xm/(β−1) · (1 − (xm/c)^(β−1)) / (1 − (xm/c)^β), the
-// integral of x·β·xm^β·x^(−β−1) over [xm, c] over the mass of [xm, c].
+// truncated), through sim.ParetoScale, its inverse: the scale of mean 1 at
+// ratio c/xm is 1 over the mean-to-scale factor.
 func paretoMean(xm, beta, c float64) float64 {
-	m := beta * xm / (beta - 1)
-	if c <= xm {
-		if c == 0 {
-			return m
-		}
-		return xm
+	ratio := math.Inf(1)
+	if c > 0 {
+		ratio = c / xm
 	}
-	r := xm / c
-	return m * (1 - math.Pow(r, beta-1)) / (1 - math.Pow(r, beta))
+	return xm / sim.ParetoScale(1, beta, ratio)
 }
 
-// ensure simulates the runs not simulated yet, up to GOMAXPROCS at a time.
+// ensure simulates the runs (each listed once) not simulated yet, up to
+// GOMAXPROCS at a time.
 func (r *reproducer) ensure(runs []reproRun) error {
 	var todo []reproRun
 	r.mu.Lock()
 	for _, run := range runs {
-		if _, ok := r.results[run]; !ok && !slices.Contains(todo, run) {
+		if _, ok := r.results[run]; !ok {
 			todo = append(todo, run)
 		}
 	}
@@ -478,13 +475,15 @@ func (r *reproducer) describe(wl string) string {
 // write plans the report, runs its simulations and writes it.
 func (r *reproducer) write(w, stderr io.Writer) error {
 	tables := r.tables()
-	var runs []reproRun
+	var runs []reproRun // each once, in the report's order
+	seen := map[reproRun]bool{}
 	jobs := 0
 	for _, t := range tables {
 		for _, row := range t.rows {
 			for _, p := range slices.Concat(row.gain, row.slow) {
 				for _, run := range p {
-					if !slices.Contains(runs, run) {
+					if !seen[run] {
+						seen[run] = true
 						runs = append(runs, run)
 						wk, err := r.workload(run)
 						if err != nil {
