@@ -105,7 +105,9 @@
 //     probes at t+5d (code: t+2d).
 //   - Which bitvector re-places. Paper: "the freshest available". Code: the
 //     freshest among all nodes probed in the round, accepting ones
-//     included. We: the freshest among the rejecting nodes (Freshest).
+//     included. We: the freshest among the rejecting nodes (Freshest);
+//     of two stamped at one instant (long jobs submitted together), the
+//     one published later.
 //   - SSS updates. Paper: bit i says node i has a long task assigned, sent
 //     with each long task (§3.3). Code: the central clears a bit the
 //     instant the node's last long task ends; a node copies the central's

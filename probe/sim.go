@@ -247,7 +247,7 @@ type nodeState struct {
 	task     int
 	copy     bool // the running task is a speculative copy
 	version  int
-	vec      *StateVector // latest SSS vector received (Eagle)
+	snap     int // index in snapshots of the latest SSS vector received (Eagle)
 	stealing bool
 }
 
@@ -259,8 +259,15 @@ type jobState struct {
 	finished bool
 	// Eagle's rejection bookkeeping, per round (0: first placement, 1:
 	// re-placement).
+	// freshest is the index in snapshots of the freshest vector the
+	// round's rejecting nodes held (0, the first snapshot, until one
+	// rejects; a round's probes are sent together, once per job, so it
+	// needs no reset). Snapshots are indexed in publication order, so the
+	// larger index is the fresher vector, also between two published at
+	// one instant (equal Time): the central publishes one after each
+	// change.
 	rejected [2]int
-	freshest [2]*StateVector
+	freshest [2]int
 }
 
 type simulator struct {
@@ -751,9 +758,7 @@ func (s *simulator) probeArrives(t float64, i, j, round int) {
 	}
 	if s.cfg.Policy == Eagle && !s.cfg.NoSSS && round < 2 && n.longs > 0 {
 		js.rejected[round]++
-		if v := n.vec; js.freshest[round] == nil || v.Time > js.freshest[round].Time {
-			js.freshest[round] = v
-		}
+		js.freshest[round] = max(js.freshest[round], n.snap)
 		if js.rejected[round] == 1 {
 			s.at(t, s.cfg.NetworkDelay, event{kind: evReject, job: j, round: uint8(round)})
 		}
@@ -773,8 +778,7 @@ func (s *simulator) rejections(t float64, j, round int) {
 	js := &s.js[j]
 	k := js.rejected[round]
 	js.rejected[round] = 0
-	vec := js.freshest[round]
-	js.freshest[round] = nil
+	vec := s.snapshots[js.freshest[round]]
 	if s.done(j) {
 		return
 	}
@@ -805,7 +809,7 @@ func (s *simulator) longArrives(t float64, i, j, k, snap int) {
 	n := &s.nodes[i]
 	n.queue = append(n.queue, entry{long: true, job: j, task: k, queued: t})
 	n.longs++
-	n.vec = s.snapshots[snap]
+	n.snap = snap
 	s.tryStart(t, i)
 }
 

@@ -436,3 +436,37 @@ func TestSimulateHopperRunningView(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateFreshestTie: two vectors with one time stamp, worked by
+// hand. Three general nodes, δ = 0.5 ms. Long jobs A and B (one 100 s task
+// each) arrive together at 0: LWL puts A on node 0 and sends it with
+// snapshot S0 = {0}, then B on node 1 with S1 = {0, 1}, both stamped 0.
+// Short job C (three 1 s tasks, at 1) puts one probe on each node; nodes
+// 0 and 1 reject theirs, holding S0 and S1, in an order the seed decides.
+// S1 was published after S0, so it is the fresher: the two rejected probes
+// are re-placed on node 2, the only node it shows free, and nothing is
+// rejected twice (Rescheduled 2, no fallback, no probe behind a long
+// task). Node 2 runs C's three tasks through its sticky probe, 1 + 3δ to
+// 4 + 7δ: C completes after 3 + 7δ. Re-placing by S0 — the vector
+// received first, when node 0's rejection comes first — would send a
+// probe to node 1, rejected again and fallen back.
+func TestSimulateFreshestTie(t *testing.T) {
+	t.Parallel()
+	d := NetworkDelay
+	jobs := []Job{
+		{Durations: []float64{100}, EstTask: 100},
+		{Durations: []float64{100}, EstTask: 100},
+		{Submit: 1, Durations: []float64{1, 1, 1}, EstTask: 1},
+	}
+	cfg := DefaultConfig(Eagle, 3, 10)
+	cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0, 0, 1
+	for seed := uint64(1); seed <= 16; seed++ { // both orders of the rejections
+		res, err := Simulate(jobs, cfg, rngFrom(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := res.Stats; st.Rescheduled != 2 || st.Fallback != 0 || st.ProbesBehindLong != 0 || math.Abs(res.Completion[2]-(3+7*d)) > 1e-9 {
+			t.Errorf("seed %d: stats %+v, C done after %v; want 2 rescheduled, no fallback, none behind long, C after 3 + 7δ", seed, st, res.Completion[2])
+		}
+	}
+}
