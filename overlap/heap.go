@@ -27,9 +27,8 @@ func (h *indexHeap) set(want bool, key, arrival float64, id int, slot int32) {
 		}
 	case cur == nil:
 		h.Push(rank(key, arrival, id), int(slot), struct{}{})
-	case cur.Key != key:
-		cur.Key = key
-		h.Fix(int(slot))
+	default:
+		h.Rekey(int(slot), key)
 	}
 }
 

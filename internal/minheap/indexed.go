@@ -114,6 +114,27 @@ func (h *Indexed[V]) Fix(i int) {
 	}
 }
 
+// Rekey sets the Key of the entry of index i, which must be in the heap,
+// and restores the heap order. O(log n), and O(1) when the entry stays.
+//
+// Only the key changes, so the entry can move only one way: up when the
+// key fell, down when it rose, nowhere when it is equal. Rekey sifts that
+// way alone, where Fix must first compare the entry with its parent — a
+// simulator that lowers a job's remaining work at every event, mostly
+// without moving it, pays one comparison instead of three. The entries end
+// where container/heap's Fix puts them.
+func (h *Indexed[V]) Rekey(i int, key float64) {
+	p := h.pos[i]
+	e := &h.items[p]
+	old := e.Key
+	e.Key = key
+	if key < old {
+		h.up(p)
+	} else if key > old {
+		h.down(p)
+	}
+}
+
 func (h *Indexed[V]) swap(a, b int) {
 	items := h.items
 	items[a], items[b] = items[b], items[a]

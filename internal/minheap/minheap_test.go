@@ -161,12 +161,12 @@ func TestHeapSorts(t *testing.T) {
 }
 
 // testIndexed runs random Push (of absent indices), Remove (present or
-// not), re-ranks through Get and Fix, and Reset, checking after every
+// not), re-ranks through Get and Fix, re-keys through Rekey, and Reset, checking after every
 // operation the heap order, the position index, Len, Get for every index
 // and MinExcept for a drawn index against a model (a map of index → entry,
 // its least rank found by brute force), and the entries against
 // container/heap driven through the same operations (heap.Remove,
-// heap.Fix).
+// heap.Fix for both re-ranks).
 func testIndexed(t *rapid.T) {
 	const indices = 10
 	var h Indexed[int]
@@ -213,6 +213,20 @@ func testIndexed(t *rapid.T) {
 			h.Fix(i) // x may now point to another entry
 			k := refIndex(i)
 			r[k].Rank = model[i].Rank
+			heap.Fix(&r, k)
+		},
+		"rekey": func(t *rapid.T) {
+			i := rapid.IntRange(0, indices-1).Draw(t, "index")
+			x := h.Get(i)
+			if x == nil {
+				t.Skip("absent")
+			}
+			e := *x
+			e.Key = drawRank(t).Key
+			model[i] = e
+			h.Rekey(i, e.Key)
+			k := refIndex(i)
+			r[k].Key = e.Key
 			heap.Fix(&r, k)
 		},
 		"reset": func(t *rapid.T) {
