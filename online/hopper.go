@@ -40,7 +40,7 @@ type node struct {
 // (Snapshot).
 //
 // Costs, n the jobs held: Add, Update and Remove O(log n) expected (a
-// treap's split and merge), SetSlots O(1); Target O(1), after an O(log n)
+// treap's rotations), SetHeld O(log n) expected, SetSlots O(1); Target O(1), after an O(log n)
 // search for the cut-off job in the capacity-constrained case, done once
 // after each batch of events (the first Target, Next or Snapshot after an
 // event); Snapshot O(ids). Memory O(ids): the largest number of jobs held
@@ -58,6 +58,7 @@ type Hopper struct {
 	free  []int32
 	root  int32
 	n     int
+	path  []int32 // scratch: a root-to-node path (treap.go)
 
 	// The cut, valid while fresh: the capacity-constrained case holds
 	// (constrained), the cut-off job (cut, none if every job gets V_i) and
@@ -196,9 +197,8 @@ func (h *Hopper) SetHeld(id, slots int) error {
 	if err := check.Total(fn, "slots", slots); err != nil {
 		return err
 	}
-	h.remove(int32(id))
 	h.nodes[id].held = float64(slots)
-	h.insert(int32(id))
+	h.refreshNode(int32(id))
 	return nil
 }
 
@@ -626,7 +626,9 @@ func (h *Hopper) checkCount(fn string, id int, remaining, old float64) error {
 }
 
 // priority is id's treap priority: a fixed hash of the id, so the tree's
-// shape depends only on the jobs held.
+// shape depends only on the jobs held. It is splitmix64's finaliser, a
+// bijection (an added constant, xor-shifts and multiplications by odd
+// numbers, each invertible on 64 bits): no two ids share a priority.
 func priority(id int32) uint64 {
 	z := uint64(id) + 0x9e3779b97f4a7c15
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9

@@ -214,7 +214,8 @@ func (m *model) unchanged(t *rapid.T, err error, field string, before []float64)
 // (ties, zeros, jobs crossing between the cases), removals and reuse of
 // ids, slot changes, and rejected events — every share equals
 // alloc.Allocate's on the same jobs within shareTol·S, Target equals
-// Snapshot, and a rejected event changes nothing.
+// Snapshot, a rejected event changes nothing, and the search tree is the
+// treap of the jobs held with every subtree's totals (CheckTree).
 func testEvents(t *rapid.T) {
 	beta := rapid.SampledFrom([]float64{1.1, 1.5, 1.99, 2, 3}).Draw(t, "beta")
 	slots := count(t, "slots")
@@ -306,7 +307,12 @@ func testEvents(t *rapid.T) {
 				}
 			}
 		},
-		"": m.check,
+		"": func(t *rapid.T) {
+			if err := h.CheckTree(); err != nil {
+				t.Fatal(err)
+			}
+			m.check(t)
+		},
 	})
 }
 

@@ -2,79 +2,141 @@ package online
 
 // The jobs' search tree: a treap ordered by (T, id), a max-heap on the ids'
 // fixed priorities, each node holding ΣT over its subtree (Seidel and
-// Aragon, "Randomized search trees", 1996: expected depth O(log n)).
-// Insertion and deletion split the tree at a key and merge the parts back;
-// each node's sum is recomputed from its children's on the way up, never
-// adjusted by differences, so the sums carry no drift however many events
-// pass.
+// Aragon, "Randomized search trees", 1996: expected depth O(log n), and
+// an expected O(1) rotations per insertion or deletion). Priorities are a
+// fixed hash of the id, distinct for distinct ids (above), so
+// the tree's shape — and with it the order in which the sums add — depends
+// only on the jobs held, not on the events that led there. Each node's
+// sum is recomputed from its children's on the way up, never adjusted by
+// differences, so the sums carry no drift however many events pass.
+//
+// Insertion descends to the new key's leaf position and rotates the node
+// up while it outranks its parent; deletion rotates the node down, below
+// its higher-priority child, until it has at most one child, and splices
+// it out. Either way only the nodes on the root-to-node path change their
+// subtrees, and they are updated bottom-up from h.path: O(depth) updates,
+// against a split and two merges' several times that.
 
-// insert adds node id (its T and held set) to the tree.
+// insert adds node id (its T and held set) to the tree. O(depth).
 func (h *Hopper) insert(id int32) {
 	h.nodes[id].left, h.nodes[id].right = none, none
 	h.setRatios(id)
 	h.update(id)
-	l, r := h.split(h.root, id)
-	h.root = h.merge(h.merge(l, id), r)
 	h.fresh = false
+	h.path = h.path[:0]
+	for x := h.root; x != none; {
+		h.path = append(h.path, x)
+		if h.before(id, x) {
+			x = h.nodes[x].left
+		} else {
+			x = h.nodes[x].right
+		}
+	}
+	// Attach id as a leaf, then rotate it up past every parent it outranks.
+	h.link(len(h.path)-1, none, id)
+	for k := len(h.path) - 1; k >= 0 && h.above(id, h.path[k]); k-- {
+		p := h.path[k]
+		if h.nodes[p].left == id {
+			h.nodes[p].left = h.nodes[id].right
+			h.nodes[id].right = p
+		} else {
+			h.nodes[p].right = h.nodes[id].left
+			h.nodes[id].left = p
+		}
+		h.update(p)
+		h.update(id)
+		h.link(k-1, p, id)
+		h.path = h.path[:k]
+	}
+	h.updatePath()
 }
 
-// remove takes node id out of the tree.
+// remove takes node id out of the tree. O(depth).
 func (h *Hopper) remove(id int32) {
-	l, r := h.split(h.root, id) // l: before id; r: id and after
-	_, r = h.splitFirst(r)      // r's first node is id
-	h.root = h.merge(l, r)
 	h.fresh = false
+	h.findPath(id)
+	h.path = h.path[:len(h.path)-1] // id's ancestors
+	// Rotate id down below its higher-priority child until it has at most
+	// one; each child rotated up becomes an ancestor of id.
+	for {
+		l, r := h.nodes[id].left, h.nodes[id].right
+		if l == none || r == none {
+			h.link(len(h.path)-1, id, max(l, r)) // none is −1: the one child, or none
+			break
+		}
+		var c int32
+		if h.above(l, r) {
+			c = l
+			h.nodes[id].left = h.nodes[l].right
+			h.nodes[l].right = id
+		} else {
+			c = r
+			h.nodes[id].right = h.nodes[r].left
+			h.nodes[r].left = id
+		}
+		h.link(len(h.path)-1, id, c)
+		h.path = append(h.path, c)
+	}
+	h.updatePath()
 }
 
-// split divides the subtree x into the nodes before key (in (T, id) order)
-// and the others.
-func (h *Hopper) split(x, key int32) (before, after int32) {
-	if x == none {
-		return none, none
-	}
-	if h.before(x, key) {
-		l, r := h.split(h.nodes[x].right, key)
-		h.nodes[x].right = l
-		h.update(x)
-		return x, r
-	}
-	l, r := h.split(h.nodes[x].left, key)
-	h.nodes[x].left = r
-	h.update(x)
-	return l, x
+// refreshNode recomputes id's own bounds (setRatios) and the subtree sums
+// and bounds on its path from the root, for a change of held that leaves
+// its place in the order. O(depth).
+func (h *Hopper) refreshNode(id int32) {
+	h.findPath(id)
+	h.setRatios(id)
+	h.updatePath()
 }
 
-// splitFirst divides the non-empty subtree x into its first node and the
-// rest.
-func (h *Hopper) splitFirst(x int32) (first, rest int32) {
-	if h.nodes[x].left == none {
-		r := h.nodes[x].right
-		h.nodes[x].right = none
-		h.update(x)
-		return x, r
+// findPath sets h.path to the nodes from the root to id, id last; id must
+// be in the tree. O(depth).
+func (h *Hopper) findPath(id int32) {
+	h.path = h.path[:0]
+	for x := h.root; ; {
+		h.path = append(h.path, x)
+		switch {
+		case x == id:
+			return
+		case h.before(id, x):
+			x = h.nodes[x].left
+		default:
+			x = h.nodes[x].right
+		}
 	}
-	f, r := h.splitFirst(h.nodes[x].left)
-	h.nodes[x].left = r
-	h.update(x)
-	return f, x
 }
 
-// merge joins subtrees a and b, every node of a before every node of b.
-func (h *Hopper) merge(a, b int32) int32 {
+// link makes node to the child of h.path[k] that was node from (the root
+// when k < 0); from none: the child on to's side of h.path[k].
+func (h *Hopper) link(k int, from, to int32) {
+	if k < 0 {
+		h.root = to
+		return
+	}
+	p := h.path[k]
 	switch {
-	case a == none:
-		return b
-	case b == none:
-		return a
-	case h.nodes[a].prio > h.nodes[b].prio || h.nodes[a].prio == h.nodes[b].prio && a < b:
-		h.nodes[a].right = h.merge(h.nodes[a].right, b)
-		h.update(a)
-		return a
+	case from != none && h.nodes[p].left == from:
+		h.nodes[p].left = to
+	case from != none:
+		h.nodes[p].right = to
+	case h.before(to, p):
+		h.nodes[p].left = to
+	default:
+		h.nodes[p].right = to
 	}
-	h.nodes[b].left = h.merge(a, h.nodes[b].left)
-	h.update(b)
-	return b
 }
+
+// updatePath updates the nodes of h.path, deepest first.
+func (h *Hopper) updatePath() {
+	for k := len(h.path) - 1; k >= 0; k-- {
+		h.update(h.path[k])
+	}
+}
+
+// above reports whether node a sits above node b in the heap order: the
+// higher priority. Priorities never tie: priority is a bijection of the
+// id (splitmix64's finaliser).
+func (h *Hopper) above(a, b int32) bool { return h.nodes[a].prio > h.nodes[b].prio }
 
 // update recomputes node x's subtree sum and ratio bounds from its
 // children's.

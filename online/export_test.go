@@ -1,0 +1,53 @@
+package online
+
+import "fmt"
+
+// CheckTree verifies the search tree against its definition, for the
+// state-machine test: the nodes in order are the live jobs in strictly
+// increasing (T, id) order; every parent is above its children (priority,
+// ties to the smaller id), which with the order makes the shape the one
+// treap of these jobs; and every node's subtree sum and bounds are what
+// update computes from its children's, checked by recomputing them.
+func (h *Hopper) CheckTree() error {
+	count := 0
+	var prev int32 = none
+	var walk func(x, parent int32) error
+	walk = func(x, parent int32) error {
+		if x == none {
+			return nil
+		}
+		if !h.nodes[x].live {
+			return fmt.Errorf("node %d in the tree is not live", x)
+		}
+		if parent != none && !h.above(parent, x) {
+			return fmt.Errorf("node %d (prio %d) below its child %d (prio %d)", parent, h.nodes[parent].prio, x, h.nodes[x].prio)
+		}
+		if err := walk(h.nodes[x].left, x); err != nil {
+			return err
+		}
+		if prev != none && !h.before(prev, x) {
+			return fmt.Errorf("nodes %d (T %v) and %d (T %v) out of (T, id) order", prev, h.nodes[prev].t, x, h.nodes[x].t)
+		}
+		prev = x
+		count++
+		if err := walk(h.nodes[x].right, x); err != nil {
+			return err
+		}
+		saved := h.nodes[x]
+		h.setRatios(x)
+		h.update(x)
+		if h.nodes[x] != saved {
+			got := h.nodes[x]
+			h.nodes[x] = saved
+			return fmt.Errorf("node %d: stored %+v, recomputed %+v", x, saved, got)
+		}
+		return nil
+	}
+	if err := walk(h.root, none); err != nil {
+		return err
+	}
+	if count != h.n {
+		return fmt.Errorf("%d nodes in the tree, %d jobs held", count, h.n)
+	}
+	return nil
+}
