@@ -75,6 +75,8 @@ type jobState struct {
 	tau        float64 // the thesis rule's eligibility level: t_rem > tau (t_new)
 	mantriCut  float64 // Mantri's cut-off on c/(c+1)·t_rem
 	minElapsed float64 // how long a task runs before it may be judged
+	specCut    float64 // stragglers.Speculate's Mantri cut-off (its own rounding of mantriCut)
+	ix         *stragglerIndex // its eligible tasks (engine.indexed), made on first use, dropped when it completes
 	done       bool
 }
 
@@ -97,6 +99,10 @@ type engine struct {
 	// judges: the policy judges stragglers (stragglers.Speculate), so the
 	// eligibility bounds θ must be kept.
 	judges bool
+	// indexed: the judged tasks are indexed (stragglerIndex): the policy
+	// judges stragglers, by an estimator whose t_rem only falls between
+	// copy starts (Oracle, Progress).
+	indexed bool
 	// observed: Estimator Observed; heartbeat is the interval between a
 	// copy's reports as a fraction of t_new, floor each phase's shortest
 	// copy (its nominal run) and prof the copies' progress profiles (see
@@ -215,6 +221,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e.everyInstant = books.EveryInstant && on || cfg.debug.everyInstant
 	e.checks = e.judges && cfg.Speculation.Detect > 0
 	e.observed = cfg.Speculation.Estimator == Observed
+	e.indexed = e.judges && !e.observed
 	e.heartbeat = cfg.Speculation.Heartbeat
 	if e.heartbeat == 0 {
 		e.heartbeat = DefaultHeartbeat
@@ -283,6 +290,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	if cfg.Speculation.Mantri {
 		for j := range e.js {
 			e.js[j].mantriCut = mantriCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
+			e.js[j].specCut = speculateCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
 		}
 	}
 	e.res = &Result{Policy: cfg.Policy, Slots: cfg.Slots, Jobs: make([]JobResult, len(jobs))}
@@ -709,6 +717,7 @@ func (e *engine) copyRunOver(c int32) error {
 	ts.win = c
 	// Remove the task from its job's running list (swap with the last).
 	last := js.running[len(js.running)-1]
+	e.unindex(js, task, last, int32(len(js.running)-1))
 	js.running[ts.runPos] = last
 	e.ts[last].runPos = ts.runPos
 	js.running = js.running[:len(js.running)-1]
@@ -768,6 +777,7 @@ func (e *engine) complete(task int32) {
 func (e *engine) finishJob(j int32) {
 	js := &e.js[j]
 	js.done = true
+	js.ix = nil
 	e.pruned = true
 	r := &e.res.Jobs[j]
 	r.Finish = e.now

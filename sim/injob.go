@@ -123,18 +123,7 @@ func (e *engine) remaining(task int32) float64 {
 		rem, _ := e.observedEstimate(task, 0)
 		return rem
 	}
-	best := math.Inf(1)
-	for c := e.ts[task].head; c != none; c = e.cs[c].next {
-		e.steps++
-		cp := &e.cs[c]
-		if cp.alive {
-			best = math.Min(best, cp.eta*(cp.end-e.now))
-		}
-	}
-	if !(best >= 0) {
-		return 0
-	}
-	return best
+	return e.remainingAt(task, e.now)
 }
 
 // updateTheta updates, after copy c of a task has started, the time θ up to
@@ -182,6 +171,9 @@ func (e *engine) updateTheta(task, c int32) {
 	js.thetaMax = math.Max(js.thetaMax, theta)
 	if at := math.Max(ts.phi, e.now); beyond(theta, at) {
 		js.quiet = math.Min(js.quiet, at)
+	}
+	if e.indexed {
+		e.reindex(task)
 	}
 }
 

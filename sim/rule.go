@@ -6,6 +6,7 @@ import (
 
 	"github.com/specsched/specsched/competitive"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -130,9 +131,11 @@ func (LaunchRule) CanUse(*Decision, int) bool { return false }
 // the Decision's order, then unscheduled ones), Speculate's actions and
 // workspace.
 type judge struct {
-	view []stragglers.Task
-	acts []stragglers.Action
-	ws   stragglers.Workspace
+	view  []stragglers.Task
+	acts  []stragglers.Action
+	ws    stragglers.Workspace
+	picks []int               // the running positions to copy (Decision.AppendStragglers)
+	sel   selection.Workspace // speculateSplit's
 	// fullView (tests only) shows Speculate every unscheduled task, not
 	// only as many as the job can start: a shortcut that must not change
 	// any result.
@@ -227,23 +230,28 @@ func (r *judge) apply(fn string, d *Decision, k int) (int, error) {
 	return len(r.acts), nil
 }
 
-// stragglerCopies sets r.acts to the copies stragglers.Speculate would start
-// of the running tasks of the active job at position k given up to g free
-// slots, judging running tasks only: the view holds no unscheduled task,
-// so every free slot it fills is a copy, of the eligible tasks in
-// decreasing urgency, at most one each.
-func (r *judge) stragglerCopies(fn string, d *Decision, k, g int) error {
-	return r.copiesOf(fn, d, k, g, d.Running(k))
+// stragglerCopies sets r.picks to the running tasks stragglers.Speculate
+// would copy of the active job at position k given up to g free slots,
+// judging running tasks only (a view of its running tasks and no
+// unscheduled one: every free slot it fills is a copy, of the eligible
+// tasks in decreasing urgency, at most one each):
+// Decision.AppendStragglers.
+func (r *judge) stragglerCopies(d *Decision, k, g int) {
+	r.picks = r.picks[:0]
+	if g > 0 && d.Running(k) > 0 && d.MayHaveStraggler(k) {
+		r.picks = d.AppendStragglers(r.picks, k, g)
+	}
 }
 
-// copiesOf is stragglerCopies for a job of running running tasks.
-func (r *judge) copiesOf(fn string, d *Decision, k, g, running int) error {
-	if g <= 0 || running == 0 || !d.MayHaveStraggler(k) {
-		r.acts = r.acts[:0]
-		return nil
+// copyPicks starts a copy of each running task r.picks lists, for the
+// active job at position k, and returns how many it started.
+func (r *judge) copyPicks(fn string, d *Decision, k int) (int, error) {
+	for n, i := range r.picks {
+		if !d.Copy(k, i) {
+			return n, fmt.Errorf("%s: internal error: a copy of running task %d of stragglers.Speculate's choice could not start", fn, i)
+		}
 	}
-	r.buildView(d, k, 0)
-	return r.speculate(fn, busySlots(d, k)+g, specPolicy(d, k))
+	return len(r.picks), nil
 }
 
 // SpeculateRule is Hopper's in-job rule: the job fills its slots by
@@ -279,7 +287,7 @@ func (r *SpeculateRule) Use(d *Decision, k, g int) error {
 		return err
 	}
 	slots := busySlots(d, k) + g
-	pol := specPolicy(d, k)
+	beta := d.Beta(k)
 	used := 0
 	for used < g {
 		if !d.MayHaveStraggler(k) {
@@ -292,18 +300,29 @@ func (r *SpeculateRule) Use(d *Decision, k, g int) error {
 			}
 			continue
 		}
-		r.buildView(d, k, viewLimit(d, k, slots, r.fullView))
-		if err := r.speculate(fn, slots, pol); err != nil {
-			return err
-		}
-		if len(r.acts) == 0 {
+		// Speculate's decision on the view of the job's running tasks and
+		// u of its unscheduled ones (see buildView), from its counts and
+		// the most urgent eligible tasks alone: the split, then
+		// AppendStragglers for the copy budget.
+		u := viewLimit(d, k, slots, r.fullView)
+		running, busy := d.Running(k), busySlots(d, k)
+		if slots <= busy || u+running == 0 {
 			break
 		}
-		n, err := r.apply(fn, d, k)
+		launch, budget := speculateSplit(&r.sel, u, running, busy, slots, beta)
+		r.picks = d.AppendStragglers(r.picks[:0], k, budget)
+		launch += min(u-launch, budget-len(r.picks)) // step 3
+		if launch+len(r.picks) == 0 {
+			break
+		}
+		if d.Launch(k, launch) != launch {
+			return fmt.Errorf("%s: internal error: stragglers.Speculate's launches could not start", fn)
+		}
+		n, err := r.copyPicks(fn, d, k)
 		if err != nil {
 			return err
 		}
-		used += n
+		used += launch + n
 	}
 	return nil
 }
@@ -338,9 +357,10 @@ func (r *BestEffortRule) Requests(d *Decision, k int) (int, error) {
 	if r == nil {
 		return 0, nilRule(fn)
 	}
-	running := d.Running(k)
-	err := r.copiesOf(fn, d, k, running, running)
-	return len(r.acts), err
+	if d.Running(k) == 0 || !d.MayHaveStraggler(k) {
+		return 0, nil
+	}
+	return d.Stragglers(k), nil
 }
 
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
@@ -351,10 +371,8 @@ func (r *BestEffortRule) Use(d *Decision, k, g int) error {
 	if err != nil {
 		return err
 	}
-	if err := r.stragglerCopies(fn, d, k, g); err != nil {
-		return err
-	}
-	n, err := r.apply(fn, d, k)
+	r.stragglerCopies(d, k, g)
+	n, err := r.copyPicks(fn, d, k)
 	if err != nil {
 		return err
 	}
@@ -417,10 +435,8 @@ func (r *BudgetedRule) FillPool(d *Decision, free int) error {
 		if free == 0 {
 			break
 		}
-		if err := r.stragglerCopies(fn, d, int(k), free); err != nil {
-			return err
-		}
-		n, err := r.apply(fn, d, int(k))
+		r.stragglerCopies(d, int(k), free)
+		n, err := r.copyPicks(fn, d, int(k))
 		if err != nil {
 			return err
 		}
