@@ -61,21 +61,21 @@ type phaseState struct {
 }
 
 type jobState struct {
-	plo, phi   int32   // its phases
-	unfinished int32   // tasks whose run is not over: T_j
-	unsched    int32   // unscheduled tasks of runnable phases
-	held       int32   // slots held by live copies (waiting ones included)
-	capped     int32   // running tasks with MaxCopies live copies
-	waiting    int32   // of which by waiting tasks
-	poolHeld   int32   // of which in the budget pool
-	running    []int32 // running tasks, in an order fixed by the run
-	thetaMax   float64 // an upper bound of theta over its running tasks
-	quiet      float64 // no running task can be judged a straggler before this time
-	tnew       float64 // t_new
-	tau        float64 // the thesis rule's eligibility level: t_rem > tau (t_new)
-	mantriCut  float64 // Mantri's cut-off on c/(c+1)·t_rem
-	minElapsed float64 // how long a task runs before it may be judged
-	specCut    float64 // stragglers.Speculate's Mantri cut-off (its own rounding of mantriCut)
+	plo, phi   int32           // its phases
+	unfinished int32           // tasks whose run is not over: T_j
+	unsched    int32           // unscheduled tasks of runnable phases
+	held       int32           // slots held by live copies (waiting ones included)
+	capped     int32           // running tasks with MaxCopies live copies
+	waiting    int32           // of which by waiting tasks
+	poolHeld   int32           // of which in the budget pool
+	running    []int32         // running tasks, in an order fixed by the run
+	thetaMax   float64         // an upper bound of theta over its running tasks
+	quiet      float64         // no running task can be judged a straggler before this time
+	tnew       float64         // t_new
+	tau        float64         // the thesis rule's eligibility level: t_rem > tau (t_new)
+	mantriCut  float64         // Mantri's cut-off on c/(c+1)·t_rem
+	minElapsed float64         // how long a task runs before it may be judged
+	specCut    float64         // stragglers.Speculate's Mantri cut-off (its own rounding of mantriCut)
 	ix         *stragglerIndex // its eligible tasks (engine.indexed), made on first use, dropped when it completes
 	done       bool
 }
