@@ -683,8 +683,7 @@ func (d *Decision) AppendComputed(dst []float64, k, p int) []float64 {
 	e := d.e
 	for t := ph.lo; t < ph.lo+ph.next; t++ {
 		if ts := &e.ts[t]; ts.status == taskWaiting || ts.status == taskDone {
-			cp := &e.cs[ts.win]
-			dst = append(dst, cp.end-cp.start)
+			dst = append(dst, ts.due) // the winning copy's end − start
 		}
 	}
 	return dst

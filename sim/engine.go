@@ -20,16 +20,23 @@ const (
 const none = -1 // the null index of copy lists
 
 // copyState is one copy of a task: it holds one slot from start until it is
-// released (its task completes, or it is killed).
+// released (its task completes, or it is killed). Its record in e.cs (and
+// e.prof) is freed for a later copy once no state refers to it — a killed
+// copy when its task's run is over, the winning one when its task
+// completes — so that the records follow the live copies, not the copies
+// ever started (SREW+C's clones alone number in the hundreds of millions
+// on a day of FB-2010). seq, the copy's number in the run's creation
+// order, names it in the event queue.
 type copyState struct {
 	task  int32
 	next  int32   // the task's next (younger) copy, or none
 	num   int32   // the copy's number within its task, from 0
+	alive bool    // holding its slot
+	pool  bool    // runs in budgeted speculation's reserved pool
 	start float64 // when it started
 	end   float64 // when its run is over
 	eta   float64 // the error factor of its progress estimate (1: exact)
-	alive bool    // holding its slot
-	pool  bool    // runs in budgeted speculation's reserved pool
+	seq   int     // copies started before it in the run
 }
 
 type taskState struct {
@@ -39,9 +46,9 @@ type taskState struct {
 	made   int32 // copies ever started: the next copy's number
 	head   int32 // oldest copy (copies of a task all end together, so the list only grows)
 	tail   int32
-	win    int32   // the copy whose run ended first
+	win    int32   // the copy whose run ended first (its record freed once the task is done)
 	runPos int32   // position in its job's running list
-	due    float64 // the earliest end of its copies' runs so far
+	due    float64 // while running, the earliest end of its copies' runs so far; once computed, the winning copy's duration
 	theta  float64 // the task may be judged a straggler only while now < theta
 	start  float64 // when its first copy started
 	phi    float64 // when it becomes old enough to be judged (detectAt)
@@ -127,11 +134,14 @@ type engine struct {
 
 	now     float64
 	events  eventHeap
-	active  []int32 // arrived, unfinished jobs in arrival order
-	pruned  bool    // some active job completed since the last schedule
-	busy    int     // slots held
-	unsched int     // unscheduled runnable tasks over all jobs
-	regBusy int     // slots held outside the pool
+	copySeq int // copies started
+	// freeCopies are the records of cs free for the next copies.
+	freeCopies []int32
+	active     []int32 // arrived, unfinished jobs in arrival order
+	pruned     bool    // some active job completed since the last schedule
+	busy       int     // slots held
+	unsched    int     // unscheduled runnable tasks over all jobs
+	regBusy    int     // slots held outside the pool
 
 	res *Result
 
@@ -161,28 +171,32 @@ type engine struct {
 }
 
 // eventHeap is the queue of events: internal/minheap's heap ranked by
-// (time, copy index), the copy index — creation order — breaking ties, so
-// that a run does not depend on heap internals.
-type eventHeap struct{ h minheap.Heap[struct{}] }
+// (time, c), c — a copy's creation order — breaking ties, so that a run
+// does not depend on heap internals (nor on which record a copy reuses).
+type eventHeap struct{ h minheap.Heap[int32] }
 
-// An event is the end of copy c's run; for −2^28 ≤ c < 0, the moment task
-// −c−1 becomes old enough to be judged a straggler (a check: it changes no
-// state but calls for a decision); for c ≤ reportBase, a report of copy
-// reportBase − c that lifts its estimate above the rule's level (Observed).
+// An event is the end of the run of copy number c ≥ 0 (creation order); for
+// −2^28 ≤ c < 0, the moment task −c−1 becomes old enough to be judged a
+// straggler (a check: it changes no state but calls for a decision); for c
+// ≤ reportBase, a report of copy number reportBase − c that lifts its
+// estimate above the rule's level (Observed). slot is the copy's record in
+// e.cs, which names a later copy once the copy's record is freed (then
+// cs[slot].seq differs: the event is stale).
 type event struct {
-	t float64
-	c int
+	t    float64
+	c    int
+	slot int32
 }
 
 // reportBase is the identifier of the report events of copy 0; those of
 // copy c are reportBase − c, below every check event.
 const reportBase = -1 << 32
 
-func (q *eventHeap) push(ev event) { q.h.Push(minheap.Rank{Key: ev.t, ID: int(ev.c)}, struct{}{}) }
+func (q *eventHeap) push(ev event) { q.h.Push(minheap.Rank{Key: ev.t, ID: int(ev.c)}, ev.slot) }
 
 func (q *eventHeap) pop() event {
 	it := q.h.Pop()
-	return event{t: it.Key, c: it.ID}
+	return event{t: it.Key, c: it.ID, slot: it.Value}
 }
 
 // len is the number of events queued.
@@ -236,10 +250,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		e.floor = make([]float64, 0, nPhases)
 	}
 	e.ts = make([]taskState, totalTasks)
-	e.cs = make([]copyState, 0, totalTasks+totalTasks/2) // copies run at about 1.2–1.5 per task under speculation
-	if e.observed {
-		e.prof = make([]profile, 0, cap(e.cs))
-	}
+
 	task := int32(0)
 	for j := range jobs {
 		job := &jobs[j]
@@ -430,19 +441,19 @@ func (e *engine) run() error {
 			ev := e.events.pop()
 			e.steps++
 			if ev.c < 0 {
-				if ev.c <= reportBase && !e.report(int32(reportBase-ev.c)) {
+				if ev.c <= reportBase && !e.report(ev.slot, reportBase-ev.c) {
 					continue
 				}
 				e.res.Stats.Events++
 				decide = true
 				continue
 			}
-			if !e.cs[ev.c].alive {
-				continue
+			if cp := &e.cs[ev.slot]; cp.seq != ev.c || !cp.alive {
+				continue // killed (its record perhaps another copy's since)
 			}
 			e.res.Stats.Events++
 			decide = true
-			if err := e.copyRunOver(int32(ev.c)); err != nil {
+			if err := e.copyRunOver(ev.slot); err != nil {
 				return err
 			}
 		}
@@ -547,15 +558,29 @@ func (e *engine) startCopy(task int32, pool bool) {
 	if !(end > e.now) {
 		end = math.Nextafter(e.now, math.Inf(1))
 	}
-	c := int32(len(e.cs))
-	e.cs = append(e.cs, copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool})
+	cp := copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool, seq: e.copySeq}
+	e.copySeq++
+	var c int32
+	if n := len(e.freeCopies); n > 0 {
+		c = e.freeCopies[n-1]
+		e.freeCopies = e.freeCopies[:n-1]
+		e.cs[c] = cp
+	} else {
+		c = int32(len(e.cs))
+		e.cs = append(e.cs, cp)
+	}
 	if e.observed {
 		u := e.onsetFraction(task, num)
 		beat := e.heartbeat * js.tnew
 		if !(e.now+beat > e.now) { // below the clock's resolution: one ulp
 			beat = math.Nextafter(e.now, math.Inf(1)) - e.now
 		}
-		e.prof = append(e.prof, newProfile(end-e.now, e.floor[ts.phase], u, beat))
+		pr := newProfile(end-e.now, e.floor[ts.phase], u, beat)
+		if int(c) < len(e.prof) {
+			e.prof[c] = pr
+		} else {
+			e.prof = append(e.prof, pr)
+		}
 	}
 	e.steps++
 	if ts.tail == none {
@@ -601,7 +626,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 		ts.due = end
 	}
 	if earliest || e.everyInstant {
-		e.push(event{t: end, c: int(c)})
+		e.push(event{t: end, c: cp.seq, slot: c})
 	}
 	if e.judges {
 		e.updateTheta(task, c)
@@ -617,17 +642,18 @@ func (e *engine) pushRise(c int32, k float64) {
 	job := e.ps[e.ts[e.cs[c].task].phase].job
 	lo, hi := e.reportLevels(job)
 	if _, at, ok := e.nextRise(c, k, lo, hi); ok {
-		e.push(event{t: at, c: reportBase - int(c)})
+		e.push(event{t: at, c: reportBase - e.cs[c].seq, slot: c})
 	}
 }
 
-// report handles a report event of copy c: if its task still runs and may
-// be copied, its eligibility bound takes the new estimate, the copy's next
+// report handles a report event of copy number seq, in record c: if the
+// copy still runs (the record is still its), its task still runs and may be
+// copied, its eligibility bound takes the new estimate, the copy's next
 // rising report is queued, and true calls for a decision.
-func (e *engine) report(c int32) bool {
+func (e *engine) report(c int32, seq int) bool {
 	cp := &e.cs[c]
 	ts := &e.ts[cp.task]
-	if !cp.alive || ts.status != taskRunning || ts.copies >= MaxCopies {
+	if cp.seq != seq || !cp.alive || ts.status != taskRunning || ts.copies >= MaxCopies {
 		return false
 	}
 	e.updateTheta(cp.task, c)
@@ -708,13 +734,17 @@ func (e *engine) copyRunOver(c int32) error {
 	if ts.copies >= MaxCopies {
 		js.capped--
 	}
-	for s := ts.head; s != none; s = e.cs[s].next {
+	for s := ts.head; s != none; {
 		e.steps++
+		next := e.cs[s].next
 		if s != c && e.cs[s].alive {
 			e.release(s, true)
+			e.freeCopies = append(e.freeCopies, s)
 		}
+		s = next
 	}
 	ts.win = c
+	ts.due = e.cs[c].end - e.cs[c].start
 	// Remove the task from its job's running list (swap with the last).
 	last := js.running[len(js.running)-1]
 	e.unindex(js, task, last, int32(len(js.running)-1))
@@ -751,6 +781,7 @@ func (e *engine) complete(task int32) {
 		}
 		ts.status = taskDone
 		e.release(ts.win, false)
+		e.freeCopies = append(e.freeCopies, ts.win)
 		pst.completed++
 		if pst.completed < pst.n {
 			return

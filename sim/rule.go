@@ -2,9 +2,7 @@ package sim
 
 import (
 	"fmt"
-	"slices"
 
-	"github.com/specsched/specsched/competitive"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/stragglers"
@@ -455,13 +453,9 @@ func (r *BudgetedRule) FillPool(d *Decision, free int) error {
 // randomness (a nil *rand.Rand): the lowest ordinals get the extra copy.
 // Which unscheduled tasks get it does not matter (they are exchangeable);
 // among running tasks, the job's first running tasks get it. A task runs at
-// most MaxCopies copies. O(R + A log A) for R running tasks and A actions.
+// most MaxCopies copies. O(g + u + A) for g slots, u ≤ g unscheduled
+// tasks and A copies started (see Use).
 type PlanRule struct {
-	actions  []competitive.Action
-	running  []int
-	machines [1]int
-	job      [1]competitive.Job
-	ws       competitive.Workspace
 	fullView bool // tests only: as judge's
 }
 
@@ -486,44 +480,42 @@ func (r *PlanRule) Use(d *Decision, k, g int) error {
 	if err != nil || g == 0 {
 		return err
 	}
-	held := busySlots(d, k)
+	// competitive.Plan for this job alone, with its share held + g on a
+	// cluster of held + g machines (o = held: its running copies), grants
+	// it g copies (line 7 drops nothing without preemption); Plan spreads
+	// them over its u unscheduled tasks if any (line 12), else over its R
+	// running tasks (line 14): q = ⌊g/n⌋ each and one more on the first g
+	// mod n of the n targets (no randomness: the lowest ordinals), launches
+	// first in ordinal order. That spread is computed here, in O(g + u)
+	// rather than Plan's O(R) snapshot of every running task (q = 0 for a
+	// job of R > g running tasks: only the first g are visited);
+	// TestUserPartsMatchBuiltIns runs the rule against one calling Plan.
 	u := viewLimit(d, k, g, r.fullView) // Plan gives min(u, g) of the u tasks copies: the same with u ≤ g
-	r.running = r.running[:0]
-	for i := range d.Running(k) {
-		r.running = append(r.running, d.Copies(k, i))
-	}
-	r.job[0] = competitive.Job{Map: competitive.Phase{
-		Tasks: u + len(r.running), Mean: d.NewCopy(k), Unscheduled: u, Running: r.running,
-	}}
-	if r.job[0].Map.Tasks == 0 {
+	running := d.Running(k)
+	if u+running == 0 {
 		return nil
 	}
-	r.machines[0] = held + g
-	r.actions, err = competitive.Plan(r.actions, r.job[:], r.machines[:], held+g,
-		d.Config().Lambda, competitive.NonPreemptive, nil, &r.ws)
-	if err != nil {
-		return internalError(fn, "competitive.Plan", err)
+	targets := u
+	if u == 0 {
+		targets = running
 	}
-	// Unscheduled tasks are exchangeable: the launched ordinals, in
-	// increasing order, become the job's next unscheduled tasks.
-	slices.SortStableFunc(r.actions, func(a, b competitive.Action) int {
-		if a.Kind != b.Kind {
-			return int(a.Kind) - int(b.Kind)
+	q, extra := g/targets, g%targets
+	if q == 0 {
+		targets = extra // the others get nothing
+	}
+	for t := range targets {
+		c := q
+		if t < extra {
+			c++
 		}
-		return a.Task - b.Task
-	})
-	for _, a := range r.actions {
 		var task, n int
-		switch a.Kind {
-		case competitive.Launch:
+		if u > 0 {
 			if d.Launch(k, 1) != 1 {
 				return fmt.Errorf("%s: internal error: SREW+C launched more tasks than the job has", fn)
 			}
-			task, n = d.Running(k)-1, min(a.Copies, MaxCopies)-1
-		case competitive.Clone:
-			task, n = a.Task, min(a.Copies, MaxCopies-d.Copies(k, a.Task))
-		default:
-			return fmt.Errorf("%s: internal error: SREW+C preempted without preemption", fn)
+			task, n = d.Running(k)-1, min(c, MaxCopies)-1
+		} else {
+			task, n = t, min(c, MaxCopies-d.Copies(k, t))
 		}
 		for ; n > 0; n-- {
 			if !d.Copy(k, task) {
