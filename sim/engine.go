@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/specsched/specsched/internal/minheap"
 )
 
@@ -35,7 +37,7 @@ type copyState struct {
 	pool  bool    // runs in budgeted speculation's reserved pool
 	start float64 // when it started
 	end   float64 // when its run is over
-	eta   float64 // the error factor of its progress estimate (1: exact)
+	eta   float64 // the error factor of its progress estimate (1: exact; 0: not drawn yet, see etaOf)
 	seq   int     // copies started before it in the run
 }
 
@@ -62,9 +64,11 @@ type phaseState struct {
 	completed int32 // tasks done
 	need      int32 // upstream tasks computed before this phase may start
 	runnable  bool
-	waiting   []int32 // tasks waiting for the upstream phase to complete
-	mean, sd  float64 // of the first copies' durations (SREW+C's E_j^z, σ_j^z)
-	tnew      float64 // mean duration of a copy
+	waiting   []int32       // tasks waiting for the upstream phase to complete
+	mean, sd  float64       // of the first copies' durations (SREW+C's E_j^z, σ_j^z)
+	pareto    distuv.Pareto // its tasks' law (Phase.Durations nil)
+	capCDF    float64       // F(Phase.Cap) under it, if Cap > 0
+	tnew      float64       // mean duration of a copy
 }
 
 type jobState struct {
@@ -276,6 +280,10 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 				}
 			}
 			st.tnew = phaseMeanCopy(ph, job.Beta)
+			if ph.Durations == nil {
+				st.pareto = distuv.Pareto{Xm: ph.Scale, Alpha: job.Beta}
+				st.capCDF = st.pareto.CDF(ph.Cap)
+			}
 			if e.floor != nil {
 				e.floor = append(e.floor, phaseFloor(ph))
 			}
@@ -398,6 +406,11 @@ func (e *engine) copyDuration(task int32, num int32) float64 {
 		return e.firstWork(task) * logNormalMeanOne(e.seed, drawMachine, int(task), int(num), e.cfg.ServiceCV)
 	}
 	switch {
+	case ph.Durations == nil && ph.Cap > 0:
+		// paretoDuration's truncated draw, with its F(Cap) kept per
+		// phase: the same value, one power fewer per copy.
+		u := keyedUniform(e.seed, drawDuration, int(task), int(num))
+		return math.Min(pst.pareto.Quantile(u*pst.capCDF), ph.Cap)
 	case ph.Durations == nil:
 		return paretoDuration(e.seed, int(task), int(num), ph.Scale, job.Beta, ph.Cap)
 	case num == 0:
@@ -552,7 +565,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 	}
 	eta := 1.0
 	if e.cfg.Speculation.Estimator == Progress {
-		eta = logNormalMedianOne(e.seed, drawEstimate, int(task), int(num), e.cfg.Speculation.EstimateError)
+		eta = 0 // drawn when first read (etaOf)
 	}
 	end := e.now + d
 	if !(end > e.now) {
@@ -634,6 +647,17 @@ func (e *engine) startCopy(task int32, pool bool) {
 			e.pushRise(c, 1)
 		}
 	}
+}
+
+// etaOf is copy c's error factor η, drawn from its keyed stream when first
+// read: a run whose rule reads no estimate (SREW+C's, which clones into
+// every slot it holds) draws none.
+func (e *engine) etaOf(c int32) float64 {
+	cp := &e.cs[c]
+	if cp.eta == 0 {
+		cp.eta = logNormalMedianOne(e.seed, drawEstimate, int(cp.task), int(cp.num), e.cfg.Speculation.EstimateError)
+	}
+	return cp.eta
 }
 
 // pushRise queues copy c's first report from report k on that lifts its

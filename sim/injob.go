@@ -148,7 +148,7 @@ func (e *engine) updateTheta(task, c int32) {
 		_, theta = e.observedEstimate(task, e.observedLevel(task))
 	case !e.cfg.Speculation.Mantri:
 		cp := &e.cs[c]
-		theta = cp.end - js.tau/cp.eta
+		theta = cp.end - js.tau/e.etaOf(c)
 		if ts.copies > 1 {
 			theta = math.Min(ts.theta, theta)
 		}
@@ -160,7 +160,7 @@ func (e *engine) updateTheta(task, c int32) {
 			e.steps++
 			cp := &e.cs[c]
 			if cp.alive {
-				theta = math.Min(theta, cp.end-level/cp.eta)
+				theta = math.Min(theta, cp.end-level/e.etaOf(c))
 			}
 		}
 	}

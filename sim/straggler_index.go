@@ -140,7 +140,7 @@ func (e *engine) remainingAt(task int32, at float64) float64 {
 		e.steps++
 		cp := &e.cs[c]
 		if cp.alive {
-			best = math.Min(best, cp.eta*(cp.end-at))
+			best = math.Min(best, e.etaOf(c)*(cp.end-at))
 		}
 	}
 	if !(best >= 0) {
@@ -176,7 +176,7 @@ func (e *engine) exitTime(task int32) float64 {
 	for c := ts.head; c != none; c = e.cs[c].next {
 		if cp := &e.cs[c]; cp.alive {
 			hi = math.Min(hi, cp.end)
-			guess = math.Min(guess, cp.end-level/cp.eta)
+			guess = math.Min(guess, cp.end-level/e.etaOf(c))
 		}
 	}
 	if test(hi) {
