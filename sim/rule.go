@@ -5,7 +5,6 @@ import (
 
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/selection"
-	"github.com/specsched/specsched/stragglers"
 )
 
 // An InJobRule is the second half of a cluster scheduler: how a job uses
@@ -124,14 +123,10 @@ func (LaunchRule) Use(d *Decision, k, g int) error {
 // slot.
 func (LaunchRule) CanUse(*Decision, int) bool { return false }
 
-// judge is the scratch of the rules that judge stragglers by
-// stragglers.Speculate: the view of a job's tasks (its running tasks, in
-// the Decision's order, then unscheduled ones), Speculate's actions and
-// workspace.
+// judge is the scratch of the rules that judge stragglers as
+// stragglers.Speculate does: the running positions to copy and the
+// apportionment's workspace.
 type judge struct {
-	view  []stragglers.Task
-	acts  []stragglers.Action
-	ws    stragglers.Workspace
 	picks []int               // the running positions to copy (Decision.AppendStragglers)
 	sel   selection.Workspace // speculateSplit's
 	// fullView (tests only) shows Speculate every unscheduled task, not
@@ -149,83 +144,25 @@ type judge struct {
 // a value, and panic for a nil rule.
 func canJudge(d *Decision, k int) bool { return d.mayHaveStraggler("sim.InJobRule.CanUse", k) }
 
-// specPolicy is the stragglers.Speculation of the active job at position
-// k: the thesis's rule or Mantri's (Config.Speculation), its t_new, β and
-// the time a task runs before it may be judged (Speculation.Detect ×
-// t_new).
-func specPolicy(d *Decision, k int) stragglers.Speculation {
-	spec := d.Config().Speculation
-	tnew := d.NewCopy(k)
-	p := stragglers.Speculation{
-		Rule:       stragglers.ThesisRule,
-		NewCopy:    tnew,
-		Beta:       d.Beta(k),
-		Threshold:  spec.Threshold,
-		MinElapsed: spec.Detect * tnew,
-	}
-	if spec.Mantri {
-		p.Rule = stragglers.MantriRule
-	}
-	return p
-}
-
 // busySlots is the number of slots the live copies of the running tasks of
 // the active job at position k hold, the pool's included: Speculate's busy
 // slots.
 func busySlots(d *Decision, k int) int { return d.Held(k) + d.PoolHeld(k) - d.Waiting(k) }
 
 // viewLimit is how many of the unscheduled tasks of the active job at
-// position k a decision for limit slots needs to see (see buildView and
+// position k a decision for limit slots needs to see (SpeculateRule.Use,
 // PlanRule.Use); every one with fullView.
+//
+// Truncating the unscheduled tasks to the slots the job holds does not
+// change Speculate's decision: with at least that many tasks unfinished,
+// eq. 3.2's level is the same (2/β, or 1 for β ≥ 2, since (2/β)·T ≥ slots
+// either way), and Speculate never launches more tasks than it has free
+// slots.
 func viewLimit(d *Decision, k, limit int, fullView bool) int {
 	if fullView {
 		return d.Unscheduled(k)
 	}
 	return min(d.Unscheduled(k), limit)
-}
-
-// buildView writes the snapshot of the active job at position k for
-// stragglers.Speculate to r.view: its running tasks (Decision.AppendRunning,
-// which also makes the job's eligibility bounds exact), then unsched of its
-// unscheduled runnable tasks, which Decision.Launch starts in that order.
-//
-// Truncating the unscheduled tasks to the slots the job holds does not change
-// Speculate's decision: with at least that many tasks unfinished, eq. 3.2's
-// level is the same (2/β, or 1 for β ≥ 2, since (2/β)·T ≥ slots either way),
-// and Speculate never launches more tasks than it has free slots.
-func (r *judge) buildView(d *Decision, k, unsched int) {
-	r.view = d.AppendRunning(r.view[:0], k)
-	for ; unsched > 0; unsched-- {
-		r.view = append(r.view, stragglers.Task{State: stragglers.Unscheduled})
-	}
-}
-
-// speculate calls stragglers.Speculate on the view for a job holding slots
-// slots; the view was built from the Decision, so an error is rule fn's.
-func (r *judge) speculate(fn string, slots int, pol stragglers.Speculation) error {
-	var err error
-	r.acts, err = stragglers.Speculate(r.acts, r.view, slots, pol, &r.ws)
-	return internalError(fn, "stragglers.Speculate", err)
-}
-
-// apply starts the copies of Speculate's actions on r.view for the active
-// job at position k, and returns how many it started: a launch starts the
-// job's next unscheduled task (the view lists them in that order), a copy
-// copies the running task at the view's index.
-func (r *judge) apply(fn string, d *Decision, k int) (int, error) {
-	for n, a := range r.acts {
-		var ok bool
-		switch a.Kind {
-		case stragglers.Launch:
-			ok = r.view[a.Task].State == stragglers.Unscheduled && d.Launch(k, 1) == 1
-		case stragglers.Copy:
-			ok = r.view[a.Task].State == stragglers.Running && d.Copy(k, a.Task)
-		}
-		if !ok {
-			return n, fmt.Errorf("%s: internal error: action %d of stragglers.Speculate on task %d could not start", fn, a.Kind, a.Task)
-		}
-	}
-	return len(r.acts), nil
 }
 
 // stragglerCopies sets r.picks to the running tasks stragglers.Speculate
@@ -260,9 +197,15 @@ func (r *judge) copyPicks(fn string, d *Decision, k int) (int, error) {
 // state while it starts copies and slots remain: with Detect = 0 a task
 // launched now can be copied now (the thesis's idealisation, "we ignore
 // this observation duration"), and a task whose copies all look slow gets
-// another. O(R·c + u) per call of Speculate for R running tasks of c copies
-// and u ≤ g unscheduled tasks in the view; jobs with no possible straggler
-// launch without one.
+// another. Speculate's decision is taken from what it depends on — the
+// counts of the view (speculateSplit) and its most urgent eligible tasks
+// (Decision.AppendStragglers) — not by showing it the view: O(1) for the
+// split plus O((n + r)·(c + log E)) for the n copies handed out (see
+// AppendStragglers), where Speculate on the full view costs O(R·c + u) for
+// R running tasks of c copies and u ≤ g unscheduled tasks at every
+// decision. TestRulesMatchSpeculateOnBigJobs runs it against a rule that
+// calls Speculate on that view. Jobs with no possible straggler launch
+// without one.
 type SpeculateRule struct{ judge }
 
 // Bookkeeping implements BookkeepingRule: the rule judges stragglers.
@@ -298,10 +241,12 @@ func (r *SpeculateRule) Use(d *Decision, k, g int) error {
 			}
 			continue
 		}
-		// Speculate's decision on the view of the job's running tasks and
-		// u of its unscheduled ones (see buildView), from its counts and
-		// the most urgent eligible tasks alone: the split, then
-		// AppendStragglers for the copy budget.
+		// Speculate's decision on the view of the job's running tasks
+		// (AppendRunning's) and u of its unscheduled ones (viewLimit),
+		// from the view's counts and its most urgent eligible tasks alone:
+		// the split (speculateSplit), then AppendStragglers for the copy
+		// budget; launches first, then the copies, as Speculate's actions
+		// come.
 		u := viewLimit(d, k, slots, r.fullView)
 		running, busy := d.Running(k), busySlots(d, k)
 		if slots <= busy || u+running == 0 {
@@ -347,8 +292,9 @@ func (*BestEffortRule) Bookkeeping() Bookkeeping {
 }
 
 // Requests implements RequestRule: the number of running tasks of the
-// active job at position k that the rule would copy now. O(R·c) for its R
-// running tasks of c copies each. It returns a *specsched.InputError for a
+// active job at position k that the rule would copy now, its detected
+// stragglers (Decision.Stragglers: amortised O(log E) with the engine's
+// index, O(R·c) for its R running tasks of c copies each without). It returns a *specsched.InputError for a
 // nil receiver.
 func (r *BestEffortRule) Requests(d *Decision, k int) (int, error) {
 	const fn = "sim.BestEffortRule.Requests"
@@ -413,9 +359,9 @@ func (*BudgetedRule) Use(d *Decision, k, g int) error {
 func (*BudgetedRule) CanUse(*Decision, int) bool { return false }
 
 // FillPool implements PoolRule: it hands the free slots of the pool to
-// detected stragglers. O(n log n) for n active jobs, plus O(R·c) per job
-// with a possible straggler for its R running tasks of c copies, visited
-// until the pool is full. It returns a *specsched.InputError for a nil
+// detected stragglers. O(n log n) for n active jobs, plus, per job with a
+// possible straggler visited until the pool is full,
+// Decision.AppendStragglers' cost for the copies it hands out. It returns a *specsched.InputError for a nil
 // receiver.
 func (r *BudgetedRule) FillPool(d *Decision, free int) error {
 	const fn = "sim.BudgetedRule.FillPool"

@@ -219,3 +219,23 @@ func TestStragglersFallback(t *testing.T) {
 		}
 	})
 }
+
+// specPolicy is the stragglers.Speculation of the active job at position
+// k: the thesis's rule or Mantri's (Config.Speculation), its t_new, β and
+// the time a task runs before it may be judged (Speculation.Detect ×
+// t_new).
+func specPolicy(d *Decision, k int) stragglers.Speculation {
+	spec := d.Config().Speculation
+	tnew := d.NewCopy(k)
+	p := stragglers.Speculation{
+		Rule:       stragglers.ThesisRule,
+		NewCopy:    tnew,
+		Beta:       d.Beta(k),
+		Threshold:  spec.Threshold,
+		MinElapsed: spec.Detect * tnew,
+	}
+	if spec.Mantri {
+		p.Rule = stragglers.MantriRule
+	}
+	return p
+}
