@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -238,4 +239,54 @@ func specPolicy(d *Decision, k int) stragglers.Speculation {
 		p.Rule = stragglers.MantriRule
 	}
 	return p
+}
+
+// TestExitTime: exitTime is the least float at which Speculate's test on
+// t_rem fails (the test holds one float before, fails at it and after),
+// for tasks of one to several copies under both rules, from now on; and
+// the search from the closed-form guess visits few floats: at most 24
+// evaluations of the test (a bisection over the floats between now and
+// the task's earliest end takes about 60).
+func TestExitTime(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := DefaultConfig(Hopper, 1000)
+		cfg.Speculation.Mantri = rapid.Bool().Draw(t, "mantri")
+		cfg.Speculation.Detect = 0
+		cfg.Seed = rapid.Uint64().Draw(t, "seed")
+		cfg.Speculation.Estimator = rapid.SampledFrom([]Estimator{Oracle, Progress}).Draw(t, "estimator")
+		jobs := []Job{{Beta: rapid.Float64Range(1.05, 3).Draw(t, "beta"), Phases: []Phase{{Tasks: 1, Scale: rapid.Float64Range(0.01, 1e4).Draw(t, "scale")}}}}
+		e := newEngine("test", jobs, cfg, 1)
+		e.now = rapid.Float64Range(0, 1e6).Draw(t, "start")
+		e.arrive(0)
+		e.launch(0)
+		for range rapid.IntRange(0, 4).Draw(t, "copies") {
+			e.startCopy(0, false)
+		}
+		e.now += rapid.Float64Range(0, 2).Draw(t, "age") * e.js[0].tnew
+		end := math.Inf(1)
+		for c := e.ts[0].head; c != none; c = e.cs[c].next {
+			end = math.Min(end, e.cs[c].end)
+		}
+		if !(e.now < end) {
+			t.Skip("the task's run is over")
+		}
+		ts := &e.ts[0]
+		test := func(at float64) bool { return e.passes(0, ts.copies, e.remainingAt(0, at)) }
+		steps := e.steps
+		x := e.exitTime(0)
+		evals := (e.steps - steps) / int(ts.copies)
+		if x < e.now || x > end {
+			t.Fatalf("X = %v outside [now, end] = [%v, %v]", x, e.now, end)
+		}
+		if test(x) {
+			t.Fatalf("the test holds at X = %v", x)
+		}
+		if x > e.now && !test(math.Nextafter(x, 0)) {
+			t.Fatalf("the test fails before X = %v", x)
+		}
+		if evals > 24 {
+			t.Fatalf("%d evaluations of the test", evals)
+		}
+	})
 }
