@@ -72,21 +72,23 @@ type phaseState struct {
 }
 
 type jobState struct {
-	plo, phi   int32           // its phases
-	unfinished int32           // tasks whose run is not over: T_j
-	unsched    int32           // unscheduled tasks of runnable phases
-	held       int32           // slots held by live copies (waiting ones included)
-	capped     int32           // running tasks with MaxCopies live copies
-	waiting    int32           // of which by waiting tasks
-	poolHeld   int32           // of which in the budget pool
-	running    []int32         // running tasks, in an order fixed by the run
-	thetaMax   float64         // an upper bound of theta over its running tasks
-	quiet      float64         // no running task can be judged a straggler before this time
-	tnew       float64         // t_new
-	tau        float64         // the thesis rule's eligibility level: t_rem > tau (t_new)
-	mantriCut  float64         // Mantri's cut-off on c/(c+1)·t_rem
-	minElapsed float64         // how long a task runs before it may be judged
-	specCut    float64         // stragglers.Speculate's Mantri cut-off (its own rounding of mantriCut)
+	plo, phi   int32     // its phases
+	unfinished int32     // tasks whose run is not over: T_j
+	unsched    int32     // unscheduled tasks of runnable phases
+	held       int32     // slots held by live copies (waiting ones included)
+	capped     int32     // running tasks with MaxCopies live copies
+	waiting    int32     // of which by waiting tasks
+	poolHeld   int32     // of which in the budget pool
+	running    []int32   // running tasks, in an order fixed by the run
+	thetaMax   float64   // an upper bound of theta over its running tasks
+	quiet      float64   // no running task can be judged a straggler before this time
+	tnew       float64   // t_new
+	tau        float64   // the thesis rule's eligibility level: t_rem > tau (t_new)
+	mantriCut  float64   // Mantri's cut-off on c/(c+1)·t_rem
+	minElapsed float64   // how long a task runs before it may be judged
+	specCut    float64   // stragglers.Speculate's Mantri cut-off (its own rounding of mantriCut)
+	checks     []float64 // the times of its pending checks, from checkHead on (pushCheck)
+	checkHead  int32
 	ix         *stragglerIndex // its eligible tasks (engine.indexed), made on first use, dropped when it completes
 	done       bool
 }
@@ -138,7 +140,8 @@ type engine struct {
 
 	now     float64
 	events  eventHeap
-	copySeq int // copies started
+	checkq  minheap.Indexed[struct{}] // the jobs with checks pending, by their first (pushCheck)
+	copySeq int                       // copies started
 	// freeCopies are the records of cs free for the next copies.
 	freeCopies []int32
 	active     []int32 // arrived, unfinished jobs in arrival order
@@ -179,11 +182,10 @@ type engine struct {
 // does not depend on heap internals (nor on which record a copy reuses).
 type eventHeap struct{ h minheap.Heap[int32] }
 
-// An event is the end of the run of copy number c ≥ 0 (creation order); for
-// −2^28 ≤ c < 0, the moment task −c−1 becomes old enough to be judged a
-// straggler (a check: it changes no state but calls for a decision); for c
-// ≤ reportBase, a report of copy number reportBase − c that lifts its
-// estimate above the rule's level (Observed). slot is the copy's record in
+// An event is the end of the run of copy number c ≥ 0 (creation order), or,
+// for c ≤ reportBase, a report of copy number reportBase − c that lifts its
+// estimate above the rule's level (Observed). (The moments tasks become old
+// enough to be judged, the checks, are queued apart: pushCheck.) slot is the copy's record in
 // e.cs, which names a later copy once the copy's record is freed (then
 // cs[slot].seq differs: the event is stale).
 type event struct {
@@ -432,13 +434,16 @@ func (e *engine) run() error {
 	})
 	next := 0
 	first := true
-	for next < len(order) || e.events.len() > 0 {
+	for next < len(order) || e.events.len() > 0 || e.checkq.Len() > 0 {
 		t := math.Inf(1)
 		if next < len(order) {
 			t = e.jobs[order[next]].Arrival
 		}
 		if e.events.len() > 0 && e.events.next() < t {
 			t = e.events.next()
+		}
+		if e.checkq.Len() > 0 && e.checkq.Min().Key < t {
+			t = e.checkq.Min().Key
 		}
 		if first {
 			e.res.Stats.Start = t
@@ -450,6 +455,11 @@ func (e *engine) run() error {
 		// skipped unless the policy hands out one copy per straggler per
 		// decision (see everyInstant).
 		decide := e.everyInstant
+		for e.checkq.Len() > 0 && e.checkq.Min().Key == t {
+			e.popCheck()
+			e.res.Stats.Events++
+			decide = true
+		}
 		for e.events.len() > 0 && e.events.next() == t {
 			ev := e.events.pop()
 			e.steps++
@@ -623,7 +633,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 	if num == 0 {
 		e.res.Stats.Launched++
 		if e.checks {
-			e.push(event{t: ts.phi, c: -int(task) - 1})
+			e.pushCheck(pst.job, ts.phi)
 		}
 	} else {
 		e.res.Stats.Copies++
@@ -696,6 +706,43 @@ func (e *engine) stretch(task, num int32, d, t0 float64) float64 {
 		return 2 * d
 	}
 	return d
+}
+
+// pushCheck queues a check of job j at phi, the moment its task just
+// launched becomes old enough to be judged a straggler. A check changes no
+// state but calls for a decision (and counts as an event), so checks need
+// not be ordered among themselves nor against the other events of their
+// instant; the job's come in launch order, and their times never decrease
+// (detectAt is nondecreasing in the start, which is), so each job keeps
+// them in a queue and checkq orders the jobs by their first: O(log J) per
+// check for J jobs with checks pending, where the event heap, holding
+// every running copy's end besides, would take O(log(copies + checks)).
+func (e *engine) pushCheck(j int32, phi float64) {
+	e.steps++
+	js := &e.js[j]
+	js.checks = append(js.checks, phi)
+	if len(js.checks)-int(js.checkHead) == 1 {
+		e.checkq.Push(minheap.Rank{Key: phi, ID: int(j)}, int(j), struct{}{})
+	}
+}
+
+// popCheck takes the earliest check off checkq (which must hold one).
+func (e *engine) popCheck() {
+	e.steps++
+	j := e.checkq.Min().Index
+	js := &e.js[j]
+	js.checkHead++
+	if int(js.checkHead) == len(js.checks) {
+		js.checks, js.checkHead = js.checks[:0], 0
+		e.checkq.Remove(j)
+		return
+	}
+	if 2*int(js.checkHead) > len(js.checks) && js.checkHead > 32 { // keep the queue O(its pending part)
+		js.checks = js.checks[:copy(js.checks, js.checks[js.checkHead:])]
+		js.checkHead = 0
+	}
+	e.checkq.Min().Key = js.checks[js.checkHead]
+	e.checkq.Fix(j)
 }
 
 // push adds an event to the heap.
