@@ -67,6 +67,7 @@ type phaseState struct {
 	waiting   []int32       // tasks waiting for the upstream phase to complete
 	mean, sd  float64       // of the first copies' durations (SREW+C's E_j^z, σ_j^z)
 	pareto    distuv.Pareto // its tasks' law (Phase.Durations nil)
+	least     float64       // a lower bound of its copies' durations under CopyService (0 if none is used)
 	capCDF    float64       // F(Phase.Cap) under it, if Cap > 0
 	tnew      float64       // mean duration of a copy
 }
@@ -116,6 +117,10 @@ type engine struct {
 	// judges stragglers, by an estimator whose t_rem only falls between
 	// copy starts (Oracle, Progress).
 	indexed bool
+	// lazyEnds: a copy that cannot end first draws its duration when read
+	// (endOf): no decision is taken at its would-be end (not
+	// everyInstant), and no estimate needs it at its start (not Observed).
+	lazyEnds bool
 	// observed: Estimator Observed; heartbeat is the interval between a
 	// copy's reports as a fraction of t_new, floor each phase's shortest
 	// copy (its nominal run) and prof the copies' progress profiles (see
@@ -242,6 +247,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e.checks = e.judges && cfg.Speculation.Detect > 0
 	e.observed = cfg.Speculation.Estimator == Observed
 	e.indexed = e.judges && !e.observed
+	e.lazyEnds = !e.everyInstant && !e.observed && cfg.debug.stretchAfter == 0 && cfg.Service == CopyService
 	e.heartbeat = cfg.Speculation.Heartbeat
 	if e.heartbeat == 0 {
 		e.heartbeat = DefaultHeartbeat
@@ -285,6 +291,9 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 			if ph.Durations == nil {
 				st.pareto = distuv.Pareto{Xm: ph.Scale, Alpha: job.Beta}
 				st.capCDF = st.pareto.CDF(ph.Cap)
+				// x_m bounds every draw below (the quantile x_m·(1−p)^(−1/β),
+				// capped at Cap ≥ x_m), up to Pow's last bits.
+				st.least = ph.Scale * (1 - 0x1p-40)
 			}
 			if e.floor != nil {
 				e.floor = append(e.floor, phaseFloor(ph))
@@ -569,17 +578,19 @@ func (e *engine) startCopy(task int32, pool bool) {
 	js := &e.js[pst.job]
 	num := ts.made
 	ts.made++
-	d := e.copyDuration(task, num)
-	if t0 := e.cfg.debug.stretchAfter; t0 > 0 {
-		d = e.stretch(task, num, d, t0)
-	}
 	eta := 1.0
 	if e.cfg.Speculation.Estimator == Progress {
 		eta = 0 // drawn when first read (etaOf)
 	}
-	end := e.now + d
-	if !(end > e.now) {
-		end = math.Nextafter(e.now, math.Inf(1))
+	var end float64
+	if num > 0 && e.lazyEnds && !(e.now+pst.least < ts.due) {
+		end = math.NaN() // it cannot end first: drawn when read (endOf)
+	} else {
+		d := e.copyDuration(task, num)
+		if t0 := e.cfg.debug.stretchAfter; t0 > 0 {
+			d = e.stretch(task, num, d, t0)
+		}
+		end = copyEnd(e.now, d)
 	}
 	cp := copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool, seq: e.copySeq}
 	e.copySeq++
@@ -657,6 +668,31 @@ func (e *engine) startCopy(task int32, pool bool) {
 			e.pushRise(c, 1)
 		}
 	}
+}
+
+// copyEnd is when a copy started at start and running d ends: start + d,
+// or, for a d below half the clock's resolution there, the next float.
+func copyEnd(start, d float64) float64 {
+	end := start + d
+	if !(end > start) {
+		end = math.Nextafter(start, math.Inf(1))
+	}
+	return end
+}
+
+// endOf is when copy c's run ends. A copy other than its task's first that
+// cannot end before the task's earliest end so far — one started when less
+// than its phase's shortest duration x_m was left to that end (least) —
+// changes no event and, under a rule that reads no estimate (SREW+C's
+// clones, 70% of which are such on a day of FB-2010), nothing at all: its
+// duration is drawn, from its keyed stream, only when first read here
+// (engine.lazyEnds).
+func (e *engine) endOf(c int32) float64 {
+	cp := &e.cs[c]
+	if math.IsNaN(cp.end) {
+		cp.end = copyEnd(cp.start, e.copyDuration(cp.task, cp.num))
+	}
+	return cp.end
 }
 
 // etaOf is copy c's error factor η, drawn from its keyed stream when first

@@ -147,8 +147,7 @@ func (e *engine) updateTheta(task, c int32) {
 	case e.observed:
 		_, theta = e.observedEstimate(task, e.observedLevel(task))
 	case !e.cfg.Speculation.Mantri:
-		cp := &e.cs[c]
-		theta = cp.end - js.tau/e.etaOf(c)
+		theta = e.endOf(c) - js.tau/e.etaOf(c)
 		if ts.copies > 1 {
 			theta = math.Min(ts.theta, theta)
 		}
@@ -160,7 +159,7 @@ func (e *engine) updateTheta(task, c int32) {
 			e.steps++
 			cp := &e.cs[c]
 			if cp.alive {
-				theta = math.Min(theta, cp.end-level/e.etaOf(c))
+				theta = math.Min(theta, e.endOf(c)-level/e.etaOf(c))
 			}
 		}
 	}

@@ -140,7 +140,7 @@ func (e *engine) remainingAt(task int32, at float64) float64 {
 		e.steps++
 		cp := &e.cs[c]
 		if cp.alive {
-			best = math.Min(best, e.etaOf(c)*(cp.end-at))
+			best = math.Min(best, e.etaOf(c)*(e.endOf(c)-at))
 		}
 	}
 	if !(best >= 0) {
@@ -175,8 +175,8 @@ func (e *engine) exitTime(task int32) float64 {
 	}
 	for c := ts.head; c != none; c = e.cs[c].next {
 		if cp := &e.cs[c]; cp.alive {
-			hi = math.Min(hi, cp.end)
-			guess = math.Min(guess, cp.end-level/e.etaOf(c))
+			hi = math.Min(hi, e.endOf(c))
+			guess = math.Min(guess, e.endOf(c)-level/e.etaOf(c))
 		}
 	}
 	if test(hi) {
