@@ -12,7 +12,9 @@ import (
 )
 
 // indexChecker is an Allocator that, at every decision, checks the
-// straggler index of every active job against a brute force —
+// straggler index of every active job against a brute force (and that its
+// queue of tasks not yet old enough stays within twice its pending part,
+// plus 32) —
 // stragglers.Speculate on Decision.AppendRunning's view of all the job's
 // running tasks, the computation the rules made at every decision before
 // the index — then allocates as inner does. drop, if set, is the mutant:
@@ -94,6 +96,9 @@ func (c *indexChecker) check(d *Decision, k int) {
 	eligible := len(c.acts)
 	if got := d.Stragglers(k); got != eligible {
 		c.fail("t=%v job %d: Stragglers %d, Speculate finds %d eligible of %d", d.Now(), d.Job(k), got, eligible, r)
+	}
+	if ix := d.e.js[d.e.active[k]].ix; ix != nil && len(ix.pend) > 2*(len(ix.pend)-ix.head)+32 {
+		c.fail("t=%v job %d: the queue of tasks to judge holds %d, %d of them pending", d.Now(), d.Job(k), len(ix.pend), len(ix.pend)-ix.head)
 	}
 	if d.e.indexed && d.MayHaveStraggler(k) != (eligible > 0) {
 		c.fail("t=%v job %d: MayHaveStraggler %v with %d eligible", d.Now(), d.Job(k), d.MayHaveStraggler(k), eligible)
