@@ -64,3 +64,44 @@ func BenchmarkHopperMillionObserved(b *testing.B) {
 	cfg.Speculation.Estimator = Observed
 	benchmarkConfig(b, cfg, 1_000_000)
 }
+
+// bigJobs is a workload of n jobs of tasks tasks each (Pareto durations of
+// mean 1, β cycling through 1.1, 1.4, 1.8, truncated at 8× the scale),
+// arriving one per time unit: jobs that run thousands of tasks at once on
+// a large cluster, as FB-2010's largest do, where a rule that looks at
+// every running task at every decision costs Θ(events × running).
+func bigJobs(n, tasks int) []Job {
+	jobs := make([]Job, n)
+	for j := range jobs {
+		beta := []float64{1.1, 1.4, 1.8}[j%3]
+		scale := ParetoScale(1, beta, 8)
+		jobs[j] = Job{Arrival: float64(j), Beta: beta, Phases: []Phase{{Tasks: tasks, Scale: scale, Cap: 8 * scale}}}
+	}
+	return jobs
+}
+
+// BenchmarkBigJobs runs the policies whose rules judge stragglers (Hopper,
+// best effort, budgeted) and SREW+C's on bigJobs(10, 4000) on 2 000 slots:
+// with the straggler index a decision costs what it hands out, not the
+// job's thousands of running tasks.
+func BenchmarkBigJobs(b *testing.B) {
+	jobs := bigJobs(10, 4000)
+	for _, p := range []Preset{SRPT, Hopper, SRPTBestEffort, SRPTBudgeted, SREWC} {
+		b.Run(p.String(), func(b *testing.B) {
+			cfg := DefaultConfig(p, 2000)
+			b.ReportAllocs()
+			events := 0
+			for i := 0; i < b.N; i++ {
+				r, err := Simulate(jobs, cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r.Stats.JobsDone != len(jobs) {
+					b.Fatalf("%d of %d jobs done", r.Stats.JobsDone, len(jobs))
+				}
+				events += r.Stats.Events
+			}
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

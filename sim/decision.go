@@ -469,6 +469,10 @@ func (d *Decision) mayHaveStraggler(fn string, k int) bool {
 	if e.cfg.debug.noFilter {
 		return true
 	}
+	if ix := e.indexOf(j); ix != nil {
+		e.sync(j, ix)
+		return ix.exit.Len() > 0 // exact (see stragglerIndex)
+	}
 	js := &e.js[j]
 	return e.now >= js.quiet-thetaTol*math.Max(1, math.Abs(js.quiet)) && beyond(js.thetaMax, e.now)
 }
@@ -488,6 +492,45 @@ func (d *Decision) AppendRunning(dst []stragglers.Task, k int) []stragglers.Task
 		return dst
 	}
 	return d.e.appendRunning(dst, j)
+}
+
+// Stragglers is the number of running tasks of the active job at position
+// k that stragglers.Speculate, shown AppendRunning's view under the run's
+// rule (Config.Speculation: the thesis's t_rem > t_new, or Mantri's), would
+// find eligible for a copy now: tasks that have run Speculation.Detect ×
+// t_new, below MaxCopies copies, whose t_rem passes the rule's level. It is
+// what BestEffortRule requests. With the straggler bookkeeping
+// (BookkeepingRule, Stragglers) and an estimator other than Observed, the
+// engine keeps the eligible tasks indexed: amortised O(log E) per task
+// becoming or ceasing to be eligible, E of them; otherwise O(R·c) for R
+// running tasks of c copies. 0, and a misuse recorded, for k outside [0,
+// Active()).
+func (d *Decision) Stragglers(k int) int {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.Stragglers", k)
+		return 0
+	}
+	return d.e.eligibleCount(j)
+}
+
+// AppendStragglers appends to dst, and returns, the running positions i
+// (RunningTask's) of the min(n, Stragglers(k)) eligible tasks of the
+// active job at position k that Speculate would copy first — the most
+// urgent: largest t_rem under the thesis's rule, largest c/(c+1)·t_rem
+// under Mantri's, ties to the smaller position — in increasing position
+// order, as Speculate's copy actions on AppendRunning's view come. Indexed
+// as Stragglers: O((n + r)·(c + log E)), r the eligible tasks whose
+// urgency fell past the n-th largest since a decision last ranked them;
+// otherwise O(R·c + E log E). dst unchanged for n ≤ 0; dst unchanged, and
+// a misuse recorded, for k outside [0, Active()).
+func (d *Decision) AppendStragglers(dst []int, k, n int) []int {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.AppendStragglers", k)
+		return dst
+	}
+	return d.e.appendUrgent(dst, j, n)
 }
 
 // PoolKey is the active job at position k's priority for the slots of a
@@ -640,8 +683,7 @@ func (d *Decision) AppendComputed(dst []float64, k, p int) []float64 {
 	e := d.e
 	for t := ph.lo; t < ph.lo+ph.next; t++ {
 		if ts := &e.ts[t]; ts.status == taskWaiting || ts.status == taskDone {
-			cp := &e.cs[ts.win]
-			dst = append(dst, cp.end-cp.start)
+			dst = append(dst, ts.due) // the winning copy's end − start
 		}
 	}
 	return dst

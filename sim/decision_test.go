@@ -86,6 +86,8 @@ func TestDecisionMisuse(t *testing.T) {
 		{"PhaseMoments(0, -1)", "sim.Decision.PhaseMoments", "p", 0, misuser{allocate: func(d *Decision) { d.PhaseMoments(0, -1) }}},
 		{"Copies(k, -1)", "sim.Decision.Copies", "i", 0, misuser{use: func(d *Decision, k int) { d.Copies(k, -1) }}},
 		{"AppendRunning(-1)", "sim.Decision.AppendRunning", "k", -1, misuser{use: func(d *Decision, _ int) { d.AppendRunning(nil, -1) }}},
+		{"Stragglers(-1)", "sim.Decision.Stragglers", "k", -1, misuser{use: func(d *Decision, _ int) { d.Stragglers(-1) }}},
+		{"AppendStragglers(Active())", "sim.Decision.AppendStragglers", "k", 2, misuser{allocate: func(d *Decision) { d.AppendStragglers(nil, d.Active(), 1) }}},
 	} {
 		m := c.m
 		m.a, m.r = &HopperAllocator{}, &SpeculateRule{}
@@ -123,7 +125,7 @@ func TestZeroDecision(t *testing.T) {
 			d.Config().Slots != 0 || d.NewCopy(0) != 0 || d.PoolHeld(0) != 0 || d.Waiting(0) != 0 ||
 			d.Capped(0) != 0 || d.Copies(0, 0) != 0 || d.Phases(0) != 0 || d.Phase(0, 0) != (PhaseStatus{}) ||
 			d.MayHaveStraggler(0) || len(d.AppendRunning(nil, 0)) != 0 || d.PoolKey(0) != 0 || d.Grant() != 0 ||
-			len(d.AppendRemaining(nil)) != 0 {
+			len(d.AppendRemaining(nil)) != 0 || d.Stragglers(0) != 0 || len(d.AppendStragglers(nil, 0, 1)) != 0 {
 			t.Errorf("%#v: non-zero answers", d)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/specsched/specsched/internal/minheap"
 )
 
@@ -20,16 +22,23 @@ const (
 const none = -1 // the null index of copy lists
 
 // copyState is one copy of a task: it holds one slot from start until it is
-// released (its task completes, or it is killed).
+// released (its task completes, or it is killed). Its record in e.cs (and
+// e.prof) is freed for a later copy once no state refers to it — a killed
+// copy when its task's run is over, the winning one when its task
+// completes — so that the records follow the live copies, not the copies
+// ever started (SREW+C's clones alone number in the hundreds of millions
+// on a day of FB-2010). seq, the copy's number in the run's creation
+// order, names it in the event queue.
 type copyState struct {
 	task  int32
 	next  int32   // the task's next (younger) copy, or none
 	num   int32   // the copy's number within its task, from 0
-	start float64 // when it started
-	end   float64 // when its run is over
-	eta   float64 // the error factor of its progress estimate (1: exact)
 	alive bool    // holding its slot
 	pool  bool    // runs in budgeted speculation's reserved pool
+	start float64 // when it started
+	end   float64 // when its run is over
+	eta   float64 // the error factor of its progress estimate (1: exact; 0: not drawn yet, see etaOf)
+	seq   int     // copies started before it in the run
 }
 
 type taskState struct {
@@ -39,9 +48,9 @@ type taskState struct {
 	made   int32 // copies ever started: the next copy's number
 	head   int32 // oldest copy (copies of a task all end together, so the list only grows)
 	tail   int32
-	win    int32   // the copy whose run ended first
+	win    int32   // the copy whose run ended first (its record freed once the task is done)
 	runPos int32   // position in its job's running list
-	due    float64 // the earliest end of its copies' runs so far
+	due    float64 // while running, the earliest end of its copies' runs so far; once computed, the winning copy's duration
 	theta  float64 // the task may be judged a straggler only while now < theta
 	start  float64 // when its first copy started
 	phi    float64 // when it becomes old enough to be judged (detectAt)
@@ -55,26 +64,33 @@ type phaseState struct {
 	completed int32 // tasks done
 	need      int32 // upstream tasks computed before this phase may start
 	runnable  bool
-	waiting   []int32 // tasks waiting for the upstream phase to complete
-	mean, sd  float64 // of the first copies' durations (SREW+C's E_j^z, σ_j^z)
-	tnew      float64 // mean duration of a copy
+	waiting   []int32       // tasks waiting for the upstream phase to complete
+	mean, sd  float64       // of the first copies' durations (SREW+C's E_j^z, σ_j^z)
+	pareto    distuv.Pareto // its tasks' law (Phase.Durations nil)
+	least     float64       // a lower bound of its copies' durations under CopyService (0 if none is used)
+	capCDF    float64       // F(Phase.Cap) under it, if Cap > 0
+	tnew      float64       // mean duration of a copy
 }
 
 type jobState struct {
-	plo, phi   int32   // its phases
-	unfinished int32   // tasks whose run is not over: T_j
-	unsched    int32   // unscheduled tasks of runnable phases
-	held       int32   // slots held by live copies (waiting ones included)
-	capped     int32   // running tasks with MaxCopies live copies
-	waiting    int32   // of which by waiting tasks
-	poolHeld   int32   // of which in the budget pool
-	running    []int32 // running tasks, in an order fixed by the run
-	thetaMax   float64 // an upper bound of theta over its running tasks
-	quiet      float64 // no running task can be judged a straggler before this time
-	tnew       float64 // t_new
-	tau        float64 // the thesis rule's eligibility level: t_rem > tau (t_new)
-	mantriCut  float64 // Mantri's cut-off on c/(c+1)·t_rem
-	minElapsed float64 // how long a task runs before it may be judged
+	plo, phi   int32     // its phases
+	unfinished int32     // tasks whose run is not over: T_j
+	unsched    int32     // unscheduled tasks of runnable phases
+	held       int32     // slots held by live copies (waiting ones included)
+	capped     int32     // running tasks with MaxCopies live copies
+	waiting    int32     // of which by waiting tasks
+	poolHeld   int32     // of which in the budget pool
+	running    []int32   // running tasks, in an order fixed by the run
+	thetaMax   float64   // an upper bound of theta over its running tasks
+	quiet      float64   // no running task can be judged a straggler before this time
+	tnew       float64   // t_new
+	tau        float64   // the thesis rule's eligibility level: t_rem > tau (t_new)
+	mantriCut  float64   // Mantri's cut-off on c/(c+1)·t_rem
+	minElapsed float64   // how long a task runs before it may be judged
+	specCut    float64   // stragglers.Speculate's Mantri cut-off (its own rounding of mantriCut)
+	checks     []float64 // the times of its pending checks, from checkHead on (pushCheck)
+	checkHead  int32
+	ix         *stragglerIndex // its eligible tasks (engine.indexed), made on first use, dropped when it completes
 	done       bool
 }
 
@@ -97,6 +113,14 @@ type engine struct {
 	// judges: the policy judges stragglers (stragglers.Speculate), so the
 	// eligibility bounds θ must be kept.
 	judges bool
+	// indexed: the judged tasks are indexed (stragglerIndex): the policy
+	// judges stragglers, by an estimator whose t_rem only falls between
+	// copy starts (Oracle, Progress).
+	indexed bool
+	// lazyEnds: a copy that cannot end first draws its duration when read
+	// (endOf): no decision is taken at its would-be end (not
+	// everyInstant), and no estimate needs it at its start (not Observed).
+	lazyEnds bool
 	// observed: Estimator Observed; heartbeat is the interval between a
 	// copy's reports as a fraction of t_new, floor each phase's shortest
 	// copy (its nominal run) and prof the copies' progress profiles (see
@@ -121,11 +145,15 @@ type engine struct {
 
 	now     float64
 	events  eventHeap
-	active  []int32 // arrived, unfinished jobs in arrival order
-	pruned  bool    // some active job completed since the last schedule
-	busy    int     // slots held
-	unsched int     // unscheduled runnable tasks over all jobs
-	regBusy int     // slots held outside the pool
+	checkq  minheap.Indexed[struct{}] // the jobs with checks pending, by their first (pushCheck)
+	copySeq int                       // copies started
+	// freeCopies are the records of cs free for the next copies.
+	freeCopies []int32
+	active     []int32 // arrived, unfinished jobs in arrival order
+	pruned     bool    // some active job completed since the last schedule
+	busy       int     // slots held
+	unsched    int     // unscheduled runnable tasks over all jobs
+	regBusy    int     // slots held outside the pool
 
 	res *Result
 
@@ -155,28 +183,31 @@ type engine struct {
 }
 
 // eventHeap is the queue of events: internal/minheap's heap ranked by
-// (time, copy index), the copy index — creation order — breaking ties, so
-// that a run does not depend on heap internals.
-type eventHeap struct{ h minheap.Heap[struct{}] }
+// (time, c), c — a copy's creation order — breaking ties, so that a run
+// does not depend on heap internals (nor on which record a copy reuses).
+type eventHeap struct{ h minheap.Heap[int32] }
 
-// An event is the end of copy c's run; for −2^28 ≤ c < 0, the moment task
-// −c−1 becomes old enough to be judged a straggler (a check: it changes no
-// state but calls for a decision); for c ≤ reportBase, a report of copy
-// reportBase − c that lifts its estimate above the rule's level (Observed).
+// An event is the end of the run of copy number c ≥ 0 (creation order), or,
+// for c ≤ reportBase, a report of copy number reportBase − c that lifts its
+// estimate above the rule's level (Observed). (The moments tasks become old
+// enough to be judged, the checks, are queued apart: pushCheck.) slot is the copy's record in
+// e.cs, which names a later copy once the copy's record is freed (then
+// cs[slot].seq differs: the event is stale).
 type event struct {
-	t float64
-	c int
+	t    float64
+	c    int
+	slot int32
 }
 
 // reportBase is the identifier of the report events of copy 0; those of
 // copy c are reportBase − c, below every check event.
 const reportBase = -1 << 32
 
-func (q *eventHeap) push(ev event) { q.h.Push(minheap.Rank{Key: ev.t, ID: int(ev.c)}, struct{}{}) }
+func (q *eventHeap) push(ev event) { q.h.Push(minheap.Rank{Key: ev.t, ID: int(ev.c)}, ev.slot) }
 
 func (q *eventHeap) pop() event {
 	it := q.h.Pop()
-	return event{t: it.Key, c: it.ID}
+	return event{t: it.Key, c: it.ID, slot: it.Value}
 }
 
 // len is the number of events queued.
@@ -215,6 +246,8 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	e.everyInstant = books.EveryInstant && on || cfg.debug.everyInstant
 	e.checks = e.judges && cfg.Speculation.Detect > 0
 	e.observed = cfg.Speculation.Estimator == Observed
+	e.indexed = e.judges && !e.observed
+	e.lazyEnds = !e.everyInstant && !e.observed && cfg.debug.stretchAfter == 0 && cfg.Service == CopyService
 	e.heartbeat = cfg.Speculation.Heartbeat
 	if e.heartbeat == 0 {
 		e.heartbeat = DefaultHeartbeat
@@ -229,10 +262,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 		e.floor = make([]float64, 0, nPhases)
 	}
 	e.ts = make([]taskState, totalTasks)
-	e.cs = make([]copyState, 0, totalTasks+totalTasks/2) // copies run at about 1.2–1.5 per task under speculation
-	if e.observed {
-		e.prof = make([]profile, 0, cap(e.cs))
-	}
+
 	task := int32(0)
 	for j := range jobs {
 		job := &jobs[j]
@@ -258,6 +288,13 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 				}
 			}
 			st.tnew = phaseMeanCopy(ph, job.Beta)
+			if ph.Durations == nil {
+				st.pareto = distuv.Pareto{Xm: ph.Scale, Alpha: job.Beta}
+				st.capCDF = st.pareto.CDF(ph.Cap)
+				// x_m bounds every draw below (the quantile x_m·(1−p)^(−1/β),
+				// capped at Cap ≥ x_m), up to Pow's last bits.
+				st.least = ph.Scale * (1 - 0x1p-40)
+			}
 			if e.floor != nil {
 				e.floor = append(e.floor, phaseFloor(ph))
 			}
@@ -283,6 +320,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	if cfg.Speculation.Mantri {
 		for j := range e.js {
 			e.js[j].mantriCut = mantriCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
+			e.js[j].specCut = speculateCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
 		}
 	}
 	e.res = &Result{Policy: cfg.Policy, Slots: cfg.Slots, Jobs: make([]JobResult, len(jobs))}
@@ -379,6 +417,11 @@ func (e *engine) copyDuration(task int32, num int32) float64 {
 		return e.firstWork(task) * logNormalMeanOne(e.seed, drawMachine, int(task), int(num), e.cfg.ServiceCV)
 	}
 	switch {
+	case ph.Durations == nil && ph.Cap > 0:
+		// paretoDuration's truncated draw, with its F(Cap) kept per
+		// phase: the same value, one power fewer per copy.
+		u := keyedUniform(e.seed, drawDuration, int(task), int(num))
+		return math.Min(pst.pareto.Quantile(u*pst.capCDF), ph.Cap)
 	case ph.Durations == nil:
 		return paretoDuration(e.seed, int(task), int(num), ph.Scale, job.Beta, ph.Cap)
 	case num == 0:
@@ -400,13 +443,16 @@ func (e *engine) run() error {
 	})
 	next := 0
 	first := true
-	for next < len(order) || e.events.len() > 0 {
+	for next < len(order) || e.events.len() > 0 || e.checkq.Len() > 0 {
 		t := math.Inf(1)
 		if next < len(order) {
 			t = e.jobs[order[next]].Arrival
 		}
 		if e.events.len() > 0 && e.events.next() < t {
 			t = e.events.next()
+		}
+		if e.checkq.Len() > 0 && e.checkq.Min().Key < t {
+			t = e.checkq.Min().Key
 		}
 		if first {
 			e.res.Stats.Start = t
@@ -418,23 +464,28 @@ func (e *engine) run() error {
 		// skipped unless the policy hands out one copy per straggler per
 		// decision (see everyInstant).
 		decide := e.everyInstant
+		for e.checkq.Len() > 0 && e.checkq.Min().Key == t {
+			e.popCheck()
+			e.res.Stats.Events++
+			decide = true
+		}
 		for e.events.len() > 0 && e.events.next() == t {
 			ev := e.events.pop()
 			e.steps++
 			if ev.c < 0 {
-				if ev.c <= reportBase && !e.report(int32(reportBase-ev.c)) {
+				if ev.c <= reportBase && !e.report(ev.slot, reportBase-ev.c) {
 					continue
 				}
 				e.res.Stats.Events++
 				decide = true
 				continue
 			}
-			if !e.cs[ev.c].alive {
-				continue
+			if cp := &e.cs[ev.slot]; cp.seq != ev.c || !cp.alive {
+				continue // killed (its record perhaps another copy's since)
 			}
 			e.res.Stats.Events++
 			decide = true
-			if err := e.copyRunOver(int32(ev.c)); err != nil {
+			if err := e.copyRunOver(ev.slot); err != nil {
 				return err
 			}
 		}
@@ -527,27 +578,43 @@ func (e *engine) startCopy(task int32, pool bool) {
 	js := &e.js[pst.job]
 	num := ts.made
 	ts.made++
-	d := e.copyDuration(task, num)
-	if t0 := e.cfg.debug.stretchAfter; t0 > 0 {
-		d = e.stretch(task, num, d, t0)
-	}
 	eta := 1.0
 	if e.cfg.Speculation.Estimator == Progress {
-		eta = logNormalMedianOne(e.seed, drawEstimate, int(task), int(num), e.cfg.Speculation.EstimateError)
+		eta = 0 // drawn when first read (etaOf)
 	}
-	end := e.now + d
-	if !(end > e.now) {
-		end = math.Nextafter(e.now, math.Inf(1))
+	var end float64
+	if num > 0 && e.lazyEnds && !(e.now+pst.least < ts.due) {
+		end = math.NaN() // it cannot end first: drawn when read (endOf)
+	} else {
+		d := e.copyDuration(task, num)
+		if t0 := e.cfg.debug.stretchAfter; t0 > 0 {
+			d = e.stretch(task, num, d, t0)
+		}
+		end = copyEnd(e.now, d)
 	}
-	c := int32(len(e.cs))
-	e.cs = append(e.cs, copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool})
+	cp := copyState{task: task, next: none, num: num, start: e.now, end: end, eta: eta, alive: true, pool: pool, seq: e.copySeq}
+	e.copySeq++
+	var c int32
+	if n := len(e.freeCopies); n > 0 {
+		c = e.freeCopies[n-1]
+		e.freeCopies = e.freeCopies[:n-1]
+		e.cs[c] = cp
+	} else {
+		c = int32(len(e.cs))
+		e.cs = append(e.cs, cp)
+	}
 	if e.observed {
 		u := e.onsetFraction(task, num)
 		beat := e.heartbeat * js.tnew
 		if !(e.now+beat > e.now) { // below the clock's resolution: one ulp
 			beat = math.Nextafter(e.now, math.Inf(1)) - e.now
 		}
-		e.prof = append(e.prof, newProfile(end-e.now, e.floor[ts.phase], u, beat))
+		pr := newProfile(end-e.now, e.floor[ts.phase], u, beat)
+		if int(c) < len(e.prof) {
+			e.prof[c] = pr
+		} else {
+			e.prof = append(e.prof, pr)
+		}
 	}
 	e.steps++
 	if ts.tail == none {
@@ -577,7 +644,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 	if num == 0 {
 		e.res.Stats.Launched++
 		if e.checks {
-			e.push(event{t: ts.phi, c: -int(task) - 1})
+			e.pushCheck(pst.job, ts.phi)
 		}
 	} else {
 		e.res.Stats.Copies++
@@ -593,7 +660,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 		ts.due = end
 	}
 	if earliest || e.everyInstant {
-		e.push(event{t: end, c: int(c)})
+		e.push(event{t: end, c: cp.seq, slot: c})
 	}
 	if e.judges {
 		e.updateTheta(task, c)
@@ -603,23 +670,60 @@ func (e *engine) startCopy(task int32, pool bool) {
 	}
 }
 
+// copyEnd is when a copy started at start and running d ends: start + d,
+// or, for a d below half the clock's resolution there, the next float.
+func copyEnd(start, d float64) float64 {
+	end := start + d
+	if !(end > start) {
+		end = math.Nextafter(start, math.Inf(1))
+	}
+	return end
+}
+
+// endOf is when copy c's run ends. A copy other than its task's first that
+// cannot end before the task's earliest end so far — one started when less
+// than its phase's shortest duration x_m was left to that end (least) —
+// changes no event and, under a rule that reads no estimate (SREW+C's
+// clones, 70% of which are such on a day of FB-2010), nothing at all: its
+// duration is drawn, from its keyed stream, only when first read here
+// (engine.lazyEnds).
+func (e *engine) endOf(c int32) float64 {
+	cp := &e.cs[c]
+	if math.IsNaN(cp.end) {
+		cp.end = copyEnd(cp.start, e.copyDuration(cp.task, cp.num))
+	}
+	return cp.end
+}
+
+// etaOf is copy c's error factor η, drawn from its keyed stream when first
+// read: a run whose rule reads no estimate (SREW+C's, which clones into
+// every slot it holds) draws none.
+func (e *engine) etaOf(c int32) float64 {
+	cp := &e.cs[c]
+	if cp.eta == 0 {
+		cp.eta = logNormalMedianOne(e.seed, drawEstimate, int(cp.task), int(cp.num), e.cfg.Speculation.EstimateError)
+	}
+	return cp.eta
+}
+
 // pushRise queues copy c's first report from report k on that lifts its
 // estimate above its job's level, if any (Observed).
 func (e *engine) pushRise(c int32, k float64) {
 	job := e.ps[e.ts[e.cs[c].task].phase].job
 	lo, hi := e.reportLevels(job)
 	if _, at, ok := e.nextRise(c, k, lo, hi); ok {
-		e.push(event{t: at, c: reportBase - int(c)})
+		e.push(event{t: at, c: reportBase - e.cs[c].seq, slot: c})
 	}
 }
 
-// report handles a report event of copy c: if its task still runs and may
-// be copied, its eligibility bound takes the new estimate, the copy's next
+// report handles a report event of copy number seq, in record c: if the
+// copy still runs (the record is still its), its task still runs and may be
+// copied, its eligibility bound takes the new estimate, the copy's next
 // rising report is queued, and true calls for a decision.
-func (e *engine) report(c int32) bool {
+func (e *engine) report(c int32, seq int) bool {
 	cp := &e.cs[c]
 	ts := &e.ts[cp.task]
-	if !cp.alive || ts.status != taskRunning || ts.copies >= MaxCopies {
+	if cp.seq != seq || !cp.alive || ts.status != taskRunning || ts.copies >= MaxCopies {
 		return false
 	}
 	e.updateTheta(cp.task, c)
@@ -638,6 +742,43 @@ func (e *engine) stretch(task, num int32, d, t0 float64) float64 {
 		return 2 * d
 	}
 	return d
+}
+
+// pushCheck queues a check of job j at phi, the moment its task just
+// launched becomes old enough to be judged a straggler. A check changes no
+// state but calls for a decision (and counts as an event), so checks need
+// not be ordered among themselves nor against the other events of their
+// instant; the job's come in launch order, and their times never decrease
+// (detectAt is nondecreasing in the start, which is), so each job keeps
+// them in a queue and checkq orders the jobs by their first: O(log J) per
+// check for J jobs with checks pending, where the event heap, holding
+// every running copy's end besides, would take O(log(copies + checks)).
+func (e *engine) pushCheck(j int32, phi float64) {
+	e.steps++
+	js := &e.js[j]
+	js.checks = append(js.checks, phi)
+	if len(js.checks)-int(js.checkHead) == 1 {
+		e.checkq.Push(minheap.Rank{Key: phi, ID: int(j)}, int(j), struct{}{})
+	}
+}
+
+// popCheck takes the earliest check off checkq (which must hold one).
+func (e *engine) popCheck() {
+	e.steps++
+	j := e.checkq.Min().Index
+	js := &e.js[j]
+	js.checkHead++
+	if int(js.checkHead) == len(js.checks) {
+		js.checks, js.checkHead = js.checks[:0], 0
+		e.checkq.Remove(j)
+		return
+	}
+	if 2*int(js.checkHead) > len(js.checks) && js.checkHead > 32 { // keep the queue O(its pending part)
+		js.checks = js.checks[:copy(js.checks, js.checks[js.checkHead:])]
+		js.checkHead = 0
+	}
+	e.checkq.Min().Key = js.checks[js.checkHead]
+	e.checkq.Fix(j)
 }
 
 // push adds an event to the heap.
@@ -700,15 +841,20 @@ func (e *engine) copyRunOver(c int32) error {
 	if ts.copies >= MaxCopies {
 		js.capped--
 	}
-	for s := ts.head; s != none; s = e.cs[s].next {
+	for s := ts.head; s != none; {
 		e.steps++
+		next := e.cs[s].next
 		if s != c && e.cs[s].alive {
 			e.release(s, true)
+			e.freeCopies = append(e.freeCopies, s)
 		}
+		s = next
 	}
 	ts.win = c
+	ts.due = e.cs[c].end - e.cs[c].start
 	// Remove the task from its job's running list (swap with the last).
 	last := js.running[len(js.running)-1]
+	e.unindex(js, task, last, int32(len(js.running)-1))
 	js.running[ts.runPos] = last
 	e.ts[last].runPos = ts.runPos
 	js.running = js.running[:len(js.running)-1]
@@ -742,6 +888,7 @@ func (e *engine) complete(task int32) {
 		}
 		ts.status = taskDone
 		e.release(ts.win, false)
+		e.freeCopies = append(e.freeCopies, ts.win)
 		pst.completed++
 		if pst.completed < pst.n {
 			return
@@ -768,6 +915,7 @@ func (e *engine) complete(task int32) {
 func (e *engine) finishJob(j int32) {
 	js := &e.js[j]
 	js.done = true
+	js.ix = nil
 	e.pruned = true
 	r := &e.res.Jobs[j]
 	r.Finish = e.now

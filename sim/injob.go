@@ -123,18 +123,7 @@ func (e *engine) remaining(task int32) float64 {
 		rem, _ := e.observedEstimate(task, 0)
 		return rem
 	}
-	best := math.Inf(1)
-	for c := e.ts[task].head; c != none; c = e.cs[c].next {
-		e.steps++
-		cp := &e.cs[c]
-		if cp.alive {
-			best = math.Min(best, cp.eta*(cp.end-e.now))
-		}
-	}
-	if !(best >= 0) {
-		return 0
-	}
-	return best
+	return e.remainingAt(task, e.now)
 }
 
 // updateTheta updates, after copy c of a task has started, the time θ up to
@@ -158,8 +147,7 @@ func (e *engine) updateTheta(task, c int32) {
 	case e.observed:
 		_, theta = e.observedEstimate(task, e.observedLevel(task))
 	case !e.cfg.Speculation.Mantri:
-		cp := &e.cs[c]
-		theta = cp.end - js.tau/cp.eta
+		theta = e.endOf(c) - js.tau/e.etaOf(c)
 		if ts.copies > 1 {
 			theta = math.Min(ts.theta, theta)
 		}
@@ -171,7 +159,7 @@ func (e *engine) updateTheta(task, c int32) {
 			e.steps++
 			cp := &e.cs[c]
 			if cp.alive {
-				theta = math.Min(theta, cp.end-level/cp.eta)
+				theta = math.Min(theta, e.endOf(c)-level/e.etaOf(c))
 			}
 		}
 	}
@@ -182,6 +170,9 @@ func (e *engine) updateTheta(task, c int32) {
 	js.thetaMax = math.Max(js.thetaMax, theta)
 	if at := math.Max(ts.phi, e.now); beyond(theta, at) {
 		js.quiet = math.Min(js.quiet, at)
+	}
+	if e.indexed {
+		e.reindex(task)
 	}
 }
 

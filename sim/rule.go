@@ -2,11 +2,9 @@ package sim
 
 import (
 	"fmt"
-	"slices"
 
-	"github.com/specsched/specsched/competitive"
 	"github.com/specsched/specsched/internal/check"
-	"github.com/specsched/specsched/stragglers"
+	"github.com/specsched/specsched/internal/selection"
 )
 
 // An InJobRule is the second half of a cluster scheduler: how a job uses
@@ -125,14 +123,12 @@ func (LaunchRule) Use(d *Decision, k, g int) error {
 // slot.
 func (LaunchRule) CanUse(*Decision, int) bool { return false }
 
-// judge is the scratch of the rules that judge stragglers by
-// stragglers.Speculate: the view of a job's tasks (its running tasks, in
-// the Decision's order, then unscheduled ones), Speculate's actions and
-// workspace.
+// judge is the scratch of the rules that judge stragglers as
+// stragglers.Speculate does: the running positions to copy and the
+// apportionment's workspace.
 type judge struct {
-	view []stragglers.Task
-	acts []stragglers.Action
-	ws   stragglers.Workspace
+	picks []int               // the running positions to copy (Decision.AppendStragglers)
+	sel   selection.Workspace // speculateSplit's
 	// fullView (tests only) shows Speculate every unscheduled task, not
 	// only as many as the job can start: a shortcut that must not change
 	// any result.
@@ -148,34 +144,20 @@ type judge struct {
 // a value, and panic for a nil rule.
 func canJudge(d *Decision, k int) bool { return d.mayHaveStraggler("sim.InJobRule.CanUse", k) }
 
-// specPolicy is the stragglers.Speculation of the active job at position
-// k: the thesis's rule or Mantri's (Config.Speculation), its t_new, β and
-// the time a task runs before it may be judged (Speculation.Detect ×
-// t_new).
-func specPolicy(d *Decision, k int) stragglers.Speculation {
-	spec := d.Config().Speculation
-	tnew := d.NewCopy(k)
-	p := stragglers.Speculation{
-		Rule:       stragglers.ThesisRule,
-		NewCopy:    tnew,
-		Beta:       d.Beta(k),
-		Threshold:  spec.Threshold,
-		MinElapsed: spec.Detect * tnew,
-	}
-	if spec.Mantri {
-		p.Rule = stragglers.MantriRule
-	}
-	return p
-}
-
 // busySlots is the number of slots the live copies of the running tasks of
 // the active job at position k hold, the pool's included: Speculate's busy
 // slots.
 func busySlots(d *Decision, k int) int { return d.Held(k) + d.PoolHeld(k) - d.Waiting(k) }
 
 // viewLimit is how many of the unscheduled tasks of the active job at
-// position k a decision for limit slots needs to see (see buildView and
+// position k a decision for limit slots needs to see (SpeculateRule.Use,
 // PlanRule.Use); every one with fullView.
+//
+// Truncating the unscheduled tasks to the slots the job holds does not
+// change Speculate's decision: with at least that many tasks unfinished,
+// eq. 3.2's level is the same (2/β, or 1 for β ≥ 2, since (2/β)·T ≥ slots
+// either way), and Speculate never launches more tasks than it has free
+// slots.
 func viewLimit(d *Decision, k, limit int, fullView bool) int {
 	if fullView {
 		return d.Unscheduled(k)
@@ -183,67 +165,28 @@ func viewLimit(d *Decision, k, limit int, fullView bool) int {
 	return min(d.Unscheduled(k), limit)
 }
 
-// buildView writes the snapshot of the active job at position k for
-// stragglers.Speculate to r.view: its running tasks (Decision.AppendRunning,
-// which also makes the job's eligibility bounds exact), then unsched of its
-// unscheduled runnable tasks, which Decision.Launch starts in that order.
-//
-// Truncating the unscheduled tasks to the slots the job holds does not change
-// Speculate's decision: with at least that many tasks unfinished, eq. 3.2's
-// level is the same (2/β, or 1 for β ≥ 2, since (2/β)·T ≥ slots either way),
-// and Speculate never launches more tasks than it has free slots.
-func (r *judge) buildView(d *Decision, k, unsched int) {
-	r.view = d.AppendRunning(r.view[:0], k)
-	for ; unsched > 0; unsched-- {
-		r.view = append(r.view, stragglers.Task{State: stragglers.Unscheduled})
+// stragglerCopies sets r.picks to the running tasks stragglers.Speculate
+// would copy of the active job at position k given up to g free slots,
+// judging running tasks only (a view of its running tasks and no
+// unscheduled one: every free slot it fills is a copy, of the eligible
+// tasks in decreasing urgency, at most one each):
+// Decision.AppendStragglers.
+func (r *judge) stragglerCopies(d *Decision, k, g int) {
+	r.picks = r.picks[:0]
+	if g > 0 && d.Running(k) > 0 && d.MayHaveStraggler(k) {
+		r.picks = d.AppendStragglers(r.picks, k, g)
 	}
 }
 
-// speculate calls stragglers.Speculate on the view for a job holding slots
-// slots; the view was built from the Decision, so an error is rule fn's.
-func (r *judge) speculate(fn string, slots int, pol stragglers.Speculation) error {
-	var err error
-	r.acts, err = stragglers.Speculate(r.acts, r.view, slots, pol, &r.ws)
-	return internalError(fn, "stragglers.Speculate", err)
-}
-
-// apply starts the copies of Speculate's actions on r.view for the active
-// job at position k, and returns how many it started: a launch starts the
-// job's next unscheduled task (the view lists them in that order), a copy
-// copies the running task at the view's index.
-func (r *judge) apply(fn string, d *Decision, k int) (int, error) {
-	for n, a := range r.acts {
-		var ok bool
-		switch a.Kind {
-		case stragglers.Launch:
-			ok = r.view[a.Task].State == stragglers.Unscheduled && d.Launch(k, 1) == 1
-		case stragglers.Copy:
-			ok = r.view[a.Task].State == stragglers.Running && d.Copy(k, a.Task)
-		}
-		if !ok {
-			return n, fmt.Errorf("%s: internal error: action %d of stragglers.Speculate on task %d could not start", fn, a.Kind, a.Task)
+// copyPicks starts a copy of each running task r.picks lists, for the
+// active job at position k, and returns how many it started.
+func (r *judge) copyPicks(fn string, d *Decision, k int) (int, error) {
+	for n, i := range r.picks {
+		if !d.Copy(k, i) {
+			return n, fmt.Errorf("%s: internal error: a copy of running task %d of stragglers.Speculate's choice could not start", fn, i)
 		}
 	}
-	return len(r.acts), nil
-}
-
-// stragglerCopies sets r.acts to the copies stragglers.Speculate would start
-// of the running tasks of the active job at position k given up to g free
-// slots, judging running tasks only: the view holds no unscheduled task,
-// so every free slot it fills is a copy, of the eligible tasks in
-// decreasing urgency, at most one each.
-func (r *judge) stragglerCopies(fn string, d *Decision, k, g int) error {
-	return r.copiesOf(fn, d, k, g, d.Running(k))
-}
-
-// copiesOf is stragglerCopies for a job of running running tasks.
-func (r *judge) copiesOf(fn string, d *Decision, k, g, running int) error {
-	if g <= 0 || running == 0 || !d.MayHaveStraggler(k) {
-		r.acts = r.acts[:0]
-		return nil
-	}
-	r.buildView(d, k, 0)
-	return r.speculate(fn, busySlots(d, k)+g, specPolicy(d, k))
+	return len(r.picks), nil
 }
 
 // SpeculateRule is Hopper's in-job rule: the job fills its slots by
@@ -254,9 +197,15 @@ func (r *judge) copiesOf(fn string, d *Decision, k, g, running int) error {
 // state while it starts copies and slots remain: with Detect = 0 a task
 // launched now can be copied now (the thesis's idealisation, "we ignore
 // this observation duration"), and a task whose copies all look slow gets
-// another. O(R·c + u) per call of Speculate for R running tasks of c copies
-// and u ≤ g unscheduled tasks in the view; jobs with no possible straggler
-// launch without one.
+// another. Speculate's decision is taken from what it depends on — the
+// counts of the view (speculateSplit) and its most urgent eligible tasks
+// (Decision.AppendStragglers) — not by showing it the view: O(1) for the
+// split plus O((n + r)·(c + log E)) for the n copies handed out (see
+// AppendStragglers), where Speculate on the full view costs O(R·c + u) for
+// R running tasks of c copies and u ≤ g unscheduled tasks at every
+// decision. TestRulesMatchSpeculateOnBigJobs runs it against a rule that
+// calls Speculate on that view. Jobs with no possible straggler launch
+// without one.
 type SpeculateRule struct{ judge }
 
 // Bookkeeping implements BookkeepingRule: the rule judges stragglers.
@@ -279,7 +228,7 @@ func (r *SpeculateRule) Use(d *Decision, k, g int) error {
 		return err
 	}
 	slots := busySlots(d, k) + g
-	pol := specPolicy(d, k)
+	beta := d.Beta(k)
 	used := 0
 	for used < g {
 		if !d.MayHaveStraggler(k) {
@@ -292,18 +241,31 @@ func (r *SpeculateRule) Use(d *Decision, k, g int) error {
 			}
 			continue
 		}
-		r.buildView(d, k, viewLimit(d, k, slots, r.fullView))
-		if err := r.speculate(fn, slots, pol); err != nil {
-			return err
-		}
-		if len(r.acts) == 0 {
+		// Speculate's decision on the view of the job's running tasks
+		// (AppendRunning's) and u of its unscheduled ones (viewLimit),
+		// from the view's counts and its most urgent eligible tasks alone:
+		// the split (speculateSplit), then AppendStragglers for the copy
+		// budget; launches first, then the copies, as Speculate's actions
+		// come.
+		u := viewLimit(d, k, slots, r.fullView)
+		running, busy := d.Running(k), busySlots(d, k)
+		if slots <= busy || u+running == 0 {
 			break
 		}
-		n, err := r.apply(fn, d, k)
+		launch, budget := speculateSplit(&r.sel, u, running, busy, slots, beta)
+		r.picks = d.AppendStragglers(r.picks[:0], k, budget)
+		launch += min(u-launch, budget-len(r.picks)) // step 3
+		if launch+len(r.picks) == 0 {
+			break
+		}
+		if d.Launch(k, launch) != launch {
+			return fmt.Errorf("%s: internal error: stragglers.Speculate's launches could not start", fn)
+		}
+		n, err := r.copyPicks(fn, d, k)
 		if err != nil {
 			return err
 		}
-		used += n
+		used += launch + n
 	}
 	return nil
 }
@@ -330,17 +292,19 @@ func (*BestEffortRule) Bookkeeping() Bookkeeping {
 }
 
 // Requests implements RequestRule: the number of running tasks of the
-// active job at position k that the rule would copy now. O(R·c) for its R
-// running tasks of c copies each. It returns a *specsched.InputError for a
+// active job at position k that the rule would copy now, its detected
+// stragglers (Decision.Stragglers: amortised O(log E) with the engine's
+// index, O(R·c) for its R running tasks of c copies each without). It returns a *specsched.InputError for a
 // nil receiver.
 func (r *BestEffortRule) Requests(d *Decision, k int) (int, error) {
 	const fn = "sim.BestEffortRule.Requests"
 	if r == nil {
 		return 0, nilRule(fn)
 	}
-	running := d.Running(k)
-	err := r.copiesOf(fn, d, k, running, running)
-	return len(r.acts), err
+	if d.Running(k) == 0 || !d.MayHaveStraggler(k) {
+		return 0, nil
+	}
+	return d.Stragglers(k), nil
 }
 
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
@@ -351,10 +315,8 @@ func (r *BestEffortRule) Use(d *Decision, k, g int) error {
 	if err != nil {
 		return err
 	}
-	if err := r.stragglerCopies(fn, d, k, g); err != nil {
-		return err
-	}
-	n, err := r.apply(fn, d, k)
+	r.stragglerCopies(d, k, g)
+	n, err := r.copyPicks(fn, d, k)
 	if err != nil {
 		return err
 	}
@@ -397,9 +359,9 @@ func (*BudgetedRule) Use(d *Decision, k, g int) error {
 func (*BudgetedRule) CanUse(*Decision, int) bool { return false }
 
 // FillPool implements PoolRule: it hands the free slots of the pool to
-// detected stragglers. O(n log n) for n active jobs, plus O(R·c) per job
-// with a possible straggler for its R running tasks of c copies, visited
-// until the pool is full. It returns a *specsched.InputError for a nil
+// detected stragglers. O(n log n) for n active jobs, plus, per job with a
+// possible straggler visited until the pool is full,
+// Decision.AppendStragglers' cost for the copies it hands out. It returns a *specsched.InputError for a nil
 // receiver.
 func (r *BudgetedRule) FillPool(d *Decision, free int) error {
 	const fn = "sim.BudgetedRule.FillPool"
@@ -417,10 +379,8 @@ func (r *BudgetedRule) FillPool(d *Decision, free int) error {
 		if free == 0 {
 			break
 		}
-		if err := r.stragglerCopies(fn, d, int(k), free); err != nil {
-			return err
-		}
-		n, err := r.apply(fn, d, int(k))
+		r.stragglerCopies(d, int(k), free)
+		n, err := r.copyPicks(fn, d, int(k))
 		if err != nil {
 			return err
 		}
@@ -439,13 +399,9 @@ func (r *BudgetedRule) FillPool(d *Decision, free int) error {
 // randomness (a nil *rand.Rand): the lowest ordinals get the extra copy.
 // Which unscheduled tasks get it does not matter (they are exchangeable);
 // among running tasks, the job's first running tasks get it. A task runs at
-// most MaxCopies copies. O(R + A log A) for R running tasks and A actions.
+// most MaxCopies copies. O(g + u + A) for g slots, u ≤ g unscheduled
+// tasks and A copies started (see Use).
 type PlanRule struct {
-	actions  []competitive.Action
-	running  []int
-	machines [1]int
-	job      [1]competitive.Job
-	ws       competitive.Workspace
 	fullView bool // tests only: as judge's
 }
 
@@ -470,44 +426,42 @@ func (r *PlanRule) Use(d *Decision, k, g int) error {
 	if err != nil || g == 0 {
 		return err
 	}
-	held := busySlots(d, k)
+	// competitive.Plan for this job alone, with its share held + g on a
+	// cluster of held + g machines (o = held: its running copies), grants
+	// it g copies (line 7 drops nothing without preemption); Plan spreads
+	// them over its u unscheduled tasks if any (line 12), else over its R
+	// running tasks (line 14): q = ⌊g/n⌋ each and one more on the first g
+	// mod n of the n targets (no randomness: the lowest ordinals), launches
+	// first in ordinal order. That spread is computed here, in O(g + u)
+	// rather than Plan's O(R) snapshot of every running task (q = 0 for a
+	// job of R > g running tasks: only the first g are visited);
+	// TestUserPartsMatchBuiltIns runs the rule against one calling Plan.
 	u := viewLimit(d, k, g, r.fullView) // Plan gives min(u, g) of the u tasks copies: the same with u ≤ g
-	r.running = r.running[:0]
-	for i := range d.Running(k) {
-		r.running = append(r.running, d.Copies(k, i))
-	}
-	r.job[0] = competitive.Job{Map: competitive.Phase{
-		Tasks: u + len(r.running), Mean: d.NewCopy(k), Unscheduled: u, Running: r.running,
-	}}
-	if r.job[0].Map.Tasks == 0 {
+	running := d.Running(k)
+	if u+running == 0 {
 		return nil
 	}
-	r.machines[0] = held + g
-	r.actions, err = competitive.Plan(r.actions, r.job[:], r.machines[:], held+g,
-		d.Config().Lambda, competitive.NonPreemptive, nil, &r.ws)
-	if err != nil {
-		return internalError(fn, "competitive.Plan", err)
+	targets := u
+	if u == 0 {
+		targets = running
 	}
-	// Unscheduled tasks are exchangeable: the launched ordinals, in
-	// increasing order, become the job's next unscheduled tasks.
-	slices.SortStableFunc(r.actions, func(a, b competitive.Action) int {
-		if a.Kind != b.Kind {
-			return int(a.Kind) - int(b.Kind)
+	q, extra := g/targets, g%targets
+	if q == 0 {
+		targets = extra // the others get nothing
+	}
+	for t := range targets {
+		c := q
+		if t < extra {
+			c++
 		}
-		return a.Task - b.Task
-	})
-	for _, a := range r.actions {
 		var task, n int
-		switch a.Kind {
-		case competitive.Launch:
+		if u > 0 {
 			if d.Launch(k, 1) != 1 {
 				return fmt.Errorf("%s: internal error: SREW+C launched more tasks than the job has", fn)
 			}
-			task, n = d.Running(k)-1, min(a.Copies, MaxCopies)-1
-		case competitive.Clone:
-			task, n = a.Task, min(a.Copies, MaxCopies-d.Copies(k, a.Task))
-		default:
-			return fmt.Errorf("%s: internal error: SREW+C preempted without preemption", fn)
+			task, n = d.Running(k)-1, min(c, MaxCopies)-1
+		} else {
+			task, n = t, min(c, MaxCopies-d.Copies(k, t))
 		}
 		for ; n > 0; n-- {
 			if !d.Copy(k, task) {
