@@ -2,8 +2,10 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"testing"
 
+	gocmp "github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched/stragglers"
@@ -270,6 +272,70 @@ func TestBaselinesLaterPhase(t *testing.T) {
 			if r.Jobs[0].Finish != tc.finish {
 				t.Errorf("%s+%s: job A ends at %v, want %v", alloc, tc.rule, r.Jobs[0].Finish, tc.finish)
 			}
+		}
+	}
+}
+
+// TestHadoopJudgesWhenOldEnough: a task too young to be judged when its
+// phase is looked at is judged once it has run Speculation.Detect × t_new
+// (0.1 × 1). On 3 slots, tasks of 1, 1, 1 and 10 (copies of 1) under
+// Oracle: the last starts at 1, when the others end (mean 1), and cannot
+// be judged then; at 1.1 its t_rem is 9.9 > 1: copied, the job ends at
+// 2.1 instead of 11.
+func TestHadoopJudgesWhenOldEnough(t *testing.T) {
+	t.Parallel()
+	job := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{
+		Tasks: 4, Durations: []float64{1, 1, 1, 10}, CopyDurations: []float64{1, 1, 1, 1},
+	}}}
+	for _, alloc := range []string{"srpt", "fair", "hopper"} {
+		cfg := DefaultConfig(SRPT, 3)
+		cfg.Speculation.Estimator = Oracle
+		cfg.Allocator, _ = NewAllocator(alloc)
+		cfg.Rule = &HadoopRule{}
+		r, err := Simulate([]Job{job}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := r.Jobs[0].Finish; math.Abs(f-2.1) > 1e-9 {
+			t.Errorf("%s+hadoop: the job ends at %v, want 2.1", alloc, f)
+		}
+	}
+}
+
+// TestHadoopTwoPhases: Hadoop scans every ready phase of a job at a
+// decision, not only the first. Job A's maps (1, 1, 1, 20; copies of 1,
+// 1, 1, 20) and its reduces (1, 1, 1, 10; copies of 1), started once half
+// the maps have run (at 1), under Oracle: at 1 the map straggler (t_rem
+// 19 > the maps' mean 1) is copied, its copy as slow; at 2 the map phase,
+// still ready, has nothing more to copy, and the reduce straggler (t_rem
+// 8 > the reduces' mean 1) is copied.
+func TestHadoopTwoPhases(t *testing.T) {
+	t.Parallel()
+	a := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{
+		{Tasks: 4, Durations: []float64{1, 1, 1, 20}, CopyDurations: []float64{1, 1, 1, 20}},
+		{Tasks: 4, Start: 0.5, Durations: []float64{1, 1, 1, 10}, CopyDurations: []float64{1, 1, 1, 1}},
+	}}
+	for _, alloc := range []string{"srpt", "fair", "hopper"} {
+		cfg := DefaultConfig(SRPT, 100)
+		cfg.Speculation.Estimator = Oracle
+		cfg.Allocator, _ = NewAllocator(alloc)
+		cfg.Rule = &HadoopRule{}
+		cfg.Record = true
+		r, err := Simulate([]Job{a}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var copies []CopyRecord
+		for _, c := range r.Copies {
+			if c.Copy > 0 {
+				c.End, c.Killed = 0, false
+				copies = append(copies, c)
+			}
+		}
+		slices.SortFunc(copies, func(x, y CopyRecord) int { return cmpFloat(x.Start, y.Start) })
+		want := []CopyRecord{{Phase: 0, Task: 3, Copy: 1, Start: 1}, {Phase: 1, Task: 3, Copy: 1, Start: 2}}
+		if diff := gocmp.Diff(want, copies); diff != "" {
+			t.Errorf("%s+hadoop: copies (-want +got):\n%s", alloc, diff)
 		}
 	}
 }
