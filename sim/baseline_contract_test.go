@@ -172,6 +172,39 @@ func testBaselineContracts(t *rapid.T) {
 
 func TestBaselineContracts(t *testing.T) { t.Parallel(); rapid.Check(t, testBaselineContracts) }
 
+// ruleRuns runs jobs under Oracle on slots slots with the named rule and
+// each kind of allocator (SRPT, Fair, Hopper's), recording the copies,
+// and hands each result to check with the allocator's name.
+func ruleRuns(t *testing.T, jobs []Job, slots int, rule string, check func(alloc string, r *Result)) {
+	t.Helper()
+	for _, alloc := range []string{"srpt", "fair", "hopper"} {
+		cfg := DefaultConfig(SRPT, slots)
+		cfg.Speculation.Estimator = Oracle
+		cfg.Allocator, _ = NewAllocator(alloc)
+		cfg.Rule, _ = NewRule(rule)
+		cfg.Record = true
+		r, err := Simulate(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(alloc, r)
+	}
+}
+
+// laterCopies are a run's copies beyond the first, by start, without
+// their end.
+func laterCopies(r *Result) []CopyRecord {
+	var copies []CopyRecord
+	for _, c := range r.Copies {
+		if c.Copy > 0 {
+			c.End, c.Killed = 0, false
+			copies = append(copies, c)
+		}
+	}
+	slices.SortFunc(copies, func(x, y CopyRecord) int { return cmpFloat(x.Start, y.Start) })
+	return copies
+}
+
 // TestHadoopSpeculatesAgain: Hadoop makes one copy per phase per scan, and
 // scans again at the next instant. A job of four tasks (1, 1, 10, 10;
 // copies of 1) under Oracle: at 1 two tasks have run, mean 1, and both
@@ -183,19 +216,11 @@ func TestHadoopSpeculatesAgain(t *testing.T) {
 	job := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{
 		Tasks: 4, Durations: []float64{1, 1, 10, 10}, CopyDurations: []float64{1, 1, 1, 1},
 	}}}
-	for _, alloc := range []string{"srpt", "fair", "hopper"} {
-		cfg := DefaultConfig(SRPT, 100)
-		cfg.Speculation.Estimator = Oracle
-		cfg.Allocator, _ = NewAllocator(alloc)
-		cfg.Rule = &HadoopRule{}
-		r, err := Simulate([]Job{job}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ruleRuns(t, []Job{job}, 100, "hadoop", func(alloc string, r *Result) {
 		if r.Jobs[0].Finish != 3 || r.Stats.Copies != 2 {
 			t.Errorf("%s+hadoop: the job ends at %v with %d copies, want 3 and 2", alloc, r.Jobs[0].Finish, r.Stats.Copies)
 		}
-	}
+	})
 }
 
 // TestHadoopCompletedShare: Hadoop waits for 5% of a phase's tasks to
@@ -260,19 +285,11 @@ func TestBaselinesLaterPhase(t *testing.T) {
 		rule   string
 		finish float64
 	}{{"hadoop", 3}, {"spark", 4}} {
-		for _, alloc := range []string{"srpt", "fair", "hopper"} {
-			cfg := DefaultConfig(SRPT, 100)
-			cfg.Speculation.Estimator = Oracle
-			cfg.Allocator, _ = NewAllocator(alloc)
-			cfg.Rule, _ = NewRule(tc.rule)
-			r, err := Simulate([]Job{a, b}, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+		ruleRuns(t, []Job{a, b}, 100, tc.rule, func(alloc string, r *Result) {
 			if r.Jobs[0].Finish != tc.finish {
 				t.Errorf("%s+%s: job A ends at %v, want %v", alloc, tc.rule, r.Jobs[0].Finish, tc.finish)
 			}
-		}
+		})
 	}
 }
 
@@ -287,19 +304,11 @@ func TestHadoopJudgesWhenOldEnough(t *testing.T) {
 	job := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{
 		Tasks: 4, Durations: []float64{1, 1, 1, 10}, CopyDurations: []float64{1, 1, 1, 1},
 	}}}
-	for _, alloc := range []string{"srpt", "fair", "hopper"} {
-		cfg := DefaultConfig(SRPT, 3)
-		cfg.Speculation.Estimator = Oracle
-		cfg.Allocator, _ = NewAllocator(alloc)
-		cfg.Rule = &HadoopRule{}
-		r, err := Simulate([]Job{job}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ruleRuns(t, []Job{job}, 3, "hadoop", func(alloc string, r *Result) {
 		if f := r.Jobs[0].Finish; math.Abs(f-2.1) > 1e-9 {
 			t.Errorf("%s+hadoop: the job ends at %v, want 2.1", alloc, f)
 		}
-	}
+	})
 }
 
 // TestHadoopTwoPhases: Hadoop scans every ready phase of a job at a
@@ -315,27 +324,10 @@ func TestHadoopTwoPhases(t *testing.T) {
 		{Tasks: 4, Durations: []float64{1, 1, 1, 20}, CopyDurations: []float64{1, 1, 1, 20}},
 		{Tasks: 4, Start: 0.5, Durations: []float64{1, 1, 1, 10}, CopyDurations: []float64{1, 1, 1, 1}},
 	}}
-	for _, alloc := range []string{"srpt", "fair", "hopper"} {
-		cfg := DefaultConfig(SRPT, 100)
-		cfg.Speculation.Estimator = Oracle
-		cfg.Allocator, _ = NewAllocator(alloc)
-		cfg.Rule = &HadoopRule{}
-		cfg.Record = true
-		r, err := Simulate([]Job{a}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var copies []CopyRecord
-		for _, c := range r.Copies {
-			if c.Copy > 0 {
-				c.End, c.Killed = 0, false
-				copies = append(copies, c)
-			}
-		}
-		slices.SortFunc(copies, func(x, y CopyRecord) int { return cmpFloat(x.Start, y.Start) })
+	ruleRuns(t, []Job{a}, 100, "hadoop", func(alloc string, r *Result) {
 		want := []CopyRecord{{Phase: 0, Task: 3, Copy: 1, Start: 1}, {Phase: 1, Task: 3, Copy: 1, Start: 2}}
-		if diff := gocmp.Diff(want, copies); diff != "" {
+		if diff := gocmp.Diff(want, laterCopies(r)); diff != "" {
 			t.Errorf("%s+hadoop: copies (-want +got):\n%s", alloc, diff)
 		}
-	}
+	})
 }
