@@ -611,28 +611,12 @@ func TestSparkStages(t *testing.T) {
 		{Tasks: 4, Start: 0.5, Durations: []float64{1, 1, 1, 10}, CopyDurations: []float64{1, 1, 1, 1}},
 	}}
 	b := Job{Arrival: 3, Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 1, Durations: []float64{1}, CopyDurations: []float64{1}}}}
-	for _, alloc := range []string{"srpt", "fair", "hopper"} {
-		cfg := DefaultConfig(SRPT, 100)
-		cfg.Allocator, _ = NewAllocator(alloc)
-		cfg.Rule = &SparkRule{}
-		cfg.Record = true
-		r, err := Simulate([]Job{a, b}, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var copies []CopyRecord
-		for _, c := range r.Copies {
-			if c.Copy > 0 {
-				c.End, c.Killed = 0, false
-				copies = append(copies, c)
-			}
-		}
-		slices.SortFunc(copies, func(x, y CopyRecord) int { return cmpFloat(x.Start, y.Start) })
+	ruleRuns(t, []Job{a, b}, 100, "spark", func(alloc string, r *Result) {
 		want := []CopyRecord{{Phase: 0, Task: 3, Copy: 1, Start: 2}, {Phase: 1, Task: 3, Copy: 1, Start: 3}}
-		if diff := gocmp.Diff(want, copies); diff != "" {
+		if diff := gocmp.Diff(want, laterCopies(r)); diff != "" {
 			t.Errorf("%s+spark: copies (-want +got):\n%s", alloc, diff)
 		}
-	}
+	})
 }
 
 // hadoopLooksAlways is HadoopRule with its quiet phases forgotten before
