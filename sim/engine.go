@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/minheap"
 )
 
@@ -320,7 +321,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	if cfg.Speculation.Mantri {
 		for j := range e.js {
 			e.js[j].mantriCut = mantriCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
-			e.js[j].specCut = speculateCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
+			e.js[j].specCut = hopper.MantriCutoff(e.js[j].tnew, jobs[j].Beta, cfg.Speculation.Threshold)
 		}
 	}
 	e.res = &Result{Policy: cfg.Policy, Slots: cfg.Slots, Jobs: make([]JobResult, len(jobs))}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -128,7 +129,7 @@ func (LaunchRule) CanUse(*Decision, int) bool { return false }
 // apportionment's workspace.
 type judge struct {
 	picks []int               // the running positions to copy (Decision.AppendStragglers)
-	sel   selection.Workspace // speculateSplit's
+	sel   selection.Workspace // hopper.SpeculationSplit's
 	// fullView (tests only) shows Speculate every unscheduled task, not
 	// only as many as the job can start: a shortcut that must not change
 	// any result.
@@ -198,7 +199,7 @@ func (r *judge) copyPicks(fn string, d *Decision, k int) (int, error) {
 // launched now can be copied now (the thesis's idealisation, "we ignore
 // this observation duration"), and a task whose copies all look slow gets
 // another. Speculate's decision is taken from what it depends on — the
-// counts of the view (speculateSplit) and its most urgent eligible tasks
+// counts of the view (hopper.SpeculationSplit) and its most urgent eligible tasks
 // (Decision.AppendStragglers) — not by showing it the view: O(1) for the
 // split plus O((n + r)·(c + log E)) for the n copies handed out (see
 // AppendStragglers), where Speculate on the full view costs O(R·c + u) for
@@ -244,7 +245,7 @@ func (r *SpeculateRule) Use(d *Decision, k, g int) error {
 		// Speculate's decision on the view of the job's running tasks
 		// (AppendRunning's) and u of its unscheduled ones (viewLimit),
 		// from the view's counts and its most urgent eligible tasks alone:
-		// the split (speculateSplit), then AppendStragglers for the copy
+		// the split (hopper.SpeculationSplit), then AppendStragglers for the copy
 		// budget; launches first, then the copies, as Speculate's actions
 		// come.
 		u := viewLimit(d, k, slots, r.fullView)
@@ -252,7 +253,7 @@ func (r *SpeculateRule) Use(d *Decision, k, g int) error {
 		if slots <= busy || u+running == 0 {
 			break
 		}
-		launch, budget := speculateSplit(&r.sel, u, running, busy, slots, beta)
+		launch, budget := hopper.SpeculationSplit(&r.sel, u, running, busy, slots, beta)
 		r.picks = d.AppendStragglers(r.picks[:0], k, budget)
 		launch += min(u-launch, budget-len(r.picks)) // step 3
 		if launch+len(r.picks) == 0 {

@@ -4,9 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/minheap"
-	"github.com/specsched/specsched/internal/selection"
 )
 
 // The straggler index: which running tasks of a job stragglers.Speculate
@@ -402,38 +400,4 @@ func (e *engine) scanUrgent(dst []int, j int32, n int) []int {
 	}
 	slices.Sort(dst[start:])
 	return dst
-}
-
-// speculateCutoff is stragglers.Speculate's Mantri cut-off for a job of
-// t_new newCopy, tail β and threshold δ: the δ-quantile of a new copy's
-// duration, formed as Speculate forms it (from t_new's mantissa, then its
-// power of two), so that the index's test is Speculate's to the last bit
-// (mantriCutoff, gonum's quantile, may differ in it). O(1).
-func speculateCutoff(newCopy, beta, threshold float64) float64 {
-	if threshold == 1 {
-		return math.Inf(1)
-	}
-	frac, exp := math.Frexp(newCopy)
-	q := frac * ((beta - 1) / beta) / math.Pow(1-threshold, 1/beta)
-	return math.Ldexp(q, exp)
-}
-
-// speculateSplit is stragglers.Speculate's division of a job's free
-// slots, from the counts of its view alone: with unscheduled tasks shown,
-// running tasks of busy live copies and slots > busy, eq. 3.2's level sets
-// the distinct-task target D = min(T, slots/k) for T = unscheduled +
-// running (1 ≤ T), apportioned against the copies B = slots − D; launch
-// is step 1's launches, min(unscheduled, D − running, free), and copies
-// the budget step 2 gives eligible tasks, free − launch; step 3 then
-// launches min(unscheduled − launch, copies − eligible copied). O(1).
-func speculateSplit(ws *selection.Workspace, unscheduled, running, busy, slots int, beta float64) (launch, copies int) {
-	unfinished := float64(unscheduled + running)
-	level := hopper.Level(unfinished, float64(slots), beta)
-	distinct := min(unfinished, float64(slots)/level)
-	var split [2]int
-	shares := [2]float64{distinct, float64(slots) - distinct}
-	selection.Apportion(ws, split[:], shares[:], slots, nil)
-	free := slots - busy
-	launch = min(unscheduled, max(0, split[0]-running), free)
-	return launch, free - launch
 }

@@ -251,28 +251,15 @@ func Speculate(dst []Action, tasks []Task, slots int, p Speculation, ws *Workspa
 
 // split divides a job's free slots between launches of unscheduled tasks
 // and copies of eligible running ones, as Speculate's doc comment
-// explains: eq. 3.2's level sets the distinct-task target D, apportionment
-// splits the slots into D and B integers, and slots left over go to
-// launches first, then copies. busy < slots and unscheduled + running > 0.
+// explains: steps 1 and 2 are hopper.SpeculationSplit (eq. 3.2's target D
+// and the copy budget); step 2 copies up to the budget, min(eligible,
+// budget). Step 3 can then only launch: copies stopped short of the
+// budget only for want of eligible tasks. busy < slots and unscheduled +
+// running > 0.
 func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Workspace) (launches, copies int) {
-	unfinished := float64(unscheduled + running)
-	level := hopper.Level(unfinished, float64(slots), beta) // eq. 3.2; unfinished ≥ 1
-	distinct := min(unfinished, float64(slots)/level)
-	// The two shares are non-negative and sum to slots (up to rounding):
-	// the apportionment kernel, without alloc.Apportion's checks.
-	ws.splitShares = [2]float64{distinct, float64(slots) - distinct}
-	split := ws.split[:]
-	selection.Apportion(&ws.sel, split, ws.splitShares[:], slots, nil)
-	// Steps 1 and 2: launch up to D − R, copy up to B − (busy − R). As
-	// split[0] + split[1] = slots, whatever step 1 leaves of the free
-	// slots is exactly that copy budget (or, with more extra copies
-	// running than B, nothing), so step 2 is min(eligible, what is left).
-	// Step 3 can then only launch: copies stopped short of the budget
-	// only for want of eligible tasks.
-	free := slots - busy
-	launches = min(unscheduled, max(0, split[0]-running), free)
-	copies = min(eligible, free-launches)
-	more := min(unscheduled-launches, free-launches-copies)
+	launches, budget := hopper.SpeculationSplit(&ws.sel, unscheduled, running, busy, slots, beta)
+	copies = min(eligible, budget)
+	more := min(unscheduled-launches, budget-copies)
 	return launches + more, copies
 }
 
@@ -426,30 +413,7 @@ func validatePolicy(fn string, p Speculation) (float64, error) {
 	case ThesisRule:
 		return p.NewCopy, nil
 	case MantriRule:
-		return mantriCutoff(p.NewCopy, p.Beta, p.Threshold), nil
+		return hopper.MantriCutoff(p.NewCopy, p.Beta, p.Threshold), nil
 	}
 	return 0, check.Err(fn, check.Scalar, "Rule", float64(p.Rule), "must be ThesisRule or MantriRule")
-}
-
-// mantriCutoff returns the δ-quantile of a new copy's duration, Pareto with
-// x_m = t_new·(β−1)/β and tail index β (the thesis's model): P(t_new < y)
-// > δ ⇔ y > x_m·(1−δ)^(−1/β), the CDF being continuous and strictly
-// increasing above x_m and 0 up to it. δ = 1 gives +Inf: no y qualifies.
-//
-// x_m itself is never formed: for a subnormal t_new it underflows (to 0
-// for t_new = 5e-324, β = 1.5, and the quantile 0·∞ = NaN at δ = 1). The
-// factor (β−1)/β·(1−δ)^(−1/β) lies in [2^−54, 2^53] (β−1 ≥ 2^−52 and 1−δ
-// ≥ 2^−53 for float64 β > 1 and δ < 1), so it is applied to t_new's
-// mantissa and t_new's power of two last, with one rounding (math.Ldexp):
-// the cut-off is the quantile to within rounding over float64's whole
-// range — +Inf when it exceeds MaxFloat64 (no task qualifies), 0 when it
-// lies below half the smallest subnormal (every task with t_rem > 0
-// qualifies, as it does exactly). O(1).
-func mantriCutoff(newCopy, beta, threshold float64) float64 {
-	if threshold == 1 {
-		return math.Inf(1)
-	}
-	frac, exp := math.Frexp(newCopy) // newCopy = frac·2^exp, frac ∈ [1/2, 1)
-	q := frac * ((beta - 1) / beta) / math.Pow(1-threshold, 1/beta)
-	return math.Ldexp(q, exp)
 }

@@ -17,8 +17,6 @@ type Workspace struct {
 	keys        []float64                 // speculation: minus the urgencies of the eligible tasks
 	eligible    []int                     // speculation: the eligible tasks, in index order
 	unscheduled []int                     // speculation: the unscheduled tasks, in index order
-	split       [2]int                    // speculation: distinct tasks and copies of the allocation
-	splitShares [2]float64                // their real-valued shares
 	base        baselineScratch           // the baselines: LATE, GRASS, Dolly, Spark's, Hadoop's
 }
 
