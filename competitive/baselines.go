@@ -382,3 +382,8 @@ func startedCopies(acts []Action) int {
 	}
 	return c
 }
+
+// testHookSlot, nil outside tests, is called in every slot once its
+// actions are applied, before the service: the tests check the cluster's
+// state against the baselines' budgets there.
+var testHookSlot func(*sim)

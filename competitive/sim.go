@@ -523,6 +523,9 @@ func (s *sim) slot() error {
 	if err := s.checkCapacity(); err != nil {
 		return err
 	}
+	if testHookSlot != nil {
+		testHookSlot(s)
+	}
 	s.stats.BusyMachineSlots += s.busy[MapStage] + s.busy[ReduceStage]
 	s.stats.ActiveSlots++
 	if err := s.serve(); err != nil {
