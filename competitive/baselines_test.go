@@ -405,6 +405,9 @@ func testSimulateBaselineNoPanic(t *rapid.T) {
 	_ = Baseline(rapid.Uint8().Draw(t, "name")).String()
 }
 
-func TestSimulateBaselineNoPanic(t *testing.T) { t.Parallel(); rapid.Check(t, testSimulateBaselineNoPanic) }
+func TestSimulateBaselineNoPanic(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSimulateBaselineNoPanic)
+}
 
 func FuzzSimulateBaseline(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSimulateBaselineNoPanic)) }
