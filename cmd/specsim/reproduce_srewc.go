@@ -121,13 +121,12 @@ func srewcWorkload(seed uint64, load float64) []competitive.SimJob {
 	return jobs
 }
 
-// srewcRuns is every policy's flowtimes (slots) for each seed:
-// runs[p][s].
-func srewcRuns(seeds int, load float64) ([][][]int, error) {
+// srewcRuns is every policy's result for each seed: runs[p][s].
+func srewcRuns(seeds int, load float64) ([][]*competitive.Result, error) {
 	pols := srewcPolicies()
-	runs := make([][][]int, len(pols))
+	runs := make([][]*competitive.Result, len(pols))
 	for p := range runs {
-		runs[p] = make([][]int, seeds)
+		runs[p] = make([]*competitive.Result, seeds)
 	}
 	errs := make([]error, len(pols)*seeds)
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -145,7 +144,7 @@ func srewcRuns(seeds int, load float64) ([][][]int, error) {
 					errs[p*seeds+s] = fmt.Errorf("%s, seed %d: %w", pol.name, s+1, err)
 					return
 				}
-				runs[p][s] = res.Flowtime
+				runs[p][s] = res
 			}()
 		}
 	}
@@ -196,7 +195,7 @@ func (r *reproducer) writeSREWC(w io.Writer) error {
 		for p := srewcVariants; p < len(pols); p++ {
 			gains := make([]float64, r.f.seeds)
 			for s := range gains {
-				gains[s] = 1 - meanFlow(runs[v][s])/meanFlow(runs[p][s])
+				gains[s] = 1 - meanFlow(runs[v][s].Flowtime)/meanFlow(runs[p][s].Flowtime)
 			}
 			ref := 1 - pols[0].paper/pols[p].paper // the paper ran SREW+C without preemption only
 			m, _ := meanCI(gains)
@@ -204,13 +203,15 @@ func (r *reproducer) writeSREWC(w io.Writer) error {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| algorithm | paper: mean flowtime | ours: mean flowtime | ours: ≤ 300 s (paper) | ours: ≤ 1500 s (paper) |")
-	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
+	fmt.Fprintln(w, "| algorithm | paper: mean flowtime | ours: mean flowtime | ours: ≤ 300 s (paper) | ours: ≤ 1500 s (paper) | copies per task |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- |")
 	cdf := map[string][2]string{"SREW+C(0.7)": {"63%", "90%"}, "Mantri": {"53%", "87%"}}
 	for p, pol := range pols {
-		mean, fast, slow := make([]float64, r.f.seeds), make([]float64, r.f.seeds), make([]float64, r.f.seeds)
-		for s, flow := range runs[p] {
+		mean, fast, slow, copies := make([]float64, r.f.seeds), make([]float64, r.f.seeds), make([]float64, r.f.seeds), make([]float64, r.f.seeds)
+		for s, res := range runs[p] {
+			flow := res.Flowtime
 			mean[s], fast[s], slow[s] = srewcSlot*meanFlow(flow), within(flow, 300), within(flow, 1500)
+			copies[s] = float64(res.Stats.Launched+res.Stats.Cloned) / float64(res.Stats.TasksFinished)
 		}
 		m, h := meanCI(mean)
 		ours := fmt.Sprintf("%.0f s ± %.0f", m, h)
@@ -221,10 +222,11 @@ func (r *reproducer) writeSREWC(w io.Writer) error {
 		if pol.paper > 0 {
 			table = fmt.Sprintf("%.0f s", pol.paper)
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s (%s) | %s (%s) |\n", pol.name, table, ours, pctCI(fast), orDash(paper[0]), pctCI(slow), orDash(paper[1]))
+		fmt.Fprintf(w, "| %s | %s | %s | %s (%s) | %s (%s) | %s |\n", pol.name, table, ours, pctCI(fast), orDash(paper[0]), pctCI(slow), orDash(paper[1]), ratioCI(copies))
 	}
-	fmt.Fprintf(w, "\nThe paper's fractions are read from its Fig. 4(a) text (SREW+C and Mantri; Dolly's and GRASS's curves, Fig. 5, are not in the text). Absolute flowtimes are not comparable (a synthetic workload on a scaled cluster); the gains are.\n\n")
-	return nil
+	fmt.Fprintf(w, "\nThe paper's fractions are read from its Fig. 4(a) text (SREW+C and Mantri; Dolly's and GRASS's curves, Fig. 5, are not in the text). Absolute flowtimes are not comparable (a synthetic workload on a scaled cluster); the gains are. Copies per task counts every copy started (launches, clones and Dolly's clones at launch; a preempted task's relaunch counts again) over the tasks.\n\n")
+	_, err = io.WriteString(w, srewcReading)
+	return err
 }
 
 // orDash is s, or "—" when empty.
@@ -234,3 +236,41 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// srewcReading closes the section: what reproduces and why, for the
+// report's flags (-seeds 5 -load 0.8).
+const srewcReading = `**Reading.** Without preemption — the paper's §5 setting — SREW+C(0.7)
+is slower than every baseline here, the opposite of the paper's 10–14%
+gain; with preemption and checkpointing it is faster than each, by more
+than the paper's gains. Two things of the §2 model decide it:
+
+- *A clone without checkpointing buys little.* Without line 7 a clone
+  starts from zero and progresses on its own (eq. 1, 5); a job's tasks
+  have one work p, and a copy's time is a sum of i.i.d. per-slot services
+  whose coefficient of variation is about σ/√p, so the first of c copies
+  ends little before one copy would — while all c hold machines until the
+  task ends. SREW+C(β) hands each of the ⌈βN⌉ smallest jobs M/(βN)
+  machines whatever its tasks, and a job with fewer unscheduled tasks
+  than machines clones (line 14) and keeps the clones; the baselines' Fair
+  scheduler gives a job only machines it has tasks or chosen copies for
+  (the last column: 1.1–1.5 copies per task against SREW+C's 4). With deterministic service (σ = 0, where
+  clones are pure waste) the non-preemptive gap is larger still.
+- *With checkpointing a clone is a speed-up.* A task's progress is the
+  best of its copies' services in each slot (eq. 6), up to Δ = 4 times a
+  copy's mean, and preemption returns the clones' machines to new small
+  jobs at every slot.
+
+The paper's simulator draws a clone's service time as "that of a task
+which is randomly chosen from all the tasks in the same job" (§5,
+Simulation Methodology): a fresh draw from the job's heavy-tailed task
+durations (13.5 s to 6.4 h, Table 2), which makes a non-preemptive clone
+of a long task likely to end far sooner. The §2 model, one work per
+phase and i.i.d. service per slot, has no such variability; its gains
+under cloning come through checkpointing. Mantri, Dolly and GRASS end
+within about 10% of each other. Mantri and GRASS judge a task by its
+progress rate, noisy after a slot or two (σ = 1 per slot), and start
+0.4–0.5 extra copies per task; without checkpointing those copies buy
+as little as SREW+C's. Dolly clones only the small jobs its 5% budget
+admits.
+
+`

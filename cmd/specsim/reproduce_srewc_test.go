@@ -163,6 +163,21 @@ func TestWriteSREWC(t *testing.T) {
 			t.Errorf("%s vs %s: ratio %v, want %v/%v", m[1], m[2], ratio, ours, ref)
 		}
 	}
+	// The flowtime table: a row per algorithm, its copies per task at least
+	// 1 (every task starts a copy) and at most the cluster.
+	flowRow := regexp.MustCompile(`(?m)^\| [^|]+ \| [^|]+ \| [0-9]+ s ± [0-9]+ \| [^|]+ \| [^|]+ \| ([0-9.]+) ± [0-9.]+ \|$`)
+	flows := flowRow.FindAllStringSubmatch(out, -1)
+	if len(flows) != srewcVariants+3 {
+		t.Fatalf("%d flowtime rows, want %d:\n%s", len(flows), srewcVariants+3, out)
+	}
+	for _, m := range flows {
+		if c := parseF(t, m[1]); c < 1 || c > srewcMachines {
+			t.Errorf("copies per task %v in %q", c, m[0])
+		}
+	}
+	if !strings.HasSuffix(out, srewcReading) {
+		t.Errorf("the section does not end with its reading")
+	}
 	for _, s := range []string{"| SREW+C(0.7) | 742 s |", "| SREW+C(0.7), checkpointing | — |", "| Mantri | 860 s |", "| Dolly | 828 s |", "| GRASS | 838 s |", "(63%)", "(53%)", "(90%)", "(87%)"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("no %q in:\n%s", s, out)
