@@ -62,30 +62,25 @@ func (b Baseline) String() string { return enum.Name(b, baselineNames, "Baseline
 // al. §5).
 const MantriThreshold = 0.25
 
-// runView is what an in-job rule sees of a running task: its copies, the
-// estimate of its remaining time t_rem (in slots) and the slots its oldest
-// copy has run.
+// runView is what an in-job rule sees of a running task: its copies and
+// the estimate of its remaining time t_rem (in slots). Every running copy
+// has run at least a slot when a rule sees it (copies start in an earlier
+// slot), so every running task can be judged: no rule here waits longer.
 type runView struct {
-	copies  int
-	rem     float64
-	elapsed int
+	copies int
+	rem    float64
 }
 
 // progressRem is the progress-rate estimate of a copy's remaining time
 // that Mantri and GRASS make (Mantri §4.1, GRASS §3: time so far over the
 // fraction done, times the fraction left): a copy that has served
-// progress of work in elapsed ≥ 1 slots has rate progress/elapsed and
+// progress of work > 0 in elapsed ≥ 1 slots has rate progress/elapsed and
 // t_rem = elapsed·(work − progress)/progress; +Inf with no progress (a
 // copy that has done nothing in a whole slot is the slowest there is),
-// and 0 once progress ≥ work. O(1).
+// and 0 once progress ≥ work (an unfinished task's copies are below it,
+// but for the 10⁻⁹ of Simulate's rounding). O(1).
 func progressRem(work, progress float64, elapsed int) float64 {
-	if progress >= work {
-		return 0
-	}
-	if progress <= 0 {
-		return math.Inf(1)
-	}
-	return float64(elapsed) * (work - progress) / progress
+	return max(0, float64(elapsed)*(work-progress)/progress)
 }
 
 // mantriBar returns the least c/(c+1)·t_rem at which Mantri copies a task
@@ -94,11 +89,9 @@ func progressRem(work, progress float64, elapsed int) float64 {
 // > δ holds exactly when c/(c+1)·t_rem > tNew + sd·Φ⁻¹(δ). The normal law
 // is the renewal approximation of a copy's duration under §2.1's service
 // (mean E/δ, the variance that gives the package its σ_j^z); sd = 0 is
-// the deterministic t_new (the probability is 0 or 1). O(1).
+// the deterministic t_new (the probability is 0 or 1), threshold ∈ (0, 1).
+// O(1).
 func mantriBar(tNew, sd, threshold float64) float64 {
-	if sd == 0 {
-		return tNew
-	}
 	return tNew + sd*distuv.UnitNormal.Quantile(threshold)
 }
 
@@ -124,9 +117,6 @@ func mantriActions(dst []Action, order []int, j int, z Stage, unscheduled int, r
 		dst = append(dst, Action{Job: j, Stage: z, Kind: Launch, Task: t, Copies: 1})
 	}
 	free -= launch
-	if free <= 0 {
-		return dst, order
-	}
 	order = order[:0]
 	for i, r := range running {
 		if copyFactor(r.copies)*r.rem > bar {
@@ -153,21 +143,19 @@ func copyFactor(c int) float64 { return float64(c) / float64(c+1) }
 // copies. GS once the phase's unfinished tasks fit in two waves of slots,
 // RAS before (stragglers.GRASSConfig.Greedy: Xu et al. fix the switching
 // point "only based on the values of job sizes", footnote 1 of §5; the
-// two waves are stragglers' documented choice). A running task is judged
-// only after a whole slot (MinElapsed 1). tasks is scratch (returned for
-// reuse). O(u + r + k log k) for k actions.
+// two waves are stragglers' documented choice). Every running task is
+// judged (runView). tasks and acts are scratch (returned for reuse).
+// O(u + r + k log k) for k actions.
 func grassActions(dst []Action, tasks []stragglers.TaskStatus, acts []stragglers.Action, j int, z Stage, unscheduled int, running []runView, slots int, tNew float64) ([]Action, []stragglers.TaskStatus, []stragglers.Action, error) {
 	tasks = tasks[:0]
 	for _, r := range running {
 		tasks = append(tasks, stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: r.copies,
-			Elapsed: float64(r.elapsed), Remaining: min(r.rem, math.MaxFloat64)}, NewCopy: tNew})
+			Remaining: min(r.rem, math.MaxFloat64)}, NewCopy: tNew})
 	}
 	for range unscheduled {
 		tasks = append(tasks, stragglers.TaskStatus{NewCopy: tNew})
 	}
-	p := stragglers.DefaultGRASS()
-	p.MinElapsed = 1
-	acts, err := stragglers.GRASS(acts, tasks, slots, p, nil)
+	acts, err := stragglers.GRASS(acts, tasks, slots, stragglers.DefaultGRASS(), nil)
 	if err != nil {
 		return dst, tasks, acts, err
 	}
@@ -194,7 +182,7 @@ func dollyActions(dst []Action, j int, z Stage, unscheduled, free, clones int) [
 	launch := min(free, unscheduled)
 	extra := free - launch
 	for t := range launch {
-		k := min(clones-1, max(extra, 0))
+		k := min(clones-1, extra)
 		extra -= k
 		dst = append(dst, Action{Job: j, Stage: z, Kind: Launch, Task: t, Copies: 1 + k})
 	}
@@ -248,7 +236,6 @@ func fairFill(dst []int, hold, want []int, idle int) []int {
 // baselineState is the simulator's memory for a Baseline.
 type baselineState struct {
 	rem      []float64 // per task: t_rem, the least over its copies (progressRem)
-	elapsed  []int     // per task: slots its oldest running copy has run
 	clones   []int     // per job: Dolly's copies per task (0 before its arrival)
 	reserved int       // Dolly: Σ over cloned jobs of (clones − 1) × unfinished tasks
 	views    []runView
@@ -295,22 +282,20 @@ func (s *sim) baselineFinish(j int) {
 	}
 }
 
-// estimate sets every running task's t_rem and elapsed time from its
-// copies (NonPreemptive mode: each copy has its own progress and start).
+// estimate sets every running task's t_rem from its copies
+// (NonPreemptive mode: each copy has its own progress and start).
 // O(copies).
 func (s *sim) estimate() {
 	b := &s.base
 	if b.rem == nil {
 		b.rem = make([]float64, len(s.tasks))
-		b.elapsed = make([]int, len(s.tasks))
 	}
 	for _, c := range s.copies {
-		b.rem[c.task], b.elapsed[c.task] = math.Inf(1), 0
+		b.rem[c.task] = math.Inf(1)
 	}
 	for _, c := range s.copies {
 		e := s.now - c.start // slots run, ≥ 1: copies start in an earlier slot
 		b.rem[c.task] = min(b.rem[c.task], progressRem(s.tasks[c.task].work, c.progress, e))
-		b.elapsed[c.task] = max(b.elapsed[c.task], e)
 	}
 }
 
@@ -324,7 +309,7 @@ func (s *sim) baselineActions(dst []Action, k, free int) ([]Action, error) {
 	b.views = b.views[:0]
 	for i, c := range p.Running {
 		id := s.runIDs[s.runOff[k]+i]
-		b.views = append(b.views, runView{copies: c, rem: b.rem[id], elapsed: b.elapsed[id]})
+		b.views = append(b.views, runView{copies: c, rem: b.rem[id]})
 	}
 	st := &s.state[s.active[k]]
 	tNew := st.mean[z] / s.cfg.Speed
@@ -346,12 +331,15 @@ func (s *sim) baselineActions(dst []Action, k, free int) ([]Action, error) {
 // machine, fairFill shares the idle machines, and each job's rule then
 // runs with its share. O(Σ_k (u_k + r_k) log) for the snapshot's tasks.
 func (s *sim) baselineSlot() error {
+	s.actions = s.actions[:0]
+	idle := s.cfg.Machines - s.busy[MapStage] - s.busy[ReduceStage]
+	if idle == 0 {
+		return nil // nothing to start; no job loses a copy
+	}
 	s.estimate()
 	b := &s.base
 	n := len(s.snap)
-	idle := s.cfg.Machines - s.busy[MapStage] - s.busy[ReduceStage]
 	b.hold, b.want = ints(b.hold, n), ints(b.want, n)
-	s.actions = s.actions[:0]
 	for k := range s.snap {
 		b.hold[k] = s.snap[k].copies()
 		var err error

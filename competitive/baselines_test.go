@@ -58,9 +58,8 @@ func drawViews(t *rapid.T) []runView {
 	views := make([]runView, n)
 	for i := range views {
 		views[i] = runView{
-			copies:  rapid.IntRange(1, 3).Draw(t, "copies"),
-			rem:     rapid.SampledFrom([]float64{0, 1, 3, 4.5, 9, 20, math.Inf(1)}).Draw(t, "rem"),
-			elapsed: rapid.IntRange(1, 5).Draw(t, "elapsed"),
+			copies: rapid.IntRange(1, 3).Draw(t, "copies"),
+			rem:    rapid.SampledFrom([]float64{0, 1, 3, 4.5, 9, 20, math.Inf(1)}).Draw(t, "rem"),
 		}
 	}
 	return views
@@ -132,7 +131,7 @@ func TestMantriActions(t *testing.T) { t.Parallel(); rapid.Check(t, testMantriAc
 // left copy tasks 0 and 2, in that order.
 func TestMantriActionsExample(t *testing.T) {
 	t.Parallel()
-	views := []runView{{1, 30, 2}, {1, 9, 2}, {1, 25, 2}}
+	views := []runView{{1, 30}, {1, 9}, {1, 25}}
 	got, _ := mantriActions(nil, nil, 0, MapStage, 1, views, 3, 8)
 	want := []Action{{Kind: Launch, Task: 0, Copies: 1}, {Kind: Clone, Task: 0, Copies: 1}, {Kind: Clone, Task: 2, Copies: 1}}
 	if !slices.Equal(got, want) {
@@ -181,7 +180,7 @@ func TestGRASSActions(t *testing.T) {
 	// RAS (8 unfinished tasks > 2 waves of 3 slots): running task 0 (t_rem
 	// 5, one copy, t_new 2: 1·5 > 2·2) is worth a copy, task 1 (t_rem 3:
 	// 3 < 4) is not; the one free slot copies task 0, before any launch.
-	views := []runView{{1, 5, 1}, {1, 3, 1}}
+	views := []runView{{1, 5}, {1, 3}}
 	got, _, _, err := grassActions(nil, nil, nil, 1, MapStage, 6, views, 3, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +192,7 @@ func TestGRASSActions(t *testing.T) {
 	// a launch wins the tie), then copies of the tasks with t_rem > t_new:
 	// task 1 (t_rem 3) but not task 0 once it is at t_rem 1.5; +Inf is
 	// capped, not an error.
-	views = []runView{{1, 1.5, 1}, {1, 3, 1}}
+	views = []runView{{1, 1.5}, {1, 3}}
 	got, _, _, err = grassActions(nil, nil, nil, 0, ReduceStage, 1, views, 4, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -202,15 +201,10 @@ func TestGRASSActions(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("GS: got %+v, want %+v", got, want)
 	}
-	views = []runView{{1, math.Inf(1), 2}}
+	views = []runView{{1, math.Inf(1)}}
 	got, _, _, err = grassActions(nil, nil, nil, 0, MapStage, 0, views, 2, 2)
 	if err != nil || !slices.Equal(got, []Action{{Kind: Clone, Task: 0, Copies: 1}}) {
 		t.Fatalf("t_rem +Inf: got %+v, %v; want a copy", got, err)
-	}
-	// A task judged before a whole slot is never copied (MinElapsed 1).
-	views = []runView{{1, 50, 0}}
-	if got, _, _, _ = grassActions(nil, nil, nil, 0, MapStage, 0, views, 2, 2); len(got) != 0 {
-		t.Fatalf("elapsed 0: got %+v, want nothing", got)
 	}
 }
 
@@ -269,6 +263,23 @@ func TestBaselinesDeterministic(t *testing.T) {
 	}
 }
 
+// TestBaselinesOneTask: one task of work 4 on two machines with
+// deterministic service: its progress rate is exact, t_rem = 4 − t after
+// t slots, never above t_new = 4, and neither Mantri nor GRASS copies it
+// although a machine idles: flow 4, one copy, 4 busy machine-slots. At
+// speed 2 the same task takes 2 slots.
+func TestBaselinesOneTask(t *testing.T) {
+	t.Parallel()
+	for _, b := range []Baseline{BaselineMantri, BaselineGRASS} {
+		for _, speed := range []float64{1, 2} {
+			flow, stats, err := simulate([]SimJob{{MapTasks: 1, MapWork: 4}}, Config{Machines: 2, Algorithm: AlgorithmFair, Mode: NonPreemptive, Baseline: b, Speed: speed}, nil)
+			if want := int(4 / speed); err != nil || flow[0] != want || stats.Launched != 1 || stats.Cloned != 0 || stats.BusyMachineSlots != want {
+				t.Errorf("%v at speed %v: flow %v, stats %+v, err %v; want flow %d, one copy", b, speed, flow, stats, err, want)
+			}
+		}
+	}
+}
+
 // TestDollyBudget: Dolly's clones per task, worked from its formula (p = ε
 // = 5%): a 2-task job needs 2 copies (1 − 0.95² = 9.75% > 5%, 1 −
 // (1 − 0.05²)² = 0.5% ≤ 5%), i.e. 2 clones, within the budget of 5% of 40
@@ -298,16 +309,52 @@ func TestDollyBudget(t *testing.T) {
 // service and checks, slot by slot (testHookSlot), what the cluster holds
 // against the rules' own limits, counted from the simulator's copies: no
 // more copies than machines, no copy of a finished task, and under Dolly
-// no more clones (copies beyond a task's first) than 5% of the machines.
+// no more clones (copies beyond a task's first) than 5% of the machines
+// and no task launched with more than its 3 copies. Each clone of the
+// slot is checked against its rule's threshold, t_rem recomputed from the
+// copies as the least elapsed·(p − progress)/progress: under Mantri
+// c/(c+1)·t_rem > p/δ + σ√(p + ½)/√δ · Φ⁻¹(0.25), under GRASS t_rem > p/δ
+// (RAS's c·t_rem > (c+1)·t_new and GS's t_rem > t_new both imply it).
 // The run must end without error with every job's flowtime at least its
 // longest task's work over δΔ slots.
 func testBaselineRuns(t *rapid.T) {
 	jobs := drawSimJobs(t, SimJob{Arrival: 12, MapTasks: 6, ReduceTasks: 3, MapWork: 6, ReduceWork: 4}, 8)
 	b := Baseline(rapid.IntRange(1, 3).Draw(t, "baseline"))
 	cfg := Config{Machines: rapid.IntRange(1, 60).Draw(t, "machines"), Algorithm: AlgorithmFair, Mode: NonPreemptive, Baseline: b,
-		Sigma: rapid.SampledFrom([]float64{0, 0.5, 1.5}).Draw(t, "sigma"), Peak: 4, Lambda: 1}
+		Sigma: rapid.SampledFrom([]float64{0, 0.5, 1.5}).Draw(t, "sigma"), Peak: 4, Lambda: 1,
+		Speed: rapid.SampledFrom([]float64{0.5, 1, 2}).Draw(t, "speed")}
 	var bad string
 	testHookSlot = func(s *sim) {
+		for _, a := range s.actions {
+			if a.Kind == Launch && b == BaselineDolly && a.Copies > stragglers.DefaultDolly().MaxClones {
+				bad = "a Dolly launch with more copies than its clones"
+			}
+			if a.Kind != Clone {
+				continue
+			}
+			id := s.runIDs[s.runOff[a.Job]+a.Task]
+			work, rem, c := s.tasks[id].work, math.Inf(1), 0
+			for _, cp := range s.copies {
+				if cp.task == id && cp.start < s.now {
+					c++
+					rem = min(rem, max(0, float64(s.now-cp.start)*(work-cp.progress)/cp.progress))
+				}
+			}
+			tNew := work / cfg.Speed
+			switch b {
+			case BaselineMantri:
+				bar := tNew + cfg.Sigma*math.Sqrt(work+0.5)/math.Sqrt(cfg.Speed)*distuv.UnitNormal.Quantile(0.25)
+				if !(float64(c)/float64(c+1)*rem > bar) {
+					bad = "a Mantri clone at or below its threshold"
+				}
+			case BaselineGRASS:
+				if !(rem > tNew) {
+					bad = "a GRASS clone of a task with t_rem ≤ t_new"
+				}
+			default:
+				bad = "a Dolly clone of a running task"
+			}
+		}
 		perTask := map[int32]int{}
 		for _, c := range s.copies {
 			if s.tasks[c.task].done {
@@ -339,8 +386,8 @@ func testBaselineRuns(t *rapid.T) {
 		if job.ReduceTasks > 0 {
 			longest = max(longest, job.ReduceWork)
 		}
-		if float64(r.Flowtime[j]) < longest/cfg.Peak-1e-9 {
-			t.Fatalf("job %d: flowtime %d below its longest task %v at peak %v", j, r.Flowtime[j], longest, cfg.Peak)
+		if float64(r.Flowtime[j]) < longest/(cfg.Peak*cfg.Speed)-1e-9 {
+			t.Fatalf("job %d: flowtime %d below its longest task %v at peak %v, speed %v", j, r.Flowtime[j], longest, cfg.Peak, cfg.Speed)
 		}
 	}
 }
