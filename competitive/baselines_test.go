@@ -137,6 +137,28 @@ func TestMantriActionsExample(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
+	// Ties go to the smaller index: four tasks of key 4.5 (t_rem 9 on one
+	// copy, and 6 on three: 3/4·6) and two free machines.
+	tied := []runView{{1, 9}, {3, 6}, {1, 9}, {1, 9}}
+	got, _ = mantriActions(nil, nil, 0, MapStage, 0, tied, 2, 1)
+	if want := []Action{{Kind: Clone, Task: 0, Copies: 1}, {Kind: Clone, Task: 1, Copies: 1}}; !slices.Equal(got, want) {
+		t.Fatalf("ties: got %+v, want %+v", got, want)
+	}
+	// The same with 50 tied tasks (beyond the few a sort orders by
+	// insertion) and a larger key among them: task 37 first, then 0–8.
+	many := make([]runView, 50)
+	for i := range many {
+		many[i] = runView{1, 9}
+	}
+	many[37].rem = 11
+	got, _ = mantriActions(nil, nil, 0, MapStage, 0, many, 10, 1)
+	want = []Action{{Kind: Clone, Task: 37, Copies: 1}}
+	for i := range 9 {
+		want = append(want, Action{Kind: Clone, Task: i, Copies: 1})
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("50 ties: got %+v, want %+v", got, want)
+	}
 	// Two copies of task 0 already: key 2/3·30 = 20, still first.
 	views[0].copies = 2
 	got, _ = mantriActions(nil, nil, 0, MapStage, 0, views, 1, 8)
