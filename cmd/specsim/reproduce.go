@@ -527,6 +527,9 @@ func (r *reproducer) write(w, stderr io.Writer) error {
 	if err := r.writeSREWC(w); err != nil {
 		return err
 	}
+	if err := r.writeEagle(w); err != nil {
+		return err
+	}
 	_, err = io.WriteString(w, reproReading)
 	return err
 }
