@@ -321,6 +321,15 @@ func TestDollyBudget(t *testing.T) {
 	if stats.Launched != 4+2+4+2 || !slices.Equal(flow, []int{3, 3, 3, 3}) {
 		t.Fatalf("launched %d copies, flow %v; want 12 and [3 3 3 3]", stats.Launched, flow)
 	}
+	// A job releases its own reservation only: B (1 task, not cloned: one
+	// copy straggles with probability ε) ends at slot 1 while A holds its
+	// 2 clones, and E (2 tasks) arriving at 1 finds the budget still full.
+	small := SimJob{MapTasks: 1, MapWork: 1}
+	e := job
+	e.Arrival = 1
+	if _, stats, err := simulate([]SimJob{job, small, e}, Config{Machines: 40, Algorithm: AlgorithmFair, Mode: NonPreemptive, Baseline: BaselineDolly}, nil); err != nil || stats.Launched != 4+1+2 {
+		t.Fatalf("A, B, E: %d copies launched (%v), want 7", stats.Launched, err)
+	}
 	// On 100 machines (budget 5) both A and B are cloned.
 	if _, stats, _ := simulate([]SimJob{job, job}, Config{Machines: 100, Algorithm: AlgorithmFair, Mode: NonPreemptive, Baseline: BaselineDolly}, nil); stats.Launched != 8 {
 		t.Fatalf("100 machines: %d copies launched, want 8", stats.Launched)
