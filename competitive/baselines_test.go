@@ -346,6 +346,8 @@ func TestDollyBudget(t *testing.T) {
 // copies as the least elapsed·(p − progress)/progress: under Mantri
 // c/(c+1)·t_rem > p/δ + σ√(p + ½)/√δ · Φ⁻¹(0.25), under GRASS t_rem > p/δ
 // (RAS's c·t_rem > (c+1)·t_new and GS's t_rem > t_new both imply it).
+// And no machine idles while a task waits (the Fair scheduler is
+// work-conserving).
 // The run must end without error with every job's flowtime at least its
 // longest task's work over δΔ slots.
 func testBaselineRuns(t *rapid.T) {
@@ -356,6 +358,18 @@ func testBaselineRuns(t *rapid.T) {
 		Speed: rapid.SampledFrom([]float64{0.5, 1, 2}).Draw(t, "speed")}
 	var bad string
 	testHookSlot = func(s *sim) {
+		// Work conservation: a task left waiting means no machine idles.
+		launched := map[int]int{}
+		for _, a := range s.actions {
+			if a.Kind == Launch {
+				launched[a.Job]++
+			}
+		}
+		for k := range s.snap {
+			if p := s.snap[k].phase(s.snap[k].stage()); p.Unscheduled > launched[k] && s.busy[MapStage]+s.busy[ReduceStage] < s.cfg.Machines {
+				bad = "a task waits while a machine idles"
+			}
+		}
 		for _, a := range s.actions {
 			if a.Kind == Launch && b == BaselineDolly && a.Copies > stragglers.DefaultDolly().MaxClones {
 				bad = "a Dolly launch with more copies than its clones"
