@@ -265,8 +265,9 @@ func (s *sim) baselineArrive(j int) error {
 	}
 	n := s.jobs[j].MapTasks + s.jobs[j].ReduceTasks
 	busy := s.busy[MapStage] + s.busy[ReduceStage]
-	c, err := stragglers.DollyClones(n, stragglers.DollyCluster{Slots: s.cfg.Machines, Clones: b.reserved,
-		Utilization: float64(busy) / float64(s.cfg.Machines)}, stragglers.DefaultDolly())
+	util := float64(busy) / float64(s.cfg.Machines)
+	cluster := stragglers.DollyCluster{Slots: s.cfg.Machines, Clones: b.reserved, Utilization: util}
+	c, err := stragglers.DollyClones(n, cluster, stragglers.DefaultDolly())
 	if err != nil {
 		return s.violation(j, "Dolly: "+err.Error())
 	}
