@@ -27,6 +27,27 @@ import (
 // given every idle machine (see fairFill). A job never loses a running
 // copy. Each job then applies its rule with the machines it holds plus
 // those it was given.
+//
+// Where §5 is vague, the paper says / we do:
+//   - t_rem: "the system estimates the remaining time to finish" / the
+//     progress-rate estimate of each running copy, the least over the
+//     task's copies (progressRem), as Mantri and GRASS estimate it;
+//   - t_new: "predicts t_new" / its mean is the phase's work over the
+//     speed, and Mantri's probability takes it normal with the package's
+//     σ_j^z (mantriBar);
+//   - Mantri's kill-and-restart: not described / not modelled, and a
+//     job's unscheduled tasks launch before any copy;
+//   - Dolly's "configurable fraction (β)" and straggling probability: not
+//     given / 5% of the machines and p = ε = 5% (stragglers.DefaultDolly),
+//     the budget held by a cloned job until its tasks finish, so that the
+//     clones running never pass it;
+//   - GRASS's switching point: "only based on the values of job sizes" /
+//     GS once the phase's unfinished tasks fit in two waves of its
+//     machines.
+//
+// Cost per slot: O(c) for the estimates over the c running copies, each
+// job's rule twice (O(u + r log r) for u unscheduled and r running tasks
+// of its phase), and O(n log M) for fairFill over n jobs.
 type Baseline uint8
 
 const (
@@ -42,7 +63,8 @@ const (
 	// BaselineDolly is Dolly's budgeted cloning of small jobs (Xu et al.
 	// §5): a job is given, when it arrives, the clones per task of
 	// stragglers.DollyClones with stragglers.DefaultDolly (a budget of 5%
-	// of the machines), and each of its tasks is launched with them. See
+	// of the machines, counting the clones the jobs admitted before still
+	// hold in reserve), and each of its tasks is launched with them. See
 	// dollyActions.
 	BaselineDolly
 
