@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/specsched/specsched/probe"
@@ -37,13 +39,15 @@ var eaglePolicies = []probe.Scheduler{probe.Eagle, probe.Hawk, probe.Sparrow}
 // out[l][p][s].
 func eagleRuns(seeds int) ([][][]probe.Summary, error) {
 	out := make([][][]probe.Summary, len(eagleLoads))
-	errs := make([]error, len(eagleLoads)*len(eaglePolicies)*seeds)
+	errs := make([][][]error, len(eagleLoads))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for l, load := range eagleLoads {
 		out[l] = make([][]probe.Summary, len(eaglePolicies))
+		errs[l] = make([][]error, len(eaglePolicies))
 		for p := range eaglePolicies {
 			out[l][p] = make([]probe.Summary, seeds)
+			errs[l][p] = make([]error, seeds)
 		}
 		for s := range seeds {
 			c := probe.GoogleLike(eagleJobs, eagleNodes, load)
@@ -59,7 +63,7 @@ func eagleRuns(seeds int) ([][][]probe.Summary, error) {
 					defer func() { <-sem }()
 					r, err := probe.Simulate(jobs, probe.DefaultConfig(pol, eagleNodes, c.Threshold()), rand.New(rand.NewPCG(uint64(s+1), 1)))
 					if err != nil {
-						errs[(l*len(eaglePolicies)+p)*seeds+s] = fmt.Errorf("%v at load %g, seed %d: %w", pol, load, s+1, err)
+						errs[l][p][s] = fmt.Errorf("%v at load %g, seed %d: %w", pol, load, s+1, err)
 						return
 					}
 					out[l][p][s] = r.Summarize()
@@ -68,10 +72,8 @@ func eagleRuns(seeds int) ([][][]probe.Summary, error) {
 		}
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := errors.Join(slices.Concat(slices.Concat(errs...)...)...); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

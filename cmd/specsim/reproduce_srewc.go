@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/specsched/specsched/competitive"
@@ -125,10 +127,11 @@ func srewcWorkload(seed uint64, load float64) []competitive.SimJob {
 func srewcRuns(seeds int, load float64) ([][]*competitive.Result, error) {
 	pols := srewcPolicies()
 	runs := make([][]*competitive.Result, len(pols))
+	errs := make([][]error, len(pols))
 	for p := range runs {
 		runs[p] = make([]*competitive.Result, seeds)
+		errs[p] = make([]error, seeds)
 	}
-	errs := make([]error, len(pols)*seeds)
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for s := range seeds {
@@ -141,7 +144,7 @@ func srewcRuns(seeds int, load float64) ([][]*competitive.Result, error) {
 				defer func() { <-sem }()
 				res, err := competitive.Simulate(jobs, pol.cfg, rand.New(rand.NewPCG(uint64(s+1), 0x7a11)))
 				if err != nil {
-					errs[p*seeds+s] = fmt.Errorf("%s, seed %d: %w", pol.name, s+1, err)
+					errs[p][s] = fmt.Errorf("%s, seed %d: %w", pol.name, s+1, err)
 					return
 				}
 				runs[p][s] = res
@@ -149,10 +152,8 @@ func srewcRuns(seeds int, load float64) ([][]*competitive.Result, error) {
 		}
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := errors.Join(slices.Concat(errs...)...); err != nil {
+		return nil, err
 	}
 	return runs, nil
 }
