@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -173,6 +174,55 @@ func TestWriteSREWC(t *testing.T) {
 	for _, m := range flows {
 		if c := parseF(t, m[1]); c < 1 || c > srewcMachines {
 			t.Errorf("copies per task %v in %q", c, m[0])
+		}
+	}
+	// Every figure recomputed here from competitive.Simulate on the same
+	// workloads and seeds: the gains (mean over seeds of 1 − mean
+	// flowtime over the baseline's), and each algorithm's mean flowtime
+	// in seconds and fraction of jobs within 300 s.
+	pols := srewcPolicies()
+	sims := make([][][]int, len(pols))
+	for p, pol := range pols {
+		for s := uint64(1); s <= 2; s++ {
+			res, err := competitive.Simulate(srewcWorkload(s, 0.8), pol.cfg, rand.New(rand.NewPCG(s, 0x7a11)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sims[p] = append(sims[p], res.Flowtime)
+		}
+	}
+	mean := func(f []int) float64 {
+		sum := 0.0
+		for _, x := range f {
+			sum += float64(x)
+		}
+		return sum / float64(len(f))
+	}
+	for v := range srewcVariants {
+		for p := srewcVariants; p < len(pols); p++ {
+			g := (2 - mean(sims[v][0])/mean(sims[p][0]) - mean(sims[v][1])/mean(sims[p][1])) / 2
+			if want := fmt.Sprintf("| %s vs %s | %s | %.1f%% ± ", pols[v].name, pols[p].name, map[string]string{"Mantri": "13.7%", "Dolly": "10.4%", "GRASS": "11.5%"}[pols[p].name], 100*g); !strings.Contains(out, want) {
+				t.Errorf("no %q in:\n%s", want, out)
+			}
+		}
+	}
+	for p, pol := range pols {
+		sec := 50 * (mean(sims[p][0]) + mean(sims[p][1])) / 2
+		fast := 0.0
+		for _, f := range sims[p] {
+			n := 0
+			for _, x := range f {
+				if 50*x <= 300 {
+					n++
+				}
+			}
+			fast += float64(n) / float64(len(f)) / 2
+		}
+		if want := fmt.Sprintf("| %s | ", pol.name); !strings.Contains(out, want) {
+			t.Errorf("no row for %s", pol.name)
+		} else if row := out[strings.Index(out, want):]; !strings.Contains(row[:strings.Index(row, "\n")], fmt.Sprintf("| %.0f s ± ", sec)) ||
+			!strings.Contains(row[:strings.Index(row, "\n")], fmt.Sprintf("| %.1f%% ± ", 100*fast)) {
+			t.Errorf("%s: want mean %.0f s and %.1f%% within 300 s in %q", pol.name, sec, 100*fast, row[:strings.Index(row, "\n")])
 		}
 	}
 	if !strings.HasSuffix(out, srewcReading) {
