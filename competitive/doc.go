@@ -34,7 +34,10 @@
 //   - LowerBound (eq. 18), SEWBound and SEWConfidence (Theorem 2), SEWRatio
 //     (Theorem 3), SREWCSpeed and SREWCRatio (Theorem 4).
 //   - Simulate: the time-slotted model running SEW, SREW+C(β) or Fair, with
-//     or without preemption and checkpointing, with conservation checks.
+//     or without preemption and checkpointing, with conservation checks;
+//     with Config.Baseline, the baselines of §5 — Mantri, Dolly, GRASS —
+//     each job's in-job rule on a max-min Fair scheduler without
+//     preemption (Baseline).
 //
 // # Contracts
 //

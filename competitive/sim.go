@@ -49,6 +49,7 @@ type Config struct {
 	Sigma     float64   // σ ≥ 0, the standard deviation of X_i(t)
 	Peak      float64   // Δ ≥ 1, the peak of X_i(t); 0 means 1; σ > 0 needs σ² < Δ − 1
 	MaxSlots  int       // give up (with an error) after this many slots; 0 means a generous default
+	Baseline  Baseline  // a straggler-mitigation baseline of §5 (needs AlgorithmFair and NonPreemptive); BaselineNone: Algorithm's own rule
 }
 
 // Stats summarises a simulation run.
@@ -145,6 +146,11 @@ func (e *InvariantError) Error() string {
 // while a job is active. A violation returns an *InvariantError naming the
 // job and slot; it would be a bug, and the tests check that none occurs.
 //
+// With Config.Baseline the Fair scheduler shares the machines max-min and
+// each job runs the baseline's in-job rule (Mantri, Dolly or GRASS, Xu et
+// al. §5; see Baseline), which sees each running task's progress-rate
+// estimate of its remaining time and the age of its oldest copy.
+//
 // Randomness (the policies' choices and the service) comes from rng; a nil
 // rng is allowed only with σ = 0 and makes the policies' choices
 // deterministic.
@@ -156,7 +162,8 @@ func (e *InvariantError) Error() string {
 // Special cases: a job without tasks has flowtime 0. No jobs gives an empty
 // result. An *specsched.InputError is returned for invalid
 // configuration (M < 1, M = 1 under SEW, M > MaxSimMachines, an unknown algorithm or
-// mode, β outside (0, 1] under SREW+C, λ < 0, δ < 0, Δ < 1, σ < 0, σ > 0
+// mode, β outside (0, 1] under SREW+C, an unknown Baseline or one without
+// AlgorithmFair and NonPreemptive, λ < 0, δ < 0, Δ < 1, σ < 0, σ > 0
 // with σ² ≥ Δ − 1, σ > 0 with a nil rng, MaxSlots < 0, any NaN or ±Inf), for
 // a job with a negative or too large arrival or task count, more than
 // MaxSimTasks tasks in all, a work ≤ 0, NaN or ±Inf for a phase with tasks,
@@ -279,6 +286,12 @@ func checkConfig(fn string, cfg Config, rng *rand.Rand) (Config, error) {
 	if cfg.Sigma > 0 && rng == nil {
 		return cfg, check.Err(fn, check.Scalar, "Sigma", cfg.Sigma, "random service needs a non-nil rng")
 	}
+	if cfg.Baseline > BaselineGRASS {
+		return cfg, check.Err(fn, check.Scalar, "Baseline", float64(cfg.Baseline), "must be BaselineNone, BaselineMantri, BaselineDolly or BaselineGRASS")
+	}
+	if cfg.Baseline != BaselineNone && (cfg.Algorithm != AlgorithmFair || cfg.Mode != NonPreemptive) {
+		return cfg, check.Err(fn, check.Scalar, "Baseline", float64(cfg.Baseline), "runs on AlgorithmFair in NonPreemptive mode only")
+	}
 	if cfg.MaxSlots < 0 || cfg.MaxSlots > maxSimSlot {
 		return cfg, check.Err(fn, check.Scalar, "MaxSlots", float64(cfg.MaxSlots), "must lie in [0, 2^40]")
 	}
@@ -310,6 +323,7 @@ type simTask struct {
 // simCopy is one running copy in NonPreemptive mode.
 type simCopy struct {
 	task     int32
+	start    int // the slot it was launched in: by the start of slot t it has run t − start slots
 	progress float64
 }
 
@@ -336,6 +350,7 @@ type sim struct {
 	active  []int // active jobs in (arrival, index) order
 	flow    []int
 	stats   Stats
+	base    baselineState // Config.Baseline's memory
 
 	busy  [2]int // machines running copies, per phase
 	total int    // tasks in all
@@ -410,6 +425,9 @@ func (s *sim) run(maxSlots int) error {
 			next++
 			if s.state[j].left[MapStage]+s.state[j].left[ReduceStage] > 0 {
 				s.active = append(s.active, j)
+				if err := s.baselineArrive(j); err != nil {
+					return err
+				}
 			}
 		}
 		if len(s.active) == 0 {
@@ -478,8 +496,12 @@ func (s *sim) snapshot() {
 func (s *sim) slot() error {
 	s.snapshot()
 	m := s.cfg.Machines
-	switch s.cfg.Algorithm {
-	case AlgorithmSEW:
+	switch {
+	case s.cfg.Baseline != BaselineNone:
+		if err := s.baselineSlot(); err != nil {
+			return err
+		}
+	case s.cfg.Algorithm == AlgorithmSEW:
 		s.actions = s.ws.sewGroup(s.actions[:0], s.snap, MapStage, (m+1)/2-s.busy[MapStage], s.cfg.Lambda, s.rng)
 		s.actions = s.ws.sewGroup(s.actions, s.snap, ReduceStage, m/2-s.busy[ReduceStage], s.cfg.Lambda, s.rng)
 	default:
@@ -500,6 +522,9 @@ func (s *sim) slot() error {
 	}
 	if err := s.checkCapacity(); err != nil {
 		return err
+	}
+	if testHookSlot != nil {
+		testHookSlot(s)
 	}
 	s.stats.BusyMachineSlots += s.busy[MapStage] + s.busy[ReduceStage]
 	s.stats.ActiveSlots++
@@ -600,7 +625,7 @@ func (s *sim) apply(a Action) error {
 	s.busy[task.stage] += a.Copies
 	if s.cfg.Mode == NonPreemptive {
 		for i := 0; i < a.Copies; i++ {
-			s.copies = append(s.copies, simCopy{task: id})
+			s.copies = append(s.copies, simCopy{task: id, start: s.now})
 		}
 	}
 	return nil
@@ -687,6 +712,7 @@ func (s *sim) finish(id int32) error {
 	list[task.alive] = last
 	s.tasks[last].alive = task.alive
 	st.left[z]--
+	s.baselineFinish(j)
 	s.stats.TasksFinished++
 	if st.left[MapStage]+st.left[ReduceStage] == 0 {
 		s.flow[j] = s.now - st.arrival

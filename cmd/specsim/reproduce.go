@@ -524,6 +524,12 @@ func (r *reproducer) write(w, stderr io.Writer) error {
 	if err := r.writeOverlap(w); err != nil {
 		return err
 	}
+	if err := r.writeSREWC(w); err != nil {
+		return err
+	}
+	if err := r.writeEagle(w); err != nil {
+		return err
+	}
 	_, err = io.WriteString(w, reproReading)
 	return err
 }
