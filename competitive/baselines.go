@@ -112,9 +112,12 @@ func progressRem(work, progress float64, elapsed int) float64 {
 // is the renewal approximation of a copy's duration under §2.1's service
 // (mean E/δ, the variance that gives the package its σ_j^z); sd = 0 is
 // the deterministic t_new (the probability is 0 or 1), threshold ∈ (0, 1).
-// O(1).
+// A duration is never negative, so the law is that of max(0, T_new): where
+// the normal puts δ or more of its mass below 0 (tNew + sd·Φ⁻¹(δ) < 0),
+// the bar is 0 and only a task with time left is a candidate, never one
+// whose copies are at their end (t_rem = 0). O(1).
 func mantriBar(tNew, sd, threshold float64) float64 {
-	return tNew + sd*distuv.UnitNormal.Quantile(threshold)
+	return max(0, tNew+sd*distuv.UnitNormal.Quantile(threshold))
 }
 
 // mantriActions appends to dst Mantri's decisions for job j's phase z,
@@ -335,7 +338,10 @@ func (s *sim) baselineActions(dst []Action, k, free int) ([]Action, error) {
 		b.views = append(b.views, runView{copies: c, rem: b.rem[id]})
 	}
 	st := &s.state[s.active[k]]
-	tNew := st.mean[z] / s.cfg.Speed
+	// A new copy's expected slots; the least positive float where the
+	// quotient underflows (a task far shorter than a slot), since every
+	// copy takes some time and the rules' t_new must be positive.
+	tNew := max(st.mean[z]/s.cfg.Speed, math.SmallestNonzeroFloat64)
 	var err error
 	switch s.cfg.Baseline {
 	case BaselineMantri:

@@ -461,45 +461,40 @@ func TestBaselineConfig(t *testing.T) {
 	}
 }
 
-// testSimulateBaselineNoPanic: Simulate with any baseline on any input
-// returns a result or an InputError, never a panic.
-func testSimulateBaselineNoPanic(t *rapid.T) {
-	n := rapid.IntRange(0, 4).Draw(t, "n")
-	jobs := make([]SimJob, n)
-	for j := range jobs {
-		jobs[j] = SimJob{
-			Arrival:     anyInt(t, "arrival", 0, 3),
-			MapTasks:    anyInt(t, "maps", 0, 2),
-			ReduceTasks: anyInt(t, "reduces", 0, 1),
-			MapWork:     anyFloat(t, "mapwork", 1, 2.5),
-			ReduceWork:  anyFloat(t, "reducework", 0, 3),
+
+// TestMantriBarNonNegative: where the normal law of T_new puts δ or more
+// of its mass below 0 (t_new < 0.674·sd at δ = 0.25), the bar is 0, the
+// law of max(0, T_new), so a task whose copies are at their end (t_rem =
+// 0) is never a candidate, while one with time left is.
+func TestMantriBarNonNegative(t *testing.T) {
+	t.Parallel()
+	// 0.27 − √0.77·0.67449 = −0.3219: the normal's quartile is negative.
+	if bar := mantriBar(0.27, math.Sqrt(0.77), MantriThreshold); bar != 0 {
+		t.Fatalf("bar %v, want 0", bar)
+	}
+	views := []runView{{copies: 1, rem: 0}, {copies: 3, rem: 0}, {copies: 1, rem: 1e-300}}
+	got, _ := mantriActions(nil, nil, 0, MapStage, 0, views, 5, mantriBar(0.27, math.Sqrt(0.77), MantriThreshold))
+	want := []Action{{Job: 0, Stage: MapStage, Kind: Clone, Task: 2, Copies: 1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("actions %v, want only the copy of task 2 (t_rem > 0): %v", got, want)
+	}
+}
+
+// TestSimulateBaselineUnderflow: a task's mean work over the speed that
+// underflows (5e-324 of work at speed 1e300) is a valid input, and every
+// baseline simulates it: the job of one map task ends in its first slot.
+func TestSimulateBaselineUnderflow(t *testing.T) {
+	t.Parallel()
+	for _, b := range []Baseline{BaselineMantri, BaselineDolly, BaselineGRASS} {
+		for _, sigma := range []float64{0, 0.5} {
+			r, err := Simulate([]SimJob{{MapTasks: 2, MapWork: 5e-324}}, Config{Machines: 2, Algorithm: AlgorithmFair, Mode: NonPreemptive, Baseline: b, Speed: 1e300, Sigma: sigma, Peak: 2}, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Errorf("%v σ %v: %v", b, sigma, err)
+				continue
+			}
+			if r.Flowtime[0] != 1 {
+				t.Errorf("%v σ %v: flowtime %v, want 1", b, sigma, r.Flowtime[0])
+			}
 		}
 	}
-	cfg := Config{
-		Machines:  anyInt(t, "machines", 1, 2, 5),
-		Algorithm: Algorithm(rapid.IntRange(0, 3).Draw(t, "policy")),
-		Mode:      Mode(rapid.IntRange(0, 2).Draw(t, "mode")),
-		Baseline:  Baseline(rapid.IntRange(0, 4).Draw(t, "baseline")),
-		Lambda:    anyFloat(t, "lambda", 0, 1),
-		Speed:     anyFloat(t, "speed", 0, 1, 2),
-		Sigma:     anyFloat(t, "sigma", 0, 0.5),
-		Peak:      anyFloat(t, "peak", 0, 2),
-		MaxSlots:  rapid.IntRange(1, 400).Draw(t, "maxslots"),
-	}
-	var rng *rand.Rand
-	if rapid.Bool().Draw(t, "random") {
-		rng = rand.New(rand.NewPCG(5, 5))
-	}
-	r, err := Simulate(jobs, cfg, rng)
-	if err != nil && (!isInputError(err, "competitive.Simulate") || r != nil) {
-		t.Fatalf("err %v, result %v", err, r)
-	}
-	_ = Baseline(rapid.Uint8().Draw(t, "name")).String()
 }
-
-func TestSimulateBaselineNoPanic(t *testing.T) {
-	t.Parallel()
-	rapid.Check(t, testSimulateBaselineNoPanic)
-}
-
-func FuzzSimulateBaseline(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testSimulateBaselineNoPanic)) }

@@ -296,6 +296,10 @@ func TestFluidSRPT(t *testing.T) {
 	}
 }
 
+// testSimulateNoPanic: Simulate, with any algorithm, mode and baseline, on
+// any input (bad values, and work over speed that underflows) returns a
+// result or an InputError, never a panic or another error; a Baseline's
+// String is defined for every value.
 func testSimulateNoPanic(t *rapid.T) {
 	n := rapid.IntRange(0, 4).Draw(t, "n")
 	jobs := make([]SimJob, n)
@@ -304,17 +308,18 @@ func testSimulateNoPanic(t *rapid.T) {
 			Arrival:     anyInt(t, "arrival", 0, 3),
 			MapTasks:    anyInt(t, "maps", 0, 2),
 			ReduceTasks: anyInt(t, "reduces", 0, 1),
-			MapWork:     anyFloat(t, "mapwork", 1, 2.5),
+			MapWork:     anyFloat(t, "mapwork", 1, 2.5, 5e-324),
 			ReduceWork:  anyFloat(t, "reducework", 0, 3),
 		}
 	}
 	cfg := Config{
 		Machines:  anyInt(t, "machines", 1, 2, 5),
 		Algorithm: Algorithm(rapid.IntRange(0, 3).Draw(t, "policy")),
+		Baseline:  Baseline(rapid.IntRange(0, 4).Draw(t, "baseline")),
 		Beta:      anyFloat(t, "beta", 0.5, 1),
 		Lambda:    anyFloat(t, "lambda", 0, 1),
 		Mode:      Mode(rapid.IntRange(0, 2).Draw(t, "mode")),
-		Speed:     anyFloat(t, "speed", 0, 1, 2),
+		Speed:     anyFloat(t, "speed", 0, 1, 2, 1e300),
 		Sigma:     anyFloat(t, "sigma", 0, 0.5, 1e-170),
 		Peak:      anyFloat(t, "peak", 0, 2, 1.25),
 		MaxSlots:  rapid.IntRange(0, 400).Draw(t, "maxslots"),
@@ -322,6 +327,7 @@ func testSimulateNoPanic(t *rapid.T) {
 	if cfg.MaxSlots == 0 {
 		cfg.MaxSlots = 400 // bound the run
 	}
+	_ = Baseline(rapid.Uint8().Draw(t, "name")).String()
 	var rng *rand.Rand
 	if rapid.Bool().Draw(t, "random") {
 		rng = rand.New(rand.NewPCG(5, 5))
