@@ -461,7 +461,6 @@ func TestBaselineConfig(t *testing.T) {
 	}
 }
 
-
 // TestMantriBarNonNegative: where the normal law of T_new puts δ or more
 // of its mass below 0 (t_new < 0.674·sd at δ = 0.25), the bar is 0, the
 // law of max(0, T_new), so a task whose copies are at their end (t_rem =
