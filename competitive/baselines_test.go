@@ -388,9 +388,22 @@ func testBaselineRuns(t *rapid.T) {
 			tNew := work / cfg.Speed
 			switch b {
 			case BaselineMantri:
-				bar := tNew + cfg.Sigma*math.Sqrt(work+0.5)/math.Sqrt(cfg.Speed)*distuv.UnitNormal.Quantile(0.25)
-				if !(float64(c)/float64(c+1)*rem > bar) {
-					bad = "a Mantri clone at or below its threshold"
+				// Mantri's rule as §5 states it, Pr(t_rem > (c+1)/c·T_new) > δ,
+				// for the law of max(0, T_new) with T_new normal: its CDF at
+				// x = c/(c+1)·t_rem (not the code's quantile rearrangement).
+				x, sd := float64(c)/float64(c+1)*rem, cfg.Sigma*math.Sqrt(work+0.5)/math.Sqrt(cfg.Speed)
+				var p float64
+				switch {
+				case x <= 0:
+				case sd == 0:
+					if x > tNew {
+						p = 1
+					}
+				default:
+					p = distuv.Normal{Mu: tNew, Sigma: sd}.CDF(x)
+				}
+				if !(p > MantriThreshold) {
+					bad = "a Mantri clone with Pr(t_rem > (c+1)/c·T_new) ≤ δ"
 				}
 			case BaselineGRASS:
 				if !(rem > tNew) {
