@@ -442,7 +442,8 @@ func TestSimulateHopperRunningView(t *testing.T) {
 // each) arrive together at 0: LWL puts A on node 0 and sends it with
 // snapshot S0 = {0}, then B on node 1 with S1 = {0, 1}, both stamped 0.
 // Short job C (three 1 s tasks, at 1) puts one probe on each node; nodes
-// 0 and 1 reject theirs, holding S0 and S1, in an order the seed decides.
+// 0 and 1 reject theirs, holding S0 and S1, in node order (probe targets
+// are sent sorted; TestSimulateFreshestFirst has the fresher arrive first).
 // S1 was published after S0, so it is the fresher: the two rejected probes
 // are re-placed on node 2, the only node it shows free, and nothing is
 // rejected twice (Rescheduled 2, no fallback, no probe behind a long
@@ -460,7 +461,7 @@ func TestSimulateFreshestTie(t *testing.T) {
 	}
 	cfg := DefaultConfig(Eagle, 3, 10)
 	cfg.ShortFraction, cfg.MinProbes, cfg.ProbeRatio = 0, 0, 1
-	for seed := uint64(1); seed <= 16; seed++ { // both orders of the rejections
+	for seed := uint64(1); seed <= 16; seed++ {
 		res, err := Simulate(jobs, cfg, rngFrom(seed))
 		if err != nil {
 			t.Fatal(err)
