@@ -53,6 +53,7 @@ func eagleRuns(seeds int) ([][][]probe.Summary, error) {
 			c := probe.GoogleLike(eagleJobs, eagleNodes, load)
 			jobs, err := probe.Synthesize(c, rand.New(rand.NewPCG(uint64(s+1), 0x5eed)))
 			if err != nil {
+				wg.Wait() // the runs already started end before we return
 				return nil, err
 			}
 			for p, pol := range eaglePolicies {
