@@ -20,7 +20,7 @@ func (h *Hopper) CheckTree() error {
 			return fmt.Errorf("node %d in the tree is not live", x)
 		}
 		if parent != none && !h.above(parent, x) {
-			return fmt.Errorf("node %d (prio %d) below its child %d (prio %d)", parent, h.nodes[parent].prio, x, h.nodes[x].prio)
+			return fmt.Errorf("node %d (prio %d) below its child %d (prio %d)", parent, priority(parent), x, priority(x))
 		}
 		if err := walk(h.nodes[x].left, x); err != nil {
 			return err
