@@ -111,6 +111,18 @@ func BenchmarkSlotEvent(b *testing.B) {
 	}
 }
 
+// eventer is what the latency benchmark drives: Hopper, Fair, Classes
+// (through an adapter for Add and Update).
+type eventer interface {
+	Add(remaining float64) (int, error)
+	Update(id int, remaining float64) error
+	Remove(id int) error
+	Next() (int, bool)
+	SetHeld(id, slots int) error
+	Held(id int) int
+	Len() int
+}
+
 // BenchmarkLatency times every event of a long scheduler-like stream one
 // by one and reports the median (p50-ns) and the 99th percentile (p99-ns)
 // of the per-event times, with the clock's own cost (clock-ns, two reads
@@ -123,16 +135,41 @@ func BenchmarkSlotEvent(b *testing.B) {
 // an update (move). The random draws are made before the timer starts;
 // nothing in the loop allocates.
 func BenchmarkLatency(b *testing.B) {
+	benchmarkLatency(b, func(b *testing.B, n int) eventer {
+		h, _ := benchJobs(b, n, float64(n)*250)
+		return h
+	})
+}
+
+// BenchmarkFairLatency is BenchmarkLatency for Fair, ε = 0.5.
+func BenchmarkFairLatency(b *testing.B) {
+	benchmarkLatency(b, func(b *testing.B, n int) eventer {
+		f, err := online.NewFair(float64(n)*250, 1.5, 0.5)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f
+	})
+}
+
+func benchmarkLatency(b *testing.B, build func(b *testing.B, n int) eventer) {
 	for _, stream := range []string{"completion", "random"} {
 		for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
 			b.Run(fmt.Sprintf("%s/n=%d", stream, n), func(b *testing.B) {
-				h, rem := benchJobs(b, n, float64(n)*250)
-				ids := make([]int, n)
-				for i := range ids {
+				h := build(b, n)
+				rng := rand.New(rand.NewPCG(1, uint64(n)))
+				rem, ids := make([]float64, n), make([]int, n)
+				for i := range rem { // the jobs benchJobs holds, or as many
+					rem[i] = float64(1 + rng.IntN(1000))
 					ids[i] = i
+					if h.Len() < n {
+						if _, err := h.Add(rem[i]); err != nil {
+							b.Fatal(err)
+						}
+					}
 				}
 				const draws = 1 << 16
-				rng := rand.New(rand.NewPCG(2, 3))
+				rng = rand.New(rand.NewPCG(2, 3))
 				picks, vals := make([]int, draws), make([]float64, draws)
 				for i := range picks {
 					picks[i] = rng.IntN(n)

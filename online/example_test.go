@@ -69,3 +69,31 @@ func ExampleHopper_Next() {
 	// slot 6 to B
 	// a seventh slot would go to A true
 }
+
+// Algorithm 2 with ε = 0.5 on the jobs of Table 2.1 (A 4 tasks, B 6, 6
+// slots, β = 1.5): the floor f = (1−ε)·S/N = 1.5 holds B up, and A is
+// filled to V_A − f more until the slots run out (4.5). When A is down to
+// one task (V_A = 1.33 ≤ f), A gets the floor and B the rest. Next hands
+// the first free slot to A, the first job in order short of its share.
+func ExampleFair() {
+	f, err := online.NewFair(6, 1.5, 0.5)
+	if err != nil {
+		panic(err)
+	}
+	a, _ := f.Add(4)
+	b, _ := f.Add(6)
+	show := func(event string) {
+		ta, _ := f.Target(a)
+		tb, _ := f.Target(b)
+		fmt.Printf("%-20s A %.3g  B %.3g\n", event, ta, tb)
+	}
+	show("A and B arrive:")
+	_ = f.Update(a, 1)
+	show("A has 1 task left:")
+	next, _ := f.Next()
+	fmt.Println("next slot to A:", next == a)
+	// Output:
+	// A and B arrive:      A 4.5  B 1.5
+	// A has 1 task left:   A 1.5  B 4.5
+	// next slot to A: true
+}
