@@ -152,6 +152,32 @@ func BenchmarkFairLatency(b *testing.B) {
 	})
 }
 
+// BenchmarkClassesLatency is BenchmarkLatency for Classes, the jobs
+// spread over ten classes, β = 1.1, 1.2, …, 2.0.
+func BenchmarkClassesLatency(b *testing.B) {
+	benchmarkLatency(b, func(b *testing.B, n int) eventer {
+		c, err := online.NewClasses(float64(n) * 250)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return classesByID{c}
+	})
+}
+
+// classesByID drives Classes through eventer: a job's β is 1.1 + (k mod
+// 10)/10, k its id (at an arrival, IDs()).
+type classesByID struct{ *online.Classes }
+
+func betaOf(id int) float64 { return 1.1 + float64(id%10)/10 }
+
+func (c classesByID) Add(remaining float64) (int, error) {
+	return c.Classes.Add(remaining, betaOf(c.IDs()))
+}
+
+func (c classesByID) Update(id int, remaining float64) error {
+	return c.Classes.Update(id, remaining, betaOf(id))
+}
+
 func benchmarkLatency(b *testing.B, build func(b *testing.B, n int) eventer) {
 	for _, stream := range []string{"completion", "random"} {
 		for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {

@@ -101,3 +101,6 @@ func (j *jobs) checkTree() error {
 	}
 	return nil
 }
+
+// CheckTree verifies Classes' search tree as Hopper.CheckTree does Hopper's.
+func (c *Classes) CheckTree() error { return c.jobs.checkTree() }

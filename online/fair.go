@@ -85,7 +85,7 @@ func (f *Fair) Add(remaining float64) (int, error) {
 	}
 	f.fresh = false
 	t := remaining + 0
-	return int(f.add(0, t, t, f.c*t)), nil
+	return int(f.add(0, t, t, f.c*t, t)), nil
 }
 
 // Update sets job id's remaining tasks. An error (an
@@ -101,7 +101,7 @@ func (f *Fair) Update(id int, remaining float64) error {
 	}
 	f.fresh = false
 	t := remaining + 0
-	f.set(int32(id), 0, t, t, f.c*t)
+	f.set(int32(id), 0, t, t, f.c*t, t)
 	return nil
 }
 
@@ -293,12 +293,7 @@ func (f *Fair) nextBy(whole bool) int32 {
 	}
 	perTask := func(r ratio) probe { return probe{perWeight: true, whole: whole, r: r} }
 	lo := f.firstKey
-	run := func(hi key, p probe) int32 { // the jobs from lo to hi
-		x := f.first(f.root, lo, hi, p)
-		hi.id-- // the next run starts at hi's job
-		lo = hi
-		return x
-	}
+	run := func(hi key, p probe) int32 { return f.scan(&lo, hi, p) }
 	m1Key := keyLast
 	if f.m1 != none {
 		m1Key = f.keyOf(f.m1)

@@ -27,13 +27,14 @@ type jobs struct {
 type jobNode struct {
 	class, t, held float64
 	w, v           float64 // proportional weight (T/√(β−1), or T) and virtual size (c·T)
+	u              float64 // the basis of the per-unit bounds: a job's share, where proportional, is k·u
 	left, right    int32
 	live           bool
 
 	count            int     // active jobs (T > 0) in the subtree
 	sumT, sumW, sumV float64 // over the subtree
 	minHeld          float64 // least held of the subtree's active jobs (+Inf if none)
-	minPlus, minHold ratio   // least (held+1)/w and held/w of its active jobs (everything if none)
+	minPlus, minHold ratio   // least (held+1)/u and held/u of its active jobs (everything if none)
 }
 
 // A key is a place in the (class, T, id) order; ids are int64 so that a
@@ -65,8 +66,9 @@ var (
 )
 
 // add takes an id (the last freed, else a new one) for a job of the given
-// class, T, weight and virtual size, and inserts it. O(log n) expected.
-func (j *jobs) add(class, t, w, v float64) int32 {
+// class, T, weight, virtual size and basis u, and inserts it. O(log n)
+// expected.
+func (j *jobs) add(class, t, w, v, u float64) int32 {
 	var id int32
 	if k := len(j.free); k > 0 {
 		id = j.free[k-1]
@@ -75,7 +77,7 @@ func (j *jobs) add(class, t, w, v float64) int32 {
 		id = int32(len(j.nodes))
 		j.nodes = append(j.nodes, jobNode{})
 	}
-	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v, left: none, right: none, live: true}
+	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v, u: u, left: none, right: none, live: true}
 	j.n++
 	j.update(id)
 	j.root = j.insert(j.root, id)
@@ -90,11 +92,12 @@ func (j *jobs) release(id int32) {
 	j.n--
 }
 
-// set changes id's class, T, weight and virtual size. O(log n) expected.
-func (j *jobs) set(id int32, class, t, w, v float64) {
+// set changes id's class, T, weight, virtual size and basis. O(log n)
+// expected.
+func (j *jobs) set(id int32, class, t, w, v, u float64) {
 	j.root = j.remove(j.root, id)
 	n := &j.nodes[id]
-	n.class, n.t, n.w, n.v, n.left, n.right = class, t, w, v, none, none
+	n.class, n.t, n.w, n.v, n.u, n.left, n.right = class, t, w, v, u, none, none
 	j.update(id)
 	j.root = j.insert(j.root, id)
 }
@@ -189,7 +192,7 @@ func (j *jobs) update(x int32) {
 	n.minHeld, n.minPlus, n.minHold = math.Inf(1), everything, everything
 	if n.t > 0 {
 		n.count, n.minHeld = 1, n.held
-		n.minPlus, n.minHold = quotient(n.held+1, n.w), quotient(n.held, n.w)
+		n.minPlus, n.minHold = quotient(n.held+1, n.u), quotient(n.held, n.u)
 	}
 	for _, c := range [2]int32{n.left, n.right} {
 		if c == none {
@@ -245,9 +248,14 @@ func (j *jobs) all() sums { return j.subtree(j.root) }
 // none and the sums of every job. found must be monotone along the order
 // (false, then true). O(depth).
 func (j *jobs) search(found func(before sums, x int32) bool) (int32, sums) {
+	return j.searchIn(j.root, found)
+}
+
+// searchIn is search over subtree root alone.
+func (j *jobs) searchIn(root int32, found func(before sums, x int32) bool) (int32, sums) {
 	best, bestBefore := int32(none), sums{}
 	acc := sums{}
-	for x := j.root; x != none; {
+	for x := root; x != none; {
 		l := j.nodes[x].left
 		before := acc.add(j.subtree(l))
 		if found(before, x) {
@@ -301,9 +309,9 @@ func (j *jobs) is(x int32, p probe) bool {
 	case !p.perWeight:
 		return n.held < p.bound
 	case p.whole:
-		return quotient(n.held+1, n.w) <= p.r
+		return quotient(n.held+1, n.u) <= p.r
 	}
-	return quotient(n.held, n.w) < p.r
+	return quotient(n.held, n.u) < p.r
 }
 
 // first returns the first node x of subtree x with lo < key < hi that p
@@ -382,6 +390,43 @@ func (j *jobs) firstIn(x int32, p probe) int32 {
 		x = j.nodes[x].right
 	}
 	return none
+}
+
+// sumBelow is the sums of the jobs before key k. O(depth).
+func (j *jobs) sumBelow(k key) sums {
+	acc := sums{}
+	for x := j.root; x != none; {
+		if j.keyOf(x).less(k) {
+			acc = acc.add(j.subtree(j.nodes[x].left)).add(j.own(x))
+			x = j.nodes[x].right
+		} else {
+			x = j.nodes[x].left
+		}
+	}
+	return acc
+}
+
+// firstAfter is the first node whose key is after k, or none. O(depth).
+func (j *jobs) firstAfter(k key) int32 {
+	best := int32(none)
+	for x := j.root; x != none; {
+		if k.less(j.keyOf(x)) {
+			best, x = x, j.nodes[x].left
+		} else {
+			x = j.nodes[x].right
+		}
+	}
+	return best
+}
+
+// scan is first over the run of the order from *lo (exclusive) to hi
+// (exclusive), for searching consecutive runs: it leaves *lo just before
+// hi, where the next run starts. O(depth).
+func (j *jobs) scan(lo *key, hi key, p probe) int32 {
+	x := j.first(j.root, *lo, hi, p)
+	hi.id-- // the next run starts at hi's job
+	*lo = hi
+	return x
 }
 
 // keyBefore is the key just before node x's (every key less than x's is
