@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/fairness"
 	"github.com/specsched/specsched/online"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // benchJobs returns a Hopper holding n jobs of 1 to 1000 remaining tasks
@@ -61,26 +63,45 @@ func BenchmarkEvent(b *testing.B) {
 	}
 }
 
-// BenchmarkRecompute is the same event answered the snapshot way: the
-// count changes and alloc.Allocate recomputes every share (the ratio to
-// BenchmarkEvent is the gain).
+// BenchmarkRecompute is the same event answered the snapshot way: a job's
+// count changes and the snapshot function recomputes every share —
+// alloc.Allocate and alloc.AllocateSlots for Hopper, fairness.Allocate
+// (ε = 0.5) for Fair, stragglers.Allocate (β = 1.1 … 2.0 by index) for
+// Classes. The ratio to BenchmarkLatency's p50 is the gain.
 func BenchmarkRecompute(b *testing.B) {
-	for _, n := range []int{1_000, 10_000, 100_000} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			_, rem := benchJobs(b, n, float64(n)*250)
-			rng := rand.New(rand.NewPCG(2, 3))
-			dst := make([]float64, n)
-			ws := new(alloc.Workspace)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				rem[rng.IntN(n)] = float64(1 + rng.IntN(1000))
-				var err error
-				if dst, err = alloc.Allocate(dst, rem, float64(n)*250, 1.5, ws); err != nil {
-					b.Fatal(err)
+	for _, fn := range []string{"alloc.Allocate", "alloc.AllocateSlots", "fairness.Allocate", "stragglers.Allocate"} {
+		for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+			b.Run(fmt.Sprintf("%s/n=%d", fn, n), func(b *testing.B) {
+				_, rem := benchJobs(b, n, float64(n)*250)
+				slots := float64(n) * 250
+				beta := make([]float64, n)
+				for i := range beta {
+					beta[i] = betaOf(i)
 				}
-			}
-		})
+				rng := rand.New(rand.NewPCG(2, 3))
+				dst, slotsDst := make([]float64, n), make([]int, n)
+				ws, fws, sws := new(alloc.Workspace), new(fairness.Workspace), new(stragglers.Workspace)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					rem[rng.IntN(n)] = float64(1 + rng.IntN(1000))
+					var err error
+					switch fn {
+					case "alloc.Allocate":
+						dst, err = alloc.Allocate(dst, rem, slots, 1.5, ws)
+					case "alloc.AllocateSlots":
+						slotsDst, err = alloc.AllocateSlots(slotsDst, rem, int(slots), 1.5, ws)
+					case "fairness.Allocate":
+						dst, err = fairness.Allocate(dst, rem, slots, 1.5, 0.5, fws)
+					default:
+						dst, err = stragglers.Allocate(dst, rem, beta, slots, sws)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
