@@ -19,23 +19,17 @@ import (
 // class Algorithm 1's order. Its nodes hold ΣT, Σw (w = T/√(β−1) for
 // β < 2, 0 for β ≥ 2) and ΣV over their subtrees. The class g at which the
 // water level stops is the first class at whose end Σw/√a(next class) ≥
-// S; the predicate is monotone along the order, and a descent evaluates
-// it at O(log n) nodes, each by two O(log n) descents (the sums through
-// the node's class, and the next class): O(log² n). Within class g,
-// Algorithm 1's cut is found by one descent over the class split off the
-// tree and merged back (O(log n)). A job's share then follows from its
-// class and its key against the cut's: O(1).
-//
-// Why O(log² n) and not O(log n): the level's predicate is a property of a
-// class, not of a node — it needs the sums through the end of the node's
-// class and the next class's β — and the tree is of jobs. A second tree
-// over the classes, each holding its class's sums, would make it one
-// descent, O(log K); its sums would then have to be recomputed from the
-// job tree at every event (kept by differences they would drift), which
-// is left for later.
+// S, a predicate monotone along the classes. It is a property of a
+// class's last job, not of every job, so the last job of each class is
+// marked with the next class's slope (a mark only the events of it and of
+// its neighbours change: O(log n) per event), and each subtree keeps Σw up
+// to its last mark and that mark's slope: one descent finds g, O(log n).
+// Within class g, Algorithm 1's cut is found by one descent over the class
+// split off the tree and merged back (O(log n)). A job's share then
+// follows from its class and its key against the cut's: O(1).
 //
 // Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n) expected;
-// SetSlots O(1); Target O(1) after the search (O(log² n) expected), done
+// SetSlots O(1); Target O(1) after the search (O(log n) expected), done
 // once after each batch of events (the first query after an event); Next
 // O(log n) after the search; Snapshot O(ids); Compare O(1). No method
 // allocates once the ids stop growing. Not safe for concurrent use: every
@@ -77,7 +71,7 @@ func NewClasses(slots float64) (*Classes, error) {
 	if err := check.NonNegative("online.NewClasses", check.Scalar, "slots", slots); err != nil {
 		return nil, err
 	}
-	return &Classes{jobs: jobs{root: none}, slots: slots}, nil
+	return &Classes{jobs: jobs{root: none, ends: true}, slots: slots}, nil
 }
 
 // Len is the number of jobs held. O(1).
@@ -263,7 +257,7 @@ func classKeys(g float64) (key, key) {
 }
 
 // refresh finds the water level and class g's cut if an event came since
-// the last query: O(log² n) (see Classes).
+// the last query: O(log n) (see Classes).
 func (c *Classes) refresh() {
 	if c.fresh {
 		return
@@ -278,11 +272,7 @@ func (c *Classes) refresh() {
 	// The level: the first class at whose end reaches holds
 	// (stragglers' reaches: Σw through it / √a(next class) ≥ S, or no next
 	// class).
-	x, _ := c.search(func(_ sums, x int32) bool {
-		_, end := classKeys(c.nodes[x].class)
-		next := c.firstAfter(end)
-		return next == none || c.sumBelow(end).sumW/math.Sqrt(slope(c.nodes[next].class)) >= slots
-	})
+	x := c.levelEnd(func(w, a float64) bool { return a < 0 || w/math.Sqrt(a) >= slots })
 	g := c.nodes[x].class
 	start, end := classKeys(g)
 	c.g, c.rootSlope = g, math.Sqrt(slope(g))
@@ -357,11 +347,13 @@ func (c *Classes) Next() (int, bool) {
 // nextBy searches the runs of the order for the first job a whole slot
 // short (whole) or short at all.
 func (c *Classes) nextBy(whole bool) int32 {
-	perUnit := func(k float64) probe {
-		if math.IsNaN(k) || k <= 0 {
+	// perUnit is the probe for shares of num/den per unit of u, the
+	// quotient rounded once at any magnitude (num/den itself may overflow).
+	perUnit := func(num, den float64) probe {
+		if !(num > 0) {
 			return probe{perWeight: true, whole: whole, r: nothing} // nobody is below 0
 		}
-		return probe{perWeight: true, whole: whole, r: quotientOf(k)}
+		return probe{perWeight: true, whole: whole, r: quotient(num, den)}
 	}
 	start, end := classKeys(c.g)
 	lo := keyFirst
@@ -372,19 +364,19 @@ func (c *Classes) nextBy(whole bool) int32 {
 	}
 	switch c.kind {
 	case levelAt:
-		if x := c.scan(&lo, start, perUnit(1/c.rootSlope)); x != none {
+		if x := c.scan(&lo, start, perUnit(1, c.rootSlope)); x != none {
 			return x
 		}
 		switch {
 		case c.group.sumT == 0 || c.share <= 0:
 			return none
 		case !c.capacity:
-			return c.scan(&lo, end, perUnit(c.share/c.group.sumT*ug))
+			return c.scan(&lo, end, perUnit(c.share*ug, c.group.sumT))
 		case c.cut == none:
-			return c.scan(&lo, end, perUnit(c.cg*ug))
+			return c.scan(&lo, end, perUnit(c.cg*ug, 1))
 		}
 		cutKey := c.keyOf(c.cut)
-		if x := c.scan(&lo, cutKey, perUnit(c.cg*ug)); x != none {
+		if x := c.scan(&lo, cutKey, perUnit(c.cg*ug, 1)); x != none {
 			return x
 		}
 		held := c.nodes[c.cut].held
@@ -393,14 +385,14 @@ func (c *Classes) nextBy(whole bool) int32 {
 		}
 		return none
 	case levelAbove:
-		return c.scan(&lo, start, perUnit(c.slots/c.before.sumW))
+		return c.scan(&lo, start, perUnit(c.slots, c.before.sumW))
 	case levelBelow:
-		return c.scan(&lo, end, perUnit(c.slots/(c.before.sumW+c.group.sumW)))
+		return c.scan(&lo, end, perUnit(c.slots, c.before.sumW+c.group.sumW))
 	}
-	if x := c.scan(&lo, start, perUnit((c.slots-c.group.sumV)/c.before.sumW)); x != none {
+	if x := c.scan(&lo, start, perUnit(c.slots-c.group.sumV, c.before.sumW)); x != none {
 		return x
 	}
-	return c.scan(&lo, end, perUnit(1))
+	return c.scan(&lo, end, perUnit(1, 1))
 }
 
 // checkJob returns an error unless remaining and beta make a job Add

@@ -33,7 +33,7 @@ func testClassesEvents(t *rapid.T) {
 			return want
 		},
 		beta: func(t *rapid.T) float64 {
-			return rapid.SampledFrom([]float64{1.1, 1.5, 1.5, 1.99, 2, 3}).Draw(t, "beta")
+			return rapid.SampledFrom([]float64{1.1, 1.25, 1.5, 1.5, 1.99, 2, 3}).Draw(t, "beta")
 		},
 		slots: slots,
 	}

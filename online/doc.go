@@ -41,7 +41,7 @@
 // different tail indices (§4.2 carried to K classes, stragglers.Allocate)
 // the same way: the jobs in a treap with per-subtree sums, each of the
 // algorithm's cut-offs found by one descent (Fair: m₁, case 1's fill, m₂,
-// O(log n); Classes: the level's class in O(log² n), then Algorithm 1's
+// O(log n); Classes: the level's class, then Algorithm 1's
 // cut within it in O(log n)), and a job's share by comparing its key with
 // the cut-offs'. Their Next is the first job, in the algorithm's order,
 // a whole slot short of its share, else the first short at all.
@@ -50,7 +50,7 @@
 // — a treap's expected depth, not amortised — and SetSlots O(1). The
 // cut-offs are searched again lazily, once per batch of events, by the
 // first query after it (Target, Next, Reclaim, Snapshot): a query after
-// an event costs that search, O(log n) (O(log² n) for Classes), and
+// an event costs that search, O(log n), and
 // queries with no event between cost O(1) (Target) or O(log n) (Next,
 // Reclaim). Memory is O(ids), the most jobs held at once; nothing
 // allocates once the ids stop growing.

@@ -99,6 +99,31 @@ func (j *jobs) checkTree() error {
 	if count != j.n {
 		return fmt.Errorf("%d nodes in the tree, %d jobs held", count, j.n)
 	}
+	if !j.ends {
+		return nil
+	}
+	// Each class's last job, and only it, is marked, with the next class's
+	// slope (−1 for the last class): checked against the nodes in order.
+	var order []int32
+	var in func(x int32)
+	in = func(x int32) {
+		if x != none {
+			in(j.nodes[x].left)
+			order = append(order, x)
+			in(j.nodes[x].right)
+		}
+	}
+	in(j.root)
+	for k, x := range order {
+		end, next := true, -1.0
+		if k+1 < len(order) {
+			end = j.nodes[order[k+1]].class != j.nodes[x].class
+			next = slope(j.nodes[order[k+1]].class)
+		}
+		if j.nodes[x].end != end || end && j.nodes[x].nextSlope != next {
+			return fmt.Errorf("node %d (class %v): end %v, next slope %v; want %v, %v", x, j.nodes[x].class, j.nodes[x].end, j.nodes[x].nextSlope, end, next)
+		}
+	}
 	return nil
 }
 

@@ -20,6 +20,7 @@ type jobs struct {
 	free  []int32
 	root  int32
 	n     int
+	ends  bool // keep the class ends (Classes): see jobNode.end
 }
 
 // A jobNode is one job and, over its subtree, the sums the algorithms'
@@ -35,6 +36,16 @@ type jobNode struct {
 	sumT, sumW, sumV float64 // over the subtree
 	minHeld          float64 // least held of the subtree's active jobs (+Inf if none)
 	minPlus, minHold ratio   // least (held+1)/u and held/u of its active jobs (everything if none)
+
+	// Class ends, kept when jobs.ends is set: the node is the last of its
+	// class (end), the next class's slope a (nextSlope, −1 if none); over
+	// the subtree, whether it holds an end (hasEnd), Σw of its nodes up to
+	// and including its last end (lastW) and that end's nextSlope
+	// (lastSlope). Classes' level search descends by them.
+	end              bool
+	nextSlope        float64
+	hasEnd           bool
+	lastW, lastSlope float64
 }
 
 // A key is a place in the (class, T, id) order; ids are int64 so that a
@@ -81,12 +92,23 @@ func (j *jobs) add(class, t, w, v, u float64) int32 {
 	j.n++
 	j.update(id)
 	j.root = j.insert(j.root, id)
+	if j.ends {
+		j.fixEnd(id)
+		j.fixEnd(j.lastBefore(j.keyOf(id)))
+	}
 	return id
 }
 
 // release removes id from the tree and frees it. O(log n) expected.
 func (j *jobs) release(id int32) {
+	var pred int32 = none
+	if j.ends {
+		pred = j.lastBefore(j.keyOf(id))
+	}
 	j.root = j.remove(j.root, id)
+	if j.ends {
+		j.fixEnd(pred)
+	}
 	j.nodes[id] = jobNode{left: none, right: none}
 	j.free = append(j.free, id)
 	j.n--
@@ -95,11 +117,51 @@ func (j *jobs) release(id int32) {
 // set changes id's class, T, weight, virtual size and basis. O(log n)
 // expected.
 func (j *jobs) set(id int32, class, t, w, v, u float64) {
+	var pred int32 = none
+	if j.ends {
+		pred = j.lastBefore(j.keyOf(id))
+	}
 	j.root = j.remove(j.root, id)
+	if j.ends {
+		j.fixEnd(pred)
+	}
 	n := &j.nodes[id]
 	n.class, n.t, n.w, n.v, n.u, n.left, n.right = class, t, w, v, u, none, none
 	j.update(id)
 	j.root = j.insert(j.root, id)
+	if j.ends {
+		j.fixEnd(id)
+		j.fixEnd(j.lastBefore(j.keyOf(id)))
+	}
+}
+
+// levelEnd returns the last job of the first class, in order, at whose
+// end reaches(w, a) holds — w the Σw of the jobs up to that end, a the
+// next class's slope (−1 if none) — for a predicate monotone along the
+// classes: one descent on the subtree ends, O(depth). none for an empty
+// tree.
+func (j *jobs) levelEnd(reaches func(w, a float64) bool) int32 {
+	acc := 0.0 // Σw before the subtree
+	for x := j.root; x != none; {
+		n := &j.nodes[x]
+		l := n.left
+		upTo := acc + n.w
+		if l != none {
+			upTo += j.nodes[l].sumW
+		}
+		// The last end at or before x in its subtree: in the left subtree
+		// if it holds one and the search holds there, else x itself.
+		if l != none && j.nodes[l].hasEnd && reaches(acc+j.nodes[l].lastW, j.nodes[l].lastSlope) {
+			x = l
+			continue
+		}
+		if n.end && reaches(upTo, n.nextSlope) {
+			return x
+		}
+		acc = upTo
+		x = n.right
+	}
+	return none
 }
 
 // setHeld changes id's held slots, updating its path. O(log n) expected.
@@ -206,6 +268,54 @@ func (j *jobs) update(x int32) {
 		n.minHeld = min(n.minHeld, s.minHeld)
 		n.minPlus, n.minHold = min(n.minPlus, s.minPlus), min(n.minHold, s.minHold)
 	}
+	if !j.ends {
+		return
+	}
+	upTo := n.w // Σw of the left subtree and the node
+	if n.left != none {
+		upTo = j.nodes[n.left].sumW + n.w
+	}
+	switch {
+	case n.right != none && j.nodes[n.right].hasEnd:
+		r := &j.nodes[n.right]
+		n.hasEnd, n.lastW, n.lastSlope = true, upTo+r.lastW, r.lastSlope
+	case n.end:
+		n.hasEnd, n.lastW, n.lastSlope = true, upTo, n.nextSlope
+	case n.left != none && j.nodes[n.left].hasEnd:
+		l := &j.nodes[n.left]
+		n.hasEnd, n.lastW, n.lastSlope = true, l.lastW, l.lastSlope
+	default:
+		n.hasEnd, n.lastW, n.lastSlope = false, 0, 0
+	}
+}
+
+// lastBefore is the last node whose key is before k, or none. O(depth).
+func (j *jobs) lastBefore(k key) int32 {
+	best := int32(none)
+	for x := j.root; x != none; {
+		if j.keyOf(x).less(k) {
+			best, x = x, j.nodes[x].right
+		} else {
+			x = j.nodes[x].left
+		}
+	}
+	return best
+}
+
+// fixEnd recomputes whether node y (none: nothing) is the last of its
+// class, and the next class's slope, from its successor, and updates its
+// path. O(depth).
+func (j *jobs) fixEnd(y int32) {
+	if y == none {
+		return
+	}
+	n := &j.nodes[y]
+	s := j.firstAfter(j.keyOf(y))
+	n.end, n.nextSlope = s == none || j.nodes[s].class != n.class, -1
+	if s != none {
+		n.nextSlope = slope(j.nodes[s].class)
+	}
+	j.touch(j.root, y)
 }
 
 // sums is what a run of jobs in order adds up to.
