@@ -28,8 +28,10 @@ func TestQuotient(t *testing.T) {
 		return rapid.SampledFrom([]float64{math.SmallestNonzeroFloat64, math.MaxFloat64, 1e-300, 1e300, 3, 7}).Draw(t, label)
 	}
 	// Worked by hand: mantissa quotients on both sides of 1 (3/2: 0.75/0.5
-	// = 1.5 = 0.75·2; 4/5: 0.5/0.625 = 0.8), equal exponents apart.
-	for _, c := range []struct{ a, b, c, d float64 }{{4, 5, 3, 2}, {1, 3, 1, 2}, {1e-300, 1e300, 1e300, 1e-300}, {5e-324, 1, 1, math.MaxFloat64}} {
+	// = 1.5 = 0.75·2; 4/5: 0.5/0.625 = 0.8), equal exponents apart, and
+	// two quotients 2^−51 apart, the resolution the packing keeps (1 and
+	// 1 + 2^−51: fraction fields 0 and 2, 0 and 1 after the cut bit).
+	for _, c := range []struct{ a, b, c, d float64 }{{4, 5, 3, 2}, {1, 3, 1, 2}, {1e-300, 1e300, 1e300, 1e-300}, {5e-324, 1, 1, math.MaxFloat64}, {1, 1, 1 + 0x1p-51, 1}} {
 		if !(quotient(c.a, c.b) < quotient(c.c, c.d)) || quotient(c.c, c.d) < quotient(c.a, c.b) {
 			t.Errorf("%v/%v < %v/%v: ratios %+v, %+v", c.a, c.b, c.c, c.d, quotient(c.a, c.b), quotient(c.c, c.d))
 		}
