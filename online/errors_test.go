@@ -125,7 +125,85 @@ func TestSumBounds(t *testing.T) {
 	if err := c.Update(b, 4e307, 1.25); err != nil { // w = 8e307
 		t.Errorf("Classes.Update(4e307, β 1.25): %v", err)
 	}
-	if c.Len() != 1 || f.Len() != 1 {
+	// A β ≥ 2 job has no weight (w = 0, as in stragglers.Allocate): beside
+	// Σw = 8e307 it fits although T + Σw would not.
+	if _, err := c.Add(1e307, 2); err != nil {
+		t.Errorf("Classes.Add(1e307, β 2) beside Σw = 8e307: %v", err)
+	}
+	if c.Len() != 2 || f.Len() != 1 {
 		t.Errorf("rejected Adds kept a job: %d, %d", c.Len(), f.Len())
+	}
+}
+
+// TestSnapshotDst: Snapshot writes into a dst of enough capacity, not a
+// new slice, and then allocates nothing — for Hopper, Fair and Classes.
+// Not parallel: AllocsPerRun counts the whole process's allocations.
+func TestSnapshotDst(t *testing.T) {
+	h, _ := online.New(10, 1.5)
+	f, _ := online.NewFair(10, 1.5, 0.5)
+	c, _ := online.NewClasses(10)
+	for _, v := range []float64{3, 1, 4} {
+		_, _ = h.Add(v)
+		_, _ = f.Add(v)
+		_, _ = c.Add(v, 1.5)
+	}
+	for _, o := range []struct {
+		name string
+		snap func([]float64) []float64
+	}{{"Hopper", h.Snapshot}, {"Fair", f.Snapshot}, {"Classes", c.Snapshot}} {
+		name, snap := o.name, o.snap
+		dst := make([]float64, 3)
+		if got := snap(dst); &got[0] != &dst[0] || len(got) != 3 {
+			t.Errorf("%s.Snapshot(dst of capacity 3) did not write into dst", name)
+		}
+		if a := testing.AllocsPerRun(10, func() { snap(dst) }); a != 0 {
+			t.Errorf("%s.Snapshot(dst of capacity 3): %v allocations", name, a)
+		}
+	}
+}
+
+// TestNegativeZero: a job of −0 remaining tasks is a job of +0 tasks: its
+// share is +0, not −0, in Classes' cases that form shares from the
+// weights (β 1.1 beside a job of β 1.5: the class before the level's), in
+// the level's class shared in proportion to T (one class, 10^9 slots),
+// and in Fair's.
+func TestNegativeZero(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	for _, slots := range []float64{1, 1e9} {
+		c, _ := online.NewClasses(slots)
+		zero, _ := c.Add(negZero, 1.1)
+		other, _ := c.Add(5, 1.5)
+		check := func(event string) {
+			if s, _ := c.Target(zero); s != 0 || math.Signbit(s) {
+				t.Errorf("Classes on %v slots, %s: the job of −0 tasks has share %v, want +0", slots, event, s)
+			}
+		}
+		check("added")
+		if err := c.Update(zero, negZero, 1.1); err != nil {
+			t.Fatal(err)
+		}
+		check("updated")
+		_ = other
+		// In the level's own class, shared in proportion to T (10^9 slots
+		// past both virtual sizes).
+		same, _ := online.NewClasses(slots)
+		z, _ := same.Add(negZero, 1.5)
+		_, _ = same.Add(5, 1.5)
+		if s, _ := same.Target(z); s != 0 || math.Signbit(s) {
+			t.Errorf("Classes on %v slots, one class: the job of −0 tasks has share %v, want +0", slots, s)
+		}
+		if err := same.Update(z, negZero, 1.5); err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := same.Target(z); s != 0 || math.Signbit(s) {
+			t.Errorf("Classes on %v slots, one class, updated: the job of −0 tasks has share %v, want +0", slots, s)
+		}
+		f, _ := online.NewFair(slots, 1.5, 0.5)
+		fz, _ := f.Add(negZero)
+		_, _ = f.Add(5)
+		if s, _ := f.Target(fz); s != 0 || math.Signbit(s) {
+			t.Errorf("Fair on %v slots: the job of −0 tasks has share %v, want +0", slots, s)
+		}
 	}
 }
