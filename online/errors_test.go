@@ -7,6 +7,7 @@ import (
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/online"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // TestConstructorErrors: NewFair and NewClasses reject what the snapshot
@@ -205,5 +206,31 @@ func TestNegativeZero(t *testing.T) {
 		if s, _ := f.Target(fz); s != 0 || math.Signbit(s) {
 			t.Errorf("Fair on %v slots: the job of −0 tasks has share %v, want +0", slots, s)
 		}
+	}
+}
+
+// TestSubnormalQuotient: a share whose quotient w/Σw lies below the normal
+// range is formed without rounding the quotient first, as
+// stragglers.Allocate forms it. By hand: A (10^-300 tasks, β 1.1) beside B
+// (10^10 tasks, β 1.5) on 10^300 slots, past both virtual sizes (the level
+// below B's class): A gets w_A/(w_A + w_B)·S, w_A/(w_A + w_B) ≈ 2.2e-310,
+// a subnormal with 44 bits; its share, ≈ 2.2e-10, must agree with the
+// reference to 1e-15 relatively, not to the subnormal's 2^-44.
+func TestSubnormalQuotient(t *testing.T) {
+	t.Parallel()
+	remaining, beta := []float64{1e-300, 1e10}, []float64{1.1, 1.5}
+	c, err := online.NewClasses(1e300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := c.Add(remaining[0], beta[0])
+	_, _ = c.Add(remaining[1], beta[1])
+	want, err := stragglers.Allocate(nil, remaining, beta, 1e300, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := c.Target(a)
+	if math.Abs(got-want[0]) > 1e-15*want[0] || want[0] < 1e-10 || want[0] > 1e-9 {
+		t.Errorf("A's share %v, stragglers.Allocate %v (≈ 2.2e-10)", got, want[0])
 	}
 }
