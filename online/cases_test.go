@@ -15,9 +15,9 @@ const caseTol = 1e-12
 // from the thesis's definitions (fairness.Allocate's doc), with β = 2 (V =
 // T) and jobs of 1 and 9 tasks, and Next from none held.
 //
-//   - ε 0.5, 20 slots: f = 0.5·20/2 = 5; job 1 has V ≤ f (m₁ = 1); Σ_{i>m₁} V
-//     + m₁·f = 9 + 5 < 20: case 2. Proportional shares 2 and 18; 2 < f, so
-//     m₂ = 1 (9·(20 − 5)/9 = 15 ≥ max{5, 9}): 5 and 15.
+//   - ε 0.5, 20 slots: f = 0.5·20/2 = 5; job 1 has V ≤ f (m₁ = 1);
+//     Σ_{i>m₁} V plus m₁·f is 9 + 5 < 20: case 2. Proportional shares 2
+//     and 18; 2 < f, so m₂ = 1 (9·(20 − 5)/9 = 15 ≥ max{5, 9}): 5 and 15.
 //   - ε 0.9, 20 slots: f = 1, m₁ = 1, 9 + 1 < 20: case 2, the proportional
 //     2 and 18 already ≥ f: m₂ = 0.
 //   - ε 0.5, 8 slots: f = 2, m₁ = 1, 9 + 2 ≥ 8: case 1. Both get f, then
@@ -63,9 +63,9 @@ func TestFairCases(t *testing.T) {
 //     on 12 slots, past ΣV = 16/3, Algorithm 1's proportional case: 3 and
 //     9; on 2 slots, its fill: 4/3 and 2/3.
 //   - B (1 task, β 1.25: w = 1/√0.25 = 2) before A (2 tasks, β 1.5: w =
-//     2/√0.5 = 2√2) on 100 slots: past the level of A's class (w_B/√a(1.5)
-//     + V_A = 2/√1.125 + 8/3 < 100), so both share S ∝ w: B 100·2/(2 +
-//     2√2), A the rest.
+//     2/√0.5 = 2√2) on 100 slots: past the level of A's class
+//     (w_B/√a(1.5) plus V_A is 2/√1.125 + 8/3 < 100), so both share S ∝
+//     w: B 100·2/(2 + 2√2), A the rest.
 func TestClassesCases(t *testing.T) {
 	t.Parallel()
 	type job struct{ t, beta float64 }
