@@ -3,10 +3,14 @@ package online_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/fairness"
 	"github.com/specsched/specsched/online"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // benchJobs returns a Hopper holding n jobs of 1 to 1000 remaining tasks
@@ -59,26 +63,45 @@ func BenchmarkEvent(b *testing.B) {
 	}
 }
 
-// BenchmarkRecompute is the same event answered the snapshot way: the
-// count changes and alloc.Allocate recomputes every share (the ratio to
-// BenchmarkEvent is the gain).
+// BenchmarkRecompute is the same event answered the snapshot way: a job's
+// count changes and the snapshot function recomputes every share —
+// alloc.Allocate and alloc.AllocateSlots for Hopper, fairness.Allocate
+// (ε = 0.5) for Fair, stragglers.Allocate (β = 1.1 … 2.0 by index) for
+// Classes. The ratio to BenchmarkLatency's p50 is the gain.
 func BenchmarkRecompute(b *testing.B) {
-	for _, n := range []int{1_000, 10_000, 100_000} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			_, rem := benchJobs(b, n, float64(n)*250)
-			rng := rand.New(rand.NewPCG(2, 3))
-			dst := make([]float64, n)
-			ws := new(alloc.Workspace)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				rem[rng.IntN(n)] = float64(1 + rng.IntN(1000))
-				var err error
-				if dst, err = alloc.Allocate(dst, rem, float64(n)*250, 1.5, ws); err != nil {
-					b.Fatal(err)
+	for _, fn := range []string{"alloc.Allocate", "alloc.AllocateSlots", "fairness.Allocate", "stragglers.Allocate"} {
+		for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+			b.Run(fmt.Sprintf("%s/n=%d", fn, n), func(b *testing.B) {
+				_, rem := benchJobs(b, n, float64(n)*250)
+				slots := float64(n) * 250
+				beta := make([]float64, n)
+				for i := range beta {
+					beta[i] = betaOf(i)
 				}
-			}
-		})
+				rng := rand.New(rand.NewPCG(2, 3))
+				dst, slotsDst := make([]float64, n), make([]int, n)
+				ws, fws, sws := new(alloc.Workspace), new(fairness.Workspace), new(stragglers.Workspace)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					rem[rng.IntN(n)] = float64(1 + rng.IntN(1000))
+					var err error
+					switch fn {
+					case "alloc.Allocate":
+						dst, err = alloc.Allocate(dst, rem, slots, 1.5, ws)
+					case "alloc.AllocateSlots":
+						slotsDst, err = alloc.AllocateSlots(slotsDst, rem, int(slots), 1.5, ws)
+					case "fairness.Allocate":
+						dst, err = fairness.Allocate(dst, rem, slots, 1.5, 0.5, fws)
+					default:
+						dst, err = stragglers.Allocate(dst, rem, beta, slots, sws)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -106,5 +129,150 @@ func BenchmarkSlotEvent(b *testing.B) {
 				h.Next()
 			}
 		})
+	}
+}
+
+// eventer is what the latency benchmark drives: Hopper, Fair, Classes
+// (through an adapter for Add and Update).
+type eventer interface {
+	Add(remaining float64) (int, error)
+	Update(id int, remaining float64) error
+	Remove(id int) error
+	Next() (int, bool)
+	SetHeld(id, slots int) error
+	Held(id int) int
+	Len() int
+}
+
+// BenchmarkLatency times every event of a long scheduler-like stream one
+// by one and reports the median (p50-ns) and the 99th percentile (p99-ns)
+// of the per-event times, with the clock's own cost (clock-ns, two reads
+// of time.Now with nothing between) included in both. An event is a task
+// completion on a random job j — Update(j, T_j − 1), or, when the job's
+// last task completes, Remove(j) and the Add of an arriving job of 1 to
+// 1000 tasks — followed by Next() and SetHeld of the job it names, in the
+// capacity-constrained case. The stream "random" instead sets job j's
+// count to a fresh random value, the worst case for the shared paths of
+// an update (move). The random draws are made before the timer starts;
+// nothing in the loop allocates.
+func BenchmarkLatency(b *testing.B) {
+	benchmarkLatency(b, func(b *testing.B, n int) eventer {
+		h, _ := benchJobs(b, n, float64(n)*250)
+		return h
+	})
+}
+
+// BenchmarkFairLatency is BenchmarkLatency for Fair, ε = 0.5.
+func BenchmarkFairLatency(b *testing.B) {
+	benchmarkLatency(b, func(b *testing.B, n int) eventer {
+		f, err := online.NewFair(float64(n)*250, 1.5, 0.5)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f
+	})
+}
+
+// BenchmarkClassesLatency is BenchmarkLatency for Classes, the jobs
+// spread over ten classes, β = 1.1, 1.2, …, 2.0.
+func BenchmarkClassesLatency(b *testing.B) {
+	benchmarkLatency(b, func(b *testing.B, n int) eventer {
+		c, err := online.NewClasses(float64(n) * 250)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return classesByID{c}
+	})
+}
+
+// classesByID drives Classes through eventer: a job's β is 1.1 + (k mod
+// 10)/10, k its id (at an arrival, IDs()).
+type classesByID struct{ *online.Classes }
+
+func betaOf(id int) float64 { return 1.1 + float64(id%10)/10 }
+
+func (c classesByID) Add(remaining float64) (int, error) {
+	return c.Classes.Add(remaining, betaOf(c.IDs()))
+}
+
+func (c classesByID) Update(id int, remaining float64) error {
+	return c.Classes.Update(id, remaining, betaOf(id))
+}
+
+func benchmarkLatency(b *testing.B, build func(b *testing.B, n int) eventer) {
+	for _, stream := range []string{"completion", "random"} {
+		for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+			b.Run(fmt.Sprintf("%s/n=%d", stream, n), func(b *testing.B) {
+				h := build(b, n)
+				rng := rand.New(rand.NewPCG(1, uint64(n)))
+				rem, ids := make([]float64, n), make([]int, n)
+				for i := range rem { // the jobs benchJobs holds, or as many
+					rem[i] = float64(1 + rng.IntN(1000))
+					ids[i] = i
+					if h.Len() < n {
+						if _, err := h.Add(rem[i]); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				const draws = 1 << 16
+				rng = rand.New(rand.NewPCG(2, 3))
+				picks, vals := make([]int, draws), make([]float64, draws)
+				for i := range picks {
+					picks[i] = rng.IntN(n)
+					vals[i] = float64(1 + rng.IntN(1000))
+				}
+				times := make([]time.Duration, b.N)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := range b.N {
+					k := i & (draws - 1)
+					j := picks[k]
+					start := time.Now()
+					id := ids[j]
+					switch {
+					case stream == "random":
+						rem[j] = vals[k]
+						if err := h.Update(id, rem[j]); err != nil {
+							b.Fatal(err)
+						}
+					case rem[j] > 1:
+						rem[j]--
+						if err := h.Update(id, rem[j]); err != nil {
+							b.Fatal(err)
+						}
+					default:
+						if err := h.Remove(id); err != nil {
+							b.Fatal(err)
+						}
+						rem[j] = vals[k]
+						var err error
+						if ids[j], err = h.Add(rem[j]); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if next, ok := h.Next(); ok {
+						if err := h.SetHeld(next, h.Held(next)+1); err != nil {
+							b.Fatal(err)
+						}
+					}
+					times[i] = time.Since(start)
+				}
+				b.StopTimer()
+				if h.Len() != n {
+					b.Fatalf("%d jobs after the stream, want %d", h.Len(), n)
+				}
+				slices.Sort(times)
+				b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "p50-ns")
+				b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
+				clock := make([]time.Duration, 1000)
+				for i := range clock {
+					start := time.Now()
+					clock[i] = time.Since(start)
+				}
+				slices.Sort(clock)
+				b.ReportMetric(float64(clock[len(clock)/2].Nanoseconds()), "clock-ns")
+			})
+		}
 	}
 }

@@ -36,7 +36,28 @@
 // form costs O(n) per event. Next gives the slots instead, one at a time,
 // to the jobs below their real shares.
 //
-// A Hopper is not safe for concurrent use: one goroutine mutates it; a
-// reader that needs a consistent view takes a Snapshot (O(n)) while no
-// event is being applied.
+// Algorithm 2 and K classes. Fair keeps the ε-fair allocation (thesis
+// §3.5, fairness.Allocate) and Classes the water-filling over jobs of
+// different tail indices (§4.2 carried to K classes, stragglers.Allocate)
+// the same way: the jobs in a treap with per-subtree sums, each of the
+// algorithm's cut-offs found by one descent (Fair: m₁, case 1's fill, m₂,
+// O(log n); Classes: the level's class, then Algorithm 1's
+// cut within it in O(log n)), and a job's share by comparing its key with
+// the cut-offs'. Their Next is the first job, in the algorithm's order,
+// a whole slot short of its share, else the first short at all.
+//
+// Costs. Every event (Add, Update, Remove, SetHeld) is O(log n) expected
+// — a treap's expected depth, not amortised — and SetSlots O(1). The
+// cut-offs are searched again lazily, once per batch of events, by the
+// first query after it (Target, Next, Reclaim, Snapshot): a query after
+// an event costs that search, O(log n), and
+// queries with no event between cost O(1) (Target) or O(log n) (Next,
+// Reclaim). Memory is O(ids), the most jobs held at once; nothing
+// allocates once the ids stop growing.
+//
+// Concurrency. None of the types is safe for concurrent use, queries
+// included (a query may run the lazy search, and Classes splits and
+// merges its tree while searching): one goroutine applies the events and
+// asks. A reader elsewhere takes a consistent view as a Snapshot, O(n),
+// made by that goroutine between events into a buffer it then hands over.
 package online

@@ -12,23 +12,22 @@ import (
 const none = -1
 
 // A node is a job and its place in the search tree: its remaining tasks T
-// and the slots it holds; its held/T as Next and Reclaim compare it
-// (setRatios); its children and heap priority; and over its subtree the
-// sum of T and the bounds Next and Reclaim descend by. One job's fields
-// sit together, so that a step down the tree touches one node's cache
-// lines, not one per field.
+// and the slots it holds; its held/T and (held+1)/T as Next and Reclaim
+// compare them (setRatios); its children; and over its subtree the sum of
+// T and the bounds Next and Reclaim descend by. One job's fields sit
+// together, 88 bytes, so that a step down the tree touches one node's
+// cache lines, not one per field; what is cheap to recompute from T and
+// held (the fraction short, whether a whole slot short, the heap
+// priority) is not stored.
 type node struct {
 	t, held     float64
 	sum         float64
 	left, right int32
-	prio        uint64
-	below, over ratio   // held/T for Next (below its share) and Reclaim (over it)
+	ratio       ratio   // held/T (T > 0); for T = 0, everything if it holds a slot, else nothing
 	plus        ratio   // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
-	frac        float64 // c·T − held if in (0, 1) (held = ⌊V⌋, a largest-remainder candidate), else −1
-	lo, hi      ratio   // subtree least below, greatest over
+	lo, hi      ratio   // subtree least below, greatest over (below, over)
 	plusLo      ratio   // subtree least plus
 	fracHi      float64 // subtree greatest frac
-	short       bool    // held ≤ c·T − 1: a whole slot short of V = c·T
 	anyShort    bool    // some node of the subtree is short
 	live        bool
 }
@@ -111,7 +110,7 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 		h.free = h.free[:k-1]
 	} else {
 		id = int32(len(h.nodes))
-		h.nodes = append(h.nodes, node{left: none, right: none, prio: priority(id)})
+		h.nodes = append(h.nodes, node{left: none, right: none})
 	}
 	h.nodes[id].t = remaining + 0 // −0 is +0
 	h.nodes[id].live = true
@@ -141,13 +140,9 @@ func (h *Hopper) Update(id int, remaining float64) error {
 		return err
 	}
 	old := h.nodes[id].t
-	h.remove(int32(id))
-	h.nodes[id].t = remaining + 0
-	h.insert(int32(id))
+	h.move(int32(id), remaining+0)
 	if math.IsInf(h.total(), 1) { // summed in the tree's order, it overflowed
-		h.remove(int32(id))
-		h.nodes[id].t = old
-		h.insert(int32(id))
+		h.move(int32(id), old)
 		return check.Err(fn, id, "remaining", remaining, overflows)
 	}
 	return nil
@@ -276,12 +271,12 @@ func (h *Hopper) Next() (int, bool) {
 // firstAtMost returns the first node of subtree x whose plus ratio is at
 // most r, or none. O(depth).
 func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
-	for x != none && !r.less(h.nodes[x].plusLo) {
-		if l := h.nodes[x].left; l != none && !r.less(h.nodes[l].plusLo) {
+	for x != none && h.nodes[x].plusLo <= r {
+		if l := h.nodes[x].left; l != none && h.nodes[l].plusLo <= r {
 			x = l
 			continue
 		}
-		if !r.less(h.nodes[x].plus) {
+		if h.nodes[x].plus <= r {
 			return x
 		}
 		x = h.nodes[x].right
@@ -297,7 +292,7 @@ func (h *Hopper) firstShort(x int32) int32 {
 			x = l
 			continue
 		}
-		if h.nodes[x].short {
+		if h.short(x) {
 			return x
 		}
 		x = h.nodes[x].right
@@ -322,7 +317,7 @@ func (h *Hopper) prefixFrac(x int32) float64 {
 		if l := h.nodes[x].left; l != none {
 			best = max(best, h.nodes[l].fracHi)
 		}
-		best = max(best, h.nodes[x].frac)
+		best = max(best, h.frac(x))
 		x = h.nodes[x].right
 	}
 	return best
@@ -337,7 +332,7 @@ func (h *Hopper) firstFrac(x int32, f float64) int32 {
 			x = l
 		case !h.inPrefix(x):
 			return none
-		case h.nodes[x].frac == f:
+		case h.frac(x) == f:
 			return x
 		default:
 			x = h.nodes[x].right
@@ -382,12 +377,12 @@ func (h *Hopper) Reclaim() (int, bool) {
 // firstBelow returns the first node of subtree x, in (T, id) order, whose
 // below ratio is less than r, or none. O(depth).
 func (h *Hopper) firstBelow(x int32, r ratio) int32 {
-	for x != none && h.nodes[x].lo.less(r) {
-		if l := h.nodes[x].left; l != none && h.nodes[l].lo.less(r) {
+	for x != none && h.nodes[x].lo < r {
+		if l := h.nodes[x].left; l != none && h.nodes[l].lo < r {
 			x = l
 			continue
 		}
-		if h.nodes[x].below.less(r) {
+		if h.below(x) < r {
 			return x
 		}
 		x = h.nodes[x].right
@@ -398,12 +393,12 @@ func (h *Hopper) firstBelow(x int32, r ratio) int32 {
 // lastAbove returns the last node of subtree x, in (T, id) order, whose
 // over ratio is greater than r, or none. O(depth).
 func (h *Hopper) lastAbove(x int32, r ratio) int32 {
-	for x != none && r.less(h.nodes[x].hi) {
-		if rt := h.nodes[x].right; rt != none && r.less(h.nodes[rt].hi) {
+	for x != none && r < h.nodes[x].hi {
+		if rt := h.nodes[x].right; rt != none && r < h.nodes[rt].hi {
 			x = rt
 			continue
 		}
-		if r.less(h.nodes[x].over) {
+		if r < h.nodes[x].ratio {
 			return x
 		}
 		x = h.nodes[x].left
@@ -411,48 +406,68 @@ func (h *Hopper) lastAbove(x int32, r ratio) int32 {
 	return none
 }
 
-// setRatios sets id's held/T as Next (below) and Reclaim (over) compare
-// it: both the quotient for T > 0 (nothing while it holds nothing); a job
-// of 0 tasks is never below its share (below = everything) and is over it
-// exactly when it holds a slot (over = everything, else nothing).
+// setRatios sets id's held/T and (held+1)/T as Next and Reclaim compare
+// them: the quotients for T > 0; a job of 0 tasks is never below its
+// share (below: everything) and is over it exactly when it holds a slot
+// (ratio: everything, else nothing), and is never a whole slot short
+// (plus: everything).
 func (h *Hopper) setRatios(id int32) {
 	t, held := h.nodes[id].t, h.nodes[id].held
-	v := h.c*t + 0
-	h.nodes[id].short = held <= v-1 // never for T = 0 (v = 0)
-	h.nodes[id].frac = -1
-	if d := v - held; d > 0 && d < 1 {
-		h.nodes[id].frac = d
-	}
-	h.nodes[id].plus = everything
-	if t > 0 {
-		h.nodes[id].plus = quotient(held+1, t)
-	}
 	switch {
-	case h.nodes[id].t > 0:
-		r := quotient(h.nodes[id].held, h.nodes[id].t)
-		h.nodes[id].below, h.nodes[id].over = r, r
-	case h.nodes[id].held > 0:
-		h.nodes[id].below, h.nodes[id].over = everything, everything
+	case t > 0:
+		h.nodes[id].ratio, h.nodes[id].plus = quotient(held, t), quotient(held+1, t)
+	case held > 0:
+		h.nodes[id].ratio, h.nodes[id].plus = everything, everything
 	default:
-		h.nodes[id].below, h.nodes[id].over = everything, nothing
+		h.nodes[id].ratio, h.nodes[id].plus = nothing, everything
 	}
 }
 
-// A ratio is a quotient a/b ≥ 0 of finite floats as m·2^e, m in [0.5, 1)
-// (or 0 and the least e for 0): the quotient of the mantissas, rounded
-// once, and the exponents apart, so that it neither overflows nor
-// underflows. Rounding commutes with scaling by 2^k, so two quotients that
-// are equal as real numbers give the same ratio.
-type ratio struct {
-	e int32
-	m float64
+// below is node x's held/T as Next compares it: its ratio, or everything
+// for a job of 0 tasks (never below its share).
+func (h *Hopper) below(x int32) ratio {
+	if h.nodes[x].t == 0 {
+		return everything
+	}
+	return h.nodes[x].ratio
 }
+
+// short reports whether node x holds at most c·T − 1: a whole slot short
+// of V = c·T (never for T = 0, V = 0).
+func (h *Hopper) short(x int32) bool {
+	return h.nodes[x].held <= h.c*h.nodes[x].t+0-1
+}
+
+// frac is c·T − held of node x if in (0, 1) (held = ⌊V⌋, a
+// largest-remainder candidate), else −1.
+func (h *Hopper) frac(x int32) float64 {
+	if d := h.c*h.nodes[x].t + 0 - h.nodes[x].held; d > 0 && d < 1 {
+		return d
+	}
+	return -1
+}
+
+// A ratio is a quotient a/b ≥ 0 of finite floats, m·2^e with m in
+// [0.5, 1), packed in 64 bits so that the order of ratios is the order of
+// the integers: the biased exponent e + ratioBias in the top 13 bits (e
+// ranges over [−2097, 2098] for finite a and b), then m's 52 fraction
+// bits less the last. m is the quotient of the mantissas rounded once,
+// and the exponents are kept apart, so that it neither overflows nor
+// underflows; rounding commutes with scaling by 2^k and the dropped bit is
+// cut, not rounded, so two quotients that are equal as real numbers give
+// the same ratio, and quotients further apart than 2^−51 relatively keep
+// their order. 0 is nothing (0/b).
+type ratio uint64
+
+// ratioBias offsets the exponent of a ratio, [−2097, 2098] for finite a,
+// b > 0, into [3, 4198], below the 13 bits' 8191.
+const ratioBias = 2100
 
 // nothing is below every ratio but itself (the ratio of 0), everything
 // above every ratio.
-var (
-	nothing    = ratio{e: math.MinInt32}
-	everything = ratio{e: math.MaxInt32, m: 1}
+const (
+	nothing    ratio = 0
+	everything ratio = math.MaxUint64
 )
 
 // quotient is the ratio a/b for finite a ≥ 0 and b > 0. O(1).
@@ -463,25 +478,8 @@ func quotient(a, b float64) ratio {
 	ma, ea := math.Frexp(a)
 	mb, eb := math.Frexp(b)
 	m, e := math.Frexp(ma / mb) // ma/mb in (0.5, 2): no overflow, no underflow
-	return ratio{e: int32(ea - eb + e), m: m}
-}
-
-// less reports whether r < s.
-func (r ratio) less(s ratio) bool { return r.e < s.e || r.e == s.e && r.m < s.m }
-
-// minRatio and maxRatio are the lesser and the greater of r and s.
-func minRatio(r, s ratio) ratio {
-	if s.less(r) {
-		return s
-	}
-	return r
-}
-
-func maxRatio(r, s ratio) ratio {
-	if r.less(s) {
-		return s
-	}
-	return r
+	const fraction = 1<<52 - 1
+	return ratio(uint64(ea-eb+e+ratioBias)<<51 | math.Float64bits(m)&fraction>>1)
 }
 
 // Target returns job id's share S_i of Algorithm 1: what alloc.Allocate

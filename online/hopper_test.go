@@ -354,6 +354,43 @@ func TestOverflow(t *testing.T) {
 	}
 }
 
+// TestOverflowRollback: an Update that Update's own check lets through
+// (ΣT − old + new, summed in that order, is finite) but whose total in the
+// tree's order overflows is rolled back. By hand: A = 2^1023 and B =
+// 1.5·2^969 sum to A (B is under half of A's ulp above, 2^971); updating B
+// to 2^1023 − 2^970, the check forms (A − B) + new = (A − 2^970) + new =
+// 2^1024 − 2^971 = MaxFloat64, but the tree forms A + new = 2^1024 −
+// 2^970, halfway to 2^1024, which rounds to +Inf (ties to even).
+func TestOverflowRollback(t *testing.T) {
+	t.Parallel()
+	h, err := online.New(10, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := h.Add(0x1p1023)
+	b, _ := h.Add(0x1.8p969)
+	before := h.Snapshot(nil)
+	if err := h.Update(b, 0x1p1023-0x1p970); err == nil {
+		t.Fatalf("Update(B, 2^1023 − 2^970) beside 2^1023: accepted")
+	}
+	if after := h.Snapshot(nil); !slices.Equal(after, before) || h.Compare(a, b) != 1 {
+		t.Fatalf("a rejected Update changed the state: shares %v → %v, Compare(A, B) = %d (want 1: B has fewer tasks)", before, after, h.Compare(a, b))
+	}
+	// B kept its count: it still comes before a job of 2^1000 tasks (the
+	// rejected count would come after it). A goes first, so the sums stay
+	// finite.
+	if err := h.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	c, err := h.Add(0x1p1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Compare(b, c) != -1 {
+		t.Fatalf("Compare(B, C of 2^1000) = %d after the rejected Update, want −1 (B = 1.5·2^969)", h.Compare(b, c))
+	}
+}
+
 // FuzzEvents fuzzes the event stream of testEvents: every method of Hopper.
 func FuzzEvents(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testEvents)) }
 

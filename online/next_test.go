@@ -12,9 +12,9 @@ import (
 )
 
 // TestQuotient: ratio's order is the order of the exact quotients a/b
-// (math/big, exact for floats), up to the one rounding of each: when the
-// exact quotients differ by more than two units in the last place, the
-// ratios are ordered as they are; when they are equal, the ratios are
+// (math/big, exact for floats), up to the rounding and the cut last bit
+// of each: when the exact quotients differ by more than 2^−50 relatively,
+// the ratios are ordered as they are; when they are equal, the ratios are
 // equal. Over every magnitude, subnormals included.
 func TestQuotient(t *testing.T) {
 	t.Parallel()
@@ -28,9 +28,11 @@ func TestQuotient(t *testing.T) {
 		return rapid.SampledFrom([]float64{math.SmallestNonzeroFloat64, math.MaxFloat64, 1e-300, 1e300, 3, 7}).Draw(t, label)
 	}
 	// Worked by hand: mantissa quotients on both sides of 1 (3/2: 0.75/0.5
-	// = 1.5 = 0.75·2; 4/5: 0.5/0.625 = 0.8), equal exponents apart.
-	for _, c := range []struct{ a, b, c, d float64 }{{4, 5, 3, 2}, {1, 3, 1, 2}, {1e-300, 1e300, 1e300, 1e-300}, {5e-324, 1, 1, math.MaxFloat64}} {
-		if !quotient(c.a, c.b).less(quotient(c.c, c.d)) || quotient(c.c, c.d).less(quotient(c.a, c.b)) {
+	// = 1.5 = 0.75·2; 4/5: 0.5/0.625 = 0.8), equal exponents apart, and
+	// two quotients 2^−51 apart, the resolution the packing keeps (1 and
+	// 1 + 2^−51: fraction fields 0 and 2, 0 and 1 after the cut bit).
+	for _, c := range []struct{ a, b, c, d float64 }{{4, 5, 3, 2}, {1, 3, 1, 2}, {1e-300, 1e300, 1e300, 1e-300}, {5e-324, 1, 1, math.MaxFloat64}, {1, 1, 1 + 0x1p-51, 1}} {
+		if !(quotient(c.a, c.b) < quotient(c.c, c.d)) || quotient(c.c, c.d) < quotient(c.a, c.b) {
 			t.Errorf("%v/%v < %v/%v: ratios %+v, %+v", c.a, c.b, c.c, c.d, quotient(c.a, c.b), quotient(c.c, c.d))
 		}
 	}
@@ -56,11 +58,11 @@ func TestQuotient(t *testing.T) {
 			diff := new(big.Float).Sub(x, y)
 			diff.Abs(diff)
 			bound := new(big.Float).Mul(new(big.Float).Abs(x), big.NewFloat(math.Ldexp(1, -50)))
-			if diff.Cmp(bound) > 0 && p.less(q) != (x.Cmp(y) < 0) {
+			if diff.Cmp(bound) > 0 && (p < q) != (x.Cmp(y) < 0) {
 				t.Fatalf("%v/%v vs %v/%v: exact %v, ratios %+v %+v", a, b, c, d, x.Cmp(y), p, q)
 			}
 		}
-		if quotient(0, b) != nothing || !nothing.less(p) || !p.less(everything) {
+		if quotient(0, b) != nothing || !(nothing < p) || !(p < everything) {
 			t.Fatalf("0, %+v and everything out of order", p)
 		}
 	})

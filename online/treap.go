@@ -53,6 +53,41 @@ func (h *Hopper) insert(id int32) {
 
 // remove takes node id out of the tree. O(depth).
 func (h *Hopper) remove(id int32) {
+	h.detach(id)
+	h.updatePath()
+}
+
+// move changes node id's remaining tasks to t and its place in the tree:
+// a removal and an insertion, whose paths share their top down to where
+// the old and the new key part. The nodes on that shared top are updated
+// once, by the insertion, instead of twice; for a small change (a task
+// completed: T − 1) the two paths share most of their length. O(depth).
+func (h *Hopper) move(id int32, t float64) {
+	h.detach(id)
+	h.nodes[id].t = t
+	// h.path is the removal's path from the root; its first shared nodes
+	// are those on the insertion's descent to the new key.
+	shared := 0
+	for shared < len(h.path) && (shared == 0 || h.child(h.path[shared-1], id) == h.path[shared]) {
+		shared++
+	}
+	for k := len(h.path) - 1; k >= shared; k-- {
+		h.update(h.path[k])
+	}
+	h.insert(id)
+}
+
+// child is node x's child on id's side of it.
+func (h *Hopper) child(x, id int32) int32 {
+	if h.before(id, x) {
+		return h.nodes[x].left
+	}
+	return h.nodes[x].right
+}
+
+// detach takes node id out of the tree, leaving in h.path the nodes whose
+// subtrees changed, from the root down, not yet updated. O(depth).
+func (h *Hopper) detach(id int32) {
 	h.fresh = false
 	h.findPath(id)
 	h.path = h.path[:len(h.path)-1] // id's ancestors
@@ -77,7 +112,6 @@ func (h *Hopper) remove(id int32) {
 		h.link(len(h.path)-1, id, c)
 		h.path = append(h.path, c)
 	}
-	h.updatePath()
 }
 
 // refreshNode recomputes id's own bounds (setRatios) and the subtree sums
@@ -136,22 +170,24 @@ func (h *Hopper) updatePath() {
 // above reports whether node a sits above node b in the heap order: the
 // higher priority. Priorities never tie: priority is a bijection of the
 // id (splitmix64's finaliser).
-func (h *Hopper) above(a, b int32) bool { return h.nodes[a].prio > h.nodes[b].prio }
+func (h *Hopper) above(a, b int32) bool { return priority(a) > priority(b) }
 
-// update recomputes node x's subtree sum and ratio bounds from its
-// children's.
+// update recomputes node x's subtree sum and bounds from its own fields
+// and its children's.
 func (h *Hopper) update(x int32) {
-	s := h.nodes[x].t
-	lo, hi, plus, short, frac := h.nodes[x].below, h.nodes[x].over, h.nodes[x].plus, h.nodes[x].short, h.nodes[x].frac
-	if l := h.nodes[x].left; l != none {
-		s = h.nodes[l].sum + s
-		lo, hi, plus = minRatio(lo, h.nodes[l].lo), maxRatio(hi, h.nodes[l].hi), minRatio(plus, h.nodes[l].plusLo)
-		short, frac = short || h.nodes[l].anyShort, max(frac, h.nodes[l].fracHi)
+	n := &h.nodes[x]
+	s, lo, hi, plus, short, frac := n.t, h.below(x), n.ratio, n.plus, h.short(x), h.frac(x)
+	if l := n.left; l != none {
+		c := &h.nodes[l]
+		s = c.sum + s
+		lo, hi, plus = min(lo, c.lo), max(hi, c.hi), min(plus, c.plusLo)
+		short, frac = short || c.anyShort, max(frac, c.fracHi)
 	}
-	if r := h.nodes[x].right; r != none {
-		s += h.nodes[r].sum
-		lo, hi, plus = minRatio(lo, h.nodes[r].lo), maxRatio(hi, h.nodes[r].hi), minRatio(plus, h.nodes[r].plusLo)
-		short, frac = short || h.nodes[r].anyShort, max(frac, h.nodes[r].fracHi)
+	if r := n.right; r != none {
+		c := &h.nodes[r]
+		s += c.sum
+		lo, hi, plus = min(lo, c.lo), max(hi, c.hi), min(plus, c.plusLo)
+		short, frac = short || c.anyShort, max(frac, c.fracHi)
 	}
-	h.nodes[x].sum, h.nodes[x].lo, h.nodes[x].hi, h.nodes[x].plusLo, h.nodes[x].anyShort, h.nodes[x].fracHi = s, lo, hi, plus, short, frac
+	n.sum, n.lo, n.hi, n.plusLo, n.anyShort, n.fracHi = s, lo, hi, plus, short, frac
 }

@@ -1,0 +1,236 @@
+package online_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/specsched/specsched"
+	"github.com/specsched/specsched/online"
+	"github.com/specsched/specsched/stragglers"
+)
+
+// TestConstructorErrors: NewFair and NewClasses reject what the snapshot
+// functions reject — slots negative, NaN or ±Inf; β ≤ 1, NaN or ±Inf; ε
+// outside [0, 1] or NaN — with an InputError naming the field, and accept
+// the edges (0 slots, ε 0 and 1, β just above 1).
+func TestConstructorErrors(t *testing.T) {
+	t.Parallel()
+	field := func(err error) string {
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) {
+			return ""
+		}
+		return ie.Field
+	}
+	bads := []float64{-1, math.NaN(), math.Inf(1), math.Inf(-1)}
+	for _, bad := range bads {
+		if _, err := online.NewFair(bad, 1.5, 0.5); field(err) != "slots" {
+			t.Errorf("NewFair(slots %v): %v, want an InputError on slots", bad, err)
+		}
+		if _, err := online.NewFair(1, 1.5, bad); field(err) != "eps" {
+			t.Errorf("NewFair(eps %v): %v, want an InputError on eps", bad, err)
+		}
+		if _, err := online.NewClasses(bad); field(err) != "slots" {
+			t.Errorf("NewClasses(%v): %v, want an InputError on slots", bad, err)
+		}
+	}
+	for _, bad := range append(bads, 1, 0.5) {
+		if _, err := online.NewFair(1, bad, 0.5); field(err) != "beta" {
+			t.Errorf("NewFair(beta %v): %v, want an InputError on beta", bad, err)
+		}
+	}
+	if _, err := online.NewFair(1, 1.5, 1.5); field(err) != "eps" {
+		t.Errorf("NewFair(eps 1.5): %v, want an InputError on eps", err)
+	}
+	for _, eps := range []float64{0, 1} {
+		if _, err := online.NewFair(0, math.Nextafter(1, 2), eps); err != nil {
+			t.Errorf("NewFair(0, 1+ulp, %v): %v", eps, err)
+		}
+	}
+	if _, err := online.NewClasses(0); err != nil {
+		t.Errorf("NewClasses(0): %v", err)
+	}
+}
+
+// TestClassesBadBeta: Add and Update reject a β ≤ 1, NaN or ±Inf with an
+// InputError on beta naming the job, and change nothing.
+func TestClassesBadBeta(t *testing.T) {
+	t.Parallel()
+	c, err := online.NewClasses(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := c.Add(3, 1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []float64{1, 0.5, -2, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		var ie *specsched.InputError
+		if _, err := c.Add(1, bad); !errors.As(err, &ie) || ie.Field != "beta" || ie.Index != 1 {
+			t.Errorf("Add(1, %v): %v, want an InputError on beta of job 1", bad, err)
+		}
+		if err := c.Update(id, 1, bad); !errors.As(err, &ie) || ie.Field != "beta" || ie.Index != id {
+			t.Errorf("Update(%d, 1, %v): %v, want an InputError on beta of job %d", id, bad, err, id)
+		}
+		if got, _ := c.Target(id); c.Len() != 1 || got != 10 {
+			t.Errorf("after the rejected β %v: %d jobs, Target %v; want 1 job, 10 (3 tasks, β 1.5: V = 4 < 10, alone it takes every slot)", bad, c.Len(), got)
+		}
+	}
+}
+
+// TestSumBounds: a count that makes the sums overflow is rejected, by Add
+// and Update, and changes nothing — Fair's bound is Σ c·T (fairness.Allocate
+// rejects an overflowing ΣV), Classes' ΣT and ΣT/√(β−1) ≤ MaxFloat64/2
+// (stragglers.Allocate's) — and the same count is accepted where the sums
+// stay in bounds.
+func TestSumBounds(t *testing.T) {
+	t.Parallel()
+	f, err := online.NewFair(10, 1.5, 0.5) // c = 4/3: c·MaxFloat64 overflows
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Add(math.MaxFloat64); err == nil {
+		t.Errorf("Fair.Add(MaxFloat64) with c = 4/3: accepted")
+	}
+	a, err := f.Add(1e307)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Add(1.3e308); err == nil {
+		t.Errorf("Fair.Add(1.3e308) beside 1e307: accepted (c·ΣT = 1.87e308 overflows)")
+	}
+	if err := f.Update(a, 1.4e308); err == nil {
+		t.Errorf("Fair.Update to 1.4e308 (c·T = 1.87e308 overflows): accepted")
+	}
+	if err := f.Update(a, 1e308); err != nil {
+		t.Errorf("Fair.Update to 1e308 (c·T = 1.33e308): %v", err)
+	}
+	c, err := online.NewClasses(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Add(8e307, 3) // ΣT = 8e307 ≤ 8.99e307
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Add(1e307, 3); err == nil {
+		t.Errorf("Classes.Add: ΣT = 9e307 > MaxFloat64/2 accepted")
+	}
+	if _, err := c.Add(7e307, 1.25); err == nil { // w = 7e307/√0.25 = 1.4e308
+		t.Errorf("Classes.Add: Σw = 1.4e308 > MaxFloat64/2 accepted")
+	}
+	if err := c.Update(b, 9e307, 3); err == nil {
+		t.Errorf("Classes.Update: ΣT = 9e307 accepted")
+	}
+	if err := c.Update(b, 4e307, 1.25); err != nil { // w = 8e307
+		t.Errorf("Classes.Update(4e307, β 1.25): %v", err)
+	}
+	// A β ≥ 2 job has no weight (w = 0, as in stragglers.Allocate): beside
+	// Σw = 8e307 it fits although T + Σw would not.
+	if _, err := c.Add(1e307, 2); err != nil {
+		t.Errorf("Classes.Add(1e307, β 2) beside Σw = 8e307: %v", err)
+	}
+	if c.Len() != 2 || f.Len() != 1 {
+		t.Errorf("rejected Adds kept a job: %d, %d", c.Len(), f.Len())
+	}
+}
+
+// TestSnapshotDst: Snapshot writes into a dst of enough capacity, not a
+// new slice, and then allocates nothing — for Hopper, Fair and Classes.
+// Not parallel: AllocsPerRun counts the whole process's allocations.
+func TestSnapshotDst(t *testing.T) {
+	h, _ := online.New(10, 1.5)
+	f, _ := online.NewFair(10, 1.5, 0.5)
+	c, _ := online.NewClasses(10)
+	for _, v := range []float64{3, 1, 4} {
+		_, _ = h.Add(v)
+		_, _ = f.Add(v)
+		_, _ = c.Add(v, 1.5)
+	}
+	for _, o := range []struct {
+		name string
+		snap func([]float64) []float64
+	}{{"Hopper", h.Snapshot}, {"Fair", f.Snapshot}, {"Classes", c.Snapshot}} {
+		name, snap := o.name, o.snap
+		dst := make([]float64, 3)
+		if got := snap(dst); &got[0] != &dst[0] || len(got) != 3 {
+			t.Errorf("%s.Snapshot(dst of capacity 3) did not write into dst", name)
+		}
+		if a := testing.AllocsPerRun(10, func() { snap(dst) }); a != 0 {
+			t.Errorf("%s.Snapshot(dst of capacity 3): %v allocations", name, a)
+		}
+	}
+}
+
+// TestNegativeZero: a job of −0 remaining tasks is a job of +0 tasks: its
+// share is +0, not −0, in Classes' cases that form shares from the
+// weights (β 1.1 beside a job of β 1.5: the class before the level's), in
+// the level's class shared in proportion to T (one class, 10^9 slots),
+// and in Fair's.
+func TestNegativeZero(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	for _, slots := range []float64{1, 1e9} {
+		c, _ := online.NewClasses(slots)
+		zero, _ := c.Add(negZero, 1.1)
+		other, _ := c.Add(5, 1.5)
+		check := func(event string) {
+			if s, _ := c.Target(zero); s != 0 || math.Signbit(s) {
+				t.Errorf("Classes on %v slots, %s: the job of −0 tasks has share %v, want +0", slots, event, s)
+			}
+		}
+		check("added")
+		if err := c.Update(zero, negZero, 1.1); err != nil {
+			t.Fatal(err)
+		}
+		check("updated")
+		_ = other
+		// In the level's own class, shared in proportion to T (10^9 slots
+		// past both virtual sizes).
+		same, _ := online.NewClasses(slots)
+		z, _ := same.Add(negZero, 1.5)
+		_, _ = same.Add(5, 1.5)
+		if s, _ := same.Target(z); s != 0 || math.Signbit(s) {
+			t.Errorf("Classes on %v slots, one class: the job of −0 tasks has share %v, want +0", slots, s)
+		}
+		if err := same.Update(z, negZero, 1.5); err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := same.Target(z); s != 0 || math.Signbit(s) {
+			t.Errorf("Classes on %v slots, one class, updated: the job of −0 tasks has share %v, want +0", slots, s)
+		}
+		f, _ := online.NewFair(slots, 1.5, 0.5)
+		fz, _ := f.Add(negZero)
+		_, _ = f.Add(5)
+		if s, _ := f.Target(fz); s != 0 || math.Signbit(s) {
+			t.Errorf("Fair on %v slots: the job of −0 tasks has share %v, want +0", slots, s)
+		}
+	}
+}
+
+// TestSubnormalQuotient: a share whose quotient w/Σw lies below the normal
+// range is formed without rounding the quotient first, as
+// stragglers.Allocate forms it. By hand: A (10^-300 tasks, β 1.1) beside B
+// (10^10 tasks, β 1.5) on 10^300 slots, past both virtual sizes (the level
+// below B's class): A gets w_A/(w_A + w_B)·S, w_A/(w_A + w_B) ≈ 2.2e-310,
+// a subnormal with 44 bits; its share, ≈ 2.2e-10, must agree with the
+// reference to 1e-15 relatively, not to the subnormal's 2^-44.
+func TestSubnormalQuotient(t *testing.T) {
+	t.Parallel()
+	remaining, beta := []float64{1e-300, 1e10}, []float64{1.1, 1.5}
+	c, err := online.NewClasses(1e300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := c.Add(remaining[0], beta[0])
+	_, _ = c.Add(remaining[1], beta[1])
+	want, err := stragglers.Allocate(nil, remaining, beta, 1e300, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := c.Target(a)
+	if math.Abs(got-want[0]) > 1e-15*want[0] || want[0] < 1e-10 || want[0] > 1e-9 {
+		t.Errorf("A's share %v, stragglers.Allocate %v (≈ 2.2e-10)", got, want[0])
+	}
+}

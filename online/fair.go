@@ -1,0 +1,366 @@
+package online
+
+import (
+	"math"
+
+	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
+)
+
+// Fair maintains Hopper's ε-fair allocation, Algorithm 2 of the thesis
+// (§3.5, Theorem 2; fairness.Allocate gives the algorithm, its reading of
+// m₂ and its special cases) over a changing set of jobs, named by ids as in
+// Hopper.
+//
+// How. The jobs sit in a treap ordered by (T_i, id) whose nodes hold, over
+// their subtrees, the number of active jobs (T > 0) and ΣT. With N the
+// active jobs and f = (1−ε)·S/N the floor, each of the algorithm's
+// cut-offs is the first job in that order at which a monotone condition on
+// the sums before it holds, found by one descent: m₁ (the first job with
+// c·T > f), case 1's fill (the first job at which the top-ups Σ(c·T − f)
+// after m₁ reach S − N·f), and case 2's m₂ (the first job whose
+// proportional share of what the floors leave reaches f). A job's share
+// then follows from comparing its key with the cut-offs': O(1).
+//
+// Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n) expected;
+// SetSlots O(1); Target O(1) after at most three O(log n) descents, done
+// once after each batch of events (the first query after an event); Next
+// O(log n); Snapshot O(ids); Compare O(1). No method allocates once the
+// ids stop growing. Not safe for concurrent use (see the package doc).
+//
+// Next's rule (a job's share S_i as Target gives it): the first active job
+// in (T, id) order at least a whole slot short (held ≤ S_i − 1), else the
+// first short at all (held < S_i). Unlike Hopper's Next it does not hand
+// out the fractional slots by largest remainder: fairness.AllocateSlots's
+// remainders move with f, and so with N, at every arrival.
+type Fair struct {
+	jobs
+	slots, c, eps float64
+
+	// The cut-offs, valid while fresh (see refresh).
+	fresh    bool
+	floor    float64
+	caseOne  bool
+	m1       int32   // first job with c·T > f (none: no such job)
+	cut      int32   // case 1: the fill's cut-off job (none: not reached, scale applies); case 2: m₂'s job (none: every active job at the floor)
+	left     float64 // case 1: what the cut-off job gets above the floor
+	scale    float64 // case 1, cut none: the shares' scale S/Σmax{f, V_i}
+	rest     float64 // case 2: ΣT of the jobs from the cut on
+	share    float64 // case 2: the slots they share, S − m₂·f
+	firstKey key     // just before the first active job
+}
+
+// NewFair returns a Fair holding no job, for a cluster of slots ≥ 0 slots,
+// the jobs' tail index beta > 1 (β ≥ 2: no speculation) and the fairness
+// knob eps in [0, 1] (0: every active job gets S/N; 1: Algorithm 1), each
+// finite. Errors are *specsched.InputError naming "slots", "beta" or
+// "eps".
+func NewFair(slots, beta, eps float64) (*Fair, error) {
+	const fn = "online.NewFair"
+	if err := check.TailIndex(fn, check.Scalar, "beta", beta); err != nil {
+		return nil, err
+	}
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return nil, err
+	}
+	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
+		return nil, err
+	}
+	return &Fair{jobs: jobs{root: none}, slots: slots, c: hopper.Factor(beta), eps: eps}, nil
+}
+
+// Len is the number of jobs held. O(1).
+func (f *Fair) Len() int { return f.n }
+
+// IDs is the length Snapshot writes (as Hopper.IDs). O(1).
+func (f *Fair) IDs() int { return len(f.nodes) }
+
+// Add adds a job of remaining ≥ 0 tasks (finite) and returns its id (the
+// last freed, else IDs()). An error (an *specsched.InputError on
+// "remaining", index IDs()), with f unchanged, for a negative, NaN or
+// infinite count, or one that makes Σ c·T_i overflow. O(log n) expected.
+func (f *Fair) Add(remaining float64) (int, error) {
+	if err := f.checkCount("online.Fair.Add", len(f.nodes), remaining, 0); err != nil {
+		return 0, err
+	}
+	f.fresh = false
+	t := remaining + 0
+	return int(f.add(0, t, t, f.c*t, t)), nil
+}
+
+// Update sets job id's remaining tasks. An error (an
+// *specsched.InputError naming "id" or "remaining"), with f unchanged, for
+// an id not in use or a count Add would reject. O(log n) expected.
+func (f *Fair) Update(id int, remaining float64) error {
+	const fn = "online.Fair.Update"
+	if err := f.checkID(fn, id); err != nil {
+		return err
+	}
+	if err := f.checkCount(fn, id, remaining, f.nodes[id].t); err != nil {
+		return err
+	}
+	f.fresh = false
+	t := remaining + 0
+	f.set(int32(id), 0, t, t, f.c*t, t)
+	return nil
+}
+
+// Remove removes job id. An error (an *specsched.InputError on "id"),
+// with f unchanged, for an id not in use. O(log n) expected.
+func (f *Fair) Remove(id int) error {
+	if err := f.checkID("online.Fair.Remove", id); err != nil {
+		return err
+	}
+	f.fresh = false
+	f.release(int32(id))
+	return nil
+}
+
+// SetSlots changes the cluster's slots to slots ≥ 0 (finite); an error
+// (an *specsched.InputError on "slots"), with f unchanged, otherwise. O(1).
+func (f *Fair) SetSlots(slots float64) error {
+	if err := check.NonNegative("online.Fair.SetSlots", check.Scalar, "slots", slots); err != nil {
+		return err
+	}
+	f.slots, f.fresh = slots, false
+	return nil
+}
+
+// SetHeld records that job id holds slots ≥ 0 slots (at most 2^53), what
+// Next compares with its share. An error (an *specsched.InputError on
+// "id" or "slots"), with f unchanged, otherwise. O(log n) expected.
+func (f *Fair) SetHeld(id, slots int) error {
+	const fn = "online.Fair.SetHeld"
+	if err := f.checkID(fn, id); err != nil {
+		return err
+	}
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return err
+	}
+	f.setHeld(int32(id), float64(slots))
+	return nil
+}
+
+// Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
+func (f *Fair) Held(id int) int { return f.heldOf(id) }
+
+// Compare is Algorithm 2's job order, the fill order of its case 1:
+// fewer remaining tasks first, ties by id; −1, 0 (a = b) or +1. A strict
+// total order on the jobs held; ids not in use compare as jobs of 0 tasks.
+// O(1).
+func (f *Fair) Compare(a, b int) int { return f.compare(a, b) }
+
+// Target returns job id's share: what fairness.Allocate gives it on the
+// jobs held. An error (an *specsched.InputError on "id") for an id not in
+// use. O(1) after refresh.
+func (f *Fair) Target(id int) (float64, error) {
+	if err := f.checkID("online.Fair.Target", id); err != nil {
+		return 0, err
+	}
+	f.refresh()
+	return f.shareOf(int32(id)), nil
+}
+
+// Snapshot writes every job's share to dst[id] (0 for an id not in use)
+// and returns dst[:IDs()], grown if too small: fairness.Allocate on the
+// remaining tasks indexed by id. O(IDs()).
+func (f *Fair) Snapshot(dst []float64) []float64 {
+	n := len(f.nodes)
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	f.refresh()
+	for id := range dst {
+		dst[id] = 0
+		if f.nodes[id].live {
+			dst[id] = f.shareOf(int32(id))
+		}
+	}
+	return dst
+}
+
+// shareOf is node x's share, with the cut-offs fresh.
+func (f *Fair) shareOf(x int32) float64 {
+	t := f.nodes[x].t
+	if t == 0 || f.slots == 0 {
+		return 0
+	}
+	k := f.keyOf(x)
+	if f.caseOne {
+		switch {
+		case f.cut == none:
+			return min(max(f.floor, f.c*t)*f.scale, f.slots)
+		case k.less(f.keyOf(f.cut)):
+			return max(f.floor, f.c*t)
+		case x == f.cut:
+			return min(f.floor+max(0, min(f.c*t-f.floor, f.left)), f.slots)
+		}
+		return f.floor
+	}
+	if f.cut == none || k.less(f.keyOf(f.cut)) {
+		return f.floor
+	}
+	return hopper.Proportional(t, f.rest, f.share)
+}
+
+// refresh finds the cut-offs if an event came since the last query: three
+// descents, O(log n).
+func (f *Fair) refresh() {
+	if f.fresh {
+		return
+	}
+	f.fresh = true
+	all := f.all()
+	if all.count == 0 || f.slots == 0 {
+		return
+	}
+	c, slots := f.c, f.slots
+	floor := (1 - f.eps) * slots / float64(all.count)
+	f.floor = floor
+	// The first active job, and m₁: the first with c·T > f.
+	first, _ := f.search(func(_ sums, x int32) bool { return f.nodes[x].t > 0 })
+	f.firstKey = f.keyBefore(first)
+	m1, before1 := f.search(func(_ sums, x int32) bool { return c*f.nodes[x].t > floor })
+	f.m1 = m1
+	aboveV := c * (all.sumT - before1.sumT)
+	f.caseOne = slots <= (aboveV+float64(before1.count)*floor)*(1+hopper.CaseTolerance)
+	if f.caseOne {
+		// The fill: the first job at which the top-ups Σ max{0, c·T − f}
+		// through it reach S − N·f.
+		extra := slots - float64(all.count)*floor
+		topups := func(through sums) float64 {
+			return max(0, c*(through.sumT-before1.sumT)-floor*float64(through.count-before1.count))
+		}
+		// Jobs before m₁ have no top-up: a prefix that ends before it sums 0.
+		beforeM1 := func(x int32) bool { return m1 == none || f.keyOf(x).less(f.keyOf(m1)) }
+		var before sums
+		f.cut, before = f.search(func(b sums, x int32) bool {
+			if beforeM1(x) {
+				return 0 >= extra
+			}
+			return topups(b.add(f.own(x))) >= extra
+		})
+		switch {
+		case f.cut == none:
+			f.scale = slots / (float64(all.count)*floor + topups(all))
+		case beforeM1(f.cut):
+			f.left = extra
+		default:
+			f.left = extra - topups(before)
+		}
+		return
+	}
+	// Case 2: m₂, the first job whose proportional share of what the
+	// floors before it leave reaches the floor.
+	var before sums
+	f.cut, before = f.search(func(b sums, x int32) bool {
+		t := f.nodes[x].t
+		return t > 0 && hopper.Proportional(t, all.sumT-b.sumT, slots-float64(b.count)*floor) >= floor
+	})
+	f.rest, f.share = all.sumT-before.sumT, slots-float64(before.count)*floor
+}
+
+// Next returns the job that should receive the next free slot, and true,
+// or false when every job holds at least its share: the first active job
+// in (T, id) order at least a whole slot short of its share (held_i ≤
+// S_i − 1), else the first short at all (held_i < S_i). The shares are
+// constant (f, or f·scale) or proportional to T (c·T, c·T·scale, or
+// T·share/rest) over at most four runs of the order, so each run is
+// searched by one descent on the subtree bounds of held and (held+1)/T:
+// O(log n) expected, after refresh.
+func (f *Fair) Next() (int, bool) {
+	f.refresh()
+	if f.all().count == 0 || f.slots == 0 {
+		return 0, false
+	}
+	for _, whole := range []bool{true, false} {
+		if x := f.nextBy(whole); x != none {
+			return int(x), true
+		}
+	}
+	return 0, false
+}
+
+// nextBy searches the runs of the order, in order, for the first job a
+// whole slot short (whole) or short at all.
+func (f *Fair) nextBy(whole bool) int32 {
+	constant := func(share float64) probe {
+		if whole {
+			return probe{whole: true, bound: share - 1}
+		}
+		return probe{bound: share}
+	}
+	perTask := func(r ratio) probe { return probe{perWeight: true, whole: whole, r: r} }
+	lo := f.firstKey
+	run := func(hi key, p probe) int32 { return f.scan(&lo, hi, p) }
+	m1Key := keyLast
+	if f.m1 != none {
+		m1Key = f.keyOf(f.m1)
+	}
+	switch {
+	case f.caseOne && f.cut == none:
+		if x := run(m1Key, constant(f.floor*f.scale)); x != none {
+			return x
+		}
+		return run(keyLast, perTask(quotientOf(f.c*f.scale)))
+	case f.caseOne:
+		cutKey := f.keyOf(f.cut)
+		if cutKey.less(m1Key) {
+			m1Key = cutKey
+		}
+		if x := run(m1Key, constant(f.floor)); x != none {
+			return x
+		}
+		if x := run(cutKey, perTask(quotientOf(f.c))); x != none {
+			return x
+		}
+		lo = cutKey
+		if f.isShort(f.cut, whole) {
+			return f.cut
+		}
+		return run(keyLast, constant(f.floor))
+	}
+	cutKey := keyLast
+	if f.cut != none {
+		cutKey = f.keyOf(f.cut)
+	}
+	if x := run(cutKey, constant(f.floor)); x != none {
+		return x
+	}
+	if f.rest == 0 {
+		return none
+	}
+	return run(keyLast, perTask(quotient(f.share, f.rest)))
+}
+
+// isShort reports whether job x holds less than its share by a whole slot
+// (whole) or at all.
+func (f *Fair) isShort(x int32, whole bool) bool {
+	held, share := f.nodes[x].held, f.shareOf(x)
+	if whole {
+		return held <= share-1
+	}
+	return held < share
+}
+
+// quotientOf is the ratio of k ≥ 0 (k/1).
+func quotientOf(k float64) ratio {
+	if math.IsInf(k, 1) {
+		return everything
+	}
+	return quotient(k, 1)
+}
+
+// checkCount returns an error unless remaining is a count Add accepts for
+// job id whose current count is old: finite, ≥ 0, and keeping Σ c·T
+// finite.
+func (f *Fair) checkCount(fn string, id int, remaining, old float64) error {
+	if err := check.NonNegative(fn, id, "remaining", remaining); err != nil {
+		return err
+	}
+	if math.IsInf(f.c*(f.all().sumT-old+remaining), 0) {
+		return check.Err(fn, id, "remaining", remaining, "makes Σ c·T_i over the jobs overflow float64")
+	}
+	return nil
+}

@@ -1,0 +1,585 @@
+package online
+
+import (
+	"math"
+
+	"github.com/specsched/specsched/internal/check"
+)
+
+// jobs is the job set under Fair and Classes: a treap ordered by (class,
+// T, id), the class being a job's tail index min(β, 2) for Classes and 0
+// for Fair, whose nodes hold sums and bounds over their subtrees. Ids are
+// small integers, reused after remove, as in Hopper. The tree is a treap
+// on the ids' fixed priorities (priority), so its shape, and the order in
+// which its sums add, depend only on the jobs held; its operations are
+// recursive split, merge and descent, O(depth) = O(log n) expected
+// (Seidel and Aragon 1996), and allocate nothing once the ids stop
+// growing.
+type jobs struct {
+	nodes []jobNode
+	free  []int32
+	root  int32
+	n     int
+	ends  bool // keep the class ends (Classes): see jobNode.end
+}
+
+// A jobNode is one job and, over its subtree, the sums the algorithms'
+// cut-offs are found by and the bounds Next descends by.
+type jobNode struct {
+	class, t, held float64
+	w, v           float64 // proportional weight (T/√(β−1), or T) and virtual size (c·T)
+	u              float64 // the basis of the per-unit bounds: a job's share, where proportional, is k·u
+	left, right    int32
+	live           bool
+
+	count            int     // active jobs (T > 0) in the subtree
+	sumT, sumW, sumV float64 // over the subtree
+	minHeld          float64 // least held of the subtree's active jobs (+Inf if none)
+	minPlus, minHold ratio   // least (held+1)/u and held/u of its active jobs (everything if none)
+
+	// Class ends, kept when jobs.ends is set: the node is the last of its
+	// class (end), the next class's slope a (nextSlope, −1 if none); over
+	// the subtree, whether it holds an end (hasEnd), Σw of its nodes up to
+	// and including its last end (lastW) and that end's nextSlope
+	// (lastSlope). Classes' level search descends by them.
+	end              bool
+	nextSlope        float64
+	hasEnd           bool
+	lastW, lastSlope float64
+}
+
+// A key is a place in the (class, T, id) order; ids are int64 so that a
+// key just before or after a node's own can be written (id ∓ 1/2 as id ∓ 1
+// with the order strict, see keyBefore).
+type key struct {
+	class, t float64
+	id       int64
+}
+
+// keyOf is node x's key.
+func (j *jobs) keyOf(x int32) key { return key{j.nodes[x].class, j.nodes[x].t, int64(x)} }
+
+// less reports whether a comes before b.
+func (a key) less(b key) bool {
+	if a.class != b.class {
+		return a.class < b.class
+	}
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	return a.id < b.id
+}
+
+// Sentinel keys: before and after every node.
+var (
+	keyFirst = key{math.Inf(-1), 0, 0}
+	keyLast  = key{math.Inf(1), 0, 0}
+)
+
+// add takes an id (the last freed, else a new one) for a job of the given
+// class, T, weight, virtual size and basis u, and inserts it. O(log n)
+// expected.
+func (j *jobs) add(class, t, w, v, u float64) int32 {
+	var id int32
+	if k := len(j.free); k > 0 {
+		id = j.free[k-1]
+		j.free = j.free[:k-1]
+	} else {
+		id = int32(len(j.nodes))
+		j.nodes = append(j.nodes, jobNode{})
+	}
+	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v, u: u, left: none, right: none, live: true}
+	j.n++
+	j.update(id)
+	j.root = j.insert(j.root, id)
+	if j.ends {
+		j.fixEnd(id)
+		j.fixEnd(j.lastBefore(j.keyOf(id)))
+	}
+	return id
+}
+
+// release removes id from the tree and frees it. O(log n) expected.
+func (j *jobs) release(id int32) {
+	var pred int32 = none
+	if j.ends {
+		pred = j.lastBefore(j.keyOf(id))
+	}
+	j.root = j.remove(j.root, id)
+	if j.ends {
+		j.fixEnd(pred)
+	}
+	j.nodes[id] = jobNode{left: none, right: none}
+	j.free = append(j.free, id)
+	j.n--
+}
+
+// set changes id's class, T, weight, virtual size and basis. O(log n)
+// expected.
+func (j *jobs) set(id int32, class, t, w, v, u float64) {
+	var pred int32 = none
+	if j.ends {
+		pred = j.lastBefore(j.keyOf(id))
+	}
+	j.root = j.remove(j.root, id)
+	if j.ends {
+		j.fixEnd(pred)
+	}
+	n := &j.nodes[id]
+	n.class, n.t, n.w, n.v, n.u, n.left, n.right = class, t, w, v, u, none, none
+	j.update(id)
+	j.root = j.insert(j.root, id)
+	if j.ends {
+		j.fixEnd(id)
+		j.fixEnd(j.lastBefore(j.keyOf(id)))
+	}
+}
+
+// levelEnd returns the last job of the first class, in order, at whose
+// end reaches(w, a) holds — w the Σw of the jobs up to that end, a the
+// next class's slope (−1 if none) — for a predicate monotone along the
+// classes: one descent on the subtree ends, O(depth). none for an empty
+// tree.
+func (j *jobs) levelEnd(reaches func(w, a float64) bool) int32 {
+	acc := 0.0 // Σw before the subtree
+	for x := j.root; x != none; {
+		n := &j.nodes[x]
+		l := n.left
+		upTo := acc + n.w
+		if l != none {
+			upTo += j.nodes[l].sumW
+		}
+		// The last end at or before x in its subtree: in the left subtree
+		// if it holds one and the search holds there, else x itself.
+		if l != none && j.nodes[l].hasEnd && reaches(acc+j.nodes[l].lastW, j.nodes[l].lastSlope) {
+			x = l
+			continue
+		}
+		if n.end && reaches(upTo, n.nextSlope) {
+			return x
+		}
+		acc = upTo
+		x = n.right
+	}
+	return none
+}
+
+// setHeld changes id's held slots, updating its path. O(log n) expected.
+func (j *jobs) setHeld(id int32, held float64) {
+	j.nodes[id].held = held
+	j.touch(j.root, id)
+}
+
+func (j *jobs) touch(x, id int32) {
+	if x != id {
+		if j.keyOf(id).less(j.keyOf(x)) {
+			j.touch(j.nodes[x].left, id)
+		} else {
+			j.touch(j.nodes[x].right, id)
+		}
+	}
+	j.update(x)
+}
+
+func (j *jobs) insert(x, id int32) int32 {
+	if x == none {
+		return id
+	}
+	if priority(id) > priority(x) {
+		j.nodes[id].left, j.nodes[id].right = j.split(x, j.keyOf(id))
+		j.update(id)
+		return id
+	}
+	if j.keyOf(id).less(j.keyOf(x)) {
+		j.nodes[x].left = j.insert(j.nodes[x].left, id)
+	} else {
+		j.nodes[x].right = j.insert(j.nodes[x].right, id)
+	}
+	j.update(x)
+	return x
+}
+
+func (j *jobs) remove(x, id int32) int32 {
+	if x == id {
+		return j.merge(j.nodes[x].left, j.nodes[x].right)
+	}
+	if j.keyOf(id).less(j.keyOf(x)) {
+		j.nodes[x].left = j.remove(j.nodes[x].left, id)
+	} else {
+		j.nodes[x].right = j.remove(j.nodes[x].right, id)
+	}
+	j.update(x)
+	return x
+}
+
+// split splits subtree x into the nodes before k and the rest.
+func (j *jobs) split(x int32, k key) (int32, int32) {
+	if x == none {
+		return none, none
+	}
+	if j.keyOf(x).less(k) {
+		l, r := j.split(j.nodes[x].right, k)
+		j.nodes[x].right = l
+		j.update(x)
+		return x, r
+	}
+	l, r := j.split(j.nodes[x].left, k)
+	j.nodes[x].left = r
+	j.update(x)
+	return l, x
+}
+
+// merge joins subtrees a and b, every node of a before every node of b.
+func (j *jobs) merge(a, b int32) int32 {
+	switch {
+	case a == none:
+		return b
+	case b == none:
+		return a
+	case priority(a) > priority(b):
+		j.nodes[a].right = j.merge(j.nodes[a].right, b)
+		j.update(a)
+		return a
+	}
+	j.nodes[b].left = j.merge(a, j.nodes[b].left)
+	j.update(b)
+	return b
+}
+
+// update recomputes node x's subtree sums and bounds from its own fields
+// and its children's.
+func (j *jobs) update(x int32) {
+	n := &j.nodes[x]
+	n.count, n.sumT, n.sumW, n.sumV = 0, n.t, n.w, n.v
+	n.minHeld, n.minPlus, n.minHold = math.Inf(1), everything, everything
+	if n.t > 0 {
+		n.count, n.minHeld = 1, n.held
+		n.minPlus, n.minHold = quotient(n.held+1, n.u), quotient(n.held, n.u)
+	}
+	for _, c := range [2]int32{n.left, n.right} {
+		if c == none {
+			continue
+		}
+		s := &j.nodes[c]
+		n.count += s.count
+		n.sumT += s.sumT
+		n.sumW += s.sumW
+		n.sumV += s.sumV
+		n.minHeld = min(n.minHeld, s.minHeld)
+		n.minPlus, n.minHold = min(n.minPlus, s.minPlus), min(n.minHold, s.minHold)
+	}
+	if !j.ends {
+		return
+	}
+	upTo := n.w // Σw of the left subtree and the node
+	if n.left != none {
+		upTo = j.nodes[n.left].sumW + n.w
+	}
+	switch {
+	case n.right != none && j.nodes[n.right].hasEnd:
+		r := &j.nodes[n.right]
+		n.hasEnd, n.lastW, n.lastSlope = true, upTo+r.lastW, r.lastSlope
+	case n.end:
+		n.hasEnd, n.lastW, n.lastSlope = true, upTo, n.nextSlope
+	case n.left != none && j.nodes[n.left].hasEnd:
+		l := &j.nodes[n.left]
+		n.hasEnd, n.lastW, n.lastSlope = true, l.lastW, l.lastSlope
+	default:
+		n.hasEnd, n.lastW, n.lastSlope = false, 0, 0
+	}
+}
+
+// lastBefore is the last node whose key is before k, or none. O(depth).
+func (j *jobs) lastBefore(k key) int32 {
+	best := int32(none)
+	for x := j.root; x != none; {
+		if j.keyOf(x).less(k) {
+			best, x = x, j.nodes[x].right
+		} else {
+			x = j.nodes[x].left
+		}
+	}
+	return best
+}
+
+// fixEnd recomputes whether node y (none: nothing) is the last of its
+// class, and the next class's slope, from its successor, and updates its
+// path. O(depth).
+func (j *jobs) fixEnd(y int32) {
+	if y == none {
+		return
+	}
+	n := &j.nodes[y]
+	s := j.firstAfter(j.keyOf(y))
+	n.end, n.nextSlope = s == none || j.nodes[s].class != n.class, -1
+	if s != none {
+		n.nextSlope = slope(j.nodes[s].class)
+	}
+	j.touch(j.root, y)
+}
+
+// sums is what a run of jobs in order adds up to.
+type sums struct {
+	count            int
+	sumT, sumW, sumV float64
+}
+
+func (s sums) plusNode(n *jobNode) sums {
+	return sums{s.count + n.count, s.sumT + n.sumT, s.sumW + n.sumW, s.sumV + n.sumV}
+}
+
+// subtree is the sums of subtree x (zero for none).
+func (j *jobs) subtree(x int32) sums {
+	if x == none {
+		return sums{}
+	}
+	return sums{}.plusNode(&j.nodes[x])
+}
+
+// own is node x's own sums.
+func (j *jobs) own(x int32) sums {
+	n := &j.nodes[x]
+	s := sums{sumT: n.t, sumW: n.w, sumV: n.v}
+	if n.t > 0 {
+		s.count = 1
+	}
+	return s
+}
+
+func (s sums) add(o sums) sums {
+	return sums{s.count + o.count, s.sumT + o.sumT, s.sumW + o.sumW, s.sumV + o.sumV}
+}
+
+// all is the sums over every job held.
+func (j *jobs) all() sums { return j.subtree(j.root) }
+
+// search returns the first node x, in order, at which found(before, x)
+// holds — before the sums of the jobs ahead of x — with those sums, or
+// none and the sums of every job. found must be monotone along the order
+// (false, then true). O(depth).
+func (j *jobs) search(found func(before sums, x int32) bool) (int32, sums) {
+	return j.searchIn(j.root, found)
+}
+
+// searchIn is search over subtree root alone.
+func (j *jobs) searchIn(root int32, found func(before sums, x int32) bool) (int32, sums) {
+	best, bestBefore := int32(none), sums{}
+	acc := sums{}
+	for x := root; x != none; {
+		l := j.nodes[x].left
+		before := acc.add(j.subtree(l))
+		if found(before, x) {
+			best, bestBefore = x, before
+			x = l
+			continue
+		}
+		acc = before.add(j.own(x))
+		x = j.nodes[x].right
+	}
+	if best == none {
+		return none, acc
+	}
+	return best, bestBefore
+}
+
+// A probe asks of a job whether it is short of a share: its held against
+// a constant (held ≤ bound, or held < bound, on minHeld), or per unit of
+// weight (held+1)/w ≤ r or held/w < r (on minPlus, minHold). Only active
+// jobs (T > 0) are ever short.
+type probe struct {
+	perWeight bool
+	whole     bool // a whole slot short (≤), else short at all (<)
+	bound     float64
+	r         ratio
+}
+
+// may reports whether subtree x may hold a job the probe accepts (exact
+// for a subtree wholly in range), is whether node x itself is one.
+func (j *jobs) may(x int32, p probe) bool {
+	n := &j.nodes[x]
+	switch {
+	case !p.perWeight && p.whole:
+		return n.minHeld <= p.bound
+	case !p.perWeight:
+		return n.minHeld < p.bound
+	case p.whole:
+		return n.minPlus <= p.r
+	}
+	return n.minHold < p.r
+}
+
+func (j *jobs) is(x int32, p probe) bool {
+	n := &j.nodes[x]
+	if n.t == 0 {
+		return false
+	}
+	switch {
+	case !p.perWeight && p.whole:
+		return n.held <= p.bound
+	case !p.perWeight:
+		return n.held < p.bound
+	case p.whole:
+		return quotient(n.held+1, n.u) <= p.r
+	}
+	return quotient(n.held, n.u) < p.r
+}
+
+// first returns the first node x of subtree x with lo < key < hi that p
+// accepts, or none. O(depth): the nodes visited lie on the paths to lo and
+// hi, plus one descent into a subtree wholly in range that holds the
+// answer.
+func (j *jobs) first(x int32, lo, hi key, p probe) int32 {
+	for x != none {
+		k := j.keyOf(x)
+		switch {
+		case !lo.less(k):
+			x = j.nodes[x].right
+		case !k.less(hi):
+			x = j.nodes[x].left
+		default:
+			// x in range: its left subtree is bounded by lo only, its right
+			// by hi only.
+			if y := j.firstFrom(j.nodes[x].left, lo, p); y != none {
+				return y
+			}
+			if j.is(x, p) {
+				return x
+			}
+			return j.firstUpTo(j.nodes[x].right, hi, p)
+		}
+	}
+	return none
+}
+
+// firstFrom is first with no upper bound.
+func (j *jobs) firstFrom(x int32, lo key, p probe) int32 {
+	for x != none {
+		if !lo.less(j.keyOf(x)) {
+			x = j.nodes[x].right
+			continue
+		}
+		if y := j.firstFrom(j.nodes[x].left, lo, p); y != none {
+			return y
+		}
+		if j.is(x, p) {
+			return x
+		}
+		return j.firstIn(j.nodes[x].right, p)
+	}
+	return none
+}
+
+// firstUpTo is first with no lower bound.
+func (j *jobs) firstUpTo(x int32, hi key, p probe) int32 {
+	for x != none {
+		if !j.keyOf(x).less(hi) {
+			x = j.nodes[x].left
+			continue
+		}
+		if y := j.firstIn(j.nodes[x].left, p); y != none {
+			return y
+		}
+		if j.is(x, p) {
+			return x
+		}
+		x = j.nodes[x].right
+	}
+	return none
+}
+
+// firstIn is first over a whole subtree.
+func (j *jobs) firstIn(x int32, p probe) int32 {
+	for x != none && j.may(x, p) {
+		if l := j.nodes[x].left; l != none && j.may(l, p) {
+			x = l
+			continue
+		}
+		if j.is(x, p) {
+			return x
+		}
+		x = j.nodes[x].right
+	}
+	return none
+}
+
+// sumBelow is the sums of the jobs before key k. O(depth).
+func (j *jobs) sumBelow(k key) sums {
+	acc := sums{}
+	for x := j.root; x != none; {
+		if j.keyOf(x).less(k) {
+			acc = acc.add(j.subtree(j.nodes[x].left)).add(j.own(x))
+			x = j.nodes[x].right
+		} else {
+			x = j.nodes[x].left
+		}
+	}
+	return acc
+}
+
+// firstAfter is the first node whose key is after k, or none. O(depth).
+func (j *jobs) firstAfter(k key) int32 {
+	best := int32(none)
+	for x := j.root; x != none; {
+		if k.less(j.keyOf(x)) {
+			best, x = x, j.nodes[x].left
+		} else {
+			x = j.nodes[x].right
+		}
+	}
+	return best
+}
+
+// scan is first over the run of the order from *lo (exclusive) to hi
+// (exclusive), for searching consecutive runs: it leaves *lo just before
+// hi, where the next run starts. O(depth).
+func (j *jobs) scan(lo *key, hi key, p probe) int32 {
+	x := j.first(j.root, *lo, hi, p)
+	hi.id-- // the next run starts at hi's job
+	*lo = hi
+	return x
+}
+
+// keyBefore is the key just before node x's (every key less than x's is
+// at most it), keyAt x's own: a range (keyBefore(x), hi) starts at x, a
+// range (lo, keyAt(x)) ends just before it.
+func (j *jobs) keyBefore(x int32) key {
+	k := j.keyOf(x)
+	k.id--
+	return k
+}
+
+// checkID returns an error unless id is in use.
+func (j *jobs) checkID(fn string, id int) error {
+	if id < 0 || id >= len(j.nodes) || !j.nodes[id].live {
+		return check.Err(fn, id, "id", float64(id), "no job with this id (never added, or removed)")
+	}
+	return nil
+}
+
+// held is the slots job id holds, 0 for an id not in use.
+func (j *jobs) heldOf(id int) int {
+	if id < 0 || id >= len(j.nodes) {
+		return 0
+	}
+	return int(j.nodes[id].held)
+}
+
+// compare is the (class, T, id) order of ids a and b, ids not in use
+// comparing as jobs of class 0 and 0 tasks.
+func (j *jobs) compare(a, b int) int {
+	ka, kb := j.keyOrZero(a), j.keyOrZero(b)
+	switch {
+	case ka.less(kb):
+		return -1
+	case kb.less(ka):
+		return 1
+	}
+	return 0
+}
+
+func (j *jobs) keyOrZero(id int) key {
+	if id < 0 || id >= len(j.nodes) || !j.nodes[id].live {
+		return key{0, 0, int64(id)}
+	}
+	return j.keyOf(int32(id))
+}
