@@ -4,9 +4,9 @@ import "fmt"
 
 // CheckTree verifies the search tree against its definition, for the
 // state-machine test: the nodes in order are the live jobs in strictly
-// increasing (T, id) order; every parent is above its children (priority,
-// ties to the smaller id), which with the order makes the shape the one
-// treap of these jobs; and every node's subtree sum and bounds are what
+// increasing (T, id) order; every parent is above its children in
+// priority (a bijection of the id, so priorities never tie), which with
+// the order makes the shape the one treap of these jobs; and every node's subtree sum and bounds are what
 // update computes from its children's, checked by recomputing them.
 func (h *Hopper) CheckTree() error {
 	count := 0
