@@ -122,11 +122,11 @@ func (h Heap[V]) up(i int) {
 	}
 }
 
-// down sifts the item at i down to its place and reports whether it moved.
-func (h Heap[V]) down(i int) bool {
+// down sifts the item at i down to its place.
+func (h Heap[V]) down(i int) {
 	n := len(h)
 	if 2*i+1 >= n {
-		return false // a leaf, or past the end (Pop of the last item)
+		return // a leaf, or past the end (Pop of the last item)
 	}
 	x := h[i]
 	at := i
@@ -145,9 +145,7 @@ func (h Heap[V]) down(i int) bool {
 		h[at] = h[best]
 		at = best
 	}
-	if at == i {
-		return false
+	if at != i {
+		h[at] = x
 	}
-	h[at] = x
-	return true
 }
