@@ -91,7 +91,7 @@ func (e *prioEngine) reset(in []Arrival, speed float64, alg Algorithm, out []flo
 func (e *prioEngine) key(c *prioClass, j *simJob) float64 {
 	switch c.key {
 	case keyMax:
-		return math.Max(j.xr, j.yr())
+		return max(j.xr, j.yr())
 	case keyMap:
 		return j.xr
 	case keyShuffle:
@@ -220,8 +220,8 @@ func (e *prioEngine) allocate() {
 		// at most s.
 		s0, s1 := e.classes[0].scap, e.classes[1].scap
 		used0, used1 := qm[0]+qo[0], qm[1]+qo[1]
-		qm[0], qo[0], other[0] = e.shuffle(0, m[0], math.Min(1, s0+(s1-used1)))
-		qm[1], qo[1], other[1] = e.shuffle(1, m[1], math.Min(1, s1+(s0-used0)))
+		qm[0], qo[0], other[0] = e.shuffle(0, m[0], min(1, s0+(s1-used1)))
+		qm[1], qo[1], other[1] = e.shuffle(1, m[1], min(1, s1+(s0-used0)))
 	}
 	for c := 0; c < e.nclass; c++ {
 		if m[c] >= 0 {
@@ -252,7 +252,7 @@ func (e *prioEngine) shuffle(c int, m int32, scap float64) (qm, qo float64, othe
 			return 0, 0, -1
 		}
 		s := int32(cl.shufH.Min().Index)
-		q := math.Min(scap, limit(s))
+		q := min(scap, limit(s))
 		if s == m {
 			return q, 0, -1
 		}

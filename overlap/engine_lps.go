@@ -148,7 +148,7 @@ func (e *lpsEngine) run(until float64) error {
 		}
 		shuffleDone := false
 		if e.shuffleOnly.len() > 0 && e.theta > 0 {
-			if t := math.Max(e.shuffleOnly[0].Key-e.virtual.value(), 0) / e.theta; t < tau {
+			if t := max(e.shuffleOnly[0].Key-e.virtual.value(), 0) / e.theta; t < tau {
 				tau, trig, shuffleDone = t, -1, true
 			}
 		}

@@ -14,9 +14,15 @@ type limitEntry struct {
 	id    int
 }
 
+// compareLimit orders entries by limit, then id. Limits are never NaN, so
+// the plain comparisons give cmp.Compare's order without its NaN tests
+// (cmp.Compare was 15% of a 10⁶-job k-LPS run's CPU profile, in this sort).
 func compareLimit(a, b limitEntry) int {
-	if c := cmp.Compare(a.limit, b.limit); c != 0 {
-		return c
+	switch {
+	case a.limit < b.limit:
+		return -1
+	case a.limit > b.limit:
+		return 1
 	}
 	return cmp.Compare(a.id, b.id)
 }

@@ -136,7 +136,7 @@ func earlier(k, r float64, i int, k2, r2 float64, i2 int) bool {
 // rest, its own limit being infinite; if a comes first it takes all of c.
 func shuffleShare(c float64, mIn bool, mLimit float64, aIn, mFirst bool) (qm, qa float64) {
 	if mIn && mFirst {
-		qm = math.Min(c, mLimit)
+		qm = min(c, mLimit)
 		if aIn {
 			qa = c - qm
 		}

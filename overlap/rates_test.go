@@ -379,6 +379,18 @@ func TestWaterFill(t *testing.T) {
 	if theta := waterFill(1, 0, lim); theta != 0 || lim[0].limit != 0.2 || lim[1].limit != 0.3 {
 		t.Errorf("waterFill: θ %v, %v; want 0 and the limits", theta, lim)
 	}
+	// The larger limit listed second but with the smaller id: sorted by
+	// limit first, 0.05 then 0.9 fit under capacity 1 (by id first, 0.9
+	// would be tried with two jobs open and both would get 0.5).
+	lim = []limitEntry{{0.05, 1}, {0.9, 0}}
+	theta = waterFill(1, 0, lim)
+	got = map[int]float64{}
+	for _, e := range lim {
+		got[e.id] = e.limit
+	}
+	if theta != 0 || got[0] != 0.9 || got[1] != 0.05 {
+		t.Errorf("waterFill: θ %v, rates %v; want 0 and {0: 0.9, 1: 0.05}", theta, got)
+	}
 }
 
 // TestRatesNoMapWork: when no job has map work left, the shuffle station's

@@ -34,9 +34,9 @@ type simJob struct {
 // avail is the remaining shuffle work (completeMap sets it to y − yd).
 func (j *simJob) yr() float64 {
 	if j.xr == 0 {
-		return math.Min(j.avail, j.y)
+		return min(j.avail, j.y)
 	}
-	return math.Max(j.y-j.yd, j.avail)
+	return max(j.y-j.yd, j.avail)
 }
 
 // completeMap ends the job's map: all of y has been produced, so the
@@ -263,16 +263,22 @@ func (c *clock) reached(t float64) bool { return t-c.base <= c.elapsed.value() }
 
 // until returns the time from now until t (0 if t has passed; +Inf for
 // t = +Inf).
-func (c *clock) until(t float64) float64 { return math.Max((t-c.base)-c.elapsed.value(), 0) }
+func (c *clock) until(t float64) float64 { return max((t-c.base)-c.elapsed.value(), 0) }
 
 // since returns now − r for a time r ≤ base.
-func (c *clock) since(r float64) float64 { return math.Max((c.base-r)+c.elapsed.value(), 0) }
+func (c *clock) since(r float64) float64 { return max((c.base-r)+c.elapsed.value(), 0) }
 
 // An engineCore is what the two engines (prioEngine, lpsEngine) share
 // around their own event loops: the input in arrival order and the next
 // job to admit from it, the clock, the table of the jobs present, the
 // response times written, the event count with its stall guard, and the
 // test observer.
+//
+// The engines' hot paths (keys, yr, the clock) take the builtin min and
+// max, not math.Min and math.Max: those are assembly calls on amd64, 8% of
+// a 10⁶-job MaxSRPT run's CPU. They differ only where an operand is NaN
+// (math.Max(+Inf, NaN) is +Inf), and no state, key or time of a valid
+// run is NaN; ±0 are ordered alike.
 type engineCore struct {
 	tab       jobTable
 	clk       clock

@@ -89,7 +89,10 @@ func (h *Indexed[V]) Remove(i int) {
 	p := h.pos[i]
 	last := len(h.items) - 1
 	if p != last {
-		h.swap(p, last)
+		// The last entry fills the hole (container/heap swaps the two
+		// and drops the last: the same entries at the same places).
+		h.items[p] = h.items[last]
+		h.pos[h.items[p].Index] = p
 	}
 	h.items = h.items[:last]
 	h.pos[i] = -1
@@ -135,41 +138,58 @@ func (h *Indexed[V]) Rekey(i int, key float64) {
 	}
 }
 
-func (h *Indexed[V]) swap(a, b int) {
-	items := h.items
-	items[a], items[b] = items[b], items[a]
-	h.pos[items[a].Index] = a
-	h.pos[items[b].Index] = b
-}
-
+// up sifts the entry at i up to its place, moving a hole as Heap.up does;
+// each entry moved, and the sifted one at its place, has its position
+// written once.
 func (h *Indexed[V]) up(i int) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !h.items[i].Less(&h.items[parent].Rank) {
-			return
+	items, pos := h.items, h.pos
+	x := items[i]
+	at := i
+	for at > 0 {
+		parent := (at - 1) / 2
+		if !x.Less(&items[parent].Rank) {
+			break
 		}
-		h.swap(i, parent)
-		i = parent
+		items[at] = items[parent]
+		pos[items[at].Index] = at
+		at = parent
+	}
+	if at != i {
+		items[at] = x
+		pos[x.Index] = at
 	}
 }
 
-// down sifts the entry at i down to its place and reports whether it moved.
+// down sifts the entry at i down to its place, moving a hole as Heap.down
+// does, and reports whether it moved.
 func (h *Indexed[V]) down(i int) bool {
-	start := i
-	n := len(h.items)
+	items, pos := h.items, h.pos
+	n := len(items)
+	if 2*i+1 >= n {
+		return false // a leaf
+	}
+	x := items[i]
+	at := i
 	for {
-		l := 2*i + 1
+		l := 2*at + 1
 		if l >= n {
-			return i != start
+			break
 		}
 		best := l
-		if r := l + 1; r < n && h.items[r].Less(&h.items[l].Rank) {
+		if r := l + 1; r < n && items[r].Less(&items[l].Rank) {
 			best = r
 		}
-		if !h.items[best].Less(&h.items[i].Rank) {
-			return i != start
+		if !items[best].Less(&x.Rank) {
+			break
 		}
-		h.swap(i, best)
-		i = best
+		items[at] = items[best]
+		pos[items[at].Index] = at
+		at = best
 	}
+	if at == i {
+		return false
+	}
+	items[at] = x
+	pos[x.Index] = at
+	return true
 }

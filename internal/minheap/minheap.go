@@ -101,34 +101,51 @@ func (h Heap[V]) Fix(i int) {
 }
 
 // up sifts the item at i up to its place.
+//
+// Both sifts move a hole rather than swap: the item is held aside, each
+// item it passes moves one level (one copy instead of a swap's two), and
+// the item is written once at its place — the positions container/heap's
+// swaps give, with half the stores.
 func (h Heap[V]) up(i int) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !h[i].Less(&h[parent].Rank) {
-			return
+	x := h[i]
+	at := i
+	for at > 0 {
+		parent := (at - 1) / 2
+		if !x.Less(&h[parent].Rank) {
+			break
 		}
-		h[i], h[parent] = h[parent], h[i]
-		i = parent
+		h[at] = h[parent]
+		at = parent
+	}
+	if at != i {
+		h[at] = x
 	}
 }
 
-// down sifts the item at i down to its place and reports whether it moved.
-func (h Heap[V]) down(i int) bool {
-	start := i
+// down sifts the item at i down to its place.
+func (h Heap[V]) down(i int) {
 	n := len(h)
+	if 2*i+1 >= n {
+		return // a leaf, or past the end (Pop of the last item)
+	}
+	x := h[i]
+	at := i
 	for {
-		l := 2*i + 1
+		l := 2*at + 1
 		if l >= n {
-			return i != start
+			break
 		}
 		best := l
 		if r := l + 1; r < n && h[r].Less(&h[l].Rank) {
 			best = r
 		}
-		if !h[best].Less(&h[i].Rank) {
-			return i != start
+		if !h[best].Less(&x.Rank) {
+			break
 		}
-		h[i], h[best] = h[best], h[i]
-		i = best
+		h[at] = h[best]
+		at = best
+	}
+	if at != i {
+		h[at] = x
 	}
 }

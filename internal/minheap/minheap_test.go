@@ -294,10 +294,16 @@ func TestIndexedTotalOrder(t *testing.T) {
 	h.Get(6).Key = 0 // re-rank the last: (0, 6)
 	h.Fix(6)
 	var got []string
-	for h.Len() > 0 {
+	for range keys { // at most one removal per entry: a Remove that fails to remove cannot loop forever
+		if h.Len() == 0 {
+			break
+		}
 		m := h.Min()
 		got = append(got, fmt.Sprint(m.Key, m.Index))
 		h.Remove(m.Index)
+	}
+	if h.Len() != 0 {
+		t.Fatalf("%d entries left after removing the least %d times", h.Len(), len(keys))
 	}
 	want := []string{"0 4", "0 6", "1 1", "1 2", "1 5", "3 3", "4 0"}
 	if !slices.Equal(got, want) {
@@ -352,5 +358,140 @@ func TestSizes(t *testing.T) {
 	}
 	if got := unsafe.Sizeof(Item[int32]{}); got != 32 {
 		t.Errorf("Item[int32] is %d bytes, want 32", got)
+	}
+}
+
+// testIndexedDeep fills an Indexed heap with up to 300 entries (keys from
+// a small range, so ties are common), then re-keys, re-ranks and removes
+// drawn entries, checking after each operation every slot against
+// container/heap driven through the same operations, and the positions;
+// finally it empties the heap through Min and Remove and checks the ranks
+// come out sorted. Deep heaps make the sifts cross several levels, which
+// testIndexed's ten indices rarely do.
+func testIndexedDeep(t *rapid.T) {
+	n := rapid.IntRange(8, 300).Draw(t, "n")
+	var h Indexed[int]
+	var r ref
+	key := func(label string) float64 { return float64(rapid.IntRange(0, 20).Draw(t, label)) }
+	for i := range n {
+		rank := Rank{Key: key("key"), Next: float64(rapid.IntRange(0, 1).Draw(t, "next")), ID: i}
+		h.Push(rank, i, i)
+		heap.Push(&r, Item[int]{i, rank})
+	}
+	refIndex := func(index int) int {
+		for k := range r {
+			if r[k].Value == index {
+				return k
+			}
+		}
+		return -1
+	}
+	check := func(op string) {
+		if len(h.items) != len(r) {
+			t.Fatalf("after %s: %d entries, container/heap %d", op, len(h.items), len(r))
+		}
+		for k := range h.items {
+			if h.items[k].Rank != r[k].Rank || h.items[k].Value != r[k].Value {
+				t.Fatalf("after %s: entry %d = %+v, container/heap %+v", op, k, h.items[k], r[k])
+			}
+			if h.pos[h.items[k].Index] != k {
+				t.Fatalf("after %s: pos[%d] = %d, the entry is at %d", op, h.items[k].Index, h.pos[h.items[k].Index], k)
+			}
+		}
+	}
+	for range rapid.IntRange(0, 60).Draw(t, "ops") {
+		i := rapid.IntRange(0, n-1).Draw(t, "index")
+		if h.Get(i) == nil {
+			continue
+		}
+		switch op := rapid.SampledFrom([]string{"rekey", "fix", "remove"}).Draw(t, "op"); op {
+		case "rekey":
+			k := key("new key")
+			h.Rekey(i, k)
+			p := refIndex(i)
+			r[p].Key = k
+			heap.Fix(&r, p)
+		case "fix":
+			x := h.Get(i)
+			x.Rank = Rank{Key: key("new key"), Next: float64(rapid.IntRange(0, 1).Draw(t, "new next")), ID: i}
+			rank := x.Rank
+			h.Fix(i)
+			p := refIndex(i)
+			r[p].Rank = rank
+			heap.Fix(&r, p)
+		case "remove":
+			h.Remove(i)
+			heap.Remove(&r, refIndex(i))
+		}
+		check("an operation")
+	}
+	want := sortedRanks(h.items, entryRank)
+	for k := range want {
+		m := h.Min()
+		if m.Rank != want[k] {
+			t.Fatalf("removal %d: least entry %+v, want rank %+v", k, m, want[k])
+		}
+		i := m.Index // m points into the heap: read before Remove
+		h.Remove(i)
+		heap.Remove(&r, refIndex(i))
+		check("removing the least")
+	}
+}
+
+func TestIndexedDeep(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testIndexedDeep)
+}
+
+// TestIndexedRemoveCases: two removals worked by hand, each checked slot by
+// slot against container/heap. (1) The last entry fills a hole in another
+// subtree, below its children but above its new parent: it must rise.
+// (2) The filler sinks below two children of equal rank: the left one
+// rises, as in container/heap.
+func TestIndexedRemoveCases(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		keys   []float64 // pushed in order: each at least its parent, so the slots are the push order
+		ids    []int
+		remove int
+		want   []int // the indices, slot by slot, after the removal
+	}{
+		// Slots 0–15; 5 (key 20) has children 30, 31; the last, key 8 at
+		// slot 15 under key 4, fills slot 5 and rises above key 10.
+		{"rise", []float64{0, 1, 10, 2, 3, 20, 11, 4, 5, 6, 7, 30, 31, 12, 13, 8},
+			[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+			5, []int{0, 1, 15, 3, 4, 2, 6, 7, 8, 9, 10, 11, 12, 13, 14}},
+		// Slots 1 and 2 hold equal ranks (key 5, ID 7); removing the root
+		// puts key 9 on top, which sinks below the left one.
+		{"tied children", []float64{0, 5, 5, 9}, []int{0, 7, 7, 3}, 0, []int{1, 3, 2}},
+	} {
+		var h Indexed[int]
+		var r ref
+		for i, k := range c.keys {
+			rank := Rank{Key: k, ID: c.ids[i]}
+			h.Push(rank, i, i)
+			heap.Push(&r, Item[int]{i, rank})
+		}
+		h.Remove(c.remove)
+		for k := range r {
+			if r[k].Value == c.remove {
+				heap.Remove(&r, k)
+				break
+			}
+		}
+		var got, ref []int
+		for k := range h.items {
+			got = append(got, h.items[k].Index)
+			if h.pos[h.items[k].Index] != k {
+				t.Errorf("%s: pos[%d] = %d, the entry is at %d", c.name, h.items[k].Index, h.pos[h.items[k].Index], k)
+			}
+		}
+		for _, x := range r {
+			ref = append(ref, x.Value)
+		}
+		if !slices.Equal(got, c.want) || !slices.Equal(ref, c.want) {
+			t.Errorf("%s: slots hold %v, container/heap %v, want %v", c.name, got, ref, c.want)
+		}
 	}
 }
