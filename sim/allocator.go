@@ -5,10 +5,10 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/competitive"
 	"github.com/specsched/specsched/dag"
-	"github.com/specsched/specsched/fairness"
+	"github.com/specsched/specsched/internal/hopper"
+	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -123,7 +123,7 @@ func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error
 // the fewest pool slots go first. O(n log n) for n active jobs.
 type FairAllocator struct {
 	demand, shares, sorted []float64
-	ws                     alloc.Workspace
+	sel                    selection.Workspace
 }
 
 // WorkConserving implements ConservingAllocator: false, the targets are
@@ -143,17 +143,19 @@ func (a *FairAllocator) Allocate(d *Decision, target []int, key []float64) error
 	for k := range a.demand {
 		a.demand[k] = float64(d.Demand(k))
 	}
-	got, err := a.maxMinFair(target, a.demand, d.Capacity())
-	copy(target, got)
+	a.maxMinFair(target, a.demand, d.Capacity())
 	for k := range key {
 		key[k] = 0 // arrival order: the positions'
 	}
-	return internalError("sim.FairAllocator.Allocate", "fair allocation", err)
+	return nil
 }
 
-// maxMinFair writes the max-min fair integer allocation of capacity slots
-// among demands (see FairAllocator).
-func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) ([]int, error) {
+// maxMinFair writes to dst (len(demand) elements) the max-min fair integer
+// allocation of capacity slots among demands (see FairAllocator): the
+// water level, then alloc.Apportion's kernel, on demands that are task
+// counts and a capacity of at most MaxSlots, whose shares sum to
+// min(capacity, Σ demand) up to rounding.
+func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) {
 	n := len(demand)
 	var total float64
 	for _, d := range demand {
@@ -163,7 +165,8 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) ([
 	shares := a.shares
 	if total <= float64(capacity) {
 		copy(shares, demand)
-		return alloc.Apportion(dst, shares, int(total), nil, &a.ws)
+		selection.Apportion(&a.sel, dst, shares, int(total), nil)
+		return
 	}
 	a.sorted = append(a.sorted[:0], demand...)
 	sorted := a.sorted
@@ -181,7 +184,7 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) ([
 	for k, d := range demand {
 		shares[k] = math.Min(d, level)
 	}
-	return alloc.Apportion(dst, shares, capacity, nil, &a.ws)
+	selection.Apportion(&a.sel, dst, shares, capacity, nil)
 }
 
 // HopperAllocator is Hopper's Algorithm 1 (alloc.AllocateSlots) on the
@@ -202,7 +205,7 @@ type HopperAllocator struct {
 	// Reserve: no work conservation (ConservingAllocator); the zero value
 	// conserves work.
 	Reserve bool
-	ws      alloc.Workspace
+	sel     selection.Workspace
 }
 
 // WorkConserving implements ConservingAllocator: !Reserve (true for a nil
@@ -211,22 +214,23 @@ func (a *HopperAllocator) WorkConserving() bool { return a == nil || !a.Reserve 
 
 // Allocate implements Allocator.
 func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) error {
-	// The same four steps as EpsFairAllocator.Allocate, on purpose: a
-	// shared helper would need the algorithm as a closure for two calls.
+	// The same steps as EpsFairAllocator.Allocate, on purpose: a shared
+	// helper would need the algorithm as a closure for two calls.
 	if err := allocArgs("sim.HopperAllocator.Allocate", a == nil, d, target, key); err != nil {
 		return err
 	}
 	remainingKeys(d, key)
-	got, err := alloc.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), &a.ws)
-	copy(target, got)
-	return internalError("sim.HopperAllocator.Allocate", "Algorithm 1", err)
+	// The kernel of alloc.AllocateSlots on what the engine validated: task
+	// counts, Config.Slots ≤ MaxSlots and a β > 1.
+	hopper.AllocateSlots(target, key, d.Capacity(), hopper.Summarize(key, d.ClusterBeta()), &a.sel)
+	return nil
 }
 
 // EpsFairAllocator is Hopper's Algorithm 2, ε-fair (fairness.AllocateSlots,
 // ε = Config.Eps of the fair share), on the jobs' remaining tasks with one
 // β for the cluster. Priority: increasing T_j.
 type EpsFairAllocator struct {
-	ws fairness.Workspace
+	sel selection.Workspace
 }
 
 // Allocate implements Allocator.
@@ -236,9 +240,10 @@ func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) er
 		return err
 	}
 	remainingKeys(d, key)
-	got, err := fairness.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), d.Config().Eps, &a.ws)
-	copy(target, got)
-	return internalError("sim.EpsFairAllocator.Allocate", "Algorithm 2", err)
+	// fairness.AllocateSlots's kernel; Config.Eps ∈ [0, 1] is validated
+	// too, and Σ c·T_i of task counts is finite.
+	hopper.FairSlots(target, key, d.Capacity(), d.Config().Eps, hopper.Summarize(key, d.ClusterBeta()), &a.sel)
+	return nil
 }
 
 // HeteroAllocator is the K-class water-filling of Algorithm 4
