@@ -5,10 +5,10 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/competitive"
 	"github.com/specsched/specsched/dag"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/srewc"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -329,19 +329,18 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 // Σ over its phases of the unfinished tasks times (E + λσ) (Xu et al. eq.
 // 25 over a chain of any length, λ = Config.Lambda; E and σ the mean and
 // standard deviation of the phase's first copies' durations, computed once
-// per run). Each job is handed to Machines as one phase of one task whose
-// mean is Υ_j(t), so that Machines ranks it by exactly that value.
-// Priority: increasing Υ_j(t). O(n + P) for n active jobs of P phases, plus
-// Machines' (and O(tasks) at the run's first call, for the moments). Besides
+// per run). The shares are Machines' kernel on the Υ_j(t) themselves; a
+// caller's allocator gets the same from Machines by handing it each job as
+// one phase of one task whose mean is Υ_j(t), which Machines ranks by
+// exactly that value. Priority: increasing Υ_j(t). O(n + P) for n active
+// jobs of P phases, plus Machines' O(n) (and O(tasks) at the run's first
+// call, for the moments). Besides
 // the errors of every built-in Allocate (see Allocator), it returns an
 // InputError for Config.SREWCBeta outside (0, 1] or Config.Lambda above
 // MaxSREWCLambda, which Config.Validate reports unless the SREWCAllocator
-// is called by the caller's own allocator. (Its layout is DAGAllocator's
-// on purpose — a per-job snapshot in the algorithm package's type, then one
-// call — but the snapshots share nothing.)
+// is called by the caller's own allocator.
 type SREWCAllocator struct {
-	jobs []competitive.Job
-	ws   competitive.Workspace
+	ws srewc.Workspace
 }
 
 // Allocate implements Allocator.
@@ -356,9 +355,7 @@ func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) erro
 		// caller's allocator.
 		return err
 	}
-	a.jobs = grow(a.jobs, len(key))
-	jobs := a.jobs
-	for k := range jobs {
+	for k := range key {
 		var upsilon float64
 		for p := range d.Phases(k) {
 			ph := d.Phase(k, p)
@@ -366,13 +363,11 @@ func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) erro
 			upsilon += float64(ph.Tasks-ph.Computed) * (mean + cfg.Lambda*sd)
 		}
 		key[k] = upsilon
-		if upsilon > 0 {
-			jobs[k] = competitive.Job{Map: competitive.Phase{Tasks: 1, Mean: upsilon, Unscheduled: 1}}
-		} else {
-			jobs[k] = competitive.Job{}
-		}
 	}
-	got, err := competitive.Machines(target, jobs, d.Capacity(), cfg.SREWCBeta, 0, &a.ws)
-	copy(target, got)
-	return internalError(fn, "SREW+C shares", err)
+	// competitive.Machines' kernel on the loads Υ_j(t): finite and ≥ 0
+	// (MaxSREWCLambda), with Config.Slots ≤ MaxSlots and SREWCBeta ∈ (0, 1]
+	// checked above.
+	active, r := srewc.Summarize(key)
+	srewc.Machines(&a.ws, target, key, active, r, d.Capacity(), cfg.SREWCBeta)
+	return nil
 }
