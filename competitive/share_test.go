@@ -1,7 +1,6 @@
 package competitive
 
 import (
-
 	"math"
 	"math/big"
 	"math/rand/v2"
