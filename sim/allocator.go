@@ -9,7 +9,7 @@ import (
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/internal/srewc"
-	"github.com/specsched/specsched/stragglers"
+	"github.com/specsched/specsched/internal/waterfill"
 )
 
 // An Allocator is the first half of a cluster scheduler: how the slots are
@@ -251,7 +251,7 @@ func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) er
 // own β (Job.Beta). Priority: increasing T_j.
 type HeteroAllocator struct {
 	betas []float64
-	ws    stragglers.Workspace
+	ws    waterfill.Workspace
 }
 
 // Allocate implements Allocator.
@@ -264,9 +264,12 @@ func (a *HeteroAllocator) Allocate(d *Decision, target []int, key []float64) err
 	for k := range a.betas {
 		a.betas[k] = d.Beta(k)
 	}
-	got, err := stragglers.AllocateSlots(target, key, a.betas, d.Capacity(), &a.ws)
-	copy(target, got)
-	return internalError("sim.HeteroAllocator.Allocate", "Algorithm 4", err)
+	// stragglers.AllocateSlots's kernel on what the engine validated: task
+	// counts (their sums far below waterfill.MaxSum), every job's β > 1
+	// and finite, Config.Slots ≤ MaxSlots.
+	a.ws.Prepare(key, a.betas)
+	a.ws.Slots(target, key, d.Capacity())
+	return nil
 }
 
 // DAGAllocator is Hopper's Algorithm 3 (dag.AllocateSlots) with one β for
