@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/dag"
+	"github.com/specsched/specsched/internal/dagkernel"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/internal/srewc"
@@ -69,13 +70,15 @@ type PoolKeyAllocator interface {
 // and the Hopper family, and the remaining tasks their allocations take.
 func remainingKeys(d *Decision, key []float64) { d.AppendRemaining(key[:0]) }
 
-// internalError wraps an error from an algorithm package's exported
-// function, which the built-in allocators and rules call, as a user's
-// plug-in would, on a snapshot built from a Decision: that function's
-// validation is the only check the snapshot gets (the root package's
-// "Where validation happens"). For an accepted input it cannot fail; if it
-// does, the run stops and the error is reported as the fault of the
-// built-in allocator or rule fn, not the caller's.
+// internalError wraps an error from stragglers' baseline functions, which
+// the built-in baseline rules (LATE, GRASS, Dolly, Spark's, Hadoop's) call,
+// as a user's plug-in would, on a snapshot built from a Decision: that
+// function's validation is the only check the snapshot gets (the root
+// package's "Where validation happens"). For an accepted input it cannot
+// fail; if it does, the run stops and the error is reported as the fault
+// of the built-in rule fn, not the caller's. (The built-in allocators call
+// the algorithms' unchecked kernels on the engine's validated data and
+// have no such path.)
 func internalError(fn, what string, err error) error {
 	if err == nil {
 		return nil
@@ -282,7 +285,7 @@ func (a *HeteroAllocator) Allocate(d *Decision, target []int, key []float64) err
 // for n active jobs of P phases, plus the algorithm's.
 type DAGAllocator struct {
 	jobs []dag.Job
-	ws   dag.Workspace
+	ws   dagkernel.Workspace
 }
 
 // Allocate implements Allocator.
@@ -308,23 +311,20 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 		if cur+1 < phases && t > 0 {
 			dn := d.Phase(k, cur+1)
 			down = float64(dn.Tasks - dn.Computed)
+			// dag.EstimateAlpha's kernel: every field a task count or the
+			// ratio of two (finite, ≥ 0), Config.Dampening ∈ [0, 1].
 			ratio := float64(dn.Tasks) / float64(up.Tasks)
-			var err error
-			alpha, err = dag.EstimateAlpha(dag.Progress{
-				Done:           dag.Ratio{Input: float64(up.Computed), Output: ratio * float64(up.Computed)},
-				RemainingInput: t,
-				Read:           float64(dn.Computed),
-			}, dag.Ratio{Input: float64(up.Tasks), Output: float64(dn.Tasks)}, dampening)
-			if err != nil {
-				return internalError(fn, "α of Algorithm 3", err)
-			}
+			alpha = dagkernel.Alpha(float64(up.Computed), ratio*float64(up.Computed), t, float64(dn.Computed),
+				float64(up.Tasks), float64(dn.Tasks), dampening)
 		}
 		jobs[k] = dag.Job{Remaining: t, Downstream: down, Alpha: alpha}
 		key[k] = math.Max(t, down)
 	}
-	got, err := dag.AllocateSlots(target, jobs, d.Capacity(), d.ClusterBeta(), &a.ws)
-	copy(target, got)
-	return internalError(fn, "Algorithm 3", err)
+	// dag.AllocateSlots's kernel: counts, α ∈ [MinAlpha^d, MaxAlpha^d] ⊂
+	// (0, 20], a β > 1 and Config.Slots ≤ MaxSlots.
+	p := a.ws.Prepare(jobs, float64(d.Capacity()), d.ClusterBeta())
+	a.ws.Slots(target, jobs, d.Capacity(), &p)
+	return nil
 }
 
 // SREWCAllocator is SREW+C(β)'s share g_j(t) (competitive.Machines, β =
