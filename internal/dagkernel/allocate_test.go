@@ -53,15 +53,10 @@ func dagJobs(jobs []Job) []testutil.DAGJob {
 	return out
 }
 
-// nearThreshold reports whether S is within rounding of a case threshold,
-// where a different summation order may pick the neighbouring case.
+// nearThreshold reports whether S is within rounding of a case threshold
+// (testutil.NearThreshold).
 func nearThreshold(slots float64, thresholds []float64) bool {
-	for _, x := range thresholds {
-		if math.Abs(slots-x) <= tol*max(1, x) {
-			return true
-		}
-	}
-	return false
+	return testutil.NearThreshold(slots, thresholds, tol)
 }
 
 // testAllocateMatchesReference: Prepare + Allocate give Algorithm 3 as

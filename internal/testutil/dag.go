@@ -128,3 +128,15 @@ func DAGOrder(jobs []DAGJob) []int {
 	})
 	return order
 }
+
+// NearThreshold reports whether S is within tol (relative, at least
+// absolute) of a case threshold, where a different summation order may
+// pick the neighbouring case.
+func NearThreshold(slots float64, thresholds []float64, tol float64) bool {
+	for _, x := range thresholds {
+		if math.Abs(slots-x) <= tol*max(1, x) {
+			return true
+		}
+	}
+	return false
+}
