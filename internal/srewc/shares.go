@@ -2,6 +2,7 @@ package srewc
 
 import (
 	"math"
+	"slices"
 
 	"github.com/specsched/specsched/internal/selection"
 )
@@ -102,22 +103,6 @@ func Machines(ws *Workspace, dst []int, load []float64, active int, r Range, mac
 	}
 }
 
-// floats returns buf resliced (and grown) to n elements.
-func floats(buf []float64, n int) []float64 {
-	if cap(buf) < n {
-		return make([]float64, n, n+n/4)
-	}
-	return buf[:n]
-}
-
-// ints returns buf resliced (and grown) to n elements.
-func ints(buf []int, n int) []int {
-	if cap(buf) < n {
-		return make([]int, n, n+n/4)
-	}
-	return buf[:n]
-}
-
 // betaRule is the β-fraction rule of §4.1 applied to one snapshot. Jobs
 // are ranked by (Υ_j(t), index); the first full get whole machines each
 // and, when βN ∉ ℕ, the next gets partial. cutPass finds the cut values
@@ -172,7 +157,7 @@ func cutPass[T int | float64](ws *Workspace, r *betaRule, dst []T, load []float6
 	if units > 0 {
 		bUnits, beforeUnits = h.Locate(rankUnits)
 	}
-	ws.pending = ints(ws.pending, len(load))
+	ws.pending = slices.Grow(ws.pending[:0], len(load))[:len(load)]
 	pending := ws.pending[:classify(dst, ws.pending, load, h, bServed, bUnits, whole)]
 	atServed, atUnits := ws.cutVals[0][:0], ws.cutVals[1][:0]
 	for _, j := range pending {
@@ -236,7 +221,7 @@ func (ws *Workspace) apportioned(dst []int, load []float64, rule betaRule, r Ran
 	if HookApportioned != nil {
 		HookApportioned()
 	}
-	ws.shares = floats(ws.shares, len(dst))
+	ws.shares = slices.Grow(ws.shares[:0], len(dst))[:len(dst)]
 	ws.realShares(ws.shares, load, &rule, r, inactive)
 	selection.Apportion(&ws.sel, dst, ws.shares, machines, load)
 }
