@@ -12,14 +12,19 @@ import (
 )
 
 // slotsGen draws a snapshot of task counts (the simulators' inputs: ties,
-// finished jobs) and an integer number of slots.
+// finished jobs) and an integer number of slots on the scale of ΣT, so
+// that both of Algorithm 1's cases (and ties between fractional parts of
+// different T_i, as T·S/ΣT = 4.5 and 1.5) come up.
 func slotsGen(t *rapid.T) (remaining []float64, beta float64, slots int) {
 	remaining = make([]float64, rapid.IntRange(0, 40).Draw(t, "n"))
+	total := 0
 	for i := range remaining {
-		remaining[i] = float64(rapid.OneOf(rapid.IntRange(0, 60), rapid.SampledFrom([]int{0, 1, 2, 3, 5})).Draw(t, "T"))
+		x := rapid.OneOf(rapid.IntRange(0, 60), rapid.SampledFrom([]int{0, 1, 2, 3, 5})).Draw(t, "T")
+		remaining[i] = float64(x)
+		total += x
 	}
 	beta = rapid.SampledFrom([]float64{1.1, 1.5, 1.9, 2, 4}).Draw(t, "beta")
-	return remaining, beta, rapid.IntRange(0, 300).Draw(t, "slots")
+	return remaining, beta, rapid.IntRange(0, 3*total+3).Draw(t, "slots")
 }
 
 // checkRounded: got is the textbook largest-remainder rounding
