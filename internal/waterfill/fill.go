@@ -42,7 +42,7 @@ type prepared struct {
 // jobs with β_i < 2 all have T_i below 2^−900: unscaled, those weights
 // lie below 2^−874, where subnormal ones keep only a few digits and the
 // shares proportional to them would be off by far more than rounding
-// (T = 2^−1074 and 2^−1073 with β = 1 + 10^−9 split S 1 : 1.99999). The
+// (T = 2^−1074 and 3·2^−1074 with β = 1 + 10^−9 split S 1 : 2.99997). The
 // water-filling only compares Σw/√a with S (S·2^900 may overflow
 // to +Inf: then no breakpoint is reached, as is true) and divides weights
 // by weights, so it runs on the scaled weights and unscales what it

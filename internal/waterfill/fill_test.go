@@ -42,7 +42,15 @@ func snapshotGen(t *rapid.T) (remaining, beta []float64) {
 // certificate of optimality, independent of how the level was found.
 func testFillKKT(t *rapid.T) {
 	remaining, beta := snapshotGen(t)
-	slots := rapid.OneOf(rapid.Float64Range(0, 300), rapid.Float64Range(0, 5)).Draw(t, "slots")
+	// S on the scale of ΣV_i, where the level moves from class to class.
+	var virtual float64
+	for i, x := range remaining {
+		virtual += 2 / min(beta[i], 2) * x
+	}
+	slots := rapid.Float64Range(0, 1.5).Draw(t, "fraction") * (virtual + 1)
+	if rapid.Bool().Draw(t, "small") {
+		slots = rapid.Float64Range(0, 5).Draw(t, "slots")
+	}
 	orig := slices.Clone(remaining)
 	var ws Workspace
 	ws.Prepare(remaining, beta)
@@ -141,19 +149,75 @@ func testAddSums(t *rapid.T) {
 func TestAddSums(t *testing.T) { t.Parallel(); rapid.Check(t, testAddSums) }
 
 // TestFinishRescales: when every job with β < 2 has T below 2^−900 the
-// weights are rescaled, so that shares proportional to them keep their
-// digits: T = 2^−1074 and 2^−1073 with β = 1 + 10^−9 split S 1 : 2 (the
-// case WeightScale's comment gives), which unscaled subnormal weights
-// would get wrong.
+// weights are rescaled (WeightScale), so that shares proportional to them
+// keep their digits. T = 2^−1074, 3·2^−1074 with β = 1 + 10^−9 and
+// 2^−1074 with β = 1.5, S = 4: every virtual size is far below S, so the
+// level lies below every slope and S_i = S·w_i/Σw, w_i = T_i/√(β_i−1),
+// computed here on T scaled to 1, 3, 1. Unscaled, the subnormal weights
+// keep a few bits (w_3 = 1.41·2^−1074 rounds to 2^−1074) and the shares
+// are off by up to 30%.
 func TestFinishRescales(t *testing.T) {
 	t.Parallel()
-	remaining := []float64{0x1p-1074, 0x1p-1073}
-	beta := []float64{1 + 1e-9, 1 + 1e-9}
+	remaining := []float64{0x1p-1074, 0x3p-1074, 0x1p-1074}
+	beta := []float64{1 + 1e-9, 1 + 1e-9, 1.5}
+	var w [3]float64
+	var sum float64
+	for i, x := range []float64{1, 3, 1} {
+		w[i] = x / math.Sqrt(beta[i]-1)
+		sum += w[i]
+	}
 	var ws Workspace
 	ws.Prepare(remaining, beta)
-	got := make([]float64, 2)
-	ws.Fill(got, remaining, 3)
-	if math.Abs(got[0]-1) > 1e-12 || math.Abs(got[1]-2) > 1e-12 {
-		t.Fatalf("shares %v, want [1 2]", got)
+	got := make([]float64, 3)
+	ws.Fill(got, remaining, 4)
+	for i := range got {
+		if want := 4 * w[i] / sum; math.Abs(got[i]-want) > 1e-12*want {
+			t.Fatalf("job %d: %v, want %v (all %v)", i, got[i], want, got)
+		}
+	}
+}
+
+// TestPortion: x/d·s by hand, on the fast path and where x/d underflows
+// (1e−300 of 1e300 slots among 1e300 is 1e−300, which x/d = 0 would lose);
+// x = 0 gives 0 and x = d gives s.
+func TestPortion(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ x, d, s, want float64 }{
+		{1, 4, 8, 2},
+		{0, 5, 3, 0},
+		{7, 7, 3.5, 3.5},
+		{1e-300, 1e300, 1e300, 1e-300},
+		{3e-200, 1e200, 2e150, 6e-250},
+	} {
+		if got := Portion(tc.x, tc.d, tc.s); math.Abs(got-tc.want) > 1e-15*tc.want {
+			t.Errorf("Portion(%v, %v, %v) = %v, want %v", tc.x, tc.d, tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestFillTwoClassesWorked: Algorithm 4's cases for two jobs, T = 10 each,
+// β₁ = 1.2 and β₂ = 1.5, worked from the KKT conditions. Job 1 alone
+// until its weight w₁ = T/√(β₁−1) reaches the level a(β₂) = β₂²/(4(β₂−1))
+// = 1.125: up to S = w₁/√1.125 ≈ 21.08 it takes everything; then job 2
+// fills its virtual size V₂ = (2/β₂)·T ≈ 13.33 at λ = a(β₂), job 1
+// holding w₁/√1.125 (S = 30: 21.08 and 8.92); past S ≈ 34.41 both share S
+// in proportion to w_i = T/√(β_i−1) (S = 45: 27.57 and 17.43).
+func TestFillTwoClassesWorked(t *testing.T) {
+	t.Parallel()
+	remaining, beta := []float64{10, 10}, []float64{1.2, 1.5}
+	w1, w2 := 10/math.Sqrt(0.2), 10/math.Sqrt(0.5)
+	atLevel := w1 / math.Sqrt(1.125)
+	for _, tc := range []struct{ slots, s1, s2 float64 }{
+		{15, 15, 0},
+		{30, atLevel, 30 - atLevel},
+		{45, 45 * w1 / (w1 + w2), 45 * w2 / (w1 + w2)},
+	} {
+		var ws Workspace
+		ws.Prepare(remaining, beta)
+		got := make([]float64, 2)
+		ws.Fill(got, remaining, tc.slots)
+		if math.Abs(got[0]-tc.s1) > 1e-12*tc.slots || math.Abs(got[1]-tc.s2) > 1e-12*tc.slots {
+			t.Errorf("S = %v: %v, want [%v %v]", tc.slots, got, tc.s1, tc.s2)
+		}
 	}
 }
