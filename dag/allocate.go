@@ -1,7 +1,6 @@
 package dag
 
 import (
-	"math"
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
@@ -106,10 +105,10 @@ func Allocate(dst []float64, jobs []Job, slots, beta float64, ws *Workspace) ([]
 		return nil, err
 	}
 	k := orNew(ws)
-	if err := validate(fn, jobs, slots, beta); err != nil {
+	p, err := prepare(fn, k, jobs, slots, beta)
+	if err != nil {
 		return nil, err
 	}
-	p := k.Prepare(jobs, slots, beta)
 	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
 	k.Allocate(dst, jobs, slots, &p)
 	return dst, nil
@@ -140,36 +139,35 @@ func AllocateSlots(dst []int, jobs []Job, slots int, beta float64, ws *Workspace
 		return nil, err
 	}
 	k := orNew(ws)
-	if err := validate(fn, jobs, float64(slots), beta); err != nil {
+	p, err := prepare(fn, k, jobs, float64(slots), beta)
+	if err != nil {
 		return nil, err
 	}
-	p := k.Prepare(jobs, float64(slots), beta)
 	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
 	k.Slots(dst, jobs, slots, &p)
 	return dst, nil
 }
 
-// validate checks the arguments of Algorithm 3, naming the first invalid
-// job and field.
-func validate(fn string, jobs []Job, slots, beta float64) error {
+// prepare validates the arguments of Algorithm 3 and records the snapshot
+// in k, in one pass over the jobs (dagkernel.PrepareChecked), naming the
+// first invalid job and field.
+func prepare(fn string, k *dagkernel.Workspace, jobs []Job, slots, beta float64) (dagkernel.Prepared, error) {
 	if err := check.TailIndex(fn, check.Scalar, "beta", beta); err != nil {
-		return err
+		return dagkernel.Prepared{}, err
 	}
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
-		return err
+		return dagkernel.Prepared{}, err
 	}
-	for i := range jobs {
-		j := &jobs[i]
-		// One comparison chain per field catches NaN, ±Inf and negatives.
-		if !(j.Remaining >= 0 && j.Remaining <= math.MaxFloat64) {
-			return check.NonNegative(fn, i, "Remaining", j.Remaining)
-		}
-		if !(j.Downstream >= 0 && j.Downstream <= math.MaxFloat64) {
-			return check.NonNegative(fn, i, "Downstream", j.Downstream)
-		}
-		if !(j.Alpha > 0 && j.Alpha <= math.MaxFloat64) {
-			return check.Positive(fn, i, "Alpha", j.Alpha)
-		}
+	p, bad := k.PrepareChecked(jobs, slots, beta)
+	if bad < 0 {
+		return p, nil
 	}
-	return nil
+	j := &jobs[bad]
+	if err := check.NonNegative(fn, bad, "Remaining", j.Remaining); err != nil {
+		return dagkernel.Prepared{}, err
+	}
+	if err := check.NonNegative(fn, bad, "Downstream", j.Downstream); err != nil {
+		return dagkernel.Prepared{}, err
+	}
+	return dagkernel.Prepared{}, check.Positive(fn, bad, "Alpha", j.Alpha)
 }

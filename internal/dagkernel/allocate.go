@@ -36,6 +36,7 @@ type Workspace struct {
 	hist      []selection.Bucket[prefix] // and its histogram
 	keys      []float64                  // apportionment priorities: max{T, T'}
 	alphaKeys []float64                  // and −α, the tie-break of Algorithm 3's order
+	bad       int                        // PrepareChecked: the first invalid job, or −1
 }
 
 // Prepared describes a recorded snapshot: the range of the active jobs'
@@ -49,12 +50,31 @@ type Prepared struct {
 // Prepare records the active jobs (T_i > 0) of jobs, in index order, for
 // S = slots and β = beta, without checking them: every T_i and T'_i finite
 // and ≥ 0, every α_i finite and > 0, slots finite and ≥ 0, β finite and
-// > 1 (dag's validation, or the simulator's). For S > 0 it computes each
-// Ṽ_i as (T_i·√α_i)·c·2^k and reports the snapshot safe when every
-// T_i·√α_i is a normal number and c·2^k is one: then no Ṽ_i was rounded
-// before its own result, and Allocate need not recompute it (scale.go).
-// O(n).
+// > 1 (the simulator's validated state, or PrepareChecked's test). For
+// S > 0 it computes each Ṽ_i as (T_i·√α_i)·c·2^k and reports the snapshot
+// safe when every T_i·√α_i is a normal number and c·2^k is one: then no
+// Ṽ_i was rounded before its own result, and Allocate need not recompute
+// it (scale.go). O(n).
 func (ws *Workspace) Prepare(jobs []Job, slots, beta float64) Prepared {
+	return ws.record(jobs, slots, beta, false)
+}
+
+// PrepareChecked is Prepare for jobs whose fields the caller has not yet
+// tested (slots and β it has): in the same pass it finds the first job
+// with T_i or T'_i not finite and ≥ 0 or α_i not finite and > 0, and
+// returns its index (the snapshot then only partly recorded), or −1 with
+// the snapshot recorded as Prepare records it. dag's validation names the
+// job's field from that index; one pass, not a test pass and a recording
+// pass, keeps Algorithm 3's O(n) at one scan of the jobs. O(n).
+func (ws *Workspace) PrepareChecked(jobs []Job, slots, beta float64) (Prepared, int) {
+	p := ws.record(jobs, slots, beta, true)
+	return p, ws.bad
+}
+
+// record is Prepare, and with checked PrepareChecked, which leaves the
+// index of the first invalid job, or −1, in ws.bad.
+func (ws *Workspace) record(jobs []Job, slots, beta float64, checked bool) Prepared {
+	ws.bad = -1
 	sc := newScale(hopper.Factor(beta), slots)
 	cs := sc.cs
 	// Locals, not fields of a struct, so that the loop keeps them in
@@ -64,6 +84,13 @@ func (ws *Workspace) Prepare(jobs []Job, slots, beta float64) Prepared {
 	ws.recs = slices.Grow(ws.recs[:0], len(jobs))
 	for i := range jobs {
 		j := &jobs[i]
+		// One comparison chain per field catches NaN, ±Inf and negatives.
+		if checked && !(j.Remaining >= 0 && j.Remaining <= math.MaxFloat64 &&
+			j.Downstream >= 0 && j.Downstream <= math.MaxFloat64 &&
+			j.Alpha > 0 && j.Alpha <= math.MaxFloat64) {
+			ws.bad = i
+			return Prepared{}
+		}
 		if j.Remaining == 0 {
 			continue
 		}
