@@ -234,3 +234,39 @@ func TestAlphaWorked(t *testing.T) {
 		}
 	}
 }
+
+// testPrepareChecked: on a valid snapshot PrepareChecked reports −1 and
+// records what Prepare records; with a field out of its range (NaN, ±Inf,
+// a negative T or T', an α ≤ 0) injected at some jobs, it reports the
+// first of them.
+func testPrepareChecked(t *rapid.T) {
+	jobs := jobsGen(t)
+	var want, got Workspace
+	pw := want.Prepare(jobs, 10, 1.5)
+	pg, bad := got.PrepareChecked(jobs, 10, 1.5)
+	if bad != -1 || pg != pw || !slices.Equal(got.recs, want.recs) {
+		t.Fatalf("valid snapshot: bad = %d, %+v, want −1, %+v", bad, pg, pw)
+	}
+	if len(jobs) == 0 {
+		return
+	}
+	first := len(jobs)
+	for range rapid.IntRange(1, 3).Draw(t, "bad jobs") {
+		i := rapid.IntRange(0, len(jobs)-1).Draw(t, "at")
+		v := rapid.SampledFrom([]float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, -0x1p-1074}).Draw(t, "value")
+		switch rapid.IntRange(0, 2).Draw(t, "field") {
+		case 0:
+			jobs[i].Remaining = v
+		case 1:
+			jobs[i].Downstream = v
+		default:
+			jobs[i].Alpha = rapid.SampledFrom([]float64{0, math.Copysign(0, -1), v}).Draw(t, "alpha")
+		}
+		first = min(first, i)
+	}
+	if _, bad := got.PrepareChecked(jobs, 10, 1.5); bad != first {
+		t.Fatalf("first invalid job reported %d, want %d", bad, first)
+	}
+}
+
+func TestPrepareChecked(t *testing.T) { t.Parallel(); rapid.Check(t, testPrepareChecked) }
