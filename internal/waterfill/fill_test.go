@@ -201,23 +201,29 @@ func TestPortion(t *testing.T) {
 // = 1.125: up to S = w₁/√1.125 ≈ 21.08 it takes everything; then job 2
 // fills its virtual size V₂ = (2/β₂)·T ≈ 13.33 at λ = a(β₂), job 1
 // holding w₁/√1.125 (S = 30: 21.08 and 8.92); past S ≈ 34.41 both share S
-// in proportion to w_i = T/√(β_i−1) (S = 45: 27.57 and 17.43).
+// in proportion to w_i = T/√(β_i−1) (S = 45: 27.57 and 17.43). The
+// allocation is homogeneous in (T, S): the same instance times 2^−1000
+// (T below 2^−900, where the weights are rescaled), 2^500 and 2^1000
+// (where rescaling would overflow them) gives the shares times that power.
 func TestFillTwoClassesWorked(t *testing.T) {
 	t.Parallel()
-	remaining, beta := []float64{10, 10}, []float64{1.2, 1.5}
 	w1, w2 := 10/math.Sqrt(0.2), 10/math.Sqrt(0.5)
 	atLevel := w1 / math.Sqrt(1.125)
-	for _, tc := range []struct{ slots, s1, s2 float64 }{
-		{15, 15, 0},
-		{30, atLevel, 30 - atLevel},
-		{45, 45 * w1 / (w1 + w2), 45 * w2 / (w1 + w2)},
-	} {
-		var ws Workspace
-		ws.Prepare(remaining, beta)
-		got := make([]float64, 2)
-		ws.Fill(got, remaining, tc.slots)
-		if math.Abs(got[0]-tc.s1) > 1e-12*tc.slots || math.Abs(got[1]-tc.s2) > 1e-12*tc.slots {
-			t.Errorf("S = %v: %v, want [%v %v]", tc.slots, got, tc.s1, tc.s2)
+	for _, scale := range []float64{1, 0x1p-1000, 0x1p500, 0x1p1000} {
+		remaining, beta := []float64{10 * scale, 10 * scale}, []float64{1.2, 1.5}
+		for _, tc := range []struct{ slots, s1, s2 float64 }{
+			{15, 15, 0},
+			{30, atLevel, 30 - atLevel},
+			{45, 45 * w1 / (w1 + w2), 45 * w2 / (w1 + w2)},
+		} {
+			var ws Workspace
+			ws.Prepare(remaining, beta)
+			got := make([]float64, 2)
+			ws.Fill(got, remaining, tc.slots*scale)
+			tol := 1e-12 * tc.slots * scale
+			if math.Abs(got[0]-tc.s1*scale) > tol || math.Abs(got[1]-tc.s2*scale) > tol {
+				t.Errorf("scale %g, S = %v: %v, want [%v %v]", scale, tc.slots*scale, got, tc.s1*scale, tc.s2*scale)
+			}
 		}
 	}
 }
