@@ -28,7 +28,9 @@ func loadsGen(t *rapid.T) []float64 {
 func betaGen(t *rapid.T) float64 {
 	q := rapid.IntRange(1, 16).Draw(t, "q")
 	p := float64(rapid.IntRange(1, q).Draw(t, "p")) / float64(q)
-	return rapid.OneOf(rapid.Just(p), rapid.Float64Range(0x1p-20, 1)).Draw(t, "beta")
+	// 5e−324 and 1e−300: βN < 1 with M/(βN) past float64's range, where
+	// only the partial share is formed.
+	return rapid.OneOf(rapid.Just(p), rapid.Float64Range(0x1p-20, 1), rapid.SampledFrom([]float64{5e-324, 1e-300})).Draw(t, "beta")
 }
 
 // machinesGen draws M, with the paper's cluster and 2^53 among the edges.
@@ -146,5 +148,32 @@ func TestSummarize(t *testing.T) {
 	}
 	if active, _ := Summarize([]float64{0, 0}); active != 0 {
 		t.Fatalf("no active job: %d", active)
+	}
+}
+
+// TestMachinesFastPath: Machines settles the rounding from the shares'
+// structure, not by its guard's general routine, on every snapshot of a
+// grid of ties (loads from a small set, β = p/q, M up to 40): the guard
+// is for shares that lose that structure to rounding near 2^53. (Not
+// parallel: it counts calls through HookApportioned.)
+func TestMachinesFastPath(t *testing.T) {
+	calls := 0
+	HookApportioned = func() { calls++ }
+	defer func() { HookApportioned = nil }()
+	var ws Workspace
+	loads := [][]float64{{1}, {0, 2, 2}, {1, 1, 1, 1}, {3, 0, 1, 2, 1, 3}, {0.5, 0.5, 4, 4, 4, 0, 2}}
+	for _, load := range loads {
+		active, r := Summarize(load)
+		dst := make([]int, len(load))
+		for q := 1; q <= 8; q++ {
+			for p := 1; p <= q; p++ {
+				for m := 1; m <= 40; m++ {
+					Machines(&ws, dst, load, active, r, m, float64(p)/float64(q))
+				}
+			}
+		}
+	}
+	if calls != 0 {
+		t.Fatalf("Machines took the general routine %d times", calls)
 	}
 }
