@@ -270,3 +270,72 @@ func testPrepareChecked(t *rapid.T) {
 }
 
 func TestPrepareChecked(t *testing.T) { t.Parallel(); rapid.Check(t, testPrepareChecked) }
+
+// TestProportionalFarApart: case 4's shares S·V_i/ΣV when the two sizes
+// are 2^1200 apart, by hand. T = (2^−600, 2^600), α = 1, T' = 0, β = 2
+// (V = T), S = 2^601 > ΣV: job 1 gets 2^601·2^−600/(2^600 + 2^−600), which
+// is 2^−599 to within 2^−1200 relative, job 2 gets 2^601 less that. The
+// quotient V_1/ΣV = 2^−1200 underflows, so the shares must be formed with
+// the exponents apart.
+func TestProportionalFarApart(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Remaining: 0x1p-600, Alpha: 1}, {Remaining: 0x1p600, Alpha: 1}}
+	var ws Workspace
+	p := ws.Prepare(jobs, 0x1p601, 2)
+	got := make([]float64, 2)
+	ws.Allocate(got, jobs, 0x1p601, &p)
+	if want := []float64{0x1p-599, 0x1p601}; got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// TestSlotsAlphaTieBreak: equal remainders and equal max{T, T'} go to the
+// larger α (Algorithm 3's order). T = (1, 2), T' = (2, 0), α = (4, 1),
+// β = 2: V = T·√α = (2, 2), Σt = 4 < S = 5, case 4: shares 2.5 and 2.5;
+// the leftover slot goes to job 1 (α = 4): [3, 2].
+func TestSlotsAlphaTieBreak(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Remaining: 1, Downstream: 2, Alpha: 4}, {Remaining: 2, Alpha: 1}}
+	var ws Workspace
+	p := ws.Prepare(jobs, 5, 2)
+	got := make([]int, 2)
+	ws.Slots(got, jobs, 5, &p)
+	if !slices.Equal(got, []int{3, 2}) {
+		t.Fatalf("got %v, want [3 2]", got)
+	}
+}
+
+// TestPrepareEdges: MaxFloat64 is a valid value of every field
+// (PrepareChecked reports −1), and the snapshot is safe exactly when every
+// T_i·√α_i of an active job is a normal number and c·2^k is finite:
+// subnormal T·√α (T = 10^−310) or one past MaxFloat64 (T = 10^308,
+// α = 20) make it unsafe.
+func TestPrepareEdges(t *testing.T) {
+	t.Parallel()
+	var ws Workspace
+	if _, bad := ws.PrepareChecked([]Job{{Remaining: math.MaxFloat64, Downstream: math.MaxFloat64, Alpha: math.MaxFloat64}}, 1, 1.5); bad != -1 {
+		t.Fatalf("MaxFloat64 fields reported invalid at %d", bad)
+	}
+	for _, tc := range []struct {
+		jobs []Job
+		safe bool
+	}{
+		{[]Job{{Remaining: 3, Alpha: 2}, {Remaining: 5, Alpha: 0.5}}, true},
+		{[]Job{{Remaining: 3, Alpha: 2}, {Remaining: 1e-310, Alpha: 1}}, false},
+		{[]Job{{Remaining: 1e308, Alpha: 20}, {Remaining: 3, Alpha: 2}}, false},
+		{[]Job{{Remaining: 1e-310, Alpha: 1}, {Remaining: 3, Alpha: 2}}, false},
+		{[]Job{{Remaining: 3, Alpha: 2}, {Remaining: 1e308, Alpha: 20}}, false},
+	} {
+		for _, checked := range []bool{false, true} {
+			var p Prepared
+			if checked {
+				p, _ = ws.PrepareChecked(tc.jobs, 10, 1.5)
+			} else {
+				p = ws.Prepare(tc.jobs, 10, 1.5)
+			}
+			if p.safe != tc.safe {
+				t.Errorf("%v (checked %v): safe = %v, want %v", tc.jobs, checked, p.safe, tc.safe)
+			}
+		}
+	}
+}
