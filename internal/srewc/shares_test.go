@@ -153,8 +153,10 @@ func TestSummarize(t *testing.T) {
 
 // TestMachinesFastPath: Machines settles the rounding from the shares'
 // structure, not by its guard's general routine, on every snapshot of a
-// grid of ties (loads from a small set, β = p/q, M up to 40): the guard
-// is for shares that lose that structure to rounding near 2^53. (Not
+// grid of ties (loads from a small set, β = p/q, M up to 40), and gets
+// the textbook rounding there (remainder ties between the whole and the
+// partial shares included): the guard is for shares that lose that
+// structure to rounding near 2^53. (Not
 // parallel: it counts calls through HookApportioned.)
 func TestMachinesFastPath(t *testing.T) {
 	calls := 0
@@ -168,7 +170,12 @@ func TestMachinesFastPath(t *testing.T) {
 		for q := 1; q <= 8; q++ {
 			for p := 1; p <= q; p++ {
 				for m := 1; m <= 40; m++ {
-					Machines(&ws, dst, load, active, r, m, float64(p)/float64(q))
+					beta := float64(p) / float64(q)
+					Machines(&ws, dst, load, active, r, m, beta)
+					want, ok := testutil.LargestRemainder(paperShares(load, m, beta), m, load)
+					if ok && !slices.Equal(dst, want) {
+						t.Fatalf("Machines(%v, M = %d, β = %d/%d) = %v, largest remainder %v", load, m, p, q, dst, want)
+					}
 				}
 			}
 		}
