@@ -109,7 +109,11 @@
 //     (the unchecked kernels of Hopper's model and of Algorithms 1 and 2,
 //     which alloc's and fairness's exported functions call after
 //     validating, and stragglers and probe's simulator call on data they
-//     validated), enum (the names of every enumeration),
+//     validated), the kernels of the other allocators on the same terms —
+//     dagkernel (Algorithm 3 and its α, behind dag), waterfill (the
+//     K-class water-filling, behind stragglers.Allocate) and srewc
+//     (SREW+C's machine shares, behind competitive.Shares and Machines) —,
+//     enum (the names of every enumeration),
 //     minheap (the simulators' one binary heap), stats (computes the
 //     one Summary) and testutil (generators and references for
 //     the tests).
@@ -136,15 +140,18 @@
 //
 // Where validation happens. Each algorithm checks a snapshot once, at its
 // exported function; code in the module that holds data it has already
-// checked calls the kernel behind it instead (internal/hopper, the
-// packages' unexported kernels), so no error that "cannot happen" is
-// produced or thrown away. sim's built-in allocators and in-job rules
-// call the algorithms' exported functions: at each decision they build a
-// snapshot from the engine's state (task counts, tail indices, a job's
-// task view) and hand it over, and that function's validation is the only
-// check the snapshot gets; should it fail, the run stops with the error,
-// reported as the engine's fault. (Unlike a user's plug-in, several of
-// them also read engine state that sim.Decision does not expose.)
+// checked calls the kernel behind it instead (internal/hopper,
+// dagkernel, waterfill, srewc, and the packages' unexported kernels), so
+// no error that "cannot happen" is produced or thrown away. sim's built-in
+// allocators are such code: at each decision they build a snapshot from
+// the engine's validated state (task counts, tail indices, Config) and
+// call the kernels, each of whose doc comments states the precondition
+// its caller has checked; a user's allocator gets the same results from
+// the exported functions (sim's TestUserPartsMatchBuiltIns). The built-in
+// baseline rules still call stragglers' exported baseline functions, and
+// report a failure as the engine's fault. (Unlike a user's plug-in,
+// several built-in rules also read engine state that sim.Decision does
+// not expose.)
 //
 // The simulators share one shape, Simulate(workload, parameters…)
 // (result, error), and differ where their models do: sim keys a random

@@ -131,12 +131,7 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta float64, ws *
 	if err != nil {
 		return nil, err
 	}
-	sel := orNew(ws)
-	n := len(remaining)
-	shares := selection.Shares(sel, n)
-	hopper.Allocate(shares, remaining, float64(slots), snap, sel)
-	dst = slices.Grow(dst[:0], n)[:n]
-	// With no work every share is 0, and so is every apportioned slot.
-	selection.Apportion(sel, dst, shares, slots, remaining)
+	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
+	hopper.AllocateSlots(dst, remaining, slots, snap, orNew(ws))
 	return dst, nil
 }

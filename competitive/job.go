@@ -6,6 +6,7 @@ import (
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/enum"
+	"github.com/specsched/specsched/internal/srewc"
 )
 
 // Stage names one of the two phases of a MapReduce job.
@@ -244,7 +245,7 @@ func (p *Phase) valid() bool {
 // with the scaled form where E + λσ is tiny). Both passes give the same
 // loads and the same first error; the second costs a pass only for the
 // snapshots that need it.
-func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out check.Span) (int, loadRange, error) {
+func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out check.Span) (int, srewc.Range, error) {
 	if active, r, ok := scanFast(load, jobs, lambda, out); ok {
 		return active, r, nil
 	}
@@ -264,7 +265,7 @@ func scanJobs(fn string, load []float64, jobs []Job, lambda float64, out check.S
 // n = 10⁴ against a scan of the snapshot, medians of interleaved runs: 4.1×
 // → 4.9×, and in an independent re-measurement 3.86× → 4.36×), while the
 // Machines target is about 4×.
-func scanFast(load []float64, jobs []Job, lambda float64, out check.Span) (active int, r loadRange, ok bool) {
+func scanFast(load []float64, jobs []Job, lambda float64, out check.Span) (active int, r srewc.Range, ok bool) {
 	// The IEEE bits of the loads, which order non-negative floats: the
 	// smallest positive one (bits − 1 makes 0 the largest) and the largest.
 	least, most := uint64(math.MaxUint64), uint64(0)
@@ -279,7 +280,7 @@ func scanFast(load []float64, jobs []Job, lambda float64, out check.Span) (activ
 			max(mapBits, reduceBits) < hugeBits && // Υ_j < 2·2⁵³·2⁹⁶⁰ is finite
 			min(mapBits-1, reduceBits-1) >= tinyBits-1 && // neither is tiny
 			!check.Overlaps(out, mp.Running) && !check.Overlaps(out, rp.Running)) {
-			return 0, loadRange{}, false
+			return 0, srewc.Range{}, false
 		}
 		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
 		load[j] = v
@@ -287,13 +288,13 @@ func scanFast(load []float64, jobs []Job, lambda float64, out check.Span) (activ
 		least, most = min(least, b-1), max(most, b)
 		active += int((b-1)>>63 ^ 1) // b > 0: Υ_j(t) > 0
 	}
-	return active, loadRange{math.Float64frombits(least + 1), math.Float64frombits(most)}, true
+	return active, srewc.Range{Least: math.Float64frombits(least + 1), Most: math.Float64frombits(most)}, true
 }
 
 // scanExact is scanJobs' pass for a snapshot scanFast did not accept: job
 // by job, checkJob and the Running overlap for a job that fails the fast
 // test, and Υ_j(t) by Job.remaining (the scaled form) where E + λσ is tiny.
-func scanExact(fn string, load []float64, jobs []Job, lambda float64, out check.Span) (int, loadRange, error) {
+func scanExact(fn string, load []float64, jobs []Job, lambda float64, out check.Span) (int, srewc.Range, error) {
 	active := 0
 	least, most := uint64(math.MaxUint64), uint64(0)
 	for j := range jobs {
@@ -307,10 +308,10 @@ func scanExact(fn string, load []float64, jobs []Job, lambda float64, out check.
 			total <= math.MaxFloat64 &&
 			!check.Overlaps(out, mp.Running) && !check.Overlaps(out, rp.Running)) {
 			if err := checkJob(fn, j, job, lambda, false); err != nil {
-				return 0, loadRange{}, err
+				return 0, srewc.Range{}, err
 			} // else valid after all: a mean or SD of −0
 			if err := runningOverlap(fn, out, job); err != nil {
-				return 0, loadRange{}, err
+				return 0, srewc.Range{}, err
 			}
 		}
 		v := float64(mapLeft)*perMap + float64(reduceLeft)*perReduce
@@ -322,12 +323,8 @@ func scanExact(fn string, load []float64, jobs []Job, lambda float64, out check.
 		least, most = min(least, b-1), max(most, b)
 		active += int((b-1)>>63 ^ 1) // b > 0: Υ_j(t) > 0
 	}
-	return active, loadRange{math.Float64frombits(least + 1), math.Float64frombits(most)}, nil
+	return active, srewc.Range{Least: math.Float64frombits(least + 1), Most: math.Float64frombits(most)}, nil
 }
-
-// loadRange is the smallest positive Υ_j(t) and the largest of a snapshot
-// (meaningful when a job is active): the range cutPass's histogram covers.
-type loadRange struct{ least, most float64 }
 
 // checkLambda validates the variance factor λ.
 func checkLambda(fn string, lambda float64) error {

@@ -1,11 +1,10 @@
 package competitive
 
 import (
-	"math"
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
-	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/srewc"
 )
 
 // Shares computes SREW+C(β)'s machine shares g_j(t) of Xu et al., §4.1
@@ -70,12 +69,7 @@ func Shares(dst []float64, jobs []Job, machines int, beta, lambda float64, ws *W
 		return nil, err
 	}
 	dst = slices.Grow(dst[:0], len(jobs))[:len(jobs)]
-	if active == 0 || machines == 0 {
-		clear(dst)
-		return dst, nil
-	}
-	rule := newBetaRule(active, machines, beta)
-	ws.realShares(dst, &rule, r, len(jobs)-active)
+	srewc.Shares(&ws.share, dst, ws.load, active, r, machines, beta)
 	return dst, nil
 }
 
@@ -122,20 +116,9 @@ func checkShareArgs(fn string, machines int, beta, lambda float64) error {
 	return checkLambda(fn, lambda)
 }
 
-// machines validates the jobs and computes the integer g_j(t) into dst.
-//
-// The integer shares are alloc.Apportion's largest-remainder rounding of
-// the real ones, ties to the smaller Υ_j(t), then the smaller index,
-// worked out from the shares' structure rather than by the general
-// routine: ⌊βN⌋ equal shares M/(βN), all with the same remainder, at most
-// one partial share, and zeros. The R = M − Σ⌊g_j⌋ units go to the
-// largest remainders; among the equal shares a tie is broken by Υ_j(t)
-// then index, which is the ranking order, so the units go to the first
-// ranked jobs — one more order statistic, found in the same pass as the
-// cut of the served jobs. A guard sends shares that would not have that
-// structure (R < 0, or beyond the jobs with a positive remainder, which
-// floating-point shares could only give for M near 2^53; no case we tried
-// reaches it) to the general routine.
+// machines validates the jobs, computing Υ_j(t) into ws.load in the same
+// pass (scanJobs), and writes the integer g_j(t) to dst by the kernel
+// (srewc.Machines, whose doc comment gives the rounding).
 func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, beta, lambda float64) ([]int, error) {
 	n := len(jobs)
 	ws.load = floats(ws.load, n)
@@ -144,208 +127,23 @@ func (ws *Workspace) machines(fn string, dst []int, jobs []Job, machines int, be
 		return nil, err
 	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	if active == 0 || machines == 0 {
-		clear(dst)
-		return dst, nil
-	}
-	rule := newBetaRule(active, machines, beta)
-	whole, part := int(rule.whole), int(rule.partial) // floors (truncation, as Apportion)
-	fracWhole, fracPart := float64(whole)-rule.whole, float64(part)-rule.partial
-	units := machines - rule.full*whole - part
-	// The jobs with a positive remainder, which take the units in order.
-	candWhole := rule.full * b2i(fracWhole < 0)
-	candPart := b2i(rule.hasPartial && fracPart < 0)
-	if units < 0 || units > candWhole+candPart {
-		return ws.apportioned(dst, rule, r, n-active, machines), nil
-	}
-	partUnit := 0
-	if candPart == 1 && (candWhole == 0 || fracPart < fracWhole) {
-		partUnit = min(units, 1) // the partial job's remainder is the largest
-	} else {
-		partUnit = max(0, units-candWhole) // equal remainders: the whole shares rank first
-	}
-	for _, j := range cutPass(ws, &rule, dst, r, n-active, units-partUnit, whole) {
-		g := 0
-		switch v := ws.load[j]; rule.next(v) {
-		case servedWhole:
-			g = whole + b2i(rule.unit(v))
-		case servedPartial:
-			g = part + partUnit // its unit decided above, not by rank
-		}
-		dst[j] = g
-	}
+	srewc.Machines(&ws.share, dst, ws.load, active, r, machines, beta)
 	return dst, nil
 }
 
-// betaRule is the β-fraction rule of §4.1 applied to one snapshot. Jobs
-// are ranked by (Υ_j(t), index); the first full get whole machines each
-// and, when βN ∉ ℕ, the next gets partial. cutPass finds the cut values
-// that ranks become in Υ_j(t); the counters then settle each cut group in
-// index order.
-type betaRule struct {
-	full       int     // ⌊βN⌋
-	whole      float64 // M/(βN), needed only when full ≥ 1 (then βN ≥ 1)
-	partial    float64 // (βN − ⌊βN⌋)·M/(βN), 0 when βN ∈ ℕ
-	hasPartial bool    // βN ∉ ℕ (counter: the partial job not yet met)
-
-	cut   float64 // Υ_j(t) of the last served job, rank ⌈βN⌉
-	atCut int     // whole shares left for the cut group (counter)
-
-	// Machines: the first `units` ranked jobs get one machine more.
-	unitCut  float64 // Υ_j(t) of the job ranked units-th; −1 if units = 0
-	unitTied int     // units left for its group (counter)
-}
-
-// newBetaRule returns the shares for N = active > 0 active jobs and M =
-// machines > 0; cutPass completes it.
-func newBetaRule(active, machines int, beta float64) betaRule {
-	m := float64(machines)
-	y := beta * float64(active) // βN ∈ (0, N]
-	full := int(math.Floor(y))
-	rule := betaRule{
-		full:       full,
-		partial:    (y - float64(full)) / y * m, // (y−⌊y⌋)/y first: M/y may overflow when y < 1
-		hasPartial: float64(full) < y,
+// validMachines is machines on a snapshot competitive.Simulate has built
+// from its validated state, without the checks: Υ_j(t) by Job.remaining
+// (the value scanJobs computes, bit for bit), then the kernel. O(n).
+func (ws *Workspace) validMachines(dst []int, jobs []Job, machines int, beta, lambda float64) []int {
+	n := len(jobs)
+	ws.load = floats(ws.load, n)
+	for j := range jobs {
+		ws.load[j] = jobs[j].remaining(lambda)
 	}
-	if full > 0 {
-		rule.whole = m / y
-	}
-	return rule
-}
-
-// cutPass is the pass of Shares (T = float64, units = 0) and Machines
-// that writes each job's share from its rank: whole (and, for the first
-// units ranked jobs, one machine more) to the jobs ranked before the cuts,
-// 0 after. It finds the cuts with selection's Histogram, fused
-// with the output: one histogram pass over the loads locates the buckets
-// holding the two ranks; the output pass decides every job outside those
-// buckets by its bucket alone and lists the jobs inside them (in index
-// order); their values settle the exact cuts into r. The caller writes the
-// listed jobs' shares, which the cuts and r's counters decide.
-func cutPass[T int | float64](ws *Workspace, r *betaRule, dst []T, lr loadRange, inactive, units int, whole T) []int {
-	h := selection.NewHistogram(&ws.sel, ws.load, lr.least, lr.most)
-	// Ranks among all jobs: the inactive jobs' zeros come first.
-	rankServed := inactive + r.full + b2i(r.hasPartial) - 1
-	bServed, beforeServed := h.Locate(rankServed)
-	bUnits, beforeUnits, rankUnits := -1, 0, inactive+units-1
-	if units > 0 {
-		bUnits, beforeUnits = h.Locate(rankUnits)
-	}
-	ws.pending = ints(ws.pending, len(ws.load))
-	pending := ws.pending[:classify(dst, ws.pending, ws.load, h, bServed, bUnits, whole)]
-	atServed, atUnits := ws.cutVals[0][:0], ws.cutVals[1][:0]
-	for _, j := range pending {
-		if v := ws.load[j]; h.BucketNonNegative(v) == bServed {
-			atServed = append(atServed, v)
-		} else {
-			atUnits = append(atUnits, v)
-		}
-	}
-	ws.cutVals = [2][]float64{atServed, atUnits}
-	o := selection.Settle(&ws.sel, atServed, beforeServed, rankServed)
-	r.cut, r.atCut = o.Value, r.full-(o.Before-inactive)
-	r.unitCut, r.unitTied = -1, 0
-	if units > 0 {
-		if bUnits == bServed {
-			atUnits = atServed
-		}
-		o = selection.Settle(&ws.sel, atUnits, beforeUnits, rankUnits)
-		r.unitCut, r.unitTied = o.Value, units-(o.Before-inactive)
-	}
-	return pending
-}
-
-// classify is cutPass's output pass, on its own so that its few values
-// stay in registers: dst[j] from the bucket of Υ_j(t) = load[j], and the
-// jobs in either cut bucket listed in pending, whose length it returns.
-// Whether a job is below a cut follows no pattern, so it is computed, not
-// branched on; a job is listed by a store that the count keeps or
-// overwrites.
-func classify[T int | float64](dst []T, pending []int, load []float64, h selection.Histogram, bServed, bUnits int, whole T) int {
-	listed := 0
-	dst, pending = dst[:len(load)], pending[:len(load)]
-	for j, v := range load {
-		b := h.BucketNonNegative(v)
-		on := b2i(math.Float64bits(v) != 0)
-		dst[j] = T(on&b2i(b < bServed))*whole + T(on&b2i(b < bUnits))
-		pending[listed] = j
-		listed += b2i(b == bServed) | b2i(b == bUnits)
-	}
-	return listed
-}
-
-// realShares writes the real shares g_j(t) to dst (len(ws.load)
-// elements), for Shares and the guard of Machines.
-func (ws *Workspace) realShares(dst []float64, r *betaRule, lr loadRange, inactive int) {
-	for _, j := range cutPass(ws, r, dst, lr, inactive, 0, r.whole) {
-		x := 0.0
-		switch r.next(ws.load[j]) {
-		case servedWhole:
-			x = r.whole
-		case servedPartial:
-			x = r.partial
-		}
-		dst[j] = x
-	}
-}
-
-// apportioned is machines by the general routine: the real shares, then
-// alloc's apportionment with priority Υ_j(t).
-func (ws *Workspace) apportioned(dst []int, rule betaRule, r loadRange, inactive, machines int) []int {
-	if testHookApportioned != nil {
-		testHookApportioned()
-	}
-	ws.shares = floats(ws.shares, len(dst))
-	ws.realShares(ws.shares, &rule, r, inactive)
-	selection.Apportion(&ws.sel, dst, ws.shares, machines, ws.load)
+	active, r := srewc.Summarize(ws.load)
+	dst = slices.Grow(dst[:0], n)[:n]
+	srewc.Machines(&ws.share, dst, ws.load, active, r, machines, beta)
 	return dst
-}
-
-// testHookApportioned, nil outside tests, is called when Machines takes
-// the general routine: the tests check that the structural rounding, not
-// the guard, settles ordinary snapshots.
-var testHookApportioned func()
-
-// served is what a job's rank gives it: nothing, a whole share M/(βN),
-// or the partial share.
-type served uint8
-
-const (
-	unserved served = iota
-	servedWhole
-	servedPartial
-)
-
-// next settles the next listed job, in index order, with Υ_j(t) = v:
-// jobs without work and after the cut get nothing, jobs before it a whole
-// share, and the cut group its atCut whole shares, then the partial one.
-func (r *betaRule) next(v float64) served {
-	switch {
-	case v == 0 || v > r.cut:
-		return unserved
-	case v < r.cut:
-		return servedWhole
-	case r.atCut > 0:
-		r.atCut--
-		return servedWhole
-	case r.hasPartial:
-		r.hasPartial = false
-		return servedPartial
-	}
-	return unserved
-}
-
-// unit reports whether the next listed job served whole, with Υ_j(t) = v,
-// is among the first units ranked jobs, which get a machine more.
-func (r *betaRule) unit(v float64) bool {
-	switch {
-	case v < r.unitCut:
-		return true
-	case v == r.unitCut && r.unitTied > 0:
-		r.unitTied--
-		return true
-	}
-	return false
 }
 
 // b2i is 1 for true and 0 for false, without a branch.

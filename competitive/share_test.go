@@ -1,8 +1,6 @@
 package competitive
 
 import (
-	"github.com/specsched/specsched/internal/check"
-
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -598,31 +596,6 @@ func BenchmarkRatio(b *testing.B) {
 		})
 	}
 }
-
-// testApportionedGuard: the guard of Machines (the general rounding, for
-// shares without the structure it relies on) gives what the structural
-// path gives wherever both apply — so that, if floating point ever sends a
-// snapshot there, the answer is the same rule.
-func testApportionedGuard(t *rapid.T) {
-	jobs := someJobs(t, 1, 60)
-	beta := drawBeta(t)
-	machines := rapid.OneOf(rapid.IntRange(1, 200), rapid.SampledFrom([]int{11000, alloc.MaxTotal})).Draw(t, "machines")
-	var ws Workspace
-	got, err := Machines(nil, jobs, machines, beta, 1, &ws)
-	if err != nil {
-		t.Fatalf("Machines: %v", err)
-	}
-	active, r, _ := scanJobs("f", ws.load, jobs, 1, check.Span{})
-	if active == 0 {
-		return
-	}
-	want := ws.apportioned(make([]int, len(jobs)), newBetaRule(active, machines, beta), r, len(jobs)-active, machines)
-	if !slices.Equal(got, want) {
-		t.Fatalf("structural %v, general %v", got, want)
-	}
-}
-
-func TestApportionedGuard(t *testing.T) { t.Parallel(); rapid.Check(t, testApportionedGuard) }
 
 // TestNegativeZero: a mean or SD of −0 is 0 — valid where 0 is — although
 // the scan's bit test sends it to the exact check: the same shares.

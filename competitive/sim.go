@@ -505,10 +505,7 @@ func (s *sim) slot() error {
 		s.actions = s.ws.sewGroup(s.actions[:0], s.snap, MapStage, (m+1)/2-s.busy[MapStage], s.cfg.Lambda, s.rng)
 		s.actions = s.ws.sewGroup(s.actions, s.snap, ReduceStage, m/2-s.busy[ReduceStage], s.cfg.Lambda, s.rng)
 	default:
-		allot, err := s.ws.machines("competitive.Simulate", s.ws.allot, s.snap, m, s.cfg.Beta, s.cfg.Lambda)
-		if err != nil {
-			return err
-		}
+		allot := s.ws.validMachines(s.ws.allot, s.snap, m, s.cfg.Beta, s.cfg.Lambda)
 		s.ws.allot = allot
 		// No MaxActions check: a slot acts on at most M ≤ MaxSimMachines
 		// copies and tasks, far below it.

@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/srewc"
 )
 
 // loadJobs returns one single-task job per load, with Υ_j(t) = load (λ =
@@ -156,8 +157,8 @@ func tieGrid(f func(pattern string, jobs []Job, m, p, q int)) {
 // (Not parallel: it counts calls through a package hook.)
 func TestMachinesFastPath(t *testing.T) {
 	calls := 0
-	testHookApportioned = func() { calls++ }
-	defer func() { testHookApportioned = nil }()
+	srewc.HookApportioned = func() { calls++ }
+	defer func() { srewc.HookApportioned = nil }()
 	tieGrid(func(_ string, jobs []Job, m, p, q int) {
 		if _, err := Machines(nil, jobs, m, float64(p)/float64(q), 0, nil); err != nil {
 			t.Fatal(err)
@@ -185,10 +186,14 @@ func remaindersTie(jobs []Job, machines int, beta float64) bool {
 	if active == 0 || machines == 0 {
 		return false
 	}
-	r := newBetaRule(active, machines, beta)
-	fw, fp := r.whole-math.Floor(r.whole), r.partial-math.Floor(r.partial)
-	units := machines - r.full*int(r.whole) - int(r.partial)
-	return r.full > 0 && r.hasPartial && fw == fp && fw > 0 && units > 0
+	// The shares as §4.1 gives them: ⌊βN⌋ whole M/(βN), and the partial
+	// (βN − ⌊βN⌋)·M/(βN) when βN ∉ ℕ.
+	y := beta * float64(active)
+	full := math.Floor(y)
+	whole, partial := float64(machines)/y, (y-full)/y*float64(machines)
+	fw, fp := whole-math.Floor(whole), partial-math.Floor(partial)
+	units := machines - int(full)*int(whole) - int(partial)
+	return full > 0 && full < y && fw == fp && fw > 0 && units > 0
 }
 
 // testMachinesSmallRational: the same comparison drawn at random, β = p/q

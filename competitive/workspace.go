@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/internal/intset"
-	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/srewc"
 )
 
 // Workspace is reusable scratch memory for the functions of this package.
@@ -15,18 +15,16 @@ import (
 // accepted everywhere and means "allocate a temporary one". A Workspace
 // must not be used by two calls at once.
 type Workspace struct {
-	sel     selection.Workspace // radix selection and apportionment
-	load    []float64           // Υ_j or Υ_j(t) per job (0 for a job without work)
-	shares  []float64           // real-valued g_j(t)
-	pending []int               // jobs in the buckets of the cuts (Shares, Machines)
-	cutVals [2][]float64        // their loads, by cut
-	allot   []int               // integer g_j(t), for SREWC
-	grant   []int               // copies a job launches this slot (Plan: < 0, copies above its share)
-	order   []int               // job indices in (Υ, index) order
-	first   []int               // SEW: offset in dst of a job's Launch actions
-	targets []int               // SEW: clone picks
-	taken   intset.Set          // subset sampling: the values drawn
-	picked  []int               // subset sampling: the subset
+	share   srewc.Workspace // the shares' kernel
+	load    []float64       // Υ_j or Υ_j(t) per job (0 for a job without work)
+	shares  []float64       // the bounds' scratch
+	allot   []int           // integer g_j(t), for SREWC
+	grant   []int           // copies a job launches this slot (Plan: < 0, copies above its share)
+	order   []int           // job indices in (Υ, index) order
+	first   []int           // SEW: offset in dst of a job's Launch actions
+	targets []int           // SEW: clone picks
+	taken   intset.Set      // subset sampling: the values drawn
+	picked  []int           // subset sampling: the subset
 }
 
 // orNew returns ws, or a new Workspace if ws is nil.

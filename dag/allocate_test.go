@@ -1,7 +1,6 @@
 package dag
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -15,8 +14,12 @@ import (
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/internal/testutil"
 )
+
+// smallSort is the most jobs the search sorts and scans one at a time.
+const smallSort = selection.SmallSort
 
 // tol is the relative tolerance for comparing real-valued allocations
 // computed by different summation orders: n·2⁻⁵³ for n ≤ 10⁴ is ~1e-12, and
@@ -87,108 +90,25 @@ func slotsFor(t *rapid.T, jobs []Job) float64 {
 	).Draw(t, "slots")
 }
 
-// reference is Algorithm 3 transcribed case by case from the thesis (with
-// k_min read as the last job of least weight among the first k+1): a sort,
-// explicit loops over k, and the fill "in order until no slots remain". It
-// also returns the case thresholds (the ends of cases 1–3 and the starts of
-// case 2), for tests at and around them.
+// reference is Algorithm 3 transcribed case by case from the thesis
+// (testutil.DAGReference, a sort) on jobs.
 func reference(jobs []Job, slots, beta float64) (out []float64, thresholds []float64) {
-	c := 2 / beta
-	if beta >= 2 {
-		c = 1
-	}
-	out = make([]float64, len(jobs))
-	order := referenceOrder(jobs)
-	n := len(order)
-	if n == 0 {
-		return out, nil
-	}
-	V := func(p int) float64 { return c * jobs[order[p-1]].Remaining * math.Sqrt(jobs[order[p-1]].Alpha) } // 1-based
-	A := func(k int) float64 {
-		m := math.Inf(1)
-		for p := 1; p <= k; p++ {
-			m = min(m, jobs[order[p-1]].Alpha)
-		}
-		return m
-	}
-	sumV := func(k int) float64 {
-		var s float64
-		for p := 1; p <= k; p++ {
-			s += V(p)
-		}
-		return s
-	}
-	proportional := func(k int) {
-		total := sumV(k)
-		for p := 1; p <= k; p++ {
-			out[order[p-1]] = V(p) / total * slots
-		}
-	}
-	for k := 1; k < n; k++ {
-		thresholds = append(thresholds, sumV(k)/math.Sqrt(A(k+1)), sumV(k+1)/math.Sqrt(A(k+1)))
-	}
-	if n == 1 {
-		out[order[0]] = slots
-		return out, thresholds
-	}
-	if slots == 0 {
-		return out, thresholds
-	}
-	// Case 1.
-	if slots <= V(1)/math.Sqrt(A(2)) {
-		out[order[0]] = slots
-		return out, thresholds
-	}
-	// Case 2.
-	for k := 1; k < n; k++ {
-		a := A(k + 1)
-		if sumV(k)/math.Sqrt(a) < slots && slots <= sumV(k+1)/math.Sqrt(a) {
-			kmin := 0
-			for p := 1; p <= k+1; p++ {
-				if jobs[order[p-1]].Alpha == a {
-					kmin = p
-				}
-			}
-			var seq []int
-			for p := 1; p <= k+1; p++ {
-				if p != kmin {
-					seq = append(seq, p)
-				}
-			}
-			seq = append(seq, kmin)
-			left := slots
-			for _, p := range seq {
-				give := min(V(p)/math.Sqrt(a), left)
-				out[order[p-1]] = give
-				left -= give
-			}
-			return out, thresholds
-		}
-	}
-	// Case 3.
-	for k := 1; k < n-1; k++ {
-		if sumV(k+1)/math.Sqrt(A(k+1)) < slots && slots <= sumV(k+1)/math.Sqrt(A(k+2)) {
-			proportional(k + 1)
-			return out, thresholds
-		}
-	}
-	// Case 4.
-	if sumV(n)/math.Sqrt(A(n)) < slots {
-		proportional(n)
-		return out, thresholds
-	}
-	panic(fmt.Sprintf("no case of Algorithm 3 applies to S = %v", slots))
+	return testutil.DAGReference(dagJobs(jobs), slots, beta)
 }
 
-// nearThreshold reports whether S is within rounding of a case threshold,
-// where a different summation order may pick the neighbouring case.
-func nearThreshold(slots float64, thresholds []float64) bool {
-	for _, x := range thresholds {
-		if math.Abs(slots-x) <= tol*max(1, x) {
-			return true
-		}
+// dagJobs converts a snapshot to testutil's copy of the type.
+func dagJobs(jobs []Job) []testutil.DAGJob {
+	out := make([]testutil.DAGJob, len(jobs))
+	for i, j := range jobs {
+		out[i] = testutil.DAGJob(j)
 	}
-	return false
+	return out
+}
+
+// nearThreshold reports whether S is within rounding of a case threshold
+// (testutil.NearThreshold).
+func nearThreshold(slots float64, thresholds []float64) bool {
+	return testutil.NearThreshold(slots, thresholds, tol)
 }
 
 func sameAllocation(got, want []float64, scale float64) bool {
@@ -659,7 +579,7 @@ func TestCaseTwoBoundaryJump(t *testing.T) {
 // (28/3)/√(1/4) = 56/3; case 2 (k = 2) ends at (28/3 + 4)·2 = 80/3.
 func TestAllocateWorkedExample(t *testing.T) {
 	t.Parallel()
-	jobs := []Job{{3, 1, 1}, {2, 6, 4}, {6, 6, 0.25}}
+	jobs := []Job{{Remaining: 3, Downstream: 1, Alpha: 1}, {Remaining: 2, Downstream: 6, Alpha: 4}, {Remaining: 6, Downstream: 6, Alpha: 0.25}}
 	for _, tc := range []struct {
 		slots float64
 		want  [3]float64
@@ -730,7 +650,7 @@ func TestAllocateSlots(t *testing.T) {
 // gives 1.5 each; the extra slot goes to job 1 (key 1), not to job 0.
 func TestAllocateSlotsTies(t *testing.T) {
 	t.Parallel()
-	got, err := AllocateSlots(nil, []Job{{1, 5, 1}, {1, 0, 1}}, 3, 1.5, nil)
+	got, err := AllocateSlots(nil, []Job{{Remaining: 1, Downstream: 5, Alpha: 1}, {Remaining: 1, Downstream: 0, Alpha: 1}}, 3, 1.5, nil)
 	if err != nil || !slices.Equal(got, []int{1, 2}) {
 		t.Errorf("got %v, %v; want [1 2]", got, err)
 	}
@@ -870,7 +790,7 @@ func FuzzAllocateSlots(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAllocateSlotsNo
 // TestAllocateErrors names the field and job of each invalid input.
 func TestAllocateErrors(t *testing.T) {
 	t.Parallel()
-	ok := []Job{{1, 1, 1}, {2, 0, 0.5}}
+	ok := []Job{{Remaining: 1, Downstream: 1, Alpha: 1}, {Remaining: 2, Downstream: 0, Alpha: 0.5}}
 	with := func(i int, f func(*Job)) []Job {
 		js := slices.Clone(ok)
 		f(&js[i])
@@ -918,22 +838,22 @@ func TestAllocateEdges(t *testing.T) {
 	if err != nil || len(got) != 0 {
 		t.Errorf("no jobs: %v, %v", got, err)
 	}
-	got, err = Allocate(nil, []Job{{0, 5, 1}, {0, 0, 2}}, 5, 1.5, nil)
+	got, err = Allocate(nil, []Job{{Remaining: 0, Downstream: 5, Alpha: 1}, {Remaining: 0, Downstream: 0, Alpha: 2}}, 5, 1.5, nil)
 	if err != nil || !slices.Equal(got, []float64{0, 0}) {
 		t.Errorf("no work: %v, %v", got, err)
 	}
-	got, err = Allocate(nil, []Job{{3, 0, 1}, {4, 0, 2}}, 0, 1.5, nil)
+	got, err = Allocate(nil, []Job{{Remaining: 3, Downstream: 0, Alpha: 1}, {Remaining: 4, Downstream: 0, Alpha: 2}}, 0, 1.5, nil)
 	if err != nil || !slices.Equal(got, []float64{0, 0}) {
 		t.Errorf("no slots: %v, %v", got, err)
 	}
 	// A finished job's tiny α does not lower α_min: job 1 is served with
 	// target 4/3·T·√(α/α_min) = 4/3·3 = 4 and job 2 gets the rest.
-	got, err = Allocate(nil, []Job{{0, 1, 1e-6}, {3, 3, 2}, {3, 4, 2}}, 6, 1.5, nil)
+	got, err = Allocate(nil, []Job{{Remaining: 0, Downstream: 1, Alpha: 1e-6}, {Remaining: 3, Downstream: 3, Alpha: 2}, {Remaining: 3, Downstream: 4, Alpha: 2}}, 6, 1.5, nil)
 	if err != nil || !sameAllocation(got, []float64{0, 4, 2}, 6) {
 		t.Errorf("finished job: %v, %v", got, err)
 	}
 	// β ≥ 2: V_i = T_i·√α_i; one job: S_1 = S.
-	got, err = Allocate(nil, []Job{{3, 0, 4}}, 100, 3, nil)
+	got, err = Allocate(nil, []Job{{Remaining: 3, Downstream: 0, Alpha: 4}}, 100, 3, nil)
 	if err != nil || !slices.Equal(got, []float64{100}) {
 		t.Errorf("one job: %v, %v", got, err)
 	}
@@ -1048,7 +968,7 @@ func BenchmarkAlgorithm1Baseline(b *testing.B) {
 // by index.
 func TestAllocateSlotsAlphaTie(t *testing.T) {
 	t.Parallel()
-	jobs := []Job{{2, 10, 1}, {1, 10, 4}}
+	jobs := []Job{{Remaining: 2, Downstream: 10, Alpha: 1}, {Remaining: 1, Downstream: 10, Alpha: 4}}
 	real, err := Allocate(nil, jobs, 7, 1.5, nil)
 	if err != nil || math.Abs(real[0]-3.5) > 1e-12 || math.Abs(real[1]-3.5) > 1e-12 {
 		t.Fatalf("real shares %v, %v; want [3.5 3.5]", real, err)
@@ -1059,25 +979,5 @@ func TestAllocateSlotsAlphaTie(t *testing.T) {
 	}
 }
 
-// referenceOrder is Algorithm 3's order for the references, by sorting:
-// the jobs with work, by max{T, T'} ascending, then the larger α, then
-// index.
-func referenceOrder(jobs []Job) []int {
-	var order []int
-	for i, j := range jobs {
-		if j.Remaining > 0 {
-			order = append(order, i)
-		}
-	}
-	key := func(i int) float64 { return max(jobs[i].Remaining, jobs[i].Downstream) }
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(key(a), key(b)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(jobs[b].Alpha, jobs[a].Alpha); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	return order
-}
+// referenceOrder is Algorithm 3's order by sorting (testutil.DAGOrder).
+func referenceOrder(jobs []Job) []int { return testutil.DAGOrder(dagJobs(jobs)) }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/dagkernel"
 )
 
 // The range EstimateAlpha clamps α to. The thesis (§5.2) observes
@@ -15,8 +16,8 @@ import (
 // α → 0 — and the ceiling keeps a nearly finished upstream phase with a
 // read backlog from an unbounded weight.
 const (
-	MinAlpha = 0.05
-	MaxAlpha = 20
+	MinAlpha = dagkernel.MinAlpha
+	MaxAlpha = dagkernel.MaxAlpha
 )
 
 // Spark-like and Hadoop-like dampening values (thesis §6.2.1): in Spark the
@@ -68,20 +69,11 @@ func (r *Ratio) Add(input, output float64) error {
 // at the end. Fields that Add would not have produced (negative, NaN,
 // ±Inf) also give false. O(1).
 func (r Ratio) Value() (float64, bool) {
-	v, ok := r.ratio()
+	v, ok := dagkernel.Ratio(r.Input, r.Output) // +Inf past float64's range
 	if math.IsInf(v, 1) {
 		return 0, false
 	}
 	return v, ok
-}
-
-// ratio is Value with a ratio past float64's range reported as +Inf, as
-// EstimateAlpha needs it (such a job's weight is MaxAlpha).
-func (r Ratio) ratio() (float64, bool) {
-	if !(r.Input > 0 && r.Input <= math.MaxFloat64 && r.Output >= 0 && r.Output <= math.MaxFloat64) {
-		return 0, false
-	}
-	return r.Output / r.Input, true
 }
 
 // Progress is what EstimateAlpha needs to know about a job's running
@@ -163,20 +155,5 @@ func EstimateAlpha(p Progress, recurring Ratio, dampening float64) (float64, err
 	if err := check.Unit(fn, check.Scalar, "dampening", dampening); err != nil {
 		return 0, err
 	}
-	ratio, ok := p.Done.ratio()
-	if !ok {
-		ratio, ok = recurring.ratio()
-	}
-	if !ok || p.RemainingInput == 0 {
-		return 1, nil
-	}
-	// backlog/RemainingInput + r, not (backlog + r·RemainingInput) /
-	// RemainingInput: the sum and the product can overflow where α does not.
-	// Each term is a quotient or a ratio of finite non-negative values, so
-	// the sum is never NaN; a term past float64's range is +Inf and gives
-	// MaxAlpha, as the exact value would.
-	backlog := max(0, p.Done.Output-p.Read)
-	raw := backlog/p.RemainingInput + ratio
-	raw = min(max(raw, MinAlpha), MaxAlpha)
-	return math.Pow(raw, dampening), nil
+	return dagkernel.Alpha(p.Done.Input, p.Done.Output, p.RemainingInput, p.Read, recurring.Input, recurring.Output, dampening), nil
 }

@@ -246,7 +246,7 @@ func TestPathBoundariesRescaled(t *testing.T) {
 		alpha := 16 * (1 + 3*r.Float64())
 		for _, T := range roundsTo(math.MaxFloat64, math.Sqrt(alpha)) {
 			n++
-			jobs := []Job{{Remaining: T, Alpha: alpha}, {Remaining: math.MaxFloat64 / 2, Alpha: 16}, {B.Remaining, math.MaxFloat64, B.Alpha}}
+			jobs := []Job{{Remaining: T, Alpha: alpha}, {Remaining: math.MaxFloat64 / 2, Alpha: 16}, {Remaining: B.Remaining, Downstream: math.MaxFloat64, Alpha: B.Alpha}}
 			sameRescaled(t, jobs, math.MaxFloat64*(0.35+0.14*r.Float64()), beta, -1, 0)
 		}
 	}
@@ -321,35 +321,6 @@ func TestSumInOrderAtThreshold(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("n = %d, keys %v: got %v, want %v", tc.n, tc.keys, got, want)
 		}
-	}
-}
-
-// TestSearchNextWeightAtTiedKey: a bucket's "first" weight, the next
-// job's α when the cut is at the end of the bucket before, is the largest
-// α among the records at the bucket's smallest key (Algorithm 3 orders
-// equal keys by α descending), whatever their index order. 64 records
-// (key 1, α 20, V = (4/3)·√α), then at key 128 α = 0.155 (index 64) and
-// α = 1/51.2 (index 65): the next job after the 64 has α = 0.155, so
-// Σ_{i≤64} V_i/√0.155 ≈ 969 < S = 1367.9 and the cut is past the 64th
-// job; with α = 1/51.2 as the next weight the threshold would be ≈ 2731.
-// Checked against the sort-and-scan reference.
-func TestSearchNextWeightAtTiedKey(t *testing.T) {
-	t.Parallel()
-	var recs []record
-	add := func(key, alpha float64) {
-		recs = append(recs, record{key: key, alpha: alpha, v: 4.0 / 3 * math.Sqrt(alpha), idx: len(recs)})
-	}
-	for range 64 {
-		add(1, 20)
-	}
-	add(128, 0.15503875968992248)
-	add(128, 0.01953125)
-	const S = 1367.8782952668291
-	_, wantAt := referenceSearch(recs, S)
-	ws := Workspace{recs: slices.Clone(recs)}
-	got := ws.search(unscaled(S), math.Float64bits(1), math.Float64bits(128))
-	if got.at.idx != wantAt.idx || wantAt.idx == 63 {
-		t.Fatalf("cut at job %d, want %d (past job 63)", got.at.idx, wantAt.idx)
 	}
 }
 

@@ -26,7 +26,7 @@ func isInputError(err error, fn string, index int, field string) bool {
 func TestAllocateSlotsChecks(t *testing.T) {
 	t.Parallel()
 	const fn = "dag.AllocateSlots"
-	ok := []Job{{1, 1, 1}, {2, 0, 0.5}}
+	ok := []Job{{Remaining: 1, Downstream: 1, Alpha: 1}, {Remaining: 2, Downstream: 0, Alpha: 0.5}}
 	for _, tc := range []struct {
 		name  string
 		jobs  []Job
@@ -40,10 +40,10 @@ func TestAllocateSlotsChecks(t *testing.T) {
 		{"slots MaxInt", ok, math.MaxInt, 1.5, -1, "slots"},
 		{"beta 1", ok, 3, 1, -1, "beta"},
 		{"beta NaN", ok, 3, math.NaN(), -1, "beta"},
-		{"remaining negative", []Job{{1, 0, 1}, {-1, 0, 1}}, 3, 1.5, 1, "Remaining"},
-		{"downstream NaN", []Job{{1, math.NaN(), 1}}, 3, 1.5, 0, "Downstream"},
-		{"alpha 0", []Job{{1, 0, 0}}, 3, 1.5, 0, "Alpha"},
-		{"alpha −0", []Job{{1, 0, 1}, {1, 0, math.Copysign(0, -1)}}, 3, 1.5, 1, "Alpha"},
+		{"remaining negative", []Job{{Remaining: 1, Downstream: 0, Alpha: 1}, {Remaining: -1, Downstream: 0, Alpha: 1}}, 3, 1.5, 1, "Remaining"},
+		{"downstream NaN", []Job{{Remaining: 1, Downstream: math.NaN(), Alpha: 1}}, 3, 1.5, 0, "Downstream"},
+		{"alpha 0", []Job{{Remaining: 1, Downstream: 0, Alpha: 0}}, 3, 1.5, 0, "Alpha"},
+		{"alpha −0", []Job{{Remaining: 1, Downstream: 0, Alpha: 1}, {Remaining: 1, Downstream: 0, Alpha: math.Copysign(0, -1)}}, 3, 1.5, 1, "Alpha"},
 	} {
 		sentinel := []int{42, 43}
 		got, err := AllocateSlots(sentinel[:0], tc.jobs, tc.slots, tc.beta, nil)
@@ -66,12 +66,12 @@ func TestAllocateSlotsChecks(t *testing.T) {
 func TestAllocateAlphaRange(t *testing.T) {
 	t.Parallel()
 	for _, alpha := range [][2]float64{{5e-324, 5e-324}, {math.MaxFloat64, 5e-324}, {math.MaxFloat64, math.MaxFloat64}, {5e-324, math.MaxFloat64}} {
-		got, err := Allocate(nil, []Job{{1, 1, alpha[0]}, {1, 2, alpha[1]}}, 1, 2, nil)
+		got, err := Allocate(nil, []Job{{Remaining: 1, Downstream: 1, Alpha: alpha[0]}, {Remaining: 1, Downstream: 2, Alpha: alpha[1]}}, 1, 2, nil)
 		if err != nil || !slices.Equal(got, []float64{1, 0}) {
 			t.Errorf("α = %v: got %v, %v; want [1 0]", alpha, got, err)
 		}
 	}
-	if _, err := Allocate(nil, []Job{{0, 0, 0}}, 1, 2, nil); !isInputError(err, "dag.Allocate", 0, "Alpha") {
+	if _, err := Allocate(nil, []Job{{Remaining: 0, Downstream: 0, Alpha: 0}}, 1, 2, nil); !isInputError(err, "dag.Allocate", 0, "Alpha") {
 		t.Errorf("α = 0 (a finished job's too): got %v, want an InputError", err)
 	}
 }
@@ -82,7 +82,7 @@ func TestAllocateAlphaRange(t *testing.T) {
 // small to be reused, which is never written, is not an overlap.
 func TestAllocateRejectsAliasedDst(t *testing.T) {
 	t.Parallel()
-	jobs := []Job{{1, 0, 1}, {2, 0, 4}, {3, 1, 0.5}, {4, 4, 2}}
+	jobs := []Job{{Remaining: 1, Downstream: 0, Alpha: 1}, {Remaining: 2, Downstream: 0, Alpha: 4}, {Remaining: 3, Downstream: 1, Alpha: 0.5}, {Remaining: 4, Downstream: 4, Alpha: 2}}
 	orig := slices.Clone(jobs)
 	// Views of the jobs' memory as float64s and ints: 3 words per job.
 	words := unsafe.Slice((*float64)(unsafe.Pointer(&jobs[0])), 3*len(jobs))

@@ -24,18 +24,18 @@ func TestMagnitudeReproducers(t *testing.T) {
 		beta  float64
 		want  []float64
 	}{
-		{"tiny T and α, β = 3", []Job{{1e-300, 0, 1e-300}}, 1, 3, []float64{1}},
-		{"tiny T and α, β = 1.5", []Job{{1e-200, 0, 1e-300}}, 1, 1.5, []float64{1}},
-		{"subnormal T", []Job{{5e-324, 0, 1}}, 1, 1.5, []float64{1}},
-		{"wide α spread, β = 1.5", []Job{{1e300, 0, 1e-300}, {1, 0, 1e300}}, 1e300, 1.5, []float64{0, 1e300}},
-		{"wide α spread, β = 3", []Job{{1e300, 0, 1e-300}, {2, 0, 1e300}}, 1e300, 3, []float64{0, 1e300}},
+		{"tiny T and α, β = 3", []Job{{Remaining: 1e-300, Downstream: 0, Alpha: 1e-300}}, 1, 3, []float64{1}},
+		{"tiny T and α, β = 1.5", []Job{{Remaining: 1e-200, Downstream: 0, Alpha: 1e-300}}, 1, 1.5, []float64{1}},
+		{"subnormal T", []Job{{Remaining: 5e-324, Downstream: 0, Alpha: 1}}, 1, 1.5, []float64{1}},
+		{"wide α spread, β = 1.5", []Job{{Remaining: 1e300, Downstream: 0, Alpha: 1e-300}, {Remaining: 1, Downstream: 0, Alpha: 1e300}}, 1e300, 1.5, []float64{0, 1e300}},
+		{"wide α spread, β = 3", []Job{{Remaining: 1e300, Downstream: 0, Alpha: 1e-300}, {Remaining: 2, Downstream: 0, Alpha: 1e300}}, 1e300, 3, []float64{0, 1e300}},
 		// Formerly rejected, though the targets fit: ΣT overflows (job 0
 		// comes first by index, its target (2/β)·MaxFloat64 exceeds S);
-		{"ΣT overflows", []Job{{math.MaxFloat64, 0, 1}, {math.MaxFloat64, 0, 1}}, 1, 1.5, []float64{1, 0}},
+		{"ΣT overflows", []Job{{Remaining: math.MaxFloat64, Downstream: 0, Alpha: 1}, {Remaining: math.MaxFloat64, Downstream: 0, Alpha: 1}}, 1, 1.5, []float64{1, 0}},
 		// (2/β)·ΣT·√(α_max/α_min) overflows; job 1's target (2/β)·1e300 ≥ S;
-		{"α spread", []Job{{1e10, 0, 1e-300}, {1, 0, 1e300}}, 1, 1.5, []float64{0, 1}},
+		{"α spread", []Job{{Remaining: 1e10, Downstream: 0, Alpha: 1e-300}, {Remaining: 1, Downstream: 0, Alpha: 1e300}}, 1, 1.5, []float64{0, 1}},
 		// V = (2/1.2)·1e308·√1.5 overflows; one job gets all of S.
-		{"virtual size overflows", []Job{{1e308, 1, 1.5}}, 1, 1.2, []float64{1}},
+		{"virtual size overflows", []Job{{Remaining: 1e308, Downstream: 1, Alpha: 1.5}}, 1, 1.2, []float64{1}},
 	} {
 		got, err := Allocate(nil, tc.jobs, tc.slots, tc.beta, nil)
 		if err != nil || !slices.Equal(got, tc.want) {
@@ -64,11 +64,11 @@ func TestMagnitudeReproducers(t *testing.T) {
 // 1 ulp and 3 ulps, (0.75, 2.25).
 func TestProportionalUnderflow(t *testing.T) {
 	t.Parallel()
-	got, err := Allocate(nil, []Job{{1e-200, 0, 1}, {1e200, 0, 1}}, 1e300, 2, nil)
+	got, err := Allocate(nil, []Job{{Remaining: 1e-200, Downstream: 0, Alpha: 1}, {Remaining: 1e200, Downstream: 0, Alpha: 1}}, 1e300, 2, nil)
 	if err != nil || math.Abs(got[0]-1e-100) > 1e-100*1e-12 || got[1] != 1e300 {
 		t.Errorf("got %v, %v; want [1e-100 1e300]", got, err)
 	}
-	got, err = Allocate(nil, []Job{{5e-324, 0, 1}, {1e-323, 0, 1}}, 3, 1.5, nil)
+	got, err = Allocate(nil, []Job{{Remaining: 5e-324, Downstream: 0, Alpha: 1}, {Remaining: 1e-323, Downstream: 0, Alpha: 1}}, 3, 1.5, nil)
 	if err != nil || math.Abs(got[0]-1) > 1e-12 || math.Abs(got[1]-2) > 1e-12 {
 		t.Errorf("subnormal T: got %v, %v; want [1 2]", got, err)
 	}
@@ -81,7 +81,7 @@ func TestProportionalUnderflow(t *testing.T) {
 // takes all 3, job 0, the least weight, is served last and gets 0.
 func TestSubnormalAlpha(t *testing.T) {
 	t.Parallel()
-	jobs := []Job{{1, 0, 5e-324}, {1, 2, 1}}
+	jobs := []Job{{Remaining: 1, Downstream: 0, Alpha: 5e-324}, {Remaining: 1, Downstream: 2, Alpha: 1}}
 	for _, tc := range []struct{ slots, want0, want1 float64 }{{1, 1, 0}, {3, 0, 3}} {
 		got, err := Allocate(nil, jobs, tc.slots, 2, nil)
 		if err != nil || got[0] != tc.want0 || got[1] != tc.want1 {
@@ -98,7 +98,7 @@ func TestSubnormalAlpha(t *testing.T) {
 // its real share.
 func TestAllocateSlotsNearMaxCount(t *testing.T) {
 	t.Parallel()
-	jobs := []Job{{2, 2, 2}, {3, 5, 0.5}}
+	jobs := []Job{{Remaining: 2, Downstream: 2, Alpha: 2}, {Remaining: 3, Downstream: 5, Alpha: 0.5}}
 	const slots = 1<<53 - 7
 	got, err := AllocateSlots(nil, jobs, slots, 1.5, nil)
 	if err != nil {
@@ -139,10 +139,10 @@ func TestUnsafeProducts(t *testing.T) {
 		slots float64
 		want  []float64
 	}{
-		{"underflow", []Job{{1e-200, 0, 1e-300}, {1, 1, 1}}, 5e-201, []float64{5e-201, 0}},
-		{"overflow", []Job{{1e300, 1e300, 1e300}, {1e300, 2e300, 1e300}}, 3e300, []float64{1.5e300, 1.5e300}},
-		{"S near MaxFloat64", []Job{{math.MaxFloat64, 0, 1}, {1, math.MaxFloat64, 1}}, 1.5e308, []float64{1.5e308, 0}},
-		{"S subnormal", []Job{{1e-320, 0, 1e300}, {1e-320, 1, 1e300}}, 3e-320, []float64{1.5e-320, 1.5e-320}},
+		{"underflow", []Job{{Remaining: 1e-200, Downstream: 0, Alpha: 1e-300}, {Remaining: 1, Downstream: 1, Alpha: 1}}, 5e-201, []float64{5e-201, 0}},
+		{"overflow", []Job{{Remaining: 1e300, Downstream: 1e300, Alpha: 1e300}, {Remaining: 1e300, Downstream: 2e300, Alpha: 1e300}}, 3e300, []float64{1.5e300, 1.5e300}},
+		{"S near MaxFloat64", []Job{{Remaining: math.MaxFloat64, Downstream: 0, Alpha: 1}, {Remaining: 1, Downstream: math.MaxFloat64, Alpha: 1}}, 1.5e308, []float64{1.5e308, 0}},
+		{"S subnormal", []Job{{Remaining: 1e-320, Downstream: 0, Alpha: 1e300}, {Remaining: 1e-320, Downstream: 1, Alpha: 1e300}}, 3e-320, []float64{1.5e-320, 1.5e-320}},
 	} {
 		got, err := Allocate(nil, tc.jobs, tc.slots, 2, nil)
 		if err != nil || !slices.Equal(got, tc.want) {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
-	"github.com/specsched/specsched/internal/selection"
 )
 
 // Allocate computes Hopper's ε-fair allocation, Algorithm 2 of the thesis
@@ -102,14 +101,8 @@ func AllocateSlots(dst []int, remaining []float64, slots int, beta, eps float64,
 	if err != nil {
 		return nil, err
 	}
-	sel := orNew(ws)
-	shares := selection.Shares(sel, n)
-	total := 0
-	if hopper.Fair(shares, remaining, float64(slots), eps, snap, sel) {
-		total = slots
-	}
 	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(sel, dst, shares, total, remaining)
+	hopper.FairSlots(dst, remaining, slots, eps, snap, orNew(ws))
 	return dst, nil
 }
 

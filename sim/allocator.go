@@ -5,11 +5,12 @@ import (
 	"math"
 	"slices"
 
-	"github.com/specsched/specsched/alloc"
-	"github.com/specsched/specsched/competitive"
 	"github.com/specsched/specsched/dag"
-	"github.com/specsched/specsched/fairness"
-	"github.com/specsched/specsched/stragglers"
+	"github.com/specsched/specsched/internal/dagkernel"
+	"github.com/specsched/specsched/internal/hopper"
+	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/srewc"
+	"github.com/specsched/specsched/internal/waterfill"
 )
 
 // An Allocator is the first half of a cluster scheduler: how the slots are
@@ -69,13 +70,15 @@ type PoolKeyAllocator interface {
 // and the Hopper family, and the remaining tasks their allocations take.
 func remainingKeys(d *Decision, key []float64) { d.AppendRemaining(key[:0]) }
 
-// internalError wraps an error from an algorithm package's exported
-// function, which the built-in allocators and rules call, as a user's
-// plug-in would, on a snapshot built from a Decision: that function's
-// validation is the only check the snapshot gets (the root package's
-// "Where validation happens"). For an accepted input it cannot fail; if it
-// does, the run stops and the error is reported as the fault of the
-// built-in allocator or rule fn, not the caller's.
+// internalError wraps an error from stragglers' baseline functions, which
+// the built-in baseline rules (LATE, GRASS, Dolly, Spark's, Hadoop's) call,
+// as a user's plug-in would, on a snapshot built from a Decision: that
+// function's validation is the only check the snapshot gets (the root
+// package's "Where validation happens"). For an accepted input it cannot
+// fail; if it does, the run stops and the error is reported as the fault
+// of the built-in rule fn, not the caller's. (The built-in allocators call
+// the algorithms' unchecked kernels on the engine's validated data and
+// have no such path.)
 func internalError(fn, what string, err error) error {
 	if err == nil {
 		return nil
@@ -123,7 +126,7 @@ func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error
 // the fewest pool slots go first. O(n log n) for n active jobs.
 type FairAllocator struct {
 	demand, shares, sorted []float64
-	ws                     alloc.Workspace
+	sel                    selection.Workspace
 }
 
 // WorkConserving implements ConservingAllocator: false, the targets are
@@ -143,17 +146,19 @@ func (a *FairAllocator) Allocate(d *Decision, target []int, key []float64) error
 	for k := range a.demand {
 		a.demand[k] = float64(d.Demand(k))
 	}
-	got, err := a.maxMinFair(target, a.demand, d.Capacity())
-	copy(target, got)
+	a.maxMinFair(target, a.demand, d.Capacity())
 	for k := range key {
 		key[k] = 0 // arrival order: the positions'
 	}
-	return internalError("sim.FairAllocator.Allocate", "fair allocation", err)
+	return nil
 }
 
-// maxMinFair writes the max-min fair integer allocation of capacity slots
-// among demands (see FairAllocator).
-func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) ([]int, error) {
+// maxMinFair writes to dst (len(demand) elements) the max-min fair integer
+// allocation of capacity slots among demands (see FairAllocator): the
+// water level, then alloc.Apportion's kernel, on demands that are task
+// counts and a capacity of at most MaxSlots, whose shares sum to
+// min(capacity, Σ demand) up to rounding.
+func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) {
 	n := len(demand)
 	var total float64
 	for _, d := range demand {
@@ -163,7 +168,8 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) ([
 	shares := a.shares
 	if total <= float64(capacity) {
 		copy(shares, demand)
-		return alloc.Apportion(dst, shares, int(total), nil, &a.ws)
+		selection.Apportion(&a.sel, dst, shares, int(total), nil)
+		return
 	}
 	a.sorted = append(a.sorted[:0], demand...)
 	sorted := a.sorted
@@ -181,7 +187,7 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) ([
 	for k, d := range demand {
 		shares[k] = math.Min(d, level)
 	}
-	return alloc.Apportion(dst, shares, capacity, nil, &a.ws)
+	selection.Apportion(&a.sel, dst, shares, capacity, nil)
 }
 
 // HopperAllocator is Hopper's Algorithm 1 (alloc.AllocateSlots) on the
@@ -202,7 +208,7 @@ type HopperAllocator struct {
 	// Reserve: no work conservation (ConservingAllocator); the zero value
 	// conserves work.
 	Reserve bool
-	ws      alloc.Workspace
+	sel     selection.Workspace
 }
 
 // WorkConserving implements ConservingAllocator: !Reserve (true for a nil
@@ -211,22 +217,23 @@ func (a *HopperAllocator) WorkConserving() bool { return a == nil || !a.Reserve 
 
 // Allocate implements Allocator.
 func (a *HopperAllocator) Allocate(d *Decision, target []int, key []float64) error {
-	// The same four steps as EpsFairAllocator.Allocate, on purpose: a
-	// shared helper would need the algorithm as a closure for two calls.
+	// The same steps as EpsFairAllocator.Allocate, on purpose: a shared
+	// helper would need the algorithm as a closure for two calls.
 	if err := allocArgs("sim.HopperAllocator.Allocate", a == nil, d, target, key); err != nil {
 		return err
 	}
 	remainingKeys(d, key)
-	got, err := alloc.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), &a.ws)
-	copy(target, got)
-	return internalError("sim.HopperAllocator.Allocate", "Algorithm 1", err)
+	// The kernel of alloc.AllocateSlots on what the engine validated: task
+	// counts, Config.Slots ≤ MaxSlots and a β > 1.
+	hopper.AllocateSlots(target, key, d.Capacity(), hopper.Summarize(key, d.ClusterBeta()), &a.sel)
+	return nil
 }
 
 // EpsFairAllocator is Hopper's Algorithm 2, ε-fair (fairness.AllocateSlots,
 // ε = Config.Eps of the fair share), on the jobs' remaining tasks with one
 // β for the cluster. Priority: increasing T_j.
 type EpsFairAllocator struct {
-	ws fairness.Workspace
+	sel selection.Workspace
 }
 
 // Allocate implements Allocator.
@@ -236,9 +243,10 @@ func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) er
 		return err
 	}
 	remainingKeys(d, key)
-	got, err := fairness.AllocateSlots(target, key, d.Capacity(), d.ClusterBeta(), d.Config().Eps, &a.ws)
-	copy(target, got)
-	return internalError("sim.EpsFairAllocator.Allocate", "Algorithm 2", err)
+	// fairness.AllocateSlots's kernel; Config.Eps ∈ [0, 1] is validated
+	// too, and Σ c·T_i of task counts is finite.
+	hopper.FairSlots(target, key, d.Capacity(), d.Config().Eps, hopper.Summarize(key, d.ClusterBeta()), &a.sel)
+	return nil
 }
 
 // HeteroAllocator is the K-class water-filling of Algorithm 4
@@ -246,7 +254,7 @@ func (a *EpsFairAllocator) Allocate(d *Decision, target []int, key []float64) er
 // own β (Job.Beta). Priority: increasing T_j.
 type HeteroAllocator struct {
 	betas []float64
-	ws    stragglers.Workspace
+	ws    waterfill.Workspace
 }
 
 // Allocate implements Allocator.
@@ -259,9 +267,12 @@ func (a *HeteroAllocator) Allocate(d *Decision, target []int, key []float64) err
 	for k := range a.betas {
 		a.betas[k] = d.Beta(k)
 	}
-	got, err := stragglers.AllocateSlots(target, key, a.betas, d.Capacity(), &a.ws)
-	copy(target, got)
-	return internalError("sim.HeteroAllocator.Allocate", "Algorithm 4", err)
+	// stragglers.AllocateSlots's kernel on what the engine validated: task
+	// counts (their sums far below waterfill.MaxSum), every job's β > 1
+	// and finite, Config.Slots ≤ MaxSlots.
+	a.ws.Prepare(key, a.betas)
+	a.ws.Slots(target, key, d.Capacity())
+	return nil
 }
 
 // DAGAllocator is Hopper's Algorithm 3 (dag.AllocateSlots) with one β for
@@ -274,7 +285,7 @@ func (a *HeteroAllocator) Allocate(d *Decision, target []int, key []float64) err
 // for n active jobs of P phases, plus the algorithm's.
 type DAGAllocator struct {
 	jobs []dag.Job
-	ws   dag.Workspace
+	ws   dagkernel.Workspace
 }
 
 // Allocate implements Allocator.
@@ -300,23 +311,20 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 		if cur+1 < phases && t > 0 {
 			dn := d.Phase(k, cur+1)
 			down = float64(dn.Tasks - dn.Computed)
+			// dag.EstimateAlpha's kernel: every field a task count or the
+			// ratio of two (finite, ≥ 0), Config.Dampening ∈ [0, 1].
 			ratio := float64(dn.Tasks) / float64(up.Tasks)
-			var err error
-			alpha, err = dag.EstimateAlpha(dag.Progress{
-				Done:           dag.Ratio{Input: float64(up.Computed), Output: ratio * float64(up.Computed)},
-				RemainingInput: t,
-				Read:           float64(dn.Computed),
-			}, dag.Ratio{Input: float64(up.Tasks), Output: float64(dn.Tasks)}, dampening)
-			if err != nil {
-				return internalError(fn, "α of Algorithm 3", err)
-			}
+			alpha = dagkernel.Alpha(float64(up.Computed), ratio*float64(up.Computed), t, float64(dn.Computed),
+				float64(up.Tasks), float64(dn.Tasks), dampening)
 		}
 		jobs[k] = dag.Job{Remaining: t, Downstream: down, Alpha: alpha}
 		key[k] = math.Max(t, down)
 	}
-	got, err := dag.AllocateSlots(target, jobs, d.Capacity(), d.ClusterBeta(), &a.ws)
-	copy(target, got)
-	return internalError(fn, "Algorithm 3", err)
+	// dag.AllocateSlots's kernel: counts, α ∈ [MinAlpha^d, MaxAlpha^d] ⊂
+	// (0, 20], a β > 1 and Config.Slots ≤ MaxSlots.
+	p := a.ws.Prepare(jobs, float64(d.Capacity()), d.ClusterBeta())
+	a.ws.Slots(target, jobs, d.Capacity(), &p)
+	return nil
 }
 
 // SREWCAllocator is SREW+C(β)'s share g_j(t) (competitive.Machines, β =
@@ -324,19 +332,18 @@ func (a *DAGAllocator) Allocate(d *Decision, target []int, key []float64) error 
 // Σ over its phases of the unfinished tasks times (E + λσ) (Xu et al. eq.
 // 25 over a chain of any length, λ = Config.Lambda; E and σ the mean and
 // standard deviation of the phase's first copies' durations, computed once
-// per run). Each job is handed to Machines as one phase of one task whose
-// mean is Υ_j(t), so that Machines ranks it by exactly that value.
-// Priority: increasing Υ_j(t). O(n + P) for n active jobs of P phases, plus
-// Machines' (and O(tasks) at the run's first call, for the moments). Besides
+// per run). The shares are Machines' kernel on the Υ_j(t) themselves; a
+// caller's allocator gets the same from Machines by handing it each job as
+// one phase of one task whose mean is Υ_j(t), which Machines ranks by
+// exactly that value. Priority: increasing Υ_j(t). O(n + P) for n active
+// jobs of P phases, plus Machines' O(n) (and O(tasks) at the run's first
+// call, for the moments). Besides
 // the errors of every built-in Allocate (see Allocator), it returns an
 // InputError for Config.SREWCBeta outside (0, 1] or Config.Lambda above
 // MaxSREWCLambda, which Config.Validate reports unless the SREWCAllocator
-// is called by the caller's own allocator. (Its layout is DAGAllocator's
-// on purpose — a per-job snapshot in the algorithm package's type, then one
-// call — but the snapshots share nothing.)
+// is called by the caller's own allocator.
 type SREWCAllocator struct {
-	jobs []competitive.Job
-	ws   competitive.Workspace
+	ws srewc.Workspace
 }
 
 // Allocate implements Allocator.
@@ -351,9 +358,7 @@ func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) erro
 		// caller's allocator.
 		return err
 	}
-	a.jobs = grow(a.jobs, len(key))
-	jobs := a.jobs
-	for k := range jobs {
+	for k := range key {
 		var upsilon float64
 		for p := range d.Phases(k) {
 			ph := d.Phase(k, p)
@@ -361,13 +366,11 @@ func (a *SREWCAllocator) Allocate(d *Decision, target []int, key []float64) erro
 			upsilon += float64(ph.Tasks-ph.Computed) * (mean + cfg.Lambda*sd)
 		}
 		key[k] = upsilon
-		if upsilon > 0 {
-			jobs[k] = competitive.Job{Map: competitive.Phase{Tasks: 1, Mean: upsilon, Unscheduled: 1}}
-		} else {
-			jobs[k] = competitive.Job{}
-		}
 	}
-	got, err := competitive.Machines(target, jobs, d.Capacity(), cfg.SREWCBeta, 0, &a.ws)
-	copy(target, got)
-	return internalError(fn, "SREW+C shares", err)
+	// competitive.Machines' kernel on the loads Υ_j(t): finite and ≥ 0
+	// (MaxSREWCLambda), with Config.Slots ≤ MaxSlots and SREWCBeta ∈ (0, 1]
+	// checked above.
+	active, r := srewc.Summarize(key)
+	srewc.Machines(&a.ws, target, key, active, r, d.Capacity(), cfg.SREWCBeta)
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/waterfill"
 )
 
 // TwoClasses is Algorithm 4 of the thesis (§4.2, Theorem 3) as written, for
@@ -122,7 +123,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		return c, err
 	}
 	distinct := 0
-	overflow := -1 // the first job at which ΣT_i/√(β_i−1) exceeds maxSum
+	overflow := -1 // the first job at which ΣT_i/√(β_i−1) exceeds waterfill.MaxSum
 	var sumW float64
 	for i, t := range remaining {
 		if !(t >= 0 && t <= math.MaxFloat64) {
@@ -150,7 +151,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		// sizes, θ and ΣT. The bound is Allocate's, in the same order.
 		// Reported once every job is known valid.
 		sumW += t / math.Sqrt(b-1)
-		if overflow < 0 && sumW > maxSum {
+		if overflow < 0 && sumW > waterfill.MaxSum {
 			overflow = i
 		}
 	}
@@ -186,13 +187,13 @@ func (ws *Workspace) algorithm4(remaining, beta []float64, slots float64, c clas
 			// lose the digits of a class much smaller than the other.
 			// portion keeps a share whose ratio w/(w1+w2) underflows; the
 			// weights of totals near the subnormals are scaled first, as
-			// Allocate's (weightScale), lest they lose digits.
+			// Allocate's (waterfill.WeightScale), lest they lose digits.
 			scale := 1.0
-			if max(t1, t2) < 1/weightScale {
-				scale = weightScale
+			if max(t1, t2) < 1/waterfill.WeightScale {
+				scale = waterfill.WeightScale
 			}
 			w1, w2 := t1*scale/math.Sqrt(b1-1), t2*scale/math.Sqrt(b2-1)
-			s1, s2 = portion(w1, w1+w2, slots), portion(w2, w1+w2, slots)
+			s1, s2 = waterfill.Portion(w1, w1+w2, slots), waterfill.Portion(w2, w1+w2, slots)
 		}
 	}
 	n := len(remaining)

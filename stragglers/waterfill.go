@@ -5,8 +5,7 @@ import (
 	"slices"
 
 	"github.com/specsched/specsched/internal/check"
-	"github.com/specsched/specsched/internal/hopper"
-	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/waterfill"
 )
 
 // Allocate computes the throughput-maximal allocation when every job has its
@@ -79,12 +78,11 @@ func Allocate(dst, remaining, beta []float64, slots float64, ws *Workspace) ([]f
 		return nil, err
 	}
 	ws = orNew(ws)
-	p, err := ws.prepare(fn, remaining, beta, slots)
-	if err != nil {
+	if err := ws.prepare(fn, remaining, beta, slots); err != nil {
 		return nil, err
 	}
 	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
-	ws.waterfill(dst, remaining, beta, slots, p)
+	ws.fill.Fill(dst, remaining, slots)
 	return dst, nil
 }
 
@@ -110,26 +108,13 @@ func AllocateSlots(dst []int, remaining, beta []float64, slots int, ws *Workspac
 		return nil, err
 	}
 	ws = orNew(ws)
-	p, err := ws.prepare(fn, remaining, beta, float64(slots))
-	if err != nil {
+	if err := ws.prepare(fn, remaining, beta, float64(slots)); err != nil {
 		return nil, err
 	}
-	n := len(remaining)
-	shares := selection.Shares(&ws.sel, n)
-	total := 0
-	if ws.waterfill(shares, remaining, beta, float64(slots), p) {
-		total = slots
-	}
-	dst = slices.Grow(dst[:0], n)[:n]
-	selection.Apportion(&ws.sel, dst, shares, total, remaining)
+	dst = slices.Grow(dst[:0], len(remaining))[:len(remaining)]
+	ws.fill.Slots(dst, remaining, slots)
 	return dst, nil
 }
-
-// maxSum bounds ΣT_i and ΣT_i/√(β_i−1): summed in index order they must
-// not exceed MaxFloat64/2, so that the same sums taken in any other order
-// (the search's buckets, the classes) stay finite, and so do the proportional
-// shares' denominators.
-const maxSum = math.MaxFloat64 / 2
 
 // disjoint applies the library's rule for a dst (check.Disjoint) to the
 // inputs of an allocation: a dst that would be reused for the n =
@@ -141,157 +126,28 @@ func disjoint[D any](fn string, dst []D, remaining, beta []float64) error {
 	return check.Disjoint(fn, dst, len(remaining), "beta", beta)
 }
 
-// prepared describes a validated snapshot.
-type prepared struct {
-	total float64        // ΣT_i
-	keys  selection.Span // the least and the greatest key min(β_i, 2)
-
-	// unscale is 1, or 1/weightScale when the weights w of ws.recs hold
-	// T_i·weightScale/√(β_i−1).
-	unscale float64
-}
-
-// weightScale = 2^900 scales the weights T_i/√(β_i−1) of a snapshot whose
-// jobs with β_i < 2 all have T_i below 2^−900: unscaled, those weights
-// lie below 2^−874, where subnormal ones keep only a few digits and the
-// shares proportional to them would be off by far more than rounding
-// (T = 2^−1074 and 2^−1073 with β = 1 + 10^−9 split S 1 : 1.99999). The
-// water-filling only compares Σw/√a with S (S·2^900 may overflow
-// to +Inf: then no breakpoint is reached, as is true) and divides weights
-// by weights, so it runs on the scaled weights and unscales what it
-// returns. Any larger T_i keeps every weight within 2^−122 of the
-// largest's precision.
-const weightScale = 0x1p900
-
-// prepare validates the arguments and records every job in ws.recs, in
-// index order, in the same pass.
-func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64) (prepared, error) {
+// prepare validates the arguments and records every job in the kernel's
+// workspace (waterfill.Workspace.Add), in index order, in the same pass.
+func (ws *Workspace) prepare(fn string, remaining, beta []float64, slots float64) error {
 	if err := check.Len(fn, "beta", len(beta), len(remaining)); err != nil {
-		return prepared{}, err
+		return err
 	}
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
-		return prepared{}, err
+		return err
 	}
-	p := prepared{unscale: 1}
-	var sumW, maxT float64 // maxT: the largest T_i with β_i < 2
-	ws.recs = slices.Grow(ws.recs[:0], len(remaining))
+	ws.fill.Reset(len(remaining))
 	for i, t := range remaining {
 		if !(t >= 0 && t <= math.MaxFloat64) {
-			return prepared{}, check.NonNegative(fn, i, "remaining", t)
+			return check.NonNegative(fn, i, "remaining", t)
 		}
 		b := beta[i]
 		if !(b > 1 && b <= math.MaxFloat64) {
-			return prepared{}, check.Err(fn, i, "beta", b, "must be a finite number > 1")
+			return check.Err(fn, i, "beta", b, "must be a finite number > 1")
 		}
-		r := record{key: 2, v: t}
-		if b < 2 {
-			r = record{key: b, w: t / math.Sqrt(b-1), v: 2 / b * t}
-			maxT = max(maxT, t)
-		}
-		p.total += t
-		sumW += r.w
-		if p.total > maxSum || sumW > maxSum {
-			return prepared{}, check.Err(fn, i, "remaining", t, "ΣT_i or ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2")
-		}
-		p.keys = p.keys.With(r.key)
-		ws.recs = append(ws.recs, r)
-	}
-	if maxT > 0 && maxT < 1/weightScale { // rare: every weight lies near the subnormals
-		p.unscale = 1 / weightScale
-		for i := range ws.recs {
-			if r := &ws.recs[i]; r.key < 2 {
-				r.w = remaining[i] * weightScale / math.Sqrt(r.key-1) // the product is exact
-			}
+		if total, sumW := ws.fill.Add(t, b); total > waterfill.MaxSum || sumW > waterfill.MaxSum {
+			return check.Err(fn, i, "remaining", t, "ΣT_i or ΣT_i/√(β_i−1) over the jobs exceeds MaxFloat64/2")
 		}
 	}
-	return p, nil
-}
-
-// waterfill is Allocate on a prepared snapshot; dst has len(remaining)
-// elements. It reports whether any job has work.
-func (ws *Workspace) waterfill(dst, remaining, beta []float64, slots float64, p prepared) bool {
-	if p.total == 0 || slots == 0 {
-		clear(dst)
-		return p.total != 0
-	}
-	// The weights may be scaled by 1/p.unscale (see weightScale); S is
-	// compared with them scaled likewise, shares made from them unscaled.
-	cut := ws.search(slots/p.unscale, p.keys.Least(), p.keys.Most())
-	g := cut.key
-	rootSlope := math.Sqrt(slope(g))
-	atLevel := cut.before.w / rootSlope * p.unscale // what the classes before g hold at λ = a_g
-
-	switch {
-	case cut.before.w == 0 || (slots > atLevel && slots <= atLevel+cut.group.v):
-		// λ = a_g: class g shares what the classes before it leave, by
-		// Algorithm 1 — below its virtual sizes, or, when no class before
-		// it has work, on its own (Algorithm 1 with all of S).
-		share := slots
-		if cut.before.w > 0 {
-			share = slots - atLevel
-		}
-		ws.classShare(remaining, g, share)
-		next := 0 // position in ws.subDst of the next job of class g
-		for i := range ws.recs {
-			r := &ws.recs[i]
-			switch {
-			case r.key < g:
-				dst[i] = r.w / rootSlope * p.unscale
-			case r.key == g:
-				dst[i] = ws.subDst[next]
-				next++
-			default:
-				dst[i] = 0
-			}
-		}
-	case slots <= atLevel:
-		// Only through rounding at the previous class's end: the level
-		// lies above a_g, and the classes before g share S.
-		for i := range ws.recs {
-			if r := &ws.recs[i]; r.key < g {
-				dst[i] = portion(r.w, cut.before.w, slots)
-			} else {
-				dst[i] = 0
-			}
-		}
-	case g < 2:
-		// The level lies below a_g: every job of the classes up to g is
-		// past its virtual size, S_i ∝ T_i/√(β_i−1).
-		served := cut.before.w + cut.group.w
-		for i := range ws.recs {
-			if r := &ws.recs[i]; r.key <= g {
-				dst[i] = portion(r.w, served, slots)
-			} else {
-				dst[i] = 0
-			}
-		}
-	default:
-		// The β ≥ 2 class holds T_i, all it can use; the classes with
-		// β < 2 share the rest.
-		rest := slots - cut.group.v
-		for i := range ws.recs {
-			if r := &ws.recs[i]; r.key < 2 {
-				dst[i] = portion(r.w, cut.before.w, rest)
-			} else {
-				dst[i] = r.v
-			}
-		}
-	}
-	return true
-}
-
-// classShare runs Algorithm 1 (alloc.Allocate's kernel) with the given slots on the
-// jobs whose key is g, gathered in index order into ws.sub, leaving their
-// slots in ws.subDst, in the same order.
-func (ws *Workspace) classShare(remaining []float64, g, slots float64) {
-	ws.sub = ws.sub[:0]
-	for i := range ws.recs {
-		if ws.recs[i].key == g {
-			ws.sub = append(ws.sub, remaining[i])
-		}
-	}
-	// The class's β is g itself below 2; for the β ≥ 2 class any β ≥ 2 is
-	// the same model (no speculation). The jobs were validated by prepare.
-	ws.subDst = slices.Grow(ws.subDst[:0], len(ws.sub))[:len(ws.sub)]
-	hopper.Allocate(ws.subDst, ws.sub, max(0, slots), hopper.Summarize(ws.sub, g), &ws.sel)
+	ws.fill.Finish(remaining)
+	return nil
 }

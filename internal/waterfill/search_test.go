@@ -1,4 +1,4 @@
-package stragglers
+package waterfill
 
 import (
 	"cmp"
@@ -9,6 +9,13 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
+
+// tol is the relative tolerance of sums taken in different orders.
+const tol = 1e-9
+
+func approx(a, b, scale float64) bool {
+	return math.Abs(a-b) <= tol*max(1, scale, math.Abs(a), math.Abs(b))
+}
 
 // referenceSearch sorts the records by key and scans the groups: the
 // definition of search.
@@ -124,9 +131,8 @@ func TestSearchHistogramFollowsWork(t *testing.T) {
 			beta[i] = 1.01 + 0.98*float64(i)/float64(n)
 		}
 		var ws Workspace
-		if _, err := Allocate(nil, remaining, beta, float64(n), &ws); err != nil {
-			t.Fatal(err)
-		}
+		ws.Prepare(remaining, beta)
+		ws.Fill(make([]float64, n), remaining, float64(n))
 		limit := max(16, n/8)
 		if len(ws.hist) == 0 || cap(ws.hist) > 2*limit {
 			t.Errorf("n = %d: histogram of %d buckets (capacity %d), want at most %d", n, len(ws.hist), cap(ws.hist), limit)
@@ -134,7 +140,7 @@ func TestSearchHistogramFollowsWork(t *testing.T) {
 	}
 }
 
-// testPrepareKeyRange: prepare records the least and the greatest key
+// testPrepareKeyRange: Prepare records the least and the greatest key
 // min(β_i, 2), the range the search's first histogram level spans (which
 // groups its sums, and so rounds the shares), and ΣT_i; checked against
 // min, max and a sum taken here.
@@ -149,11 +155,8 @@ func testPrepareKeyRange(t *rapid.T) {
 		total += remaining[i]
 	}
 	var ws Workspace
-	p, err := ws.prepare("f", remaining, beta, 10)
-	if err != nil {
-		t.Fatalf("prepare: %v", err)
-	}
-	if p.keys.Least() != least || p.keys.Most() != most || p.total != total {
+	ws.Prepare(remaining, beta)
+	if p := ws.snap; p.keys.Least() != least || p.keys.Most() != most || p.total != total {
 		t.Fatalf("prepare: keys in [%v, %v], total %v; want [%v, %v], %v", p.keys.Least(), p.keys.Most(), p.total, least, most, total)
 	}
 }

@@ -1,4 +1,4 @@
-package stragglers
+package waterfill
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package dag
+package dagkernel
 
 import (
 	"cmp"
