@@ -218,10 +218,16 @@ func ShortPartition(nodes int, fraction float64) (int, error) {
 	if err := check.Unit(fn, check.Scalar, "fraction", fraction); err != nil {
 		return 0, err
 	}
+	return shortPartition(nodes, fraction), nil
+}
+
+// shortPartition is ShortPartition's kernel, for nodes in [0, MaxProbes]
+// and fraction in [0, 1] (validateSim checks a Config's). O(1).
+func shortPartition(nodes int, fraction float64) int {
 	short := fraction * float64(nodes)
 	parts := make([]int, 2)
 	selection.Apportion(new(selection.Workspace), parts, []float64{short, float64(nodes) - short}, nodes, nil)
-	return parts[0], nil
+	return parts[0]
 }
 
 // entry is one element of a node's queue.
@@ -568,11 +574,7 @@ func (s *simulator) init() error {
 	s.initNodes()
 	s.general = cfg.Nodes
 	if cfg.Policy == Eagle || cfg.Policy == Hawk {
-		short, err := ShortPartition(cfg.Nodes, cfg.ShortFraction)
-		if err != nil {
-			return err
-		}
-		s.general = cfg.Nodes - short
+		s.general = cfg.Nodes - shortPartition(cfg.Nodes, cfg.ShortFraction)
 	}
 	misestimate := cfg.MisestimateMin != 0 || cfg.MisestimateMax != 0
 	factor := distuv.Uniform{Min: cfg.MisestimateMin, Max: cfg.MisestimateMax, Src: s.rng}
