@@ -147,9 +147,10 @@
 // the engine's validated state (task counts, tail indices, Config) and
 // call the kernels, each of whose doc comments states the precondition
 // its caller has checked; a user's allocator gets the same results from
-// the exported functions (sim's TestUserPartsMatchBuiltIns). The built-in
-// baseline rules still call stragglers' exported baseline functions, and
-// report a failure as the engine's fault. (Unlike a user's plug-in,
+// the exported functions (sim's TestUserPartsMatchBuiltIns). Not yet
+// so: the speculation baselines (sim's LATE, GRASS, Dolly, Spark and
+// Hadoop rules, and competitive's GRASS and Dolly) still call stragglers'
+// exported baseline functions and report a failure as the engine's fault. (Unlike a user's plug-in,
 // several built-in rules also read engine state that sim.Decision does
 // not expose.)
 //
