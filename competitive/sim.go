@@ -149,7 +149,8 @@ func (e *InvariantError) Error() string {
 // With Config.Baseline the Fair scheduler shares the machines max-min and
 // each job runs the baseline's in-job rule (Mantri, Dolly or GRASS, Xu et
 // al. §5; see Baseline), which sees each running task's progress-rate
-// estimate of its remaining time and the age of its oldest copy.
+// estimate of its remaining time and how many copies it runs (every
+// running copy has run at least one slot, so none is too young to judge).
 //
 // Randomness (the policies' choices and the service) comes from rng; a nil
 // rng is allowed only with σ = 0 and makes the policies' choices
