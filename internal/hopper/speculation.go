@@ -48,11 +48,10 @@ func SpeculationSplit(ws *selection.Workspace, unscheduled, running, busy, slots
 // the cut-off is the quantile to within rounding over float64's whole
 // range — +Inf when it exceeds MaxFloat64 (no task qualifies), 0 when it
 // lies below half the smallest subnormal (every task with t_rem > 0
-// qualifies, as it does exactly). O(1).
+// qualifies, as it does exactly). At δ = 1 the division by (1−δ)^(1/β) =
+// 0 gives the +Inf itself. Precondition (the callers', checked): newCopy
+// finite and > 0, beta finite and > 1, threshold in [0, 1]. O(1).
 func MantriCutoff(newCopy, beta, threshold float64) float64 {
-	if threshold == 1 {
-		return math.Inf(1)
-	}
 	frac, exp := math.Frexp(newCopy) // newCopy = frac·2^exp, frac ∈ [1/2, 1)
 	q := frac * ((beta - 1) / beta) / math.Pow(1-threshold, 1/beta)
 	return math.Ldexp(q, exp)
