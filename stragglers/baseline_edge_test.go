@@ -129,35 +129,50 @@ func TestGRASSGreedyTie(t *testing.T) {
 
 // TestGRASSOverflowOrder: RAS ranks copies by their saving c·t_rem −
 // (c+1)·t_new even where the products overflow float64; the saving is
-// computed here exactly (math/big). Task 0 (3 copies, t_rem 0.5·Max, t_new
-// 0.32·Max) saves 0.22·Max, task 1 (2 copies, t_rem 0.6·Max, t_new
-// 0.3·Max) 0.3·Max: the one free slot copies task 1. And at equality,
-// c·t_rem = (c+1)·t_new exactly (3 copies, t_rem 2^1023, t_new
-// 3·2^1021), the copy saves nothing: none.
+// computed here exactly (math/big). In the first fixture task 0 (3
+// copies, t_rem 0.5·Max, t_new 0.32·Max) saves 0.22·Max, task 1 (2 copies,
+// t_rem 0.6·Max, t_new 0.3·Max) 0.3·Max: the one free slot copies task 1.
+// In the second, task 0 (7 copies, t_rem 0.35·Max, t_new 0.2·Max) saves
+// 0.85·Max and task 1 (2 copies, t_rem 0.6·Max, t_new 0.25·Max) 0.45·Max,
+// while c/(c+1)·t_rem − t_new, the saving without its factor c+1, would
+// rank task 1 first (0.15 against 0.106): the free slot copies task 0.
+// And at equality, c·t_rem = (c+1)·t_new exactly (3 copies, t_rem 2^1023,
+// t_new 3·2^1021), the copy saves nothing: none.
 func TestGRASSOverflowOrder(t *testing.T) {
 	t.Parallel()
 	const m = math.MaxFloat64
 	ras := DefaultGRASS()
 	ras.SwitchWaves = 0
-	tasks := []TaskStatus{
-		{Task: Task{State: Running, Copies: 3, Remaining: 0.5 * m}, NewCopy: 0.32 * m},
-		{Task: Task{State: Running, Copies: 2, Remaining: 0.6 * m}, NewCopy: 0.3 * m},
-	}
-	best, bestSaving := -1, new(big.Float)
-	for i, task := range tasks {
-		c := big.NewFloat(float64(task.Copies))
-		s := new(big.Float).Mul(c, big.NewFloat(task.Remaining))
-		s.Sub(s, new(big.Float).Mul(new(big.Float).Add(c, big.NewFloat(1)), big.NewFloat(task.NewCopy)))
-		if s.Sign() > 0 && (best < 0 || s.Cmp(bestSaving) > 0) {
-			best, bestSaving = i, s
+	for _, c := range []struct {
+		tasks []TaskStatus
+		slots int // one more than the running copies: one free slot
+		best  int
+	}{
+		{[]TaskStatus{
+			{Task: Task{State: Running, Copies: 3, Remaining: 0.5 * m}, NewCopy: 0.32 * m},
+			{Task: Task{State: Running, Copies: 2, Remaining: 0.6 * m}, NewCopy: 0.3 * m},
+		}, 6, 1},
+		{[]TaskStatus{
+			{Task: Task{State: Running, Copies: 7, Remaining: 0.35 * m}, NewCopy: 0.2 * m},
+			{Task: Task{State: Running, Copies: 2, Remaining: 0.6 * m}, NewCopy: 0.25 * m},
+		}, 10, 0},
+	} {
+		best, bestSaving := -1, new(big.Float)
+		for i, task := range c.tasks {
+			n := big.NewFloat(float64(task.Copies))
+			s := new(big.Float).Mul(n, big.NewFloat(task.Remaining))
+			s.Sub(s, new(big.Float).Mul(new(big.Float).Add(n, big.NewFloat(1)), big.NewFloat(task.NewCopy)))
+			if s.Sign() > 0 && (best < 0 || s.Cmp(bestSaving) > 0) {
+				best, bestSaving = i, s
+			}
 		}
-	}
-	if best != 1 {
-		t.Fatalf("the fixture: exact best %d, want 1", best)
-	}
-	got, err := GRASS(nil, tasks, 6, ras, nil)
-	if want := []Action{{best, Copy}}; err != nil || !slices.Equal(got, want) {
-		t.Errorf("got %v, %v; want %v", got, err, want)
+		if best != c.best {
+			t.Fatalf("the fixture: exact best %d, want %d", best, c.best)
+		}
+		got, err := GRASS(nil, c.tasks, c.slots, ras, nil)
+		if want := []Action{{best, Copy}}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("%v: got %v, %v; want %v", c.tasks, got, err, want)
+		}
 	}
 	even := []TaskStatus{{Task: Task{State: Running, Copies: 3, Remaining: 0x1p1023}, NewCopy: 3 * 0x1p1021}}
 	if got, err := GRASS(nil, even, 4, ras, nil); err != nil || len(got) != 0 {
