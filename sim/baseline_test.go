@@ -732,3 +732,31 @@ func TestBaselinesUsePublicDecision(t *testing.T) {
 		t.Fatalf("only %d uses of the Decision found in %v", seen, files)
 	}
 }
+
+// TestLATECapIsClusterWide: LATE's SpeculativeCap is the cluster's (OSDI
+// 2008 §4: "a cap on the number of speculative tasks that can be running
+// at once", 10% of the slots), not a tenth of one job's slots: a job
+// alone on 40 slots, whose slowest quarter is 6 tasks, runs the cluster's
+// 4 copies at once, where a per-job cap of 10% of its 28 slots would
+// allow 3.
+func TestLATECapIsClusterWide(t *testing.T) {
+	t.Parallel()
+	d := []float64{1}
+	for i := range 24 {
+		d = append(d, float64(20+i))
+	}
+	jobs := []Job{{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: len(d), Durations: d, CopyDurations: ones(len(d))}}}}
+	for _, est := range []Estimator{Oracle, Progress} {
+		cfg := DefaultConfig(SRPT, 40)
+		cfg.Speculation.Estimator = est
+		cfg.Rule = &LATERule{}
+		cfg.Record = true
+		r, err := Simulate(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if most := maxExtra(r); most != 4 {
+			t.Errorf("%v, srpt+late, one job: at most %d speculative copies at once, want the cluster's cap, 4", est, most)
+		}
+	}
+}

@@ -132,6 +132,10 @@ type debugFlags struct {
 	// up to this time all come before its slowdown (engine.stretch): the
 	// information test's second sample path.
 	stretchAfter float64
+
+	// scratch, if not nil, is the reused memory the run starts from
+	// instead of the pool's (TestScratchReuse plants it).
+	scratch *scratch
 }
 
 // DefaultConfig returns the configuration of policy p on a cluster of

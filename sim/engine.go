@@ -151,6 +151,7 @@ type engine struct {
 	// freeCopies are the records of cs free for the next copies.
 	freeCopies []int32
 	active     []int32 // arrived, unfinished jobs in arrival order
+	sc         scratch // kept for reuse (scratch.go): the completed jobs' empty structures
 	pruned     bool    // some active job completed since the last schedule
 	busy       int     // slots held
 	unsched    int     // unscheduled runnable tasks over all jobs
@@ -262,7 +263,7 @@ func newEngine(fn string, jobs []Job, cfg Config, totalTasks int) *engine {
 	if e.observed || cfg.debug.stretchAfter > 0 {
 		e.floor = make([]float64, 0, nPhases)
 	}
-	e.ts = make([]taskState, totalTasks)
+	e.takeScratch(totalTasks)
 
 	task := int32(0)
 	for j := range jobs {
@@ -632,6 +633,9 @@ func (e *engine) startCopy(task int32, pool bool) {
 	}
 	if ts.status == taskUnscheduled {
 		ts.status = taskRunning
+		if js.running == nil {
+			js.running = recycled(&e.sc.running)
+		}
 		ts.runPos = int32(len(js.running))
 		js.running = append(js.running, task)
 	}
@@ -757,6 +761,9 @@ func (e *engine) stretch(task, num int32, d, t0 float64) float64 {
 func (e *engine) pushCheck(j int32, phi float64) {
 	e.steps++
 	js := &e.js[j]
+	if js.checks == nil {
+		js.checks = recycled(&e.sc.checks)
+	}
 	js.checks = append(js.checks, phi)
 	if len(js.checks)-int(js.checkHead) == 1 {
 		e.checkq.Push(minheap.Rank{Key: phi, ID: int(j)}, int(j), struct{}{})
@@ -916,7 +923,7 @@ func (e *engine) complete(task int32) {
 func (e *engine) finishJob(j int32) {
 	js := &e.js[j]
 	js.done = true
-	js.ix = nil
+	e.recycleJob(j)
 	e.pruned = true
 	r := &e.res.Jobs[j]
 	r.Finish = e.now

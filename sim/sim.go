@@ -145,6 +145,7 @@ func Simulate(jobs []Job, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.putScratch()
 	return e.res, nil
 }
 

@@ -70,7 +70,7 @@ func (e *engine) indexOf(j int32) *stragglerIndex {
 	}
 	js := &e.js[j]
 	if js.ix == nil {
-		js.ix = &stragglerIndex{}
+		js.ix = e.newIndex()
 	}
 	return js.ix
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +95,23 @@ func TestPolicyNamesAndFlagErrors(t *testing.T) {
 		if !strings.Contains(help, name) {
 			t.Errorf("cluster -h does not name %q", name)
 		}
+	}
+}
+
+// TestRunOrder: the runs that copy start first, each part in the order
+// given; written out by hand for presets and combinations.
+func TestRunOrder(t *testing.T) {
+	t.Parallel()
+	specs := []policySpec{
+		presetSpec(sim.Fair), presetSpec(sim.Hopper), presetSpec(sim.SRPT),
+		{name: "fair+late", alloc: "fair", rule: "late"}, presetSpec(sim.SREWC),
+		{name: "hopper+launch", alloc: "hopper", rule: "launch"}, presetSpec(sim.SRPTBestEffort),
+	}
+	want := []int{1, 3, 4, 6, 0, 2, 5}
+	if got := runOrder(specs); !slices.Equal(got, want) {
+		t.Fatalf("runOrder = %v, want %v", got, want)
+	}
+	if got := runOrder(nil); len(got) != 0 {
+		t.Fatalf("runOrder(nil) = %v, want none", got)
 	}
 }

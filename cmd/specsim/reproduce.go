@@ -509,6 +509,9 @@ func (r *reproducer) write(w, stderr io.Writer) error {
 		fmt.Fprintf(w, ", the SWIM days over %d", f.swimSeeds)
 	}
 	fmt.Fprintf(w, ". A gain is the reduction of the mean job completion time against the baseline; ± is the half-width of the 95%% confidence interval over seeds (Student's t).\n\n")
+	if f.swimDir != "" {
+		fmt.Fprintf(w, swimNote, f.swimSeeds, f.seeds)
+	}
 	for _, t := range tables {
 		fmt.Fprintf(w, "## %s\n\n%s\n\n", t.heading, t.intro)
 		if err := r.writeTable(w, t); err != nil {
@@ -533,6 +536,13 @@ func (r *reproducer) write(w, stderr io.Writer) error {
 	_, err = io.WriteString(w, reproReading)
 	return err
 }
+
+// swimNote is the report's paragraph on the SWIM days (with -swim): the
+// file's command, the cluster they run on and their seeds (-swim-seeds,
+// -seeds).
+const swimNote = `DIR is the directory of the SWIM files (` + "`../shared/data/swim`" + ` beside the module): this file and its plots are rewritten by ` + "`go run ./cmd/specsim reproduce`" + ` with the flags above, from the module's root. The SWIM days do not run on Facebook's clusters (600 machines in 2009, 3 000 in 2010, 4 slots each): there a day offers 1–2%% of the slots' capacity, no task ever waits and every allocation gives the same times. Each day runs instead on the cluster at which its first copies' work over its span is the offered load (the slots are in each section's heading). The SWIM rows average over %d seed(s), the synthetic ones over %d: a day of FB-2010 is 11.4 M tasks, a hundred times a synthetic run; with one seed a SWIM row has no interval.
+
+`
 
 // reproReading closes the report: how the simulator's model bears on the
 // thesis's claims, whatever the seeds.

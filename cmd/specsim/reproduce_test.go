@@ -117,6 +117,9 @@ func TestReproduce(t *testing.T) {
 			t.Errorf("the ε table lacks the row %s", e)
 		}
 	}
+	if strings.Contains(report, "DIR is the directory of the SWIM files") {
+		t.Error("the report has the SWIM days' note without -swim")
+	}
 	if !strings.Contains(report, "## Reading the tables") {
 		t.Error("the report lacks its reading")
 	}
@@ -293,6 +296,10 @@ func TestReproduceSwim(t *testing.T) {
 	}
 	if !strings.Contains(report, "| synthetic: hopper-eps vs fair+speculate | >70% | ") || !strings.Contains(report, "-swim DIR -swim-seeds 1") || !strings.Contains(report, ", the SWIM days over 1.") {
 		t.Errorf("report lacks the synthetic row or the SWIM flags:\n%s", report)
+	}
+	if !strings.Contains(report, "the cluster at which its first copies' work over its span is the offered load") ||
+		!strings.Contains(report, "1–2% of the slots' capacity") || !strings.Contains(report, "average over 1 seed(s), the synthetic ones over 2:") {
+		t.Errorf("report lacks the SWIM days' note (cluster sized for the load, seeds):\n%s", report)
 	}
 	if row := regexp.MustCompile(`(?m)^\| synthetic: hopper-eps vs fair\+speculate \| >70% \| (.*) \|`).FindStringSubmatch(report); row == nil || !strings.Contains(row[1], "±") {
 		t.Errorf("synthetic Fair row %q: want two seeds, an interval", row)
