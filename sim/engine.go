@@ -182,6 +182,7 @@ type engine struct {
 	key    []float64
 	order  []int32
 	sorter positionSort
+	urgent []urgentCand // scanUrgent's candidates
 }
 
 // eventHeap is the queue of events: internal/minheap's heap ranked by

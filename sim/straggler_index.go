@@ -367,15 +367,18 @@ func (e *engine) appendUrgent(dst []int, j int32, n int) []int {
 	return dst
 }
 
+// An urgentCand is an eligible running task in scanUrgent: its urgency
+// and its position in the job's running list.
+type urgentCand struct {
+	u   float64
+	pos int
+}
+
 // scanUrgent is appendUrgent without an index: every running task
-// visited.
+// visited; the candidates in e.urgent, reused.
 func (e *engine) scanUrgent(dst []int, j int32, n int) []int {
 	start := len(dst)
-	type cand struct {
-		u   float64
-		pos int
-	}
-	var cands []cand
+	cands := e.urgent[:0]
 	for pos, t := range e.js[j].running {
 		e.steps++
 		ts := &e.ts[t]
@@ -383,11 +386,11 @@ func (e *engine) scanUrgent(dst []int, j int32, n int) []int {
 			continue
 		}
 		if rem := e.remaining(t); e.passes(j, ts.copies, rem) {
-			cands = append(cands, cand{e.urgency(rem, ts.copies), pos})
+			cands = append(cands, urgentCand{e.urgency(rem, ts.copies), pos})
 		}
 	}
 	if len(cands) > n {
-		slices.SortFunc(cands, func(a, b cand) int {
+		slices.SortFunc(cands, func(a, b urgentCand) int {
 			if a.u != b.u {
 				return cmpFloat(b.u, a.u)
 			}
@@ -395,6 +398,7 @@ func (e *engine) scanUrgent(dst []int, j int32, n int) []int {
 		})
 		cands = cands[:n]
 	}
+	e.urgent = cands[:0] // kept for the next scan
 	for _, c := range cands {
 		dst = append(dst, c.pos)
 	}
