@@ -13,8 +13,8 @@ import (
 
 // indexChecker is an Allocator that, at every decision, checks the
 // straggler index of every active job against a brute force (and that its
-// queue of tasks not yet old enough stays within twice its pending part,
-// plus 32) —
+// queue of tasks not yet old enough, and the job's queue of checks, stay
+// within twice their pending parts, plus 32) —
 // stragglers.Speculate on Decision.AppendRunning's view of all the job's
 // running tasks, the computation the rules made at every decision before
 // the index — then allocates as inner does. drop, if set, is the mutant:
@@ -99,6 +99,9 @@ func (c *indexChecker) check(d *Decision, k int) {
 	}
 	if ix := d.e.js[d.e.active[k]].ix; ix != nil && len(ix.pend) > 2*(len(ix.pend)-ix.head)+32 {
 		c.fail("t=%v job %d: the queue of tasks to judge holds %d, %d of them pending", d.Now(), d.Job(k), len(ix.pend), len(ix.pend)-ix.head)
+	}
+	if js := &d.e.js[d.e.active[k]]; len(js.checks) > 2*(len(js.checks)-int(js.checkHead))+32 {
+		c.fail("t=%v job %d: the queue of checks holds %d, %d of them pending", d.Now(), d.Job(k), len(js.checks), len(js.checks)-int(js.checkHead))
 	}
 	if d.e.indexed && d.MayHaveStraggler(k) != (eligible > 0) {
 		c.fail("t=%v job %d: MayHaveStraggler %v with %d eligible", d.Now(), d.Job(k), d.MayHaveStraggler(k), eligible)
