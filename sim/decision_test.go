@@ -183,7 +183,7 @@ func (p *probe) look(d *Decision) {
 	p.now = d.Now()
 	k := p.position(d, "k")
 	in := k >= 0 && k < d.Active()
-	method := rapid.IntRange(0, 17).Draw(t, "method")
+	method := rapid.IntRange(0, 18).Draw(t, "method")
 	var fn string
 	var zero bool
 	switch method {
@@ -373,6 +373,33 @@ func (p *probe) lookMore(d *Decision, method, k int, in bool) (fn string, zero, 
 			}
 		}
 		return "AppendRunning", len(view) == 0, false
+	case 17:
+		// Stragglers counts eligible running tasks; AppendStragglers gives
+		// min(n, that many) distinct running positions, increasing, after
+		// what dst held.
+		e := d.Stragglers(k)
+		n := rapid.IntRange(-1, 4).Draw(t, "n")
+		got := d.AppendStragglers([]int{-7}, k, n)
+		if in {
+			if !(e >= 0 && e <= d.Running(k)) {
+				t.Fatalf("Stragglers(%d) = %d of %d running", k, e, d.Running(k))
+			}
+			want := min(max(n, 0), e)
+			if len(got) != 1+want || got[0] != -7 {
+				t.Fatalf("AppendStragglers([-7], %d, %d) = %v: want -7 and %d positions", k, n, got, want)
+			}
+			for i, pos := range got[1:] {
+				if pos < 0 || pos >= d.Running(k) || (i > 0 && pos <= got[i]) {
+					t.Fatalf("AppendStragglers(%d, %d) = %v: positions not increasing within %d running", k, n, got, d.Running(k))
+				}
+			}
+			return "Stragglers", e == 0, false
+		}
+		if e != 0 || len(got) != 1 {
+			t.Fatalf("Stragglers(%d) = %d, AppendStragglers %v out of range", k, e, got)
+		}
+		p.miss("sim.Decision.Stragglers", k, "k")
+		return "Stragglers", true, true
 	default:
 		x := d.PoolKey(k)
 		if in && !(x >= 0) {
@@ -581,6 +608,7 @@ func FuzzDecisionRunning(f *testing.F)     { f.Fuzz(rapid.MakeFuzz(testDecisionN
 func FuzzDecisionRunningTask(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testDecisionNoPanic)) }
 func FuzzDecisionLaunch(f *testing.F)      { f.Fuzz(rapid.MakeFuzz(testDecisionNoPanic)) }
 func FuzzDecisionCopy(f *testing.F)        { f.Fuzz(rapid.MakeFuzz(testDecisionNoPanic)) }
+func FuzzDecisionStragglers(f *testing.F)  { f.Fuzz(rapid.MakeFuzz(testDecisionNoPanic)) }
 
 // partName is the name of a built-in part's type as its functions' names
 // spell it: "SRPTAllocator" for a *SRPTAllocator.
