@@ -104,14 +104,7 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 	if err := h.checkCount(fn, len(h.nodes), remaining, 0); err != nil {
 		return 0, err
 	}
-	var id int32
-	if k := len(h.free); k > 0 {
-		id = h.free[k-1]
-		h.free = h.free[:k-1]
-	} else {
-		id = int32(len(h.nodes))
-		h.nodes = append(h.nodes, node{left: none, right: none})
-	}
+	id := takeID(&h.free, &h.nodes, node{left: none, right: none})
 	h.nodes[id].t = remaining + 0 // −0 is +0
 	h.nodes[id].live = true
 	h.n++

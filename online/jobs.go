@@ -80,14 +80,7 @@ var (
 // class, T, weight, virtual size and basis u, and inserts it. O(log n)
 // expected.
 func (j *jobs) add(class, t, w, v, u float64) int32 {
-	var id int32
-	if k := len(j.free); k > 0 {
-		id = j.free[k-1]
-		j.free = j.free[:k-1]
-	} else {
-		id = int32(len(j.nodes))
-		j.nodes = append(j.nodes, jobNode{})
-	}
+	id := takeID(&j.free, &j.nodes, jobNode{})
 	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v, u: u, left: none, right: none, live: true}
 	j.n++
 	j.update(id)
@@ -99,8 +92,9 @@ func (j *jobs) add(class, t, w, v, u float64) int32 {
 	return id
 }
 
-// release removes id from the tree and frees it. O(log n) expected.
-func (j *jobs) release(id int32) {
+// detach takes id out of the tree, keeping the class-end marks (its
+// predecessor may become its class's last job). O(log n) expected.
+func (j *jobs) detach(id int32) {
 	var pred int32 = none
 	if j.ends {
 		pred = j.lastBefore(j.keyOf(id))
@@ -109,6 +103,11 @@ func (j *jobs) release(id int32) {
 	if j.ends {
 		j.fixEnd(pred)
 	}
+}
+
+// release removes id from the tree and frees it. O(log n) expected.
+func (j *jobs) release(id int32) {
+	j.detach(id)
 	j.nodes[id] = jobNode{left: none, right: none}
 	j.free = append(j.free, id)
 	j.n--
@@ -117,14 +116,7 @@ func (j *jobs) release(id int32) {
 // set changes id's class, T, weight, virtual size and basis. O(log n)
 // expected.
 func (j *jobs) set(id int32, class, t, w, v, u float64) {
-	var pred int32 = none
-	if j.ends {
-		pred = j.lastBefore(j.keyOf(id))
-	}
-	j.root = j.remove(j.root, id)
-	if j.ends {
-		j.fixEnd(pred)
-	}
+	j.detach(id)
 	n := &j.nodes[id]
 	n.class, n.t, n.w, n.v, n.u, n.left, n.right = class, t, w, v, u, none, none
 	j.update(id)
@@ -582,4 +574,17 @@ func (j *jobs) keyOrZero(id int) key {
 		return key{0, 0, int64(id)}
 	}
 	return j.keyOf(int32(id))
+}
+
+// takeID returns the last freed id of free (its node as its release left
+// it), else a new one whose node, fresh, it appends to nodes. O(1),
+// amortised for the append.
+func takeID[T any](free *[]int32, nodes *[]T, fresh T) int32 {
+	if k := len(*free); k > 0 {
+		id := (*free)[k-1]
+		*free = (*free)[:k-1]
+		return id
+	}
+	*nodes = append(*nodes, fresh)
+	return int32(len(*nodes) - 1)
 }
