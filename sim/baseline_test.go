@@ -505,17 +505,23 @@ func TestStageStats(t *testing.T) { t.Parallel(); rapid.Check(t, testStageStats)
 func TestDollyBudgetAtLaunch(t *testing.T) {
 	t.Parallel()
 	job := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 2, Durations: []float64{1, 3}, CopyDurations: []float64{2, 2}}}}
-	for _, alloc := range []string{"srpt", "fair", "hopper"} {
-		cfg := DefaultConfig(SRPT, 40)
-		cfg.Allocator, _ = NewAllocator(alloc)
-		cfg.Rule = &DollyRule{}
-		cfg.Record = true
-		r, err := Simulate([]Job{job, job}, cfg)
-		if err != nil {
-			t.Fatalf("%s+dolly: %v", alloc, err)
-		}
-		if r.Stats.Copies != 2 || maxExtra(r) != 2 {
-			t.Errorf("%s+dolly: %d clones, %d at once; want 2 (the budget)", alloc, r.Stats.Copies, maxExtra(r))
+	// The budget is 5% of the slots, and the rule runs at most ⌊5%⌋ clones
+	// at once: 2 on 40 slots and on 59 (2.95, not 3). On 30 (1.5) none: a
+	// job is cloned all or nothing, one clone per task, and each job's 2
+	// clones exceed 1.5.
+	for _, c := range []struct{ slots, budget int }{{40, 2}, {59, 2}, {30, 0}} {
+		for _, alloc := range []string{"srpt", "fair", "hopper"} {
+			cfg := DefaultConfig(SRPT, c.slots)
+			cfg.Allocator, _ = NewAllocator(alloc)
+			cfg.Rule = &DollyRule{}
+			cfg.Record = true
+			r, err := Simulate([]Job{job, job}, cfg)
+			if err != nil {
+				t.Fatalf("%s+dolly: %v", alloc, err)
+			}
+			if r.Stats.Copies != c.budget || maxExtra(r) != c.budget {
+				t.Errorf("%s+dolly on %d slots: %d clones, %d at once; want %d (the budget)", alloc, c.slots, r.Stats.Copies, maxExtra(r), c.budget)
+			}
 		}
 	}
 }
