@@ -5,7 +5,7 @@ import (
 
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
-	"github.com/specsched/specsched/internal/scale"
+	"github.com/specsched/specsched/internal/waterfill"
 )
 
 // Classes maintains the throughput-maximal allocation for jobs of
@@ -38,11 +38,9 @@ import (
 // Next's rule is Fair's: the first active job in Compare's order at least a
 // whole slot short of its share, else the first short at all.
 type Classes struct {
-	jobs
-	slots float64
+	jobs // with the slots, and fresh: the level below is valid (see refresh)
 
-	// The water level, valid while fresh (see refresh).
-	fresh     bool
+	// The water level.
 	zero      bool    // no work or no slots: every share is 0
 	g         float64 // the class the level stops at
 	rootSlope float64 // √a(g)
@@ -71,7 +69,7 @@ func NewClasses(slots float64) (*Classes, error) {
 	if err := check.NonNegative("online.NewClasses", check.Scalar, "slots", slots); err != nil {
 		return nil, err
 	}
-	return &Classes{jobs: jobs{root: none, ends: true}, slots: slots}, nil
+	return &Classes{jobs: jobs{root: none, ends: true, slots: slots}}, nil
 }
 
 // Len is the number of jobs held. O(1).
@@ -126,38 +124,19 @@ func (c *Classes) Update(id int, remaining, beta float64) error {
 
 // Remove removes job id. An error (an *specsched.InputError on "id"),
 // with c unchanged, for an id not in use. O(log n) expected.
-func (c *Classes) Remove(id int) error {
-	if err := c.checkID("online.Classes.Remove", id); err != nil {
-		return err
-	}
-	c.fresh = false
-	c.release(int32(id))
-	return nil
-}
+func (c *Classes) Remove(id int) error { return c.removeJob("online.Classes.Remove", id) }
 
 // SetSlots changes the cluster's slots to slots ≥ 0 (finite); an error
 // (an *specsched.InputError on "slots"), with c unchanged, otherwise. O(1).
 func (c *Classes) SetSlots(slots float64) error {
-	if err := check.NonNegative("online.Classes.SetSlots", check.Scalar, "slots", slots); err != nil {
-		return err
-	}
-	c.slots, c.fresh = slots, false
-	return nil
+	return c.setSlots("online.Classes.SetSlots", slots)
 }
 
 // SetHeld records that job id holds slots ≥ 0 slots (at most 2^53). An
 // error (an *specsched.InputError on "id" or "slots"), with c unchanged,
 // otherwise. O(log n) expected.
 func (c *Classes) SetHeld(id, slots int) error {
-	const fn = "online.Classes.SetHeld"
-	if err := c.checkID(fn, id); err != nil {
-		return err
-	}
-	if err := check.Total(fn, "slots", slots); err != nil {
-		return err
-	}
-	c.setHeld(int32(id), float64(slots))
-	return nil
+	return c.setHeldJob("online.Classes.SetHeld", id, slots)
 }
 
 // Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
@@ -185,27 +164,8 @@ func (c *Classes) Target(id int) (float64, error) {
 // and returns dst[:IDs()], grown if too small: stragglers.Allocate on the
 // jobs indexed by id. O(IDs()).
 func (c *Classes) Snapshot(dst []float64) []float64 {
-	n := len(c.nodes)
-	if cap(dst) < n {
-		dst = make([]float64, n)
-	}
-	dst = dst[:n]
 	c.refresh()
-	for id := range dst {
-		dst[id] = 0
-		if c.nodes[id].live {
-			dst[id] = c.shareOf(int32(id))
-		}
-	}
-	return dst
-}
-
-// portion is x/d·s without letting x/d underflow (stragglers' portion).
-func portion(x, d, s float64) float64 {
-	if r := x / d; r >= scale.MinNormal || x == 0 {
-		return r * s
-	}
-	return scale.Share(x, d, s)
+	return c.snapshot(dst, c.shareOf)
 }
 
 // shareOf is node x's share, with the level fresh.
@@ -223,14 +183,14 @@ func (c *Classes) shareOf(x int32) float64 {
 		return c.classShare(x)
 	case levelAbove:
 		if below {
-			return portion(n.w, c.before.sumW, c.slots)
+			return waterfill.Portion(n.w, c.before.sumW, c.slots)
 		}
 		return 0
 	case levelBelow:
-		return portion(n.w, c.before.sumW+c.group.sumW, c.slots)
+		return waterfill.Portion(n.w, c.before.sumW+c.group.sumW, c.slots)
 	}
 	if below {
-		return portion(n.w, c.before.sumW, c.slots-c.group.sumV)
+		return waterfill.Portion(n.w, c.before.sumW, c.slots-c.group.sumV)
 	}
 	return n.v
 }

@@ -34,11 +34,10 @@ import (
 // out the fractional slots by largest remainder: fairness.AllocateSlots's
 // remainders move with f, and so with N, at every arrival.
 type Fair struct {
-	jobs
-	slots, c, eps float64
+	jobs   // with the slots, and fresh: the cut-offs below are valid (see refresh)
+	c, eps float64
 
-	// The cut-offs, valid while fresh (see refresh).
-	fresh    bool
+	// The cut-offs.
 	floor    float64
 	caseOne  bool
 	m1       int32   // first job with c·T > f (none: no such job)
@@ -66,7 +65,7 @@ func NewFair(slots, beta, eps float64) (*Fair, error) {
 	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
 		return nil, err
 	}
-	return &Fair{jobs: jobs{root: none}, slots: slots, c: hopper.Factor(beta), eps: eps}, nil
+	return &Fair{jobs: jobs{root: none, slots: slots}, c: hopper.Factor(beta), eps: eps}, nil
 }
 
 // Len is the number of jobs held. O(1).
@@ -107,38 +106,19 @@ func (f *Fair) Update(id int, remaining float64) error {
 
 // Remove removes job id. An error (an *specsched.InputError on "id"),
 // with f unchanged, for an id not in use. O(log n) expected.
-func (f *Fair) Remove(id int) error {
-	if err := f.checkID("online.Fair.Remove", id); err != nil {
-		return err
-	}
-	f.fresh = false
-	f.release(int32(id))
-	return nil
-}
+func (f *Fair) Remove(id int) error { return f.removeJob("online.Fair.Remove", id) }
 
 // SetSlots changes the cluster's slots to slots ≥ 0 (finite); an error
 // (an *specsched.InputError on "slots"), with f unchanged, otherwise. O(1).
 func (f *Fair) SetSlots(slots float64) error {
-	if err := check.NonNegative("online.Fair.SetSlots", check.Scalar, "slots", slots); err != nil {
-		return err
-	}
-	f.slots, f.fresh = slots, false
-	return nil
+	return f.setSlots("online.Fair.SetSlots", slots)
 }
 
 // SetHeld records that job id holds slots ≥ 0 slots (at most 2^53), what
 // Next compares with its share. An error (an *specsched.InputError on
 // "id" or "slots"), with f unchanged, otherwise. O(log n) expected.
 func (f *Fair) SetHeld(id, slots int) error {
-	const fn = "online.Fair.SetHeld"
-	if err := f.checkID(fn, id); err != nil {
-		return err
-	}
-	if err := check.Total(fn, "slots", slots); err != nil {
-		return err
-	}
-	f.setHeld(int32(id), float64(slots))
-	return nil
+	return f.setHeldJob("online.Fair.SetHeld", id, slots)
 }
 
 // Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
@@ -165,19 +145,8 @@ func (f *Fair) Target(id int) (float64, error) {
 // and returns dst[:IDs()], grown if too small: fairness.Allocate on the
 // remaining tasks indexed by id. O(IDs()).
 func (f *Fair) Snapshot(dst []float64) []float64 {
-	n := len(f.nodes)
-	if cap(dst) < n {
-		dst = make([]float64, n)
-	}
-	dst = dst[:n]
 	f.refresh()
-	for id := range dst {
-		dst[id] = 0
-		if f.nodes[id].live {
-			dst[id] = f.shareOf(int32(id))
-		}
-	}
-	return dst
+	return f.snapshot(dst, f.shareOf)
 }
 
 // shareOf is node x's share, with the cut-offs fresh.

@@ -20,7 +20,9 @@ type jobs struct {
 	free  []int32
 	root  int32
 	n     int
-	ends  bool // keep the class ends (Classes): see jobNode.end
+	ends  bool    // keep the class ends (Classes): see jobNode.end
+	slots float64 // the cluster's slots
+	fresh bool    // the owner's cut-offs are valid: no event since its refresh
 }
 
 // A jobNode is one job and, over its subtree, the sums the algorithms'
@@ -587,4 +589,61 @@ func takeID[T any](free *[]int32, nodes *[]T, fresh T) int32 {
 	}
 	*nodes = append(*nodes, fresh)
 	return int32(len(*nodes) - 1)
+}
+
+// The events and the snapshot Fair and Classes share, fn naming the
+// exported method; an event that changes the shares marks the owner's
+// cut-offs stale (fresh = false).
+
+// removeJob is Remove: an error (an *specsched.InputError on "id"), with j
+// unchanged, for an id not in use. O(log n) expected.
+func (j *jobs) removeJob(fn string, id int) error {
+	if err := j.checkID(fn, id); err != nil {
+		return err
+	}
+	j.fresh = false
+	j.release(int32(id))
+	return nil
+}
+
+// setSlots is SetSlots: slots ≥ 0 (finite), else an error (an
+// *specsched.InputError on "slots") with j unchanged. O(1).
+func (j *jobs) setSlots(fn string, slots float64) error {
+	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
+		return err
+	}
+	j.slots, j.fresh = slots, false
+	return nil
+}
+
+// setHeldJob is SetHeld: job id holds slots ≥ 0 slots (at most 2^53), else
+// an error (an *specsched.InputError on "id" or "slots") with j unchanged.
+// The shares do not change. O(log n) expected.
+func (j *jobs) setHeldJob(fn string, id, slots int) error {
+	if err := j.checkID(fn, id); err != nil {
+		return err
+	}
+	if err := check.Total(fn, "slots", slots); err != nil {
+		return err
+	}
+	j.setHeld(int32(id), float64(slots))
+	return nil
+}
+
+// snapshot writes share(id) to dst[id] for every id in use, 0 for the
+// others, and returns dst[:len(nodes)], grown if too small; the owner's
+// cut-offs must be fresh. O(ids).
+func (j *jobs) snapshot(dst []float64, share func(int32) float64) []float64 {
+	n := len(j.nodes)
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	for id := range dst {
+		dst[id] = 0
+		if j.nodes[id].live {
+			dst[id] = share(int32(id))
+		}
+	}
+	return dst
 }
