@@ -88,7 +88,7 @@ func TestAllocationDstOverlap(t *testing.T) {
 func TestSpeculateDstOverlap(t *testing.T) {
 	t.Parallel()
 	p := Speculation{NewCopy: 1, Beta: 1.5}
-	tasks := []Task{{Running, 1, 0, 5}, {Unscheduled, 0, 0, 0}, {Running, 1, 0, 7}}
+	tasks := []Task{{State: Running, Copies: 1, Elapsed: 0, Remaining: 5}, {State: Unscheduled, Copies: 0, Elapsed: 0, Remaining: 0}, {State: Running, Copies: 1, Elapsed: 0, Remaining: 7}}
 	orig := slices.Clone(tasks)
 	for name, dst := range map[string][]Action{
 		"over the tasks": overlay[Action](tasks, 0, 2), "over the last task": overlay[Action](tasks, 2, 1),

@@ -122,7 +122,7 @@ func TestGRASSGreedyTie(t *testing.T) {
 		{NewCopy: 2},
 	}
 	got, err := GRASS(nil, tasks, 2, DefaultGRASS(), nil) // 2 unfinished ≤ 2·2: GS
-	if want := []Action{{1, Launch}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 1, Kind: Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}
 }
@@ -170,7 +170,7 @@ func TestGRASSOverflowOrder(t *testing.T) {
 			t.Fatalf("the fixture: exact best %d, want %d", best, c.best)
 		}
 		got, err := GRASS(nil, c.tasks, c.slots, ras, nil)
-		if want := []Action{{best, Copy}}; err != nil || !slices.Equal(got, want) {
+		if want := []Action{{Task: best, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 			t.Errorf("%v: got %v, %v; want %v", c.tasks, got, err, want)
 		}
 	}
@@ -233,7 +233,7 @@ func TestHadoopScanCases(t *testing.T) {
 		got, err := HadoopSpeculate(nil, tc.tasks, tc.slots, tc.p, nil)
 		want := []Action{}
 		if tc.want >= 0 {
-			want = []Action{{tc.want, Copy}}
+			want = []Action{{Task: tc.want, Kind: Copy}}
 		}
 		if err != nil || !slices.Equal(got, want) && len(got)+len(want) > 0 {
 			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, want)
@@ -281,7 +281,7 @@ func TestHadoopMeanOverflow(t *testing.T) {
 		got, err := HadoopSpeculate(nil, tasks, len(tasks)+1, DefaultHadoop(), nil)
 		want := []Action{}
 		if big.NewFloat(tc.rem).Cmp(mean) > 0 {
-			want = []Action{{len(tasks) - 1, Copy}}
+			want = []Action{{Task: len(tasks) - 1, Kind: Copy}}
 		}
 		if err != nil || !slices.Equal(got, want) && len(got)+len(want) > 0 {
 			t.Errorf("durations %v, t_rem %g: %v, %v; want %v", tc.durations, tc.rem, got, err, want)
@@ -302,7 +302,7 @@ func TestLATETimeLeft(t *testing.T) {
 	}
 	p := LATEConfig{SpeculativeCap: 1, SlowTaskThreshold: 1}
 	got, err := LATE(nil, tasks, 3, p, nil)
-	if want := []Action{{1, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 1, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}
 }
@@ -333,7 +333,7 @@ func TestLATEManyRated(t *testing.T) {
 			var want []Action
 			for i := range tasks {
 				if rates[i] <= q {
-					want = append(want, Action{i, Copy})
+					want = append(want, Action{Task: i, Kind: Copy})
 				}
 			}
 			if !slices.Equal(got, want) {

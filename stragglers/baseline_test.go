@@ -217,14 +217,14 @@ func corruptStatus(t *rapid.T, tasks []TaskStatus) {
 // checkNoPanic calls a rule on hostile input: an *InputError of fn with
 // dst untouched, or actions within the slots.
 func checkNoPanic(t *rapid.T, fn string, f baselineFunc, tasks []TaskStatus, slots int) {
-	sentinel := []Action{{42, Copy}}
+	sentinel := []Action{{Task: 42, Kind: Copy}}
 	got, err := f(sentinel[:0:1], tasks, slots, nil)
 	if err != nil {
 		var ie *specsched.InputError
 		if !errors.As(err, &ie) || ie.Func != fn || ie.Field == "" {
 			t.Fatalf("error %v is not a %s *InputError", err, fn)
 		}
-		if got != nil || sentinel[0] != (Action{42, Copy}) {
+		if got != nil || sentinel[0] != (Action{Task: 42, Kind: Copy}) {
 			t.Fatalf("on error: got %v, dst %v", got, sentinel)
 		}
 		return

@@ -1,10 +1,9 @@
 package stragglers
 
 import (
-	"math"
-
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/specbase"
 )
 
 // DollyConfig configures Dolly's budgeted cloning: Ganesh Ananthanarayanan,
@@ -16,25 +15,22 @@ import (
 // be applied following a simple computation based on limiting the
 // probability that a job straggles. Under Dolly, all the tasks within a
 // job will have the same number of clones."
-type DollyConfig struct {
-	// Budget is β, the share of the cluster's slots that clones (copies
-	// beyond the first) may hold at once; in [0, 1]. The Dolly paper's
-	// evaluation clones with 5% extra resources (its abstract).
-	Budget float64
-
-	// Utilization is τ: no job is cloned while the cluster's utilization
-	// is above it; in [0, 1]. 1 leaves the budget alone in charge.
-	Utilization float64
-
-	// StraggleProb is p, the probability that one copy of a task
-	// straggles, and Epsilon is ε, the probability of the job straggling
-	// that cloning aims for; both in [0, 1].
-	StraggleProb, Epsilon float64
-
-	// MaxClones is the most copies of a task, the original included, that
-	// cloning starts: in [1, 2^53].
-	MaxClones int
-}
+//
+// Its fields:
+//   - Budget is β, the share of the cluster's slots that clones (copies
+//     beyond the first) may hold at once; in [0, 1]. The Dolly paper's
+//     evaluation clones with 5% extra resources (its abstract).
+//   - Utilization is τ: no job is cloned while the cluster's utilization
+//     is above it; in [0, 1]. 1 leaves the budget alone in charge.
+//   - StraggleProb is p, the probability that one copy of a task
+//     straggles, and Epsilon is ε, the probability of the job straggling
+//     that cloning aims for; both in [0, 1].
+//   - MaxClones is the most copies of a task, the original included, that
+//     cloning starts: in [1, 2^53].
+//
+// The type is the baselines' kernel's (internal/specbase), which the
+// simulators call; the alias keeps it the one type they and callers share.
+type DollyConfig = specbase.DollyConfig
 
 // DefaultDolly returns the settings DollyClones documents: β = 5%, no
 // utilization threshold, p = ε = 5%, at most 3 copies of a task.
@@ -44,11 +40,15 @@ func DefaultDolly() DollyConfig {
 
 // DollyCluster is the cluster as Dolly's admission sees it when a job
 // arrives.
-type DollyCluster struct {
-	Slots       int     // the cluster's slots, in [0, 2^53]
-	Clones      int     // clones running now, copies beyond the first, in [0, 2^53]
-	Utilization float64 // busy slots over Slots, in [0, 1]
-}
+//
+// Its fields:
+//   - Slots: the cluster's slots, in [0, 2^53].
+//   - Clones: clones running now, copies beyond the first, in [0, 2^53].
+//   - Utilization: busy slots over Slots, in [0, 1].
+//
+// The type is the baselines' kernel's (internal/specbase), which the
+// simulators call; the alias keeps it the one type they and callers share.
+type DollyCluster = specbase.DollyCluster
 
 // DollyClones decides how many copies of each task — the original
 // included — Dolly launches for a job of n tasks arriving at cluster; 1
@@ -93,33 +93,7 @@ func DollyClones(n int, cluster DollyCluster, p DollyConfig) (int, error) {
 	if err := check.Unit(fn, check.Scalar, "cluster.Utilization", cluster.Utilization); err != nil {
 		return 0, err
 	}
-	c := dollyCount(n, p)
-	if c == 1 || cluster.Utilization > p.Utilization {
-		return 1, nil
-	}
-	// n·(c−1) + Clones in floats: both ≤ 2^53·2^53, no overflow; the
-	// budget compares as the paper's β·S.
-	if float64(n)*float64(c-1)+float64(cluster.Clones) > p.Budget*float64(cluster.Slots) {
-		return 1, nil
-	}
-	return c, nil
-}
-
-// dollyCount is the least c in [1, MaxClones] with 1 − (1 − p^c)^n ≤ ε,
-// or MaxClones: written n·log1p(−p^c) ≥ log1p(−ε), accurate for small p^c
-// and ε. Edge cases: n = 0, p = 0 or ε = 1 give 1; p = 1 (every copy
-// straggles) gives MaxClones for ε < 1.
-func dollyCount(n int, p DollyConfig) int {
-	if n == 0 || p.StraggleProb == 0 || p.Epsilon == 1 {
-		return 1
-	}
-	bound := math.Log1p(-p.Epsilon) // ≤ 0
-	for c := 1; c < p.MaxClones; c++ {
-		if float64(n)*math.Log1p(-math.Pow(p.StraggleProb, float64(c))) >= bound {
-			return c
-		}
-	}
-	return p.MaxClones
+	return specbase.DollyClones(n, cluster, p), nil
 }
 
 func checkDolly(fn string, p DollyConfig) error {
@@ -169,20 +143,5 @@ func Dolly(dst []Action, tasks []TaskStatus, slots, clones int, ws *Workspace) (
 	if err != nil {
 		return nil, err
 	}
-	dst = dst[:0]
-	free := slots - c.busy
-	if free <= 0 {
-		return dst, nil
-	}
-	launches := min(c.unscheduled, free)
-	extra := free - launches
-	dst = emit(dst, tasks, launches, nil)
-	n := len(dst)
-	for k := 0; k < n && extra > 0; k++ {
-		for range min(clones-1, extra) {
-			dst = append(dst, Action{Task: dst[k].Task, Kind: Copy})
-			extra--
-		}
-	}
-	return dst, nil
+	return specbase.Dolly(dst, tasks, c, slots, clones), nil
 }

@@ -151,7 +151,7 @@ func TestDollyExample(t *testing.T) {
 	t.Parallel()
 	tasks := []TaskStatus{{}, {}, {Task: Task{State: Finished}}, {}, {}, {Task: Task{State: Running, Copies: 1, Remaining: 9}}}
 	got, err := Dolly(nil, tasks, 8, 3, nil)
-	want := []Action{{0, Launch}, {1, Launch}, {3, Launch}, {4, Launch}, {0, Copy}, {0, Copy}, {1, Copy}}
+	want := []Action{{Task: 0, Kind: Launch}, {Task: 1, Kind: Launch}, {Task: 3, Kind: Launch}, {Task: 4, Kind: Launch}, {Task: 0, Kind: Copy}, {Task: 0, Kind: Copy}, {Task: 1, Kind: Copy}}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}

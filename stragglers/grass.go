@@ -1,10 +1,9 @@
 package stragglers
 
 import (
-	"math"
-
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/specbase"
 )
 
 // DefaultMaxCopies bounds the copies of one task that the rules which
@@ -17,34 +16,30 @@ const DefaultMaxCopies = 256
 // Stragglers in Approximation Analytics", USENIX NSDI 2014 ("the GRASS
 // paper"), for an exact job (error bound zero, as Xu et al. §5 run it;
 // the thesis §6.2 runs GRASS in every job of its baselines).
-type GRASSConfig struct {
-	// SwitchWaves is where GRASS switches from resource-aware speculation
-	// (RAS) to greedy speculation (GS): once the job's unfinished tasks fit
-	// in SwitchWaves waves of its slots, unscheduled + running ≤
-	// SwitchWaves·slots. Finite and ≥ 0 (0: RAS throughout, until the
-	// last task ends). See GRASS for the choice of 2.
-	SwitchWaves float64
-
-	// MaxCopies is the most copies of one task that may run at once; a
-	// task running MaxCopies copies is never copied. ≥ 1.
-	MaxCopies int
-
-	// MinElapsed is how long a task must have run before it can be judged
-	// a straggler; finite and ≥ 0.
-	MinElapsed float64
-}
+//
+// Its fields:
+//   - SwitchWaves is where GRASS switches from resource-aware speculation
+//     (RAS) to greedy speculation (GS): once the job's unfinished tasks
+//     fit in SwitchWaves waves of its slots, unscheduled + running ≤
+//     SwitchWaves·slots. Finite and ≥ 0 (0: RAS throughout, until the last
+//     task ends). See GRASS for the choice of 2.
+//   - MaxCopies is the most copies of one task that may run at once; a
+//     task running MaxCopies copies is never copied. ≥ 1.
+//   - MinElapsed is how long a task must have run before it can be judged
+//     a straggler; finite and ≥ 0.
+//
+// Its method Greedy(unfinished, slots) reports whether GRASS runs greedy
+// speculation (GS) for a job with unfinished = unscheduled + running tasks
+// on slots slots: unfinished ≤ SwitchWaves·slots. O(1).
+//
+// The type is the baselines' kernel's (internal/specbase), which the
+// simulators call; the alias keeps it the one type they and callers share.
+type GRASSConfig = specbase.GRASSConfig
 
 // DefaultGRASS returns the settings GRASS documents as ours: switch to GS
 // in the last two waves, DefaultMaxCopies, judge at once.
 func DefaultGRASS() GRASSConfig {
 	return GRASSConfig{SwitchWaves: 2, MaxCopies: DefaultMaxCopies}
-}
-
-// Greedy reports whether GRASS runs greedy speculation (GS) for a job with
-// unfinished = unscheduled + running tasks on slots slots: unfinished ≤
-// SwitchWaves·slots. O(1).
-func (p GRASSConfig) Greedy(unfinished, slots int) bool {
-	return float64(unfinished) <= p.SwitchWaves*float64(slots)
 }
 
 // GRASS decides what a job does with the slots it may use under GRASS
@@ -111,77 +106,5 @@ func GRASS(dst []Action, tasks []TaskStatus, slots int, p GRASSConfig, ws *Works
 	if err != nil {
 		return nil, err
 	}
-	ws = orNew(ws)
-	dst = dst[:0]
-	free := slots - c.busy
-	if free <= 0 || c.unscheduled+c.running == 0 {
-		return dst, nil
-	}
-	s := &ws.base
-	if p.Greedy(c.unscheduled+c.running, slots) {
-		return greedySpeculation(dst, tasks, free, p, s), nil
-	}
-	cands := s.cands[:0]
-	for i := range tasks {
-		t := &tasks[i]
-		if judged(t, p) {
-			if saving, ok := rasSaving(t); ok {
-				cands = append(cands, candidate{key: saving, isCopy: true, task: i})
-			}
-		}
-	}
-	s.cands = cands
-	s.picked = pickCopies(s.picked, cands, free)
-	return emit(dst, tasks, min(c.unscheduled, free-len(s.picked)), s.picked), nil
-}
-
-// greedySpeculation is GRASS's GS: the free slots go to the launches and
-// the worthwhile copies of smallest t_new.
-func greedySpeculation(dst []Action, tasks []TaskStatus, free int, p GRASSConfig, s *baselineScratch) []Action {
-	cands := s.cands[:0]
-	for i := range tasks {
-		t := &tasks[i]
-		switch {
-		case t.State == Unscheduled:
-			cands = append(cands, candidate{key: -t.NewCopy, task: i})
-		case judged(t, p) && t.Remaining > t.NewCopy:
-			cands = append(cands, candidate{key: -t.NewCopy, isCopy: true, task: i})
-		}
-	}
-	s.cands = cands
-	chosen := pickCopies(s.picked, cands, free) // launches and copies, by index
-	s.picked = chosen
-	launches, copies := s.launched[:0], chosen[:0]
-	for _, i := range chosen {
-		if tasks[i].State == Unscheduled {
-			launches = append(launches, i)
-		} else {
-			copies = append(copies, i) // overwrites chosen behind the read
-		}
-	}
-	s.launched = launches
-	return emitLists(dst, launches, copies)
-}
-
-// judged reports whether GRASS may copy t now: running, below MaxCopies,
-// and run at least MinElapsed.
-func judged(t *TaskStatus, p GRASSConfig) bool {
-	return t.State == Running && t.Copies < p.MaxCopies && t.Elapsed >= p.MinElapsed
-}
-
-// rasSaving returns RAS's saving c·t_rem − (c+1)·t_new for a running task
-// with c copies, and whether it is positive (the copy is worth it). Should
-// a product overflow, the test is made as c/(c+1)·t_rem > t_new, which
-// cannot, and the saving, only an order, is (c+1)·(c/(c+1)·t_rem − t_new),
-// +Inf if that overflows too (ties then go to the smaller index).
-func rasSaving(t *TaskStatus) (float64, bool) {
-	c := float64(t.Copies)
-	if saving := c*t.Remaining - (c+1)*t.NewCopy; !math.IsNaN(saving) && !math.IsInf(saving, 0) {
-		return saving, saving > 0
-	}
-	lhs := copyFactor(t.Copies) * t.Remaining
-	if !(lhs > t.NewCopy) {
-		return 0, false
-	}
-	return (c + 1) * (lhs - t.NewCopy), true
+	return specbase.GRASS(dst, tasks, c, slots, p, &orNew(ws).base), nil
 }

@@ -40,13 +40,13 @@ func TestGRASSExample(t *testing.T) {
 	t.Parallel()
 	tasks := grassExample()
 	got, err := GRASS(nil, tasks, 2, DefaultGRASS(), nil)
-	if want := []Action{{0, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 0, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("RAS: got %v, %v; want %v", got, err, want)
 	}
 	gs := DefaultGRASS()
 	gs.SwitchWaves = 4
 	got, err = GRASS(nil, tasks, 2, gs, nil)
-	if want := []Action{{2, Launch}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 2, Kind: Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("GS: got %v, %v; want %v", got, err, want)
 	}
 	if !gs.Greedy(8, 2) || DefaultGRASS().Greedy(8, 2) || !DefaultGRASS().Greedy(4, 2) {
@@ -55,13 +55,13 @@ func TestGRASSExample(t *testing.T) {
 	// With T1 at t_rem 4 the copy saves nothing (1·4 = 2·2): RAS launches.
 	tasks[0].Remaining = 4
 	got, err = GRASS(nil, tasks, 2, DefaultGRASS(), nil)
-	if want := []Action{{2, Launch}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 2, Kind: Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("RAS, no saving: got %v, %v; want %v", got, err, want)
 	}
 	// GS with slots for everything: all waiting tasks launch, T1 is copied
 	// (t_rem 4 > t_new 2); with 7 free slots, T9 (t_new 3) is the one left.
 	got, err = GRASS(nil, tasks, 8, gs, nil)
-	want := []Action{{2, Launch}, {3, Launch}, {4, Launch}, {5, Launch}, {6, Launch}, {7, Launch}, {0, Copy}}
+	want := []Action{{Task: 2, Kind: Launch}, {Task: 3, Kind: Launch}, {Task: 4, Kind: Launch}, {Task: 5, Kind: Launch}, {Task: 6, Kind: Launch}, {Task: 7, Kind: Launch}, {Task: 0, Kind: Copy}}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("GS, 7 free: got %v, %v; want %v", got, err, want)
 	}
@@ -206,7 +206,7 @@ func TestGRASSOverflow(t *testing.T) {
 	ras := DefaultGRASS()
 	ras.SwitchWaves = 0
 	got, err := GRASS(nil, tasks, 8, ras, nil)
-	if want := []Action{{2, Launch}, {1, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 2, Kind: Launch}, {Task: 1, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}
 }

@@ -1,37 +1,32 @@
 package stragglers
 
 import (
-	"math"
-
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/specbase"
 )
 
 // HadoopConfig configures HadoopSpeculate: the settings of Hadoop
 // MapReduce's DefaultSpeculator (org.apache.hadoop.mapreduce.v2.app.
 // speculate; the keys and defaults are MRJobConfig's, the completion
 // minimums StartEndTimesBase's constants).
-type HadoopConfig struct {
-	// CapRunning is mapreduce.job.speculative.speculative-cap-running-tasks:
-	// the share of the running tasks that may run a speculative copy at
-	// once. In [0, 1]; Hadoop's default 0.1.
-	CapRunning float64
-
-	// CapTotal is mapreduce.job.speculative.speculative-cap-total-tasks:
-	// the same share of all the tasks. In [0, 1]; Hadoop's default 0.01.
-	CapTotal float64
-
-	// MinAllowed is mapreduce.job.speculative.minimum-allowed-tasks: the
-	// cap is never below it. ≥ 0; Hadoop's default 10.
-	MinAllowed int
-
-	// MinCompleted and MinCompletedShare are StartEndTimesBase's
-	// MINIMUM_COMPLETE_NUMBER_TO_SPECULATE (1) and
-	// MINIMUM_COMPLETE_PROPORTION_TO_SPECULATE (0.05): no task is
-	// speculated before that many, and that share, of the tasks have
-	// finished. MinCompleted ≥ 0, MinCompletedShare in [0, 1].
-	MinCompleted      int
-	MinCompletedShare float64
-}
+//
+// Its fields:
+//   - CapRunning is mapreduce.job.speculative.speculative-cap-running-tasks:
+//     the share of the running tasks that may run a speculative copy at
+//     once. In [0, 1]; Hadoop's default 0.1.
+//   - CapTotal is mapreduce.job.speculative.speculative-cap-total-tasks:
+//     the same share of all the tasks. In [0, 1]; Hadoop's default 0.01.
+//   - MinAllowed is mapreduce.job.speculative.minimum-allowed-tasks: the
+//     cap is never below it. ≥ 0; Hadoop's default 10.
+//   - MinCompleted and MinCompletedShare are StartEndTimesBase's
+//     MINIMUM_COMPLETE_NUMBER_TO_SPECULATE (1) and
+//     MINIMUM_COMPLETE_PROPORTION_TO_SPECULATE (0.05): no task is
+//     speculated before that many, and that share, of the tasks have
+//     finished. MinCompleted ≥ 0, MinCompletedShare in [0, 1].
+//
+// The type is the baselines' kernel's (internal/specbase), which the
+// simulators call; the alias keeps it the one type they and callers share.
+type HadoopConfig = specbase.HadoopConfig
 
 // Hadoop's DefaultSpeculator scans for speculations every
 // HadoopRetryAfterNoSpeculate after a scan that launched nothing and every
@@ -104,11 +99,7 @@ func HadoopSpeculate(dst []Action, tasks []TaskStatus, slots int, p HadoopConfig
 	if err != nil {
 		return nil, err
 	}
-	stage := StageStats{Tasks: len(tasks), Finished: c.finished}
-	if c.unscheduled == 0 && hadoopCompleted(stage, p) {
-		stage.Mean = meanDuration(tasks, c.finished)
-	}
-	return hadoopDecide(dst, tasks, c, stage, slots, p), nil
+	return specbase.Hadoop(dst, tasks, c, specbase.HadoopStage(tasks, c, p), slots, p), nil
 }
 
 // HadoopSpeculateStats is HadoopSpeculate for a caller that keeps the
@@ -135,38 +126,7 @@ func HadoopSpeculateStats(dst []Action, tasks []TaskStatus, stage StageStats, sl
 	if err := checkStage(fn, stage, c, "Mean", stage.Mean); err != nil {
 		return nil, err
 	}
-	return hadoopDecide(dst, tasks, c, stage, slots, p), nil
-}
-
-// hadoopDecide is DefaultSpeculator's scan for valid input.
-func hadoopDecide(dst []Action, tasks []TaskStatus, c jobCounts, stage StageStats, slots int, p HadoopConfig) []Action {
-	dst = dst[:0]
-	free := slots - c.busy
-	if free <= 0 {
-		return dst
-	}
-	launches := min(c.unscheduled, free)
-	if c.unscheduled > 0 || !hadoopCompleted(stage, p) {
-		return emit(dst, tasks, launches, nil)
-	}
-	best, already := -1, 0
-	for i := range tasks {
-		t := &tasks[i]
-		if t.State != Running {
-			continue
-		}
-		if t.Copies > 1 {
-			already++
-			continue
-		}
-		if t.Remaining > stage.Mean && (best < 0 || t.Remaining > tasks[best].Remaining) {
-			best = i
-		}
-	}
-	if best < 0 || hadoopCap(stage.Tasks, c.running, p) <= already {
-		return dst
-	}
-	return append(dst, Action{Task: best, Kind: Copy})
+	return specbase.Hadoop(dst, tasks, c, stage, slots, p), nil
 }
 
 func checkHadoop(fn string, p HadoopConfig) error {
@@ -183,39 +143,4 @@ func checkHadoop(fn string, p HadoopConfig) error {
 		return err
 	}
 	return check.Unit(fn, check.Scalar, "MinCompletedShare", p.MinCompletedShare)
-}
-
-// hadoopCompleted reports whether enough of the stage's tasks have
-// finished for Hadoop to speculate (StartEndTimesBase.thresholdRuntime).
-func hadoopCompleted(stage StageStats, p HadoopConfig) bool {
-	finished := stage.Finished
-	return finished >= p.MinCompleted && finished > 0 && float64(finished)/float64(stage.Tasks) >= p.MinCompletedShare
-}
-
-// hadoopCap is DefaultSpeculator's numberAllowedSpeculativeTasks:
-// max(MinAllowed, ⌊CapTotal·n⌋, ⌊CapRunning·running⌋).
-func hadoopCap(n, running int, p HadoopConfig) int {
-	return max(p.MinAllowed, int(p.CapTotal*float64(n)), int(p.CapRunning*float64(running)))
-}
-
-// meanDuration is the mean Duration of the finished tasks (finished ≥ 1):
-// the sum over the count, or, should the sum overflow, the sum of the
-// durations divided first. O(n).
-func meanDuration(tasks []TaskStatus, finished int) float64 {
-	var sum float64
-	for i := range tasks {
-		if tasks[i].State == Finished {
-			sum += tasks[i].Duration
-		}
-	}
-	if !math.IsInf(sum, 1) {
-		return sum / float64(finished)
-	}
-	sum = 0
-	for i := range tasks {
-		if tasks[i].State == Finished {
-			sum += tasks[i].Duration / float64(finished)
-		}
-	}
-	return sum
 }

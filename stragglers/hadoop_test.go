@@ -32,12 +32,12 @@ func TestHadoopExample(t *testing.T) {
 		tasks = append(tasks, TaskStatus{Task: Task{State: Running, Copies: 1, Remaining: r}})
 	}
 	got, err := HadoopSpeculate(nil, tasks, 10, DefaultHadoop(), nil)
-	if want := []Action{{6, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 6, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}
 	queued := append(slices.Clone(tasks), TaskStatus{})
 	got, err = HadoopSpeculate(nil, queued, 10, DefaultHadoop(), nil)
-	if want := []Action{{7, Launch}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 7, Kind: Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("queued: got %v, %v; want %v", got, err, want)
 	}
 	capped := slices.Clone(tasks)
@@ -45,7 +45,7 @@ func TestHadoopExample(t *testing.T) {
 		capped = append(capped, TaskStatus{Task: Task{State: Running, Copies: 2, Remaining: 1}})
 	}
 	got, err = HadoopSpeculate(nil, capped, 100, DefaultHadoop(), nil)
-	if want := []Action{{6, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 6, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("9 speculating: got %v, %v; want %v", got, err, want)
 	}
 	capped = append(capped, TaskStatus{Task: Task{State: Running, Copies: 2, Remaining: 1}})

@@ -160,13 +160,13 @@ func TestSpeculateInputChecks(t *testing.T) {
 		{"min elapsed +Inf", func(p Speculation) Speculation { p.MinElapsed = inf; return p }, "MinElapsed"},
 		{"Rule", func(p Speculation) Speculation { p.Rule = 2; return p }, "Rule"},
 	}
-	tasks := []Task{{Running, 1, 0, 3}, {Unscheduled, 0, 0, 0}}
+	tasks := []Task{{State: Running, Copies: 1, Elapsed: 0, Remaining: 3}, {State: Unscheduled, Copies: 0, Elapsed: 0, Remaining: 0}}
 	running := []RunningTask{{1, 0, 3}}
 	for _, pc := range policies {
-		dst := []Action{{42, Copy}}
+		dst := []Action{{Task: 42, Kind: Copy}}
 		got, err := Speculate(dst[:0], tasks, 5, pc.p(ok), nil)
 		wantInputError(t, "Speculate, "+pc.name, "stragglers.Speculate", err, check.Scalar, pc.field)
-		if got != nil || dst[0] != (Action{42, Copy}) {
+		if got != nil || dst[0] != (Action{Task: 42, Kind: Copy}) {
 			t.Errorf("Speculate, %s: %v, dst %v", pc.name, got, dst)
 		}
 		dstR := []int{42}
@@ -211,12 +211,12 @@ func TestSpeculateInputChecks(t *testing.T) {
 		{"remaining −Inf", Task{State: Running, Copies: 1, Remaining: ninf}, "Remaining"},
 	} {
 		// Valid tasks first, with times at both ends of the range.
-		in := []Task{{Running, 2, 1, 1}, {Finished, 0, 0, 0}, {Running, 1, math.MaxFloat64, math.MaxFloat64}, tc.task}
+		in := []Task{{State: Running, Copies: 2, Elapsed: 1, Remaining: 1}, {State: Finished, Copies: 0, Elapsed: 0, Remaining: 0}, {State: Running, Copies: 1, Elapsed: math.MaxFloat64, Remaining: math.MaxFloat64}, tc.task}
 		orig := slices.Clone(in)
-		dst := []Action{{42, Copy}}
+		dst := []Action{{Task: 42, Kind: Copy}}
 		got, err := Speculate(dst[:0], in, 9, ok, nil)
 		wantInputError(t, "Speculate, "+tc.name, "stragglers.Speculate", err, 3, tc.field)
-		if got != nil || dst[0] != (Action{42, Copy}) {
+		if got != nil || dst[0] != (Action{Task: 42, Kind: Copy}) {
 			t.Errorf("Speculate, %s: %v, dst %v", tc.name, got, dst)
 		}
 		if d := gocmp.Diff(orig, in, cmpopts.EquateNaNs()); d != "" {
@@ -282,8 +282,8 @@ func TestSpeculateExtremeTimes(t *testing.T) {
 		if err != nil || launch != 0 || !slices.Equal(copies, []int{1}) {
 			t.Errorf("%v: SpeculateRunning %d, %v, %v; want 0, [1]", rule, launch, copies, err)
 		}
-		got, err := Speculate(nil, []Task{{Running, 2, 0, 0}, {Running, 1, math.MaxFloat64, math.MaxFloat64}, {Running, 1, 0, 0}}, 5, p, nil)
-		if err != nil || !slices.Equal(got, []Action{{1, Copy}}) {
+		got, err := Speculate(nil, []Task{{State: Running, Copies: 2, Elapsed: 0, Remaining: 0}, {State: Running, Copies: 1, Elapsed: math.MaxFloat64, Remaining: math.MaxFloat64}, {State: Running, Copies: 1, Elapsed: 0, Remaining: 0}}, 5, p, nil)
+		if err != nil || !slices.Equal(got, []Action{{Task: 1, Kind: Copy}}) {
 			t.Errorf("%v: Speculate %v, %v; want a copy of 1", rule, got, err)
 		}
 	}

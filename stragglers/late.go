@@ -1,34 +1,30 @@
 package stragglers
 
 import (
-	"cmp"
-	"math"
-
 	"github.com/specsched/specsched/internal/check"
-	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/specbase"
 )
 
 // LATEConfig configures LATE, the Longest Approximate Time to End
 // scheduler of Matei Zaharia, Andy Konwinski, Anthony D. Joseph, Randy
 // Katz, Ion Stoica, "Improving MapReduce Performance in Heterogeneous
 // Environments", USENIX OSDI 2008, §4 ("the LATE paper").
-type LATEConfig struct {
-	// SpeculativeCap is the cap on speculative copies running at once, as
-	// a share of the slots: the paper's SpeculativeCap, 10% of the
-	// available task slots (§4). In [0, 1].
-	SpeculativeCap float64
-
-	// SlowTaskThreshold is the percentile of progress rate below which a
-	// task is slow enough to be speculated: the paper's
-	// SlowTaskThreshold, the 25th percentile (§4). In [0, 1].
-	SlowTaskThreshold float64
-
-	// MinElapsed is how long a task must have run before its progress
-	// rate is trusted; finite and ≥ 0. The paper's parameters (§4) have
-	// no such wait, so the default is 0; a task that has not run at all
-	// (Elapsed = 0) has no rate and is never judged.
-	MinElapsed float64
-}
+//
+// Its fields:
+//   - SpeculativeCap is the cap on speculative copies running at once, as
+//     a share of the slots: the paper's SpeculativeCap, 10% of the
+//     available task slots (§4). In [0, 1].
+//   - SlowTaskThreshold is the percentile of progress rate below which a
+//     task is slow enough to be speculated: the paper's SlowTaskThreshold,
+//     the 25th percentile (§4). In [0, 1].
+//   - MinElapsed is how long a task must have run before its progress rate
+//     is trusted; finite and ≥ 0. The paper's parameters (§4) have no such
+//     wait, so the default is 0; a task that has not run at all (Elapsed =
+//     0) has no rate and is never judged.
+//
+// The type is the baselines' kernel's (internal/specbase), which the
+// simulators call; the alias keeps it the one type they and callers share.
+type LATEConfig = specbase.LATEConfig
 
 // DefaultLATE returns the LATE paper's settings (§4):
 // SpeculativeCap 10%, SlowTaskThreshold the 25th percentile, no wait.
@@ -97,57 +93,5 @@ func LATE(dst []Action, tasks []TaskStatus, slots int, p LATEConfig, ws *Workspa
 	if err != nil {
 		return nil, err
 	}
-	ws = orNew(ws)
-	dst = dst[:0]
-	free := slots - c.busy
-	if free <= 0 {
-		return dst, nil
-	}
-	launches := min(c.unscheduled, free)
-	free -= launches
-	capLeft := lateCap(slots, p.SpeculativeCap) - c.extra
-	if free <= 0 || capLeft <= 0 {
-		return emit(dst, tasks, launches, nil), nil
-	}
-	s := &ws.base
-	rates := s.values[:0]
-	for i := range tasks {
-		if rated(&tasks[i], p.MinElapsed) {
-			rates = append(rates, progressRate(&tasks[i]))
-		}
-	}
-	s.values = rates
-	slow := int(math.Ceil(p.SlowTaskThreshold * float64(len(rates))))
-	if slow == 0 {
-		return emit(dst, tasks, launches, nil), nil
-	}
-	selection.NthElement(rates, slow-1, cmp.Compare[float64])
-	q := rates[slow-1]
-	cands := s.cands[:0]
-	for i := range tasks {
-		t := &tasks[i]
-		if t.Copies == 1 && rated(t, p.MinElapsed) {
-			if rate := progressRate(t); rate <= q {
-				cands = append(cands, candidate{key: (1 - t.Progress) / rate, task: i})
-			}
-		}
-	}
-	s.cands = cands
-	s.picked = pickCopies(s.picked, cands, min(free, capLeft))
-	return emit(dst, tasks, launches, s.picked), nil
+	return specbase.LATE(dst, tasks, c, slots, p, &orNew(ws).base), nil
 }
-
-// lateCap is the per-job SpeculativeCap, ⌈share·slots⌉.
-func lateCap(slots int, share float64) int {
-	return int(math.Ceil(share * float64(slots)))
-}
-
-// rated reports whether t is a running task with a progress rate: it has
-// run a positive time, at least minElapsed.
-func rated(t *TaskStatus, minElapsed float64) bool {
-	return t.State == Running && t.Elapsed > 0 && t.Elapsed >= minElapsed
-}
-
-// progressRate is LATE's ProgressScore/T for a rated task: finite and
-// ≥ 0, or +Inf when the division overflows.
-func progressRate(t *TaskStatus) float64 { return t.Progress / t.Elapsed }

@@ -33,17 +33,17 @@ func TestLATEExample(t *testing.T) {
 		tasks = append(tasks, TaskStatus{Task: Task{State: Running, Copies: 1, Elapsed: elapsed}, Progress: pr})
 	}
 	got, err := LATE(nil, tasks, 30, DefaultLATE(), nil)
-	if want := []Action{{0, Copy}, {1, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 0, Kind: Copy}, {Task: 1, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("30 slots: got %v, %v; want %v", got, err, want)
 	}
 	got, err = LATE(nil, tasks, 10, DefaultLATE(), nil)
-	if want := []Action{{0, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 0, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("10 slots: got %v, %v; want %v", got, err, want)
 	}
 	// An unscheduled task takes the free slot first.
 	queued := append(slices.Clone(tasks), TaskStatus{})
 	got, err = LATE(nil, queued, 9, DefaultLATE(), nil)
-	if want := []Action{{8, Launch}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 8, Kind: Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("queued: got %v, %v; want %v", got, err, want)
 	}
 	// Task 0 already speculated: it counts against the cap (1 of ⌈0.1·10⌉)
@@ -53,7 +53,7 @@ func TestLATEExample(t *testing.T) {
 		t.Errorf("cap reached: %v, want none", got)
 	}
 	got, err = LATE(nil, tasks, 20, DefaultLATE(), nil)
-	if want := []Action{{1, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 1, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("20 slots: got %v, %v; want %v", got, err, want)
 	}
 }
@@ -164,11 +164,11 @@ func TestLATEExtremes(t *testing.T) {
 		{Task: Task{State: Running, Copies: 1, Elapsed: 1}, Progress: 1},
 	}
 	got, err := LATE(nil, tasks, 100, LATEConfig{SpeculativeCap: 1, SlowTaskThreshold: 1}, nil)
-	if want := []Action{{0, Copy}, {1, Copy}, {2, Copy}, {3, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 0, Kind: Copy}, {Task: 1, Kind: Copy}, {Task: 2, Kind: Copy}, {Task: 3, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("all slow: got %v, %v; want %v", got, err, want)
 	}
 	got, err = LATE(nil, tasks, 5, LATEConfig{SpeculativeCap: 0.2, SlowTaskThreshold: 1}, nil)
-	if want := []Action{{1, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 1, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("one copy: got %v, %v; want %v (the first of the two with +Inf time left)", got, err, want)
 	}
 }

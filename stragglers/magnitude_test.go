@@ -201,12 +201,12 @@ func testSpeculateRunningMagnitude(t *rapid.T) {
 		var got []Action
 		for i, task := range tasks {
 			if task.State == Unscheduled && launch > 0 {
-				got = append(got, Action{i, Launch})
+				got = append(got, Action{Task: i, Kind: Launch})
 				launch--
 			}
 		}
 		for _, k := range copies {
-			got = append(got, Action{from[k], Copy})
+			got = append(got, Action{Task: from[k], Kind: Copy})
 		}
 		if launch != 0 || !slices.Equal(got, want) && len(got)+len(want) > 0 {
 			t.Fatalf("%+v, %d slots: SpeculateRunning gives %v (%d launches left)\nSpeculate gives        %v", p, slots, got, launch, want)

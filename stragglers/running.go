@@ -5,6 +5,7 @@ import (
 
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
 )
 
@@ -144,7 +145,7 @@ func listEligibleRunning(at []int, running []RunningTask, minElapsed, bar, cutof
 		busy = min(busy+t.Copies, alloc.MaxTotal+1)
 		u, limit := t.Remaining, bar
 		if mantri && t.Copies > 1 {
-			u, limit = copyFactor(t.Copies)*u, cutoff
+			u, limit = hopper.CopyFactor(t.Copies)*u, cutoff
 		}
 		if t.Elapsed >= minElapsed && u > limit {
 			at[eligible] = i

@@ -70,7 +70,7 @@ func testSpeculateRunningMatchesSpeculate(t *rapid.T) {
 		var got []Action
 		for i, task := range tasks {
 			if task.State == Unscheduled && launch > 0 {
-				got = append(got, Action{i, Launch})
+				got = append(got, Action{Task: i, Kind: Launch})
 				launch--
 			}
 		}
@@ -81,7 +81,7 @@ func testSpeculateRunningMatchesSpeculate(t *rapid.T) {
 			if k < 0 || k >= len(from) {
 				t.Fatalf("copy of running task %d of %d", k, len(from))
 			}
-			got = append(got, Action{from[k], Copy})
+			got = append(got, Action{Task: from[k], Kind: Copy})
 		}
 		if !slices.Equal(got, want) && len(got)+len(want) > 0 {
 			t.Fatalf("round %d: SpeculateRunning gives %v\nSpeculate gives        %v", round, got, want)
@@ -283,8 +283,8 @@ func TestSpeculateRunningMantriUrgency(t *testing.T) {
 		if err != nil || launch != 0 || !slices.Equal(copies, []int{tc.want}) {
 			t.Errorf("%v, t_rem %v: %d, %v, %v; want 0, [%d]", tc.rule, tc.rem0, launch, copies, err, tc.want)
 		}
-		got, err := Speculate(nil, []Task{{Running, 1, 0, tc.rem0}, {Running, 3, 0, 8}}, 5, p, nil)
-		if err != nil || !slices.Equal(got, []Action{{tc.want, Copy}}) {
+		got, err := Speculate(nil, []Task{{State: Running, Copies: 1, Elapsed: 0, Remaining: tc.rem0}, {State: Running, Copies: 3, Elapsed: 0, Remaining: 8}}, 5, p, nil)
+		if err != nil || !slices.Equal(got, []Action{{Task: tc.want, Kind: Copy}}) {
 			t.Errorf("Speculate, %v, t_rem %v: %v, %v; want a copy of %d", tc.rule, tc.rem0, got, err, tc.want)
 		}
 	}
@@ -327,8 +327,8 @@ func TestSpeculateRunningSubnormalSingleCopy(t *testing.T) {
 	if err != nil || launch != 0 || !slices.Equal(copies, []int{0}) {
 		t.Errorf("SpeculateRunning: %d, %v, %v; want 0, [0]", launch, copies, err)
 	}
-	got, err := Speculate(nil, []Task{{Running, 1, 0, 5 * tiny}, {Running, 2, 0, 0}}, 4, p, nil)
-	if err != nil || !slices.Equal(got, []Action{{0, Copy}}) {
+	got, err := Speculate(nil, []Task{{State: Running, Copies: 1, Elapsed: 0, Remaining: 5 * tiny}, {State: Running, Copies: 2, Elapsed: 0, Remaining: 0}}, 4, p, nil)
+	if err != nil || !slices.Equal(got, []Action{{Task: 0, Kind: Copy}}) {
 		t.Errorf("Speculate: %v, %v; want a copy of 0", got, err)
 	}
 }
@@ -344,8 +344,8 @@ func TestSpeculateMinElapsedNegativeZero(t *testing.T) {
 		if err != nil || launch != 0 || !slices.Equal(copies, []int{0}) {
 			t.Errorf("%v: SpeculateRunning %d, %v, %v; want 0, [0]", rule, launch, copies, err)
 		}
-		got, err := Speculate(nil, []Task{{Running, 1, 0, 5}}, 2, p, nil)
-		if err != nil || !slices.Equal(got, []Action{{0, Copy}}) {
+		got, err := Speculate(nil, []Task{{State: Running, Copies: 1, Elapsed: 0, Remaining: 5}}, 2, p, nil)
+		if err != nil || !slices.Equal(got, []Action{{Task: 0, Kind: Copy}}) {
 			t.Errorf("%v: Speculate %v, %v; want a copy of 0", rule, got, err)
 		}
 	}

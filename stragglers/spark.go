@@ -1,32 +1,29 @@
 package stragglers
 
 import (
-	"math"
-
 	"github.com/specsched/specsched/internal/check"
-	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/specbase"
 )
 
 // SparkConfig configures SparkSpeculate: Apache Spark's spark.speculation.*
 // settings (Spark's configuration reference, "Scheduling"; the rule is
 // TaskSetManager.checkSpeculatableTasks).
-type SparkConfig struct {
-	// Multiplier is spark.speculation.multiplier: a task is speculatable
-	// once it has run longer than Multiplier × the median duration of the
-	// stage's successful tasks. Finite and ≥ 0; Spark's default is 1.5.
-	Multiplier float64
-
-	// Quantile is spark.speculation.quantile, in [0, 1]: no task is
-	// speculatable before max(⌊Quantile·n⌋, 1) of the stage's n tasks
-	// have finished. Spark's default is 0.75.
-	Quantile float64
-
-	// MinRuntime is the floor of the threshold, Spark's
-	// minTimeToSpeculation (spark.speculation.minTaskRuntime, 100 ms):
-	// the threshold is max(Multiplier × median, MinRuntime). Finite and
-	// ≥ 0, in the caller's time unit.
-	MinRuntime float64
-}
+//
+// Its fields:
+//   - Multiplier is spark.speculation.multiplier: a task is speculatable
+//     once it has run longer than Multiplier × the median duration of the
+//     stage's successful tasks. Finite and ≥ 0; Spark's default is 1.5.
+//   - Quantile is spark.speculation.quantile, in [0, 1]: no task is
+//     speculatable before max(⌊Quantile·n⌋, 1) of the stage's n tasks have
+//     finished. Spark's default is 0.75.
+//   - MinRuntime is the floor of the threshold, Spark's
+//     minTimeToSpeculation (spark.speculation.minTaskRuntime, 100 ms): the
+//     threshold is max(Multiplier × median, MinRuntime). Finite and ≥ 0,
+//     in the caller's time unit.
+//
+// The type is the baselines' kernel's (internal/specbase), which the
+// simulators call; the alias keeps it the one type they and callers share.
+type SparkConfig = specbase.SparkConfig
 
 // DefaultSpark returns Spark's long-standing defaults, those of the
 // papers' era: multiplier 1.5, quantile 0.75,
@@ -88,19 +85,8 @@ func SparkSpeculate(dst []Action, tasks []TaskStatus, slots int, p SparkConfig, 
 	if err != nil {
 		return nil, err
 	}
-	ws = orNew(ws)
-	stage := StageStats{Tasks: len(tasks), Finished: c.finished}
-	if sparkReady(stage, p) {
-		durations := ws.base.values[:0]
-		for i := range tasks {
-			if tasks[i].State == Finished {
-				durations = append(durations, tasks[i].Duration)
-			}
-		}
-		ws.base.values = durations
-		stage.Median = selection.Median(durations)
-	}
-	return sparkDecide(dst, tasks, c, stage, slots, p, ws), nil
+	s := &orNew(ws).base
+	return specbase.Spark(dst, tasks, c, specbase.SparkStage(tasks, c, p, s), slots, p, s), nil
 }
 
 // SparkSpeculateStats is SparkSpeculate for a caller that keeps the
@@ -128,7 +114,7 @@ func SparkSpeculateStats(dst []Action, tasks []TaskStatus, stage StageStats, slo
 	if err := checkStage(fn, stage, c, "Median", stage.Median); err != nil {
 		return nil, err
 	}
-	return sparkDecide(dst, tasks, c, stage, slots, p, orNew(ws)), nil
+	return specbase.Spark(dst, tasks, c, stage, slots, p, &orNew(ws).base), nil
 }
 
 func checkSpark(fn string, p SparkConfig) error {
@@ -139,39 +125,4 @@ func checkSpark(fn string, p SparkConfig) error {
 		return err
 	}
 	return check.NonNegative(fn, check.Scalar, "MinRuntime", p.MinRuntime)
-}
-
-// sparkReady reports whether Spark may speculate in the stage: more than
-// one task, and at least max(⌊Quantile·n⌋, 1) of its n tasks finished.
-func sparkReady(stage StageStats, p SparkConfig) bool {
-	n := stage.Tasks
-	return n > 1 && stage.Finished >= max(int(math.Floor(p.Quantile*float64(n))), 1)
-}
-
-// sparkDecide is Spark's decision for valid input: launches first, then
-// copies of the running tasks with one copy that have run longer than
-// max(Multiplier·median, MinRuntime), the longest-running first.
-func sparkDecide(dst []Action, tasks []TaskStatus, c jobCounts, stage StageStats, slots int, p SparkConfig, ws *Workspace) []Action {
-	dst = dst[:0]
-	free := slots - c.busy
-	if free <= 0 {
-		return dst
-	}
-	launches := min(c.unscheduled, free)
-	free -= launches
-	var copies []int
-	if free > 0 && sparkReady(stage, p) {
-		threshold := max(p.Multiplier*stage.Median, p.MinRuntime)
-		cands := ws.base.cands[:0]
-		for i := range tasks {
-			t := &tasks[i]
-			if t.State == Running && t.Copies == 1 && t.Elapsed > threshold {
-				cands = append(cands, candidate{key: t.Elapsed, task: i})
-			}
-		}
-		ws.base.cands = cands
-		copies = pickCopies(ws.base.picked, cands, free)
-		ws.base.picked = copies
-	}
-	return emit(dst, tasks, launches, copies)
 }

@@ -28,14 +28,14 @@ func TestSparkExample(t *testing.T) {
 	tasks[8] = TaskStatus{Task: Task{State: Running, Copies: 1, Elapsed: 6.7}}
 	tasks[9] = TaskStatus{Task: Task{State: Running, Copies: 1, Elapsed: 7}}
 	got, err := SparkSpeculate(nil, tasks, 3, DefaultSpark(), nil)
-	if want := []Action{{9, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 9, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %v, %v; want %v", got, err, want)
 	}
 	// One finished task fewer (7 of 10 = ⌊7.5⌋): still enough; the median
 	// of 1…7 is 4, the threshold 6: both are copied given the slots.
 	tasks[7] = TaskStatus{Task: Task{State: Running, Copies: 2, Elapsed: 1}}
 	got, err = SparkSpeculate(nil, tasks, 6, DefaultSpark(), nil)
-	if want := []Action{{8, Copy}, {9, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 8, Kind: Copy}, {Task: 9, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("7 finished: got %v, %v; want %v", got, err, want)
 	}
 	// 6 finished: below the quantile, no speculation; a single-task stage

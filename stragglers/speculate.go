@@ -9,39 +9,35 @@ import (
 	"github.com/specsched/specsched/internal/enum"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/specbase"
 )
 
-// TaskState is where a task of a job stands.
-type TaskState uint8
+// TaskState is where a task of a job stands: Unscheduled, Running or
+// Finished. Its String method returns "unscheduled", "running" or
+// "finished". The type is the kernels' (internal/specbase), shared with
+// the simulators.
+type TaskState = specbase.TaskState
 
 const (
-	Unscheduled TaskState = iota // not started: waiting for a slot
-	Running                      // at least one copy is running
-	Finished                     // done: never launched or copied again
+	Unscheduled TaskState = specbase.Unscheduled // not started: waiting for a slot
+	Running     TaskState = specbase.Running     // at least one copy is running
+	Finished    TaskState = specbase.Finished    // done: never launched or copied again
 )
 
-// String returns "unscheduled", "running" or "finished".
-func (s TaskState) String() string { return enum.Name(s, taskStateNames, "TaskState") }
-
-var taskStateNames = []string{Unscheduled: "unscheduled", Running: "running", Finished: "finished"}
-
-// Task is the snapshot of one task of a job.
-type Task struct {
-	State TaskState
-
-	// Copies is the number of copies of the task running now: at least 1
-	// for a Running task, 0 otherwise. Each occupies one of the job's slots.
-	Copies int
-
-	// Elapsed is how long the task's oldest running copy has run; finite
-	// and ≥ 0 (0 for a task that is not running).
-	Elapsed float64
-
-	// Remaining is t_rem, the estimated time until the task finishes (its
-	// best running copy); finite and ≥ 0 (0 for a task that is not
-	// running).
-	Remaining float64
-}
+// Task is the snapshot of one task of a job. Its fields:
+//   - State is where the task stands.
+//   - Copies is the number of copies of the task running now: at least 1
+//     for a Running task, 0 otherwise. Each occupies one of the job's
+//     slots.
+//   - Elapsed is how long the task's oldest running copy has run; finite
+//     and ≥ 0 (0 for a task that is not running).
+//   - Remaining is t_rem, the estimated time until the task finishes (its
+//     best running copy); finite and ≥ 0 (0 for a task that is not
+//     running).
+//
+// The type is the kernels' (internal/specbase), shared with the baselines'
+// TaskStatus and the simulators.
+type Task = specbase.Task
 
 // Rule is the straggler test that decides which running tasks may get a
 // speculative copy.
@@ -100,25 +96,19 @@ type Speculation struct {
 	MinElapsed float64
 }
 
-// ActionKind says what an Action does.
-type ActionKind uint8
+// ActionKind says what an Action does: Launch or Copy. Its String method
+// returns "launch" or "copy". The type is the kernels' (internal/specbase).
+type ActionKind = specbase.ActionKind
 
 const (
-	Launch ActionKind = iota // start an unscheduled task
-	Copy                     // start a speculative copy of a running task
+	Launch ActionKind = specbase.Launch // start an unscheduled task
+	Copy   ActionKind = specbase.Copy   // start a speculative copy of a running task
 )
 
-// String returns "launch" or "copy".
-func (k ActionKind) String() string { return enum.Name(k, actionKindNames, "ActionKind") }
-
-var actionKindNames = []string{Launch: "launch", Copy: "copy"}
-
-// Action is one decision of Speculate: launch task Task, or start a copy of
-// it. Each takes one free slot.
-type Action struct {
-	Task int
-	Kind ActionKind
-}
+// Action is one decision of Speculate (or of a baseline): launch task
+// Task, or start a copy of it (Kind). Each takes one free slot. The type
+// is the kernels' (internal/specbase).
+type Action = specbase.Action
 
 // Speculate decides what a job does with the slots it has been allocated:
 // which unscheduled tasks to launch and which running tasks get a
@@ -268,7 +258,7 @@ func split(unscheduled, running, busy, eligible, slots int, beta float64, ws *Wo
 // for MantriRule (Speculate's doc comment).
 func urgency(remaining float64, copies int, mantri bool) float64 {
 	if mantri {
-		return remaining * copyFactor(copies)
+		return remaining * hopper.CopyFactor(copies)
 	}
 	return remaining
 }
@@ -320,7 +310,7 @@ func listEligible(at []int, tasks []Task, minElapsed, cutoff float64, mantri boo
 		t := &tasks[i]
 		rem, level := t.Remaining, single
 		if mantri && t.Copies > 1 { // rare: predicted
-			rem, level = copyFactor(t.Copies)*rem, cutoff
+			rem, level = hopper.CopyFactor(t.Copies)*rem, cutoff
 		}
 		// Whether a task is eligible follows no pattern: it is computed,
 		// not branched on.
@@ -371,17 +361,6 @@ func taskError(fn string, i int, t *Task) error {
 		return check.WithItem("task", check.NonNegative(fn, i, "Remaining", t.Remaining))
 	}
 	return nil
-}
-
-// copyFactor returns c/(c+1), Mantri's factor for a task running c copies.
-// Most running tasks have one copy; for them the factor is 1/2 without the
-// division, which costs more than the rest of the pass.
-func copyFactor(c int) float64 {
-	if c == 1 {
-		return 0.5 // = 1/(1+1) exactly
-	}
-	x := float64(c)
-	return x / (x + 1)
 }
 
 // grow returns s resliced to n elements, reallocated if its capacity is

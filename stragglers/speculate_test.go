@@ -32,7 +32,7 @@ func TestSpeculateThesisExample(t *testing.T) {
 	p := Speculation{Rule: ThesisRule, NewCopy: 2, Beta: 1.6, MinElapsed: 0.5}
 	a := make([]Task, 4)
 	got, err := Speculate(nil, a, 5, p, nil)
-	want := []Action{{0, Launch}, {1, Launch}, {2, Launch}, {3, Launch}}
+	want := []Action{{Task: 0, Kind: Launch}, {Task: 1, Kind: Launch}, {Task: 2, Kind: Launch}, {Task: 3, Kind: Launch}}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("time 0: %v, %v; want %v", got, err, want)
 	}
@@ -43,13 +43,13 @@ func TestSpeculateThesisExample(t *testing.T) {
 		p := p
 		p.Rule, p.Threshold = rule, DefaultMantriThreshold
 		got, err = Speculate(nil, a, 5, p, nil)
-		if want := []Action{{0, Copy}}; err != nil || !slices.Equal(got, want) {
+		if want := []Action{{Task: 0, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 			t.Errorf("%v, time 0.5: %v, %v; want %v", rule, got, err, want)
 		}
 	}
 	b := make([]Task, 6)
 	got, err = Speculate(nil, b, 1, p, nil)
-	if want := []Action{{0, Launch}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 0, Kind: Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("job B: %v, %v; want %v", got, err, want)
 	}
 	// Before detection nothing is a straggler: the fifth slot stays free
@@ -80,8 +80,8 @@ func TestSpeculateSplit(t *testing.T) {
 		slots int
 	}{{1.5, 4}, {1.6, 3}} {
 		got, err := Speculate(nil, tasks, tc.slots, Speculation{Rule: ThesisRule, NewCopy: 1, Beta: tc.beta}, nil)
-		launches := []Action{{1, Launch}, {2, Launch}}[:tc.slots-2]
-		want := append(slices.Clone(launches), Action{0, Copy})
+		launches := []Action{{Task: 1, Kind: Launch}, {Task: 2, Kind: Launch}}[:tc.slots-2]
+		want := append(slices.Clone(launches), Action{Task: 0, Kind: Copy})
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("β = %v, %d slots: %v, %v; want %v", tc.beta, tc.slots, got, err, want)
 		}
@@ -91,7 +91,7 @@ func TestSpeculateSplit(t *testing.T) {
 	// remainders go to the distinct tasks (D = 2, B = 0), so the free slot
 	// launches task 1 rather than copying the straggler.
 	got, err := Speculate(nil, tasks[:3], 2, Speculation{Rule: ThesisRule, NewCopy: 1, Beta: 1.5}, nil)
-	if want := []Action{{1, Launch}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 1, Kind: Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("split tie: %v, %v; want %v", got, err, want)
 	}
 }
@@ -227,7 +227,7 @@ func referenceSpeculate(tasks []Task, slots int, p Speculation) (actions []Actio
 
 	for i, t := range tasks {
 		if t.State == Unscheduled && launches > 0 {
-			actions = append(actions, Action{i, Launch})
+			actions = append(actions, Action{Task: i, Kind: Launch})
 			launches--
 		}
 	}
@@ -235,7 +235,7 @@ func referenceSpeculate(tasks []Task, slots int, p Speculation) (actions []Actio
 	chosen := eligible[:copies]
 	slices.SortFunc(chosen, func(a, b cand) int { return cmp.Compare(a.idx, b.idx) })
 	for _, c := range chosen {
-		actions = append(actions, Action{c.idx, Copy})
+		actions = append(actions, Action{Task: c.idx, Kind: Copy})
 	}
 	return actions, boundary
 }
@@ -370,14 +370,14 @@ func testSpeculateNoPanic(t *rapid.T) {
 		}
 	}
 	p, slots := hostilePolicy(t)
-	sentinel := []Action{{42, Copy}}
+	sentinel := []Action{{Task: 42, Kind: Copy}}
 	got, err := Speculate(sentinel[:0:1], tasks, slots, p, nil)
 	if err != nil {
 		var ie *specsched.InputError
 		if !errors.As(err, &ie) || ie.Func != "stragglers.Speculate" {
 			t.Fatalf("error %v is not a stragglers.Speculate *InputError", err)
 		}
-		if got != nil || sentinel[0] != (Action{42, Copy}) {
+		if got != nil || sentinel[0] != (Action{Task: 42, Kind: Copy}) {
 			t.Fatalf("on error: got %v, dst %v", got, sentinel)
 		}
 		return
@@ -615,11 +615,11 @@ func TestSpeculateTiesAtTheCut(t *testing.T) {
 	tasks := make([]Task, len(rems))
 	running := make([]RunningTask, len(rems))
 	for i, r := range rems {
-		tasks[i] = Task{Running, 1, 0, r}
+		tasks[i] = Task{State: Running, Copies: 1, Elapsed: 0, Remaining: r}
 		running[i] = RunningTask{1, 0, r}
 	}
 	got, err := Speculate(nil, tasks, 7, p, nil)
-	if want := []Action{{0, Copy}, {1, Copy}}; err != nil || !slices.Equal(got, want) {
+	if want := []Action{{Task: 0, Kind: Copy}, {Task: 1, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("Speculate: %v, %v; want %v", got, err, want)
 	}
 	launch, copies, err := SpeculateRunning(nil, running, 0, 7, p, nil)
@@ -633,8 +633,8 @@ func TestSpeculateTiesAtTheCut(t *testing.T) {
 func TestSpeculateLaunchesInQueueOrder(t *testing.T) {
 	t.Parallel()
 	p := Speculation{NewCopy: 1, Beta: 1.5}
-	got, err := Speculate(nil, []Task{{Finished, 0, 0, 0}, {}, {}, {}}, 2, p, nil)
-	if want := []Action{{1, Launch}, {2, Launch}}; err != nil || !slices.Equal(got, want) {
+	got, err := Speculate(nil, []Task{{State: Finished, Copies: 0, Elapsed: 0, Remaining: 0}, {}, {}, {}}, 2, p, nil)
+	if want := []Action{{Task: 1, Kind: Launch}, {Task: 2, Kind: Launch}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("Speculate: %v, %v; want %v", got, err, want)
 	}
 }

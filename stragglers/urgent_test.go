@@ -79,12 +79,12 @@ func testSpeculateManyEligible(t *rapid.T) {
 	var gotR []Action
 	for i, task := range tasks {
 		if task.State == Unscheduled && launch > 0 {
-			gotR = append(gotR, Action{i, Launch})
+			gotR = append(gotR, Action{Task: i, Kind: Launch})
 			launch--
 		}
 	}
 	for _, k := range copies {
-		gotR = append(gotR, Action{from[k], Copy})
+		gotR = append(gotR, Action{Task: from[k], Kind: Copy})
 	}
 	if !slices.Equal(gotR, want) && len(gotR)+len(want) > 0 {
 		t.Fatalf("SpeculateRunning gives %v\nthe reference     %v", gotR, want)

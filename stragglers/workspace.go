@@ -2,6 +2,7 @@ package stragglers
 
 import (
 	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/internal/waterfill"
 )
 
@@ -18,7 +19,7 @@ type Workspace struct {
 	keys        []float64           // speculation: minus the urgencies of the eligible tasks
 	eligible    []int               // speculation: the eligible tasks, in index order
 	unscheduled []int               // speculation: the unscheduled tasks, in index order
-	base        baselineScratch     // the baselines: LATE, GRASS, Dolly, Spark's, Hadoop's
+	base        specbase.Workspace  // the baselines: LATE, GRASS, Dolly, Spark's, Hadoop's
 }
 
 func orNew(ws *Workspace) *Workspace {

@@ -56,3 +56,17 @@ func MantriCutoff(newCopy, beta, threshold float64) float64 {
 	q := frac * ((beta - 1) / beta) / math.Pow(1-threshold, 1/beta)
 	return math.Ldexp(q, exp)
 }
+
+// CopyFactor returns c/(c+1), Mantri's factor for a task running c copies
+// (Mantri's rule compares c/(c+1)·t_rem with t_new; Xu et al. §5). Most
+// running tasks have one copy; for them the factor is 1/2 without the
+// division, which costs more than the rest of a pass over the tasks. The
+// value is float64(c)/float64(c+1) for every c in [1, 2^53]: c+1 is
+// rounded once either way. O(1).
+func CopyFactor(c int) float64 {
+	if c == 1 {
+		return 0.5 // = 1/(1+1) exactly
+	}
+	x := float64(c)
+	return x / (x + 1)
+}
