@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/specsched/specsched/internal/enum"
+	"github.com/specsched/specsched/internal/hopper"
+	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -144,21 +146,18 @@ func mantriActions(dst []Action, order []int, j int, z Stage, unscheduled int, r
 	free -= launch
 	order = order[:0]
 	for i, r := range running {
-		if copyFactor(r.copies)*r.rem > bar {
+		if hopper.CopyFactor(r.copies)*r.rem > bar {
 			order = append(order, i)
 		}
 	}
 	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(copyFactor(running[b].copies)*running[b].rem, copyFactor(running[a].copies)*running[a].rem), a-b)
+		return cmp.Or(cmp.Compare(hopper.CopyFactor(running[b].copies)*running[b].rem, hopper.CopyFactor(running[a].copies)*running[a].rem), a-b)
 	})
 	for _, i := range order[:min(free, len(order))] {
 		dst = append(dst, Action{Job: j, Stage: z, Kind: Clone, Task: i, Copies: 1})
 	}
 	return dst, order
 }
-
-// copyFactor is c/(c+1), Mantri's factor for a task running c copies.
-func copyFactor(c int) float64 { return float64(c) / float64(c+1) }
 
 // grassActions appends to dst GRASS's decisions for job j's phase z on
 // slots machines (those its running copies hold plus free ones), by
@@ -169,9 +168,11 @@ func copyFactor(c int) float64 { return float64(c) / float64(c+1) }
 // RAS before (stragglers.GRASSConfig.Greedy: Xu et al. fix the switching
 // point "only based on the values of job sizes", footnote 1 of §5; the
 // two waves are stragglers' documented choice). Every running task is
-// judged (runView). tasks and acts are scratch (returned for reuse).
-// O(u + r + k log k) for k actions.
-func grassActions(dst []Action, tasks []stragglers.TaskStatus, acts []stragglers.Action, j int, z Stage, unscheduled int, running []runView, slots int, tNew float64) ([]Action, []stragglers.TaskStatus, []stragglers.Action, error) {
+// judged (runView). The view is valid by construction (t_new > 0 and
+// finite, t_rem ≥ 0 and finite, copies ≥ 1), so GRASS's kernel decides
+// it unchecked. tasks, acts and ws are scratch (tasks and acts returned
+// for reuse). O(u + r + k log k) for k actions.
+func grassActions(dst []Action, tasks []stragglers.TaskStatus, acts []stragglers.Action, ws *specbase.Workspace, j int, z Stage, unscheduled int, running []runView, slots int, tNew float64) ([]Action, []stragglers.TaskStatus, []stragglers.Action) {
 	tasks = tasks[:0]
 	for _, r := range running {
 		tasks = append(tasks, stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: r.copies,
@@ -180,10 +181,7 @@ func grassActions(dst []Action, tasks []stragglers.TaskStatus, acts []stragglers
 	for range unscheduled {
 		tasks = append(tasks, stragglers.TaskStatus{NewCopy: tNew})
 	}
-	acts, err := stragglers.GRASS(acts, tasks, slots, stragglers.DefaultGRASS(), nil)
-	if err != nil {
-		return dst, tasks, acts, err
-	}
+	acts = specbase.GRASS(acts, tasks, specbase.Count(tasks), slots, stragglers.DefaultGRASS(), ws)
 	for _, a := range acts {
 		if a.Task < len(running) {
 			dst = append(dst, Action{Job: j, Stage: z, Kind: Clone, Task: a.Task, Copies: 1})
@@ -191,7 +189,7 @@ func grassActions(dst []Action, tasks []stragglers.TaskStatus, acts []stragglers
 			dst = append(dst, Action{Job: j, Stage: z, Kind: Launch, Task: a.Task - len(running), Copies: 1})
 		}
 	}
-	return dst, tasks, acts, nil
+	return dst, tasks, acts
 }
 
 // dollyActions appends to dst Dolly's decisions for job j's phase z,
@@ -270,6 +268,7 @@ type baselineState struct {
 	order    []int
 	tasks    []stragglers.TaskStatus
 	acts     []stragglers.Action
+	ws       specbase.Workspace // GRASS's scratch
 }
 
 // baselineArrive records Dolly's decision for job j as it becomes active:
@@ -280,9 +279,9 @@ type baselineState struct {
 // clones per task, released as its tasks finish, so that the clones
 // running never pass the budget: admission counts what the jobs admitted
 // before may still start, not only what runs now.
-func (s *sim) baselineArrive(j int) error {
+func (s *sim) baselineArrive(j int) {
 	if s.cfg.Baseline != BaselineDolly {
-		return nil
+		return
 	}
 	b := &s.base
 	if b.clones == nil {
@@ -292,13 +291,9 @@ func (s *sim) baselineArrive(j int) error {
 	busy := s.busy[MapStage] + s.busy[ReduceStage]
 	util := float64(busy) / float64(s.cfg.Machines)
 	cluster := stragglers.DollyCluster{Slots: s.cfg.Machines, Clones: b.reserved, Utilization: util}
-	c, err := stragglers.DollyClones(n, cluster, stragglers.DefaultDolly())
-	if err != nil {
-		return s.violation(j, "Dolly: "+err.Error())
-	}
+	c := specbase.DollyClones(n, cluster, stragglers.DefaultDolly())
 	b.clones[j] = c
 	b.reserved += n * (c - 1)
-	return nil
 }
 
 // baselineFinish releases the Dolly reservation of a finished task of job j.
@@ -327,7 +322,7 @@ func (s *sim) estimate() {
 
 // baselineActions is the in-job rule of job k of the snapshot with free
 // machines to start copies on (its running copies hold the rest).
-func (s *sim) baselineActions(dst []Action, k, free int) ([]Action, error) {
+func (s *sim) baselineActions(dst []Action, k, free int) []Action {
 	job := &s.snap[k]
 	z := job.stage()
 	p := job.phase(z)
@@ -342,7 +337,6 @@ func (s *sim) baselineActions(dst []Action, k, free int) ([]Action, error) {
 	// quotient underflows (a task far shorter than a slot), since every
 	// copy takes some time and the rules' t_new must be positive.
 	tNew := max(st.mean[z]/s.cfg.Speed, math.SmallestNonzeroFloat64)
-	var err error
 	switch s.cfg.Baseline {
 	case BaselineMantri:
 		bar := mantriBar(tNew, st.sd[z]/math.Sqrt(s.cfg.Speed), MantriThreshold)
@@ -350,20 +344,20 @@ func (s *sim) baselineActions(dst []Action, k, free int) ([]Action, error) {
 	case BaselineDolly:
 		dst = dollyActions(dst, k, z, p.Unscheduled, free, b.clones[s.active[k]])
 	default:
-		dst, b.tasks, b.acts, err = grassActions(dst, b.tasks, b.acts, k, z, p.Unscheduled, b.views, free+job.copies(), tNew)
+		dst, b.tasks, b.acts = grassActions(dst, b.tasks, b.acts, &b.ws, k, z, p.Unscheduled, b.views, free+job.copies(), tNew)
 	}
-	return dst, err
+	return dst
 }
 
 // baselineSlot plans a slot of a Baseline on the Fair scheduler (see
 // Baseline): each job's want is what its rule starts given every idle
 // machine, fairFill shares the idle machines, and each job's rule then
 // runs with its share. O(Σ_k (u_k + r_k) log) for the snapshot's tasks.
-func (s *sim) baselineSlot() error {
+func (s *sim) baselineSlot() {
 	s.actions = s.actions[:0]
 	idle := s.cfg.Machines - s.busy[MapStage] - s.busy[ReduceStage]
 	if idle == 0 {
-		return nil // nothing to start; no job loses a copy
+		return // nothing to start; no job loses a copy
 	}
 	s.estimate()
 	b := &s.base
@@ -371,10 +365,7 @@ func (s *sim) baselineSlot() error {
 	b.hold, b.want = ints(b.hold, n), ints(b.want, n)
 	for k := range s.snap {
 		b.hold[k] = s.snap[k].copies()
-		var err error
-		if s.actions, err = s.baselineActions(s.actions[:0], k, idle); err != nil {
-			return err
-		}
+		s.actions = s.baselineActions(s.actions[:0], k, idle)
 		b.want[k] = startedCopies(s.actions)
 	}
 	b.give = fairFill(b.give, b.hold, b.want, idle)
@@ -383,12 +374,8 @@ func (s *sim) baselineSlot() error {
 		if g == 0 {
 			continue
 		}
-		var err error
-		if s.actions, err = s.baselineActions(s.actions, k, g); err != nil {
-			return err
-		}
+		s.actions = s.baselineActions(s.actions, k, g)
 	}
-	return nil
 }
 
 // startedCopies is the copies a list of launches and clones starts.

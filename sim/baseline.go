@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/specsched/specsched/internal/selection"
+	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -50,7 +51,7 @@ import (
 type baseline struct {
 	view []stragglers.TaskStatus
 	acts []stragglers.Action
-	ws   stragglers.Workspace
+	ws   specbase.Workspace
 	// run[v] is the running task (its index for Decision.Copy) of view
 	// entry v, once running: the running tasks' own index, a launched
 	// task's the index Launch gave it.

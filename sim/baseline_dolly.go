@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 
+	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -63,14 +64,15 @@ func (r *DollyRule) Bookkeeping() Bookkeeping {
 func (*DollyRule) CanUse(*Decision, int) bool { return false }
 
 // admit returns the copies per task of the active job at position k
-// (in range), deciding them at the job's first sight.
-func (r *DollyRule) admit(fn string, d *Decision, k int) (int, error) {
+// (in range), deciding them at the job's first sight (stragglers.DollyClones's
+// kernel, on the cluster's validated figures).
+func (r *DollyRule) admit(d *Decision, k int) int {
 	j := d.Job(k)
 	for len(r.clones) <= j {
 		r.clones = append(r.clones, 0)
 	}
 	if c := r.clones[j]; c > 0 {
-		return int(c), nil
+		return int(c)
 	}
 	n := 0
 	for p := range d.Phases(k) {
@@ -82,12 +84,9 @@ func (r *DollyRule) admit(fn string, d *Decision, k int) (int, error) {
 		Clones:      d.SpeculativeCopies(),
 		Utilization: math.Min(1, float64(d.Busy())/float64(slots)),
 	}
-	c, err := stragglers.DollyClones(n, cluster, stragglers.DefaultDolly())
-	if err != nil {
-		return 0, internalError(fn, "stragglers.DollyClones", err)
-	}
+	c := specbase.DollyClones(n, cluster, stragglers.DefaultDolly())
 	r.clones[j] = int32(c)
-	return c, nil
+	return c
 }
 
 // Requests implements RequestRule: c − 1 clones per unscheduled task of
@@ -101,10 +100,7 @@ func (r *DollyRule) Requests(d *Decision, k int) (int, error) {
 	if !inRange(d, k) {
 		return 0, nil
 	}
-	c, err := r.admit(fn, d, k)
-	if err != nil {
-		return 0, err
-	}
+	c := r.admit(d, k)
 	left := max(0, dollyBudget(d.Config().Slots)-d.SpeculativeCopies())
 	return int(min(int64(d.Unscheduled(k))*int64(c-1), int64(left))), nil
 }
@@ -117,10 +113,7 @@ func (r *DollyRule) Use(d *Decision, k, g int) error {
 	if err != nil || g == 0 {
 		return err
 	}
-	c, err := r.admit(fn, d, k)
-	if err != nil {
-		return err
-	}
+	c := r.admit(d, k)
 	u := min(d.Unscheduled(k), g)
 	if c == 1 || u == g {
 		d.Launch(k, g)
@@ -130,10 +123,7 @@ func (r *DollyRule) Use(d *Decision, k, g int) error {
 	// slots from the view, here none: the g slots are all free).
 	r.view, r.run = r.view[:0], r.run[:0]
 	r.addUnscheduled(u, 0)
-	r.acts, err = stragglers.Dolly(r.acts, r.view, g, c, &r.ws)
-	if err != nil {
-		return internalError(fn, "stragglers.Dolly", err)
-	}
+	r.acts = specbase.Dolly(r.acts, r.view, specbase.Count(r.view), g, c)
 	budget := dollyBudget(d.Config().Slots)
 	return r.apply(fn, d, k, func() bool { return d.SpeculativeCopies() < budget })
 }

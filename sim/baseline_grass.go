@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 
+	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -79,8 +80,8 @@ func (r *GRASSRule) Requests(d *Decision, k int) (int, error) {
 	if !inRange(d, k) || !grassMay(d, k) { // false for a job with no running task
 		return 0, nil
 	}
-	err := r.decide(fn, d, k, d.Unscheduled(k)+d.Running(k), 0)
-	return len(r.acts), err
+	r.decide(d, k, d.Unscheduled(k)+d.Running(k), 0)
+	return len(r.acts), nil
 }
 
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
@@ -97,16 +98,15 @@ func (r *GRASSRule) Use(d *Decision, k, g int) error {
 		d.Launch(k, g)
 		return nil
 	}
-	if err := r.decide(fn, d, k, g, min(d.Unscheduled(k), g)); err != nil {
-		return err
-	}
+	r.decide(d, k, g, min(d.Unscheduled(k), g))
 	return r.apply(fn, d, k, nil)
 }
 
 // decide sets r.acts to stragglers.GRASS's actions for the active job at
 // position k holding its running tasks' slots and free more, shown its
-// running tasks and unsched ≤ free of its unscheduled ones.
-func (r *GRASSRule) decide(fn string, d *Decision, k, free, unsched int) error {
+// running tasks and unsched ≤ free of its unscheduled ones, by
+// stragglers.GRASS's kernel (the view is valid by construction).
+func (r *GRASSRule) decide(d *Decision, k, free, unsched int) {
 	tnew := d.NewCopy(k)
 	// AppendRunning, not RunningTask task by task: the same copies, ages
 	// and estimates (t_rem 0 at MaxCopies, never copied), and it makes the
@@ -132,7 +132,5 @@ func (r *GRASSRule) decide(fn string, d *Decision, k, free, unsched int) error {
 		p.SwitchWaves = 0
 	}
 	r.addUnscheduled(unsched, tnew)
-	var err error
-	r.acts, err = stragglers.GRASS(r.acts, r.view, slots, p, &r.ws)
-	return internalError(fn, "stragglers.GRASS", err)
+	r.acts = specbase.GRASS(r.acts, r.view, specbase.Count(r.view), slots, p, &r.ws)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -109,7 +110,7 @@ func (r *HadoopRule) Requests(d *Decision, k int) (int, error) {
 		return 0, nilRule(fn)
 	}
 	n := 0
-	err := r.scan(fn, d, k, -1, func(int) error {
+	err := r.scan(d, k, -1, func(int) error {
 		n += len(r.acts)
 		return nil
 	})
@@ -127,7 +128,7 @@ func (r *HadoopRule) Use(d *Decision, k, g int) error {
 	if now := d.Now(); now != r.at {
 		r.at, r.spoke = now, r.spoke[:0]
 	}
-	return r.scan(fn, d, k, free, func(ph int) error {
+	return r.scan(d, k, free, func(ph int) error {
 		if len(r.acts) > 0 {
 			r.spoke = append(r.spoke, stageKey{d.Job(k), ph})
 		}
@@ -140,7 +141,7 @@ func (r *HadoopRule) Use(d *Decision, k, g int) error {
 // (free < 0: one per phase), each phase's copy (r.acts) handed to act; a
 // phase that has speculated at this instant (r.spoke, in Use) is skipped.
 // It stops once no free slot is left.
-func (r *HadoopRule) scan(fn string, d *Decision, k, free int, act func(ph int) error) error {
+func (r *HadoopRule) scan(d *Decision, k, free int, act func(ph int) error) error {
 	if !inRange(d, k) {
 		return nil
 	}
@@ -170,11 +171,7 @@ func (r *HadoopRule) scan(fn string, d *Decision, k, free int, act func(ph int) 
 			}
 			return stragglers.TaskStatus{Task: stragglers.Task{State: stragglers.Running, Copies: copies, Elapsed: elapsed, Remaining: rem}}
 		})
-		var err error
-		r.acts, err = stragglers.HadoopSpeculateStats(r.acts, r.view, stats, busy+max(free, 1), p, &r.ws)
-		if err != nil {
-			return internalError(fn, "stragglers.HadoopSpeculateStats", err)
-		}
+		r.acts = specbase.Hadoop(r.acts, r.view, specbase.Count(r.view), stats, busy+max(free, 1), p)
 		if falling && len(r.acts) == 0 {
 			if r.quiet == nil {
 				r.quiet = map[stageKey]hadoopQuiet{}

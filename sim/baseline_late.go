@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 
+	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -70,8 +71,8 @@ func (r *LATERule) Requests(d *Decision, k int) (int, error) {
 	if r == nil {
 		return 0, nilRule(fn)
 	}
-	err := r.decide(fn, d, k, lateClusterCap(d.Config().Slots)-d.SpeculativeCopies())
-	return len(r.acts), err
+	r.decide(d, k, lateClusterCap(d.Config().Slots)-d.SpeculativeCopies())
+	return len(r.acts), nil
 }
 
 // Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
@@ -82,19 +83,17 @@ func (r *LATERule) Use(d *Decision, k, g int) error {
 	if err != nil {
 		return err
 	}
-	if err := r.decide(fn, d, k, min(free, lateClusterCap(d.Config().Slots)-d.SpeculativeCopies())); err != nil {
-		return err
-	}
+	r.decide(d, k, min(free, lateClusterCap(d.Config().Slots)-d.SpeculativeCopies()))
 	return r.apply(fn, d, k, nil)
 }
 
 // decide sets r.acts to the copies stragglers.LATE starts of the running
 // tasks of the active job at position k (in range) with up to limit free
-// slots.
-func (r *LATERule) decide(fn string, d *Decision, k, limit int) error {
+// slots, by its kernel (the view is valid by construction).
+func (r *LATERule) decide(d *Decision, k, limit int) {
 	r.acts = r.acts[:0]
 	if limit <= 0 || !inRange(d, k) || d.Running(k) == 0 {
-		return nil
+		return
 	}
 	minElapsed := d.Config().Speculation.Detect * d.NewCopy(k)
 	busy := r.viewPhase(d, k, -1, func(i int) stragglers.TaskStatus {
@@ -106,7 +105,5 @@ func (r *LATERule) decide(fn string, d *Decision, k, limit int) error {
 	})
 	p := stragglers.DefaultLATE()
 	p.SpeculativeCap = 1 // the cluster's cap instead, by the slots
-	var err error
-	r.acts, err = stragglers.LATE(r.acts, r.view, busy+limit, p, &r.ws)
-	return internalError(fn, "stragglers.LATE", err)
+	r.acts = specbase.LATE(r.acts, r.view, specbase.Count(r.view), busy+limit, p, &r.ws)
 }

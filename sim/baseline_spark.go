@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 
+	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/stragglers"
 )
 
@@ -105,7 +106,7 @@ func (r *SparkRule) Requests(d *Decision, k int) (int, error) {
 		return 0, nilRule(fn)
 	}
 	n := 0
-	err := r.stagesDo(fn, d, k, -1, func() error {
+	err := r.stagesDo(d, k, -1, func() error {
 		n += len(r.acts)
 		return nil
 	})
@@ -120,7 +121,7 @@ func (r *SparkRule) Use(d *Decision, k, g int) error {
 	if err != nil || free <= 0 {
 		return err
 	}
-	return r.stagesDo(fn, d, k, free, func() error { return r.apply(fn, d, k, nil) })
+	return r.stagesDo(d, k, free, func() error { return r.apply(fn, d, k, nil) })
 }
 
 // stagesDo calls stragglers.SparkSpeculateStats for every ready stage of
@@ -128,7 +129,7 @@ func (r *SparkRule) Use(d *Decision, k, g int) error {
 // up to free free slots (free < 0: as many as the stage's running tasks),
 // then act on its copies (r.acts); with free ≥ 0, each stage's copies take
 // their slots, and it stops once none is left.
-func (r *SparkRule) stagesDo(fn string, d *Decision, k, free int, act func() error) error {
+func (r *SparkRule) stagesDo(d *Decision, k, free int, act func() error) error {
 	p := stragglers.DefaultSpark()
 	p.MinRuntime = 0
 	if !inRange(d, k) || !anySparkReady(d, k, p.Quantile) {
@@ -164,11 +165,7 @@ func (r *SparkRule) stagesDo(fn string, d *Decision, k, free int, act func() err
 		if free < 0 {
 			slots = busy + len(r.view)
 		}
-		var err error
-		r.acts, err = stragglers.SparkSpeculateStats(r.acts, r.view, stats, slots, p, &r.ws)
-		if err != nil {
-			return internalError(fn, "stragglers.SparkSpeculateStats", err)
-		}
+		r.acts = specbase.Spark(r.acts, r.view, specbase.Count(r.view), stats, slots, p, &r.ws)
 		if err := act(); err != nil {
 			return err
 		}
