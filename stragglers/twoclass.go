@@ -125,6 +125,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 	distinct := 0
 	overflow := -1 // the first job at which ΣT_i/√(β_i−1) exceeds waterfill.MaxSum
 	var sumW float64
+	var root [2]float64 // √(β−1) of each class, taken once: the same value for each of its jobs
 	for i, t := range remaining {
 		if !(t >= 0 && t <= math.MaxFloat64) {
 			return c, check.NonNegative(fn, i, "remaining", t)
@@ -141,6 +142,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		case distinct < 2:
 			k = distinct
 			c.beta[k] = b
+			root[k] = math.Sqrt(b - 1)
 			distinct++
 		default:
 			return c, check.Err(fn, i, "beta", b, "Algorithm 4 takes two classes: a third distinct β")
@@ -150,7 +152,7 @@ func twoClasses(fn string, remaining, beta []float64, slots float64) (classes, e
 		// T/√(β−1) ≥ (2/β)·T for every β: the weights bound the virtual
 		// sizes, θ and ΣT. The bound is Allocate's, in the same order.
 		// Reported once every job is known valid.
-		sumW += t / math.Sqrt(b-1)
+		sumW += t / root[k]
 		if overflow < 0 && sumW > waterfill.MaxSum {
 			overflow = i
 		}
