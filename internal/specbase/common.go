@@ -41,6 +41,19 @@ func Count(tasks []TaskStatus) Counts {
 	return c
 }
 
+// launchFirst splits a job's free slots, slots − Busy, as the rules that
+// launch before they copy do (LATE, Dolly, Spark's, Hadoop's): launches,
+// min(Unscheduled, free), go to unscheduled tasks, and left is what
+// remains. ok is false when no slot is free: the rule does nothing. O(1).
+func launchFirst(c Counts, slots int) (launches, left int, ok bool) {
+	free := slots - c.Busy
+	if free <= 0 {
+		return 0, 0, false
+	}
+	launches = min(c.Unscheduled, free)
+	return launches, free - launches, true
+}
+
 // Workspace is the baselines' reusable scratch memory; the zero value is
 // ready to use.
 type Workspace struct {

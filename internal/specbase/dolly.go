@@ -44,12 +44,10 @@ func DollyCount(n int, p DollyConfig) int {
 // c = Count(tasks). O(n).
 func Dolly(dst []Action, tasks []TaskStatus, c Counts, slots, clones int) []Action {
 	dst = dst[:0]
-	free := slots - c.Busy
-	if free <= 0 {
+	launches, extra, ok := launchFirst(c, slots)
+	if !ok {
 		return dst
 	}
-	launches := min(c.Unscheduled, free)
-	extra := free - launches
 	dst = emit(dst, tasks, launches, nil)
 	n := len(dst)
 	for k := 0; k < n && extra > 0; k++ {

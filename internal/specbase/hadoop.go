@@ -22,11 +22,10 @@ func HadoopStage(tasks []TaskStatus, c Counts, p HadoopConfig) StageStats {
 // stragglers.HadoopSpeculateStats accepts them, c = Count(tasks). O(n).
 func Hadoop(dst []Action, tasks []TaskStatus, c Counts, stage StageStats, slots int, p HadoopConfig) []Action {
 	dst = dst[:0]
-	free := slots - c.Busy
-	if free <= 0 {
+	launches, _, ok := launchFirst(c, slots)
+	if !ok {
 		return dst
 	}
-	launches := min(c.Unscheduled, free)
 	if c.Unscheduled > 0 || !HadoopCompleted(stage, p) {
 		return emit(dst, tasks, launches, nil)
 	}

@@ -17,12 +17,10 @@ import (
 // k copies.
 func LATE(dst []Action, tasks []TaskStatus, c Counts, slots int, p LATEConfig, ws *Workspace) []Action {
 	dst = dst[:0]
-	free := slots - c.Busy
-	if free <= 0 {
+	launches, free, ok := launchFirst(c, slots)
+	if !ok {
 		return dst
 	}
-	launches := min(c.Unscheduled, free)
-	free -= launches
 	capLeft := lateCap(slots, p.SpeculativeCap) - c.Extra
 	if free <= 0 || capLeft <= 0 {
 		return emit(dst, tasks, launches, nil)

@@ -41,12 +41,10 @@ func SparkReady(stage StageStats, p SparkConfig) bool {
 // O(n + k log k) expected for n tasks and k copies.
 func Spark(dst []Action, tasks []TaskStatus, c Counts, stage StageStats, slots int, p SparkConfig, ws *Workspace) []Action {
 	dst = dst[:0]
-	free := slots - c.Busy
-	if free <= 0 {
+	launches, free, ok := launchFirst(c, slots)
+	if !ok {
 		return dst
 	}
-	launches := min(c.Unscheduled, free)
-	free -= launches
 	var copies []int
 	if free > 0 && SparkReady(stage, p) {
 		threshold := max(p.Multiplier*stage.Median, p.MinRuntime)
