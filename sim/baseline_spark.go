@@ -124,8 +124,9 @@ func (r *SparkRule) Use(d *Decision, k, g int) error {
 	return r.stagesDo(d, k, free, func() error { return r.apply(fn, d, k, nil) })
 }
 
-// stagesDo calls stragglers.SparkSpeculateStats for every ready stage of
-// the active job at position k with a running task, upstream first, with
+// stagesDo makes stragglers.SparkSpeculateStats's decision (its kernel,
+// on the stage's view) for every ready stage of the active job at
+// position k with a running task, upstream first, with
 // up to free free slots (free < 0: as many as the stage's running tasks),
 // then act on its copies (r.acts); with free ≥ 0, each stage's copies take
 // their slots, and it stops once none is left.

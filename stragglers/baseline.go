@@ -10,7 +10,9 @@ import (
 // LATE, GRASS, Spark's and Hadoop's default speculators — see it: the Task
 // that Speculate reads (State, Copies, Elapsed, Remaining), plus the
 // figures those rules read besides. A field a rule does not read may be
-// left zero. Its fields:
+// left zero.
+//
+// Its fields:
 //   - Progress is the progress score of a running task's best copy, in
 //     [0, 1]: the fraction of its work done (LATE's ProgressScore, §4).
 //     Only LATE reads it, and only for running tasks; it must lie in

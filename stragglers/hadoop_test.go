@@ -215,3 +215,22 @@ func TestHadoopStatsErrors(t *testing.T) {
 	_, err := HadoopSpeculateStats(nil, nil, StageStats{}, 1, HadoopConfig{CapTotal: 2}, nil)
 	wantError(t, "CapTotal", fn, err, -1, "CapTotal")
 }
+
+// TestHadoopStatsExample: TestHadoopExample's job given as its three
+// running tasks (t_rem 4, 7, 9) and a summary of its four finished ones
+// (durations 2, 4, 6, 8: mean 5), which the view does not hold: the task
+// of t_rem 9, the view's third, gets the copy, as HadoopSpeculate gives
+// task 6 of the whole job. A summary read from the view instead (no task
+// finished there) would speculate nothing.
+func TestHadoopStatsExample(t *testing.T) {
+	t.Parallel()
+	var view []TaskStatus
+	for _, r := range []float64{4, 7, 9} {
+		view = append(view, TaskStatus{Task: Task{State: Running, Copies: 1, Remaining: r}})
+	}
+	stage := StageStats{Tasks: 7, Finished: 4, Mean: 5}
+	got, err := HadoopSpeculateStats(nil, view, stage, 10, DefaultHadoop(), nil)
+	if want := []Action{{Task: 2, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("got %v, %v; want %v", got, err, want)
+	}
+}

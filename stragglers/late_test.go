@@ -172,3 +172,23 @@ func TestLATEExtremes(t *testing.T) {
 		t.Errorf("one copy: got %v, %v; want %v (the first of the two with +Inf time left)", got, err, want)
 	}
 }
+
+// TestLATEJudgesAtMinElapsed: a task that has run exactly MinElapsed is
+// rated (LATEConfig: "how long a task must have run", at least that long).
+// Two running tasks, MinElapsed 2: task 0 has run 2 with progress 0.1
+// (rate 0.05), task 1 has run 4 with progress 0.9 (rate 0.225). Both are
+// rated; with SlowTaskThreshold 0.5 the slow one is ⌈0.5·2⌉ = 1st slowest,
+// task 0, which the one free slot copies. Were task 0 not yet judged, the
+// only rated task, task 1, would be the slowest and be copied instead.
+func TestLATEJudgesAtMinElapsed(t *testing.T) {
+	t.Parallel()
+	tasks := []TaskStatus{
+		{Task: Task{State: Running, Copies: 1, Elapsed: 2}, Progress: 0.1},
+		{Task: Task{State: Running, Copies: 1, Elapsed: 4}, Progress: 0.9},
+	}
+	p := LATEConfig{SpeculativeCap: 1, SlowTaskThreshold: 0.5, MinElapsed: 2}
+	got, err := LATE(nil, tasks, 3, p, nil)
+	if want := []Action{{Task: 0, Kind: Copy}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("got %v, %v; want %v", got, err, want)
+	}
+}

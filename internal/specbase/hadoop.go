@@ -4,18 +4,18 @@ import "math"
 
 // HadoopStage returns the StageStats of tasks that Hadoop's rule reads:
 // the tasks, the finished ones and, when Hadoop may speculate (no
-// unscheduled task and HadoopCompleted), the mean of the finished tasks'
+// unscheduled task and hadoopCompleted), the mean of the finished tasks'
 // durations. Precondition: tasks valid, c = Count(tasks). O(n).
 func HadoopStage(tasks []TaskStatus, c Counts, p HadoopConfig) StageStats {
 	stage := StageStats{Tasks: len(tasks), Finished: c.Finished}
-	if c.Unscheduled == 0 && HadoopCompleted(stage, p) {
+	if c.Unscheduled == 0 && hadoopCompleted(stage, p) {
 		stage.Mean = MeanDuration(tasks, c.Finished)
 	}
 	return stage
 }
 
 // Hadoop is stragglers.HadoopSpeculateStats's scan, appended to dst[:0]:
-// launches first; with none unscheduled and HadoopCompleted, a copy of
+// launches first; with none unscheduled and hadoopCompleted, a copy of
 // the running task with one copy whose Remaining exceeds stage.Mean by the
 // most (ties to the smaller index), if fewer than the cap are already
 // speculating. Precondition: tasks, stage, slots and p as
@@ -26,7 +26,7 @@ func Hadoop(dst []Action, tasks []TaskStatus, c Counts, stage StageStats, slots 
 	if !ok {
 		return dst
 	}
-	if c.Unscheduled > 0 || !HadoopCompleted(stage, p) {
+	if c.Unscheduled > 0 || !hadoopCompleted(stage, p) {
 		return emit(dst, tasks, launches, nil)
 	}
 	best, already := -1, 0
@@ -49,11 +49,11 @@ func Hadoop(dst []Action, tasks []TaskStatus, c Counts, stage StageStats, slots 
 	return append(dst, Action{Task: best, Kind: Copy})
 }
 
-// HadoopCompleted reports whether enough of the stage's tasks have
+// hadoopCompleted reports whether enough of the stage's tasks have
 // finished for Hadoop to speculate (StartEndTimesBase.thresholdRuntime):
 // at least MinCompleted and one, and a MinCompletedShare of the tasks.
 // O(1).
-func HadoopCompleted(stage StageStats, p HadoopConfig) bool {
+func hadoopCompleted(stage StageStats, p HadoopConfig) bool {
 	finished := stage.Finished
 	return finished >= p.MinCompleted && finished > 0 && float64(finished)/float64(stage.Tasks) >= p.MinCompletedShare
 }
