@@ -112,7 +112,10 @@
 //     validated), the kernels of the other allocators on the same terms —
 //     dagkernel (Algorithm 3 and its α, behind dag), waterfill (the
 //     K-class water-filling, behind stragglers.Allocate) and srewc
-//     (SREW+C's machine shares, behind competitive.Shares and Machines) —,
+//     (SREW+C's machine shares, behind competitive.Shares and Machines),
+//     specbase (the speculation baselines' kernels — LATE, GRASS, Dolly,
+//     Spark's and Hadoop's rules — and the Task and Action types they
+//     share with Hopper's rule, behind stragglers) —,
 //     enum (the names of every enumeration),
 //     minheap (the simulators' one binary heap), stats (computes the
 //     one Summary) and testutil (generators and references for
@@ -141,16 +144,19 @@
 // Where validation happens. Each algorithm checks a snapshot once, at its
 // exported function; code in the module that holds data it has already
 // checked calls the kernel behind it instead (internal/hopper,
-// dagkernel, waterfill, srewc, and the packages' unexported kernels), so
+// dagkernel, waterfill, srewc, specbase, and the packages' unexported
+// kernels), so
 // no error that "cannot happen" is produced or thrown away. sim's built-in
 // allocators are such code: at each decision they build a snapshot from
 // the engine's validated state (task counts, tail indices, Config) and
 // call the kernels, each of whose doc comments states the precondition
 // its caller has checked; a user's allocator gets the same results from
-// the exported functions (sim's TestUserPartsMatchBuiltIns). Not yet
-// so: the speculation baselines (sim's LATE, GRASS, Dolly, Spark and
-// Hadoop rules, and competitive's GRASS and Dolly) still call stragglers'
-// exported baseline functions and report a failure as the engine's fault. (Unlike a user's plug-in,
+// the exported functions (sim's TestUserPartsMatchBuiltIns). The
+// speculation baselines are such code too: sim's LATE, GRASS, Dolly, Spark
+// and Hadoop rules and competitive's GRASS and Dolly call
+// internal/specbase, the kernels behind stragglers' baseline functions, on
+// views built from validated state (stragglers' TestKernelsMatch checks
+// kernel and exported function agree). (Unlike a user's plug-in,
 // several built-in rules also read engine state that sim.Decision does
 // not expose.)
 //
