@@ -1,0 +1,155 @@
+package dagkernel
+
+import (
+	"math"
+	"math/big"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched/internal/testutil"
+)
+
+// Tests of the kernel at the ends of float64's range, which the issue-12
+// mutation pass found unchecked by the package's own tests (dag's tests
+// reached them, the kernel's did not): the unsafe snapshot (Ṽ recomputed
+// apart), the targets formed apart, and the proportional shares formed with
+// the exponents apart.
+
+// testAllocateHomogeneous: Algorithm 3 is homogeneous in (T, T', S) —
+// scaling every size and S by 2^k scales every share by 2^k (thesis §4.1:
+// each case's share is S, a target V_i/√α or S·V_i/ΣV, all of degree one).
+// The snapshot of jobsGen is scaled by a 2^k that takes its largest or its
+// least nonzero value to the edge of float64's normal range (every scaled
+// value exact), where T_i·√α_i overflows or is subnormal and the kernel must
+// keep the exponents apart; the shares, scaled back, are those
+// testutil.DAGReference gives for the unscaled snapshot.
+func testAllocateHomogeneous(t *rapid.T) {
+	jobs := jobsGen(t)
+	beta := rapid.SampledFrom([]float64{1.2, 1.5, 1.9, 2, 3}).Draw(t, "beta")
+	var total float64
+	least, most := math.Inf(1), 0.0
+	for _, j := range jobs {
+		total += j.Remaining * math.Sqrt(j.Alpha)
+		for _, v := range []float64{j.Remaining, j.Downstream} {
+			if v > 0 {
+				least, most = min(least, v), max(most, v)
+			}
+		}
+	}
+	slots := rapid.Float64Range(0, 1.5).Draw(t, "fraction") * (total + 1)
+	if slots > 0 {
+		least, most = min(least, slots), max(most, slots)
+	}
+	if most == 0 {
+		return
+	}
+	// k puts the largest value within 2^shift of MaxFloat64, or the least
+	// within 2^shift of the least normal; every scaled value stays a normal
+	// number, so the scaled snapshot is exactly the scaled instance.
+	_, eMost := math.Frexp(most)
+	_, eLeast := math.Frexp(least)
+	shift := rapid.IntRange(0, 6).Draw(t, "shift")
+	k := 1024 - eMost - shift
+	if rapid.Bool().Draw(t, "down") {
+		k = -1021 - eLeast + shift
+	}
+	if eMost+k > 1024 || eLeast+k < -1021 {
+		return // the snapshot spans too many binades to move either end
+	}
+	scaled := make([]Job, len(jobs))
+	for i, j := range jobs {
+		scaled[i] = Job{Remaining: math.Ldexp(j.Remaining, k), Downstream: math.Ldexp(j.Downstream, k), Alpha: j.Alpha}
+	}
+	sslots := math.Ldexp(slots, k)
+	var ws Workspace
+	p := ws.Prepare(scaled, sslots, beta)
+	got := make([]float64, len(jobs))
+	ws.Allocate(got, scaled, sslots, &p)
+	want, thresholds := testutil.DAGReference(dagJobs(jobs), slots, beta)
+	if nearThreshold(slots, thresholds) {
+		return
+	}
+	for i := range got {
+		if back := math.Ldexp(got[i], -k); !approx(back, want[i], slots) {
+			t.Fatalf("k = %d, S = %v, β = %v, jobs %v:\ngot  %v (scaled back)\nwant %v", k, slots, beta, jobs, got, want)
+		}
+	}
+}
+
+func TestAllocateHomogeneous(t *testing.T) { t.Parallel(); rapid.Check(t, testAllocateHomogeneous) }
+
+func FuzzAllocateHomogeneous(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testAllocateHomogeneous)) }
+
+// TestProportionalNearMinNormal: case 4 where the least Ṽ_i is a normal
+// number but Ṽ_i/ΣṼ is not. T = (0.8125, 2^−1022), α = (4, 2.25), T' = 0,
+// β = 2 (V = T·√α = (1.625, 1.5·2^−1022)), S = 1.375 > ΣV/√α_min =
+// 1.625/1.5: the shares S·V_i/ΣV, exact by math/big, rounded once: 1.375 and
+// (33/26)·2^−1022. Formed as S·(Ṽ_i/ΣṼ), the quotient (12/13)·2^−1022 is
+// subnormal and loses bits, enough here to round the share to the next
+// float64 up (found by a search); the different α make the exponents-apart form
+// depend on both T_i and √α_i, and job 1 (listed last) the one whose loss
+// from the sum would show.
+func TestProportionalNearMinNormal(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Remaining: 0.8125, Alpha: 4}, {Remaining: 0x1p-1022, Alpha: 2.25}}
+	const slots = 1.375
+	v := []*big.Float{big.NewFloat(1.625), new(big.Float).SetMantExp(big.NewFloat(1.5), -1022)}
+	sum := new(big.Float).SetPrec(2000).Add(v[0], v[1])
+	var ws Workspace
+	p := ws.Prepare(jobs, slots, 2)
+	got := make([]float64, 2)
+	ws.Allocate(got, jobs, slots, &p)
+	for i := range v {
+		share := new(big.Float).SetPrec(2000).Mul(big.NewFloat(slots), v[i])
+		want, _ := share.Quo(share, sum).Float64()
+		if got[i] != want {
+			t.Errorf("job %d: share %v, want S·V_i/ΣV = %v", i, got[i], want)
+		}
+	}
+}
+
+// TestRatioEdges: Ratio's domain (input > 0, both finite) includes
+// MaxFloat64 in either field, by hand.
+func TestRatioEdges(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in, out, want float64
+		ok            bool
+	}{
+		{math.MaxFloat64, math.MaxFloat64, 1, true},
+		{math.MaxFloat64, 0, 0, true},
+		{1, math.MaxFloat64, math.MaxFloat64, true},
+		{0x1p-1074, 1, math.Inf(1), true}, // past float64's range: +Inf
+		{0, 1, 0, false},
+		{math.Inf(1), 1, 0, false},
+		{1, math.Inf(1), 0, false},
+	} {
+		if r, ok := Ratio(tc.in, tc.out); r != tc.want || ok != tc.ok {
+			t.Errorf("Ratio(%v, %v) = %v, %v; want %v, %v", tc.in, tc.out, r, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestAllocateOverflowingProduct: T_i·√α_i past MaxFloat64 where the
+// scaled Ṽ_i is not (the unsafe snapshot: Allocate recomputes each Ṽ_i with
+// the exponents apart). T = (2^1021, 1.5·2^1021), α = 64 (√α = 8), T' = 0,
+// β = 2, S = 5·2^1021: V = (2^1024, 1.5·2^1024), both beyond float64 as
+// products, ΣV/√α_min = 2.5·2^1021 < S, so case 4, by hand: S·V_i/ΣV =
+// 2^1022 and 1.5·2^1022. (With V_i rounded to +Inf, the search would stop
+// at the first job and give it all of S.)
+func TestAllocateOverflowingProduct(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Remaining: 0x1p1021, Alpha: 64}, {Remaining: 0x1.8p1021, Alpha: 64}}
+	slots := 5 * 0x1p1021
+	var ws Workspace
+	p := ws.Prepare(jobs, slots, 2)
+	if p.safe {
+		t.Fatal("test setup: the snapshot is safe; want T·√α past MaxFloat64")
+	}
+	got := make([]float64, 2)
+	ws.Allocate(got, jobs, slots, &p)
+	if want := []float64{0x1p1022, 0x1.8p1022}; got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
