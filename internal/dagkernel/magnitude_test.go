@@ -153,3 +153,84 @@ func TestAllocateOverflowingProduct(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+// TestAllocateSubnormalProduct: a job whose T_i·√α_i is subnormal, in a
+// snapshot where c·2^k is finite (S = 2^−1022, k = 1022): Ṽ_i must be
+// formed with the exponents apart, not as the subnormal product (which
+// keeps 3 bits here) times c·2^k. T = (5·2^−1074, 2^−1030), α = (2, 1),
+// T' = 0, β = 2: V = (5√2·2^−1074, 2^−1030), ΣV/√α_min far below S, so
+// case 4; job 1's share S·V_1/ΣV, exact by math/big (√2 to 300 bits) and
+// rounded once, is 1810·2^−1074 (the product's rounding would give 1792).
+func TestAllocateSubnormalProduct(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Remaining: 5 * 0x1p-1074, Alpha: 2}, {Remaining: 0x1p-1030, Alpha: 1}}
+	slots := 0x1p-1022
+	const prec = 300
+	v1 := new(big.Float).SetPrec(prec).Sqrt(big.NewFloat(2))
+	v1.Mul(v1, big.NewFloat(jobs[0].Remaining))
+	sum := new(big.Float).SetPrec(prec).Add(v1, big.NewFloat(jobs[1].Remaining))
+	share := new(big.Float).SetPrec(prec).Mul(v1, big.NewFloat(slots))
+	want, _ := share.Quo(share, sum).Float64()
+	var ws Workspace
+	p := ws.Prepare(jobs, slots, 2)
+	if p.safe || !p.sc.fast {
+		t.Fatalf("test setup: safe %v, fast %v; want an unsafe snapshot with c·2^k finite", p.safe, p.sc.fast)
+	}
+	got := make([]float64, 2)
+	ws.Allocate(got, jobs, slots, &p)
+	if got[0] != want {
+		t.Fatalf("job 1's share %v (%v·2^−1074), want S·V_1/ΣV = %v (%v·2^−1074)", got[0], got[0]/0x1p-1074, want, want/0x1p-1074)
+	}
+}
+
+// TestTargetSubnormal: case 2's target t_i = V_i/√α_min^(m) of a served job
+// whose Ṽ_i is subnormal must be formed from T_i, √α_i and √α_min with the
+// exponents apart, not as the subnormal Ṽ_i (already rounded) times
+// 1/√α_min. Three jobs in Algorithm 3's order (max{T, T'} ascending):
+// T = 5·2^−1074 with α = 3, T = 0.5 with α = 0.5, T = 0.75 with α = 3; T' = 0,
+// β = 2, S = 1. The first two reach (5√3·2^−1074 + 0.5·√0.5)/√0.5 ≈ 0.5 < S,
+// all three ≈ 2.34 ≥ S: case 2 with α_min = 0.5; the first job is neither
+// the last served nor the one of least α, so it gets its target
+// 5√3/√0.5·2^−1074 = 5√6·2^−1074, exact by math/big and rounded once:
+// 12·2^−1074 (from the rounded Ṽ = 9·2^−1074 it would be 13).
+func TestTargetSubnormal(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Remaining: 5 * 0x1p-1074, Alpha: 3}, {Remaining: 0.5, Alpha: 0.5}, {Remaining: 0.75, Alpha: 3}}
+	const prec = 300
+	target := new(big.Float).SetPrec(prec).Sqrt(big.NewFloat(6))
+	target.Mul(target, big.NewFloat(jobs[0].Remaining))
+	want, _ := target.Float64()
+	var ws Workspace
+	p := ws.Prepare(jobs, 1, 2)
+	got := make([]float64, 3)
+	ws.Allocate(got, jobs, 1, &p)
+	if got[0] != want {
+		t.Fatalf("shares %v: the first job's %v·2^−1074, want its target 5√6·2^−1074 rounded, %v·2^−1074", got, got[0]/0x1p-1074, want/0x1p-1074)
+	}
+}
+
+// TestTargetSubnormalFactor: case 2's targets when S is so small that
+// 2^−k/√α_min^(m), the factor from Ṽ_i to t_i, is subnormal (S = 2^−1050,
+// k = 1050): t_i must be formed from T_i, √α_i and √α_min with the exponents
+// apart, not as Ṽ_i times the factor rounded to a subnormal. T = (2, 34)
+// ·2^−1056, α = (0.3, 1), T' = 0, β = 2: the first job alone reaches
+// T_1 = S/32 < S, both (T_1√0.3 + T_2)/√0.3 ≈ 1.001·S ≥ S, so case 2 with
+// α_min = 0.3; the second job is the last served and its target
+// T_2/√0.3 ≈ 0.97·S fits: it gets T_2/√0.3, exact by math/big and rounded
+// once (the rounded factor would give the next float64 up).
+func TestTargetSubnormalFactor(t *testing.T) {
+	t.Parallel()
+	slots := 0x1p-1050
+	jobs := []Job{{Remaining: 2 * 0x1p-1056, Alpha: 0.3}, {Remaining: 34 * 0x1p-1056, Alpha: 1}}
+	const prec = 300
+	target := new(big.Float).SetPrec(prec).Sqrt(big.NewFloat(0.3))
+	target.Quo(big.NewFloat(jobs[1].Remaining).SetPrec(prec), target)
+	want, _ := target.Float64()
+	var ws Workspace
+	p := ws.Prepare(jobs, slots, 2)
+	got := make([]float64, 2)
+	ws.Allocate(got, jobs, slots, &p)
+	if got[1] != want || got[0] != slots-want {
+		t.Fatalf("shares %v, want the second job's target T_2/√0.3 = %v and the first the rest %v", got, want, slots-want)
+	}
+}
