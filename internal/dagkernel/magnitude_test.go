@@ -234,3 +234,21 @@ func TestTargetSubnormalFactor(t *testing.T) {
 		t.Fatalf("shares %v, want the second job's target T_2/√0.3 = %v and the first the rest %v", got, want, slots-want)
 	}
 }
+
+// TestProportionalSubnormalSizes: case 4 with every V_i subnormal, far
+// below S. T = (3, 5)·2^−1074, α = 2, T' = 0, β = 2, S = 1: ΣV/√α_min =
+// 8·2^−1074 < S, and with α equal the shares S·V_i/ΣV are S·T_i/ΣT = 3/8 and
+// 5/8, exactly, by hand. The subnormal Ṽ_i = T_i·√2 keep no more than 3
+// bits (4 and 7 units), so the shares must be formed from T_i and √α_i
+// with the exponents apart, not as Ṽ_i/ΣṼ (4/11 and 7/11).
+func TestProportionalSubnormalSizes(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Remaining: 3 * 0x1p-1074, Alpha: 2}, {Remaining: 5 * 0x1p-1074, Alpha: 2}}
+	var ws Workspace
+	p := ws.Prepare(jobs, 1, 2)
+	got := make([]float64, 2)
+	ws.Allocate(got, jobs, 1, &p)
+	if got[0] != 0.375 || got[1] != 0.625 {
+		t.Fatalf("got %v, want [0.375 0.625]", got)
+	}
+}
