@@ -148,6 +148,11 @@ func (e *lpsEngine) run(until float64) error {
 		}
 		shuffleDone := false
 		if e.shuffleOnly.len() > 0 && e.theta > 0 {
+			// Key − V ≥ 0 here, so the max is a no-op kept for safety: step
+			// sends every job whose key is within snapTol·y of V on, a key
+			// pushed since is work + V rounded (≥ V, rounding is monotone),
+			// and rebase clamps the keys at 0 with V = 0 (issue-12 mutation
+			// pass: removing it is an equivalent mutant).
 			if t := max(e.shuffleOnly[0].Key-e.virtual.value(), 0) / e.theta; t < tau {
 				tau, trig, shuffleDone = t, -1, true
 			}

@@ -262,7 +262,11 @@ func (c *clock) now() float64 { return c.base + c.elapsed.value() }
 func (c *clock) reached(t float64) bool { return t-c.base <= c.elapsed.value() }
 
 // until returns the time from now until t (0 if t has passed; +Inf for
-// t = +Inf).
+// t = +Inf). For an arrival not yet reached the clamp is never taken:
+// reached(t) false is (t−base) > elapsed, and the rounded difference of
+// a > b is > 0. It matters only for a horizon the clock has met, where
+// the last step's rounding can leave the difference an ulp below 0
+// (simulateUntil with a finite until: the instances' horizon).
 func (c *clock) until(t float64) float64 { return max((t-c.base)-c.elapsed.value(), 0) }
 
 // since returns now − r for a time r ≤ base.
