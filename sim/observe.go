@@ -89,16 +89,16 @@ type profile struct {
 	dur     float64 // d: the age at which it ends (its end − start)
 
 	// The copy's last report as lastEstimate last found it: its number k
-	// ≥ 1, its estimate, and the time of report k+1, before which both
-	// hold (−∞: none found yet).
-	k, left, upTo float64
+	// ≥ 1, its estimate, and the times of reports k and k+1, between
+	// which both hold (an empty interval: none found yet).
+	k, left, from, upTo float64
 }
 
 // newProfile returns the profile of a copy of duration dur > 0 in a phase of
 // floor > 0, its slowdown drawn at u ∈ (0, 1), reporting every beat > 0.
 func newProfile(dur, floor, u, beat float64) profile {
 	n := math.Min(dur, floor)
-	return profile{beat: beat, nominal: n, slow: u * n, done: u, dur: dur, upTo: math.Inf(-1)}
+	return profile{beat: beat, nominal: n, slow: u * n, done: u, dur: dur, from: math.Inf(1), upTo: math.Inf(-1)}
 }
 
 // progress is the copy's progress score at age a ∈ [0, dur].
@@ -154,22 +154,24 @@ func (e *engine) reports(c int32) float64 {
 
 // lastEstimate is the number k of reports copy c has made by now and its
 // estimate at the last of them, timeLeft(c, k): both change only at the
-// copy's reports, so they are kept in its profile with the time of the
-// next report and reused before it. That time is countReports' own bound,
-// start + (k+1)·beat, so a reused k is the one countReports would find at
-// any now from the one it was found at up to that time (now never goes
-// back). O(1); the decisions of the rules scan every running task, at
-// every event of their jobs, and read the estimates through here.
+// copy's reports, so they are kept in its profile with the times of
+// reports k and k+1 and reused between them. Those times are
+// countReports' own expressions, start + k·beat ≤ now < start +
+// (k+1)·beat, which the report times increase with k, so they determine
+// the k countReports returns. O(1); the decisions of the rules scan every
+// running task, at every event of their jobs, and read the estimates
+// through here.
 func (e *engine) lastEstimate(c int32) (k, left float64) {
 	pr := &e.prof[c]
-	if e.now < pr.upTo {
+	if pr.from <= e.now && e.now < pr.upTo {
 		return pr.k, pr.left
 	}
 	k = e.reports(c)
 	left = e.timeLeft(c, k)
 	if k > 0 && k < maxReports/2 {
+		start := e.cs[c].start
 		pr.k, pr.left = k, left
-		pr.upTo = e.cs[c].start + (k+1)*pr.beat
+		pr.from, pr.upTo = start+k*pr.beat, start+(k+1)*pr.beat
 	}
 	return k, left
 }
