@@ -546,6 +546,38 @@ func TestDollyBudgetAtLaunch(t *testing.T) {
 	}
 }
 
+// TestDollyDecidesOnce: Dolly decides a job's clones once, at its first
+// sight, from the cluster then (stragglers.DollyClones: "Jobs are decided
+// in arrival order, each once"). On 40 slots (a budget of 2 clones), job A
+// (2 tasks of 10) arrives at 0 and runs with a clone per task; job Z (35
+// tasks of 20, too many to clone) takes 35 of the other 36 slots at 0.5;
+// job B (a task of 12, then a downstream task) arrives at 1, while A's 2
+// clones hold the budget: it is decided uncloned (2 tasks would need 2
+// clones) and its first task takes the last slot. Its second task starts
+// at 13, after A's end at 10 has freed the budget, uncloned still (a rule
+// deciding again then would give it a clone). So 2 clones in all, A's.
+func TestDollyDecidesOnce(t *testing.T) {
+	t.Parallel()
+	a := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 2, Durations: []float64{10, 10}, CopyDurations: []float64{10, 10}}}}
+	z := Job{Arrival: 0.5, Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 35, Durations: slices.Repeat([]float64{20}, 35)}}}
+	b := Job{Arrival: 1, Beta: 1.5, NewCopy: 1, Phases: []Phase{
+		{Tasks: 1, Durations: []float64{12}},
+		{Tasks: 1, Durations: []float64{5}, CopyDurations: []float64{1}},
+	}}
+	for _, alloc := range []string{"srpt", "fair", "hopper"} {
+		cfg := DefaultConfig(SRPT, 40)
+		cfg.Allocator, _ = NewAllocator(alloc)
+		cfg.Rule = &DollyRule{}
+		r, err := Simulate([]Job{a, z, b}, cfg)
+		if err != nil {
+			t.Fatalf("%s+dolly: %v", alloc, err)
+		}
+		if r.Stats.Copies != 2 {
+			t.Errorf("%s+dolly: %d clones, want 2 (job A's; B decided uncloned at its arrival)", alloc, r.Stats.Copies)
+		}
+	}
+}
+
 // sparkLooksAlways is SparkRule with its quiet stages forgotten before every
 // call: it looks at every ready stage every time.
 type sparkLooksAlways struct{ SparkRule }
