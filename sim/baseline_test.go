@@ -578,6 +578,27 @@ func TestDollyDecidesOnce(t *testing.T) {
 	}
 }
 
+// TestSparkNoRuntimeFloor: the rule's threshold is 1.5 × the stage's
+// median with no floor (SparkRule sets MinRuntime to 0: Spark's 100 ms
+// has no meaning in the simulator's time unit). A stage of 4 tasks, three
+// of 0.01 and one of 0.05, on 10 slots: at 0.01 three are done (75%), the
+// threshold is 0.015, and at 0.03, when a second job arrives, the fourth
+// has run 0.03 — it is copied. A floor of 0.1 would copy nothing.
+func TestSparkNoRuntimeFloor(t *testing.T) {
+	t.Parallel()
+	stage := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 4, Durations: []float64{0.01, 0.01, 0.01, 0.05}, CopyDurations: []float64{0.01, 0.01, 0.01, 0.01}}}}
+	other := Job{Arrival: 0.03, Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 1, Durations: []float64{1}}}}
+	cfg := DefaultConfig(SRPT, 10)
+	cfg.Rule = &SparkRule{}
+	r, err := Simulate([]Job{stage, other}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.Copies != 1 {
+		t.Errorf("%d copies, want 1 (the task of 0.05, past 1.5 × the median 0.01 at 0.03)", r.Stats.Copies)
+	}
+}
+
 // sparkLooksAlways is SparkRule with its quiet stages forgotten before every
 // call: it looks at every ready stage every time.
 type sparkLooksAlways struct{ SparkRule }
