@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 
-	"github.com/specsched/specsched/internal/selection"
 	"github.com/specsched/specsched/internal/specbase"
 	"github.com/specsched/specsched/stragglers"
 )
@@ -103,48 +102,6 @@ func judgeable(elapsed, minElapsed float64) bool { return elapsed >= minElapsed 
 // inRange reports whether k is a position of the active jobs of d (false
 // for a nil or zero Decision): the baselines' CanUse records no misuse.
 func inRange(d *Decision, k int) bool { return uint(k) < uint(d.Active()) }
-
-// stageKey names a phase of a job: its index in Simulate's jobs, and the
-// phase's.
-type stageKey struct{ job, phase int }
-
-// stageStats caches, per phase of a job, the median and mean duration of
-// its computed tasks (Decision.AppendComputed), recomputed only when their
-// number changes: O(s) expected for s tasks started in the phase (a
-// selection of the median), once per task computed at most.
-type stageStats struct {
-	cache map[stageKey]stragglers.StageStats
-	durs  []float64
-}
-
-// reset forgets every phase (a new run).
-func (s *stageStats) reset() { clear(s.cache) }
-
-// of returns the stage statistics of phase p of the active job at position
-// k: its tasks, the computed ones and their median and mean durations (0
-// with none computed).
-func (s *stageStats) of(d *Decision, k, p int) stragglers.StageStats {
-	st := d.Phase(k, p)
-	key := stageKey{d.Job(k), p}
-	if got, ok := s.cache[key]; ok && got.Finished == st.Computed {
-		return got
-	}
-	s.durs = d.AppendComputed(s.durs[:0], k, p)
-	out := stragglers.StageStats{Tasks: st.Tasks, Finished: len(s.durs)}
-	if n := len(s.durs); n > 0 {
-		out.Median = selection.Median(s.durs) // as stragglers.SparkSpeculate's
-		var sum float64
-		for _, x := range s.durs {
-			sum += x
-		}
-		out.Mean = sum / float64(n)
-	}
-	if s.cache == nil {
-		s.cache = map[stageKey]stragglers.StageStats{}
-	}
-	s.cache[key] = out
-	return out
-}
 
 // viewPhase writes to b.view the running tasks of phase p of the active
 // job at position k (of every phase for p < 0), in RunningTask's order,

@@ -475,23 +475,43 @@ func (w *stageCheck) Use(d *Decision, k, g int) error {
 		for _, x := range durs {
 			sum += x
 		}
-		if m := medianOf(durs); !close(got.Median, m) || !close(got.Mean, sum/float64(len(durs))) {
-			w.t.Fatalf("phase %d of job %d: median %g mean %g, want %g and %g", p, d.Job(k), got.Median, got.Mean, m, sum/float64(len(durs)))
+		// Exactly, not up to rounding: the median as Spark's rule takes it
+		// (halfway from the lower middle to the upper), the mean from the
+		// sum in AppendComputed's order.
+		sorted := slices.Sorted(slices.Values(durs))
+		n := len(sorted)
+		m := sorted[n/2]
+		if n%2 == 0 {
+			m = sorted[n/2-1] + (sorted[n/2]-sorted[n/2-1])/2
+		}
+		if got.Median != m || got.Mean != sum/float64(n) {
+			w.t.Fatalf("phase %d of job %d: median %g mean %g, want %g and %g", p, d.Job(k), got.Median, got.Mean, m, sum/float64(n))
 		}
 	}
 	return w.SparkRule.Use(d, k, g)
 }
 
 // testStageStats: the statistics Spark's and Hadoop's rules keep of the
-// finished tasks, cached between decisions, are at every call those of the
-// tasks computed then.
+// finished tasks, kept between decisions, are at every call exactly those
+// of the tasks computed then (a sort and a sum in index order), in a run
+// and in the next run of the same rule.
 func testStageStats(t *rapid.T) {
 	jobs := explicitJobs(t, 5, false)
 	cfg := baselineConfig(t, "spark")
 	w := &stageCheck{t: t}
 	cfg.Rule = w
-	if _, err := Simulate(jobs, cfg); err != nil {
+	first, err := Simulate(jobs, cfg)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The same rule again: its Bookkeeping forgets the first run, so the
+	// second is checked afresh and is the first.
+	again, err := Simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Stats != again.Stats {
+		t.Fatalf("a rerun with the same rule: %+v, first %+v", again.Stats, first.Stats)
 	}
 }
 
@@ -523,6 +543,59 @@ func TestDollyBudgetAtLaunch(t *testing.T) {
 				t.Errorf("%s+dolly on %d slots: %d clones, %d at once; want %d (the budget)", alloc, c.slots, r.Stats.Copies, maxExtra(r), c.budget)
 			}
 		}
+	}
+}
+
+// TestDollyDecidesOnce: Dolly decides a job's clones once, at its first
+// sight, from the cluster then (stragglers.DollyClones: "Jobs are decided
+// in arrival order, each once"). On 40 slots (a budget of 2 clones), job A
+// (2 tasks of 10) arrives at 0 and runs with a clone per task; job Z (35
+// tasks of 20, too many to clone) takes 35 of the other 36 slots at 0.5;
+// job B (a task of 12, then a downstream task) arrives at 1, while A's 2
+// clones hold the budget: it is decided uncloned (2 tasks would need 2
+// clones) and its first task takes the last slot. Its second task starts
+// at 13, after A's end at 10 has freed the budget, uncloned still (a rule
+// deciding again then would give it a clone). So 2 clones in all, A's.
+func TestDollyDecidesOnce(t *testing.T) {
+	t.Parallel()
+	a := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 2, Durations: []float64{10, 10}, CopyDurations: []float64{10, 10}}}}
+	z := Job{Arrival: 0.5, Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 35, Durations: slices.Repeat([]float64{20}, 35)}}}
+	b := Job{Arrival: 1, Beta: 1.5, NewCopy: 1, Phases: []Phase{
+		{Tasks: 1, Durations: []float64{12}},
+		{Tasks: 1, Durations: []float64{5}, CopyDurations: []float64{1}},
+	}}
+	for _, alloc := range []string{"srpt", "fair", "hopper"} {
+		cfg := DefaultConfig(SRPT, 40)
+		cfg.Allocator, _ = NewAllocator(alloc)
+		cfg.Rule = &DollyRule{}
+		r, err := Simulate([]Job{a, z, b}, cfg)
+		if err != nil {
+			t.Fatalf("%s+dolly: %v", alloc, err)
+		}
+		if r.Stats.Copies != 2 {
+			t.Errorf("%s+dolly: %d clones, want 2 (job A's; B decided uncloned at its arrival)", alloc, r.Stats.Copies)
+		}
+	}
+}
+
+// TestSparkNoRuntimeFloor: the rule's threshold is 1.5 × the stage's
+// median with no floor (SparkRule sets MinRuntime to 0: Spark's 100 ms
+// has no meaning in the simulator's time unit). A stage of 4 tasks, three
+// of 0.01 and one of 0.05, on 10 slots: at 0.01 three are done (75%), the
+// threshold is 0.015, and at 0.03, when a second job arrives, the fourth
+// has run 0.03 — it is copied. A floor of 0.1 would copy nothing.
+func TestSparkNoRuntimeFloor(t *testing.T) {
+	t.Parallel()
+	stage := Job{Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 4, Durations: []float64{0.01, 0.01, 0.01, 0.05}, CopyDurations: []float64{0.01, 0.01, 0.01, 0.01}}}}
+	other := Job{Arrival: 0.03, Beta: 1.5, NewCopy: 1, Phases: []Phase{{Tasks: 1, Durations: []float64{1}}}}
+	cfg := DefaultConfig(SRPT, 10)
+	cfg.Rule = &SparkRule{}
+	r, err := Simulate([]Job{stage, other}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.Copies != 1 {
+		t.Errorf("%d copies, want 1 (the task of 0.05, past 1.5 × the median 0.01 at 0.03)", r.Stats.Copies)
 	}
 }
 

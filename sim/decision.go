@@ -636,8 +636,8 @@ func (d *Decision) Reported(k, i int) (progress, age float64) {
 		if !cp.alive {
 			continue
 		}
-		if n := e.reports(c); n > 0 {
-			if left := e.timeLeft(c, n); left < best || age == 0 {
+		if n, left := e.lastEstimate(c); n > 0 {
+			if left < best || age == 0 {
 				best, age = left, n*e.prof[c].beat
 				progress = e.prof[c].progress(age)
 			}

@@ -120,7 +120,7 @@ func (e *engine) appendRunning(dst []stragglers.Task, j int32) []stragglers.Task
 // comes from here.
 func (e *engine) remaining(task int32) float64 {
 	if e.observed {
-		rem, _ := e.observedEstimate(task, 0)
+		rem, _ := e.observedRem(task)
 		return rem
 	}
 	return e.remainingAt(task, e.now)

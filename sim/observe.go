@@ -87,13 +87,18 @@ type profile struct {
 	slow    float64 // s = U·n: the age at which it slows down
 	done    float64 // U: its progress score at s
 	dur     float64 // d: the age at which it ends (its end − start)
+
+	// The copy's last report as lastEstimate last found it: its number k
+	// ≥ 1, its estimate, and the times of reports k and k+1, between
+	// which both hold (an empty interval: none found yet).
+	k, left, from, upTo float64
 }
 
 // newProfile returns the profile of a copy of duration dur > 0 in a phase of
 // floor > 0, its slowdown drawn at u ∈ (0, 1), reporting every beat > 0.
 func newProfile(dur, floor, u, beat float64) profile {
 	n := math.Min(dur, floor)
-	return profile{beat: beat, nominal: n, slow: u * n, done: u, dur: dur}
+	return profile{beat: beat, nominal: n, slow: u * n, done: u, dur: dur, from: math.Inf(1), upTo: math.Inf(-1)}
 }
 
 // progress is the copy's progress score at age a ∈ [0, dur].
@@ -147,6 +152,30 @@ func (e *engine) reports(c int32) float64 {
 	return lastReport(e.cs[c].start, e.prof[c].beat, e.now)
 }
 
+// lastEstimate is the number k of reports copy c has made by now and its
+// estimate at the last of them, timeLeft(c, k): both change only at the
+// copy's reports, so they are kept in its profile with the times of
+// reports k and k+1 and reused between them. Those times are
+// countReports' own expressions, start + k·beat ≤ now < start +
+// (k+1)·beat, which the report times increase with k, so they determine
+// the k countReports returns. O(1); the decisions of the rules scan every
+// running task, at every event of their jobs, and read the estimates
+// through here.
+func (e *engine) lastEstimate(c int32) (k, left float64) {
+	pr := &e.prof[c]
+	if pr.from <= e.now && e.now < pr.upTo {
+		return pr.k, pr.left
+	}
+	k = e.reports(c)
+	left = e.timeLeft(c, k)
+	if k > 0 && k < maxReports/2 {
+		start := e.cs[c].start
+		pr.k, pr.left = k, left
+		pr.from, pr.upTo = start+k*pr.beat, start+(k+1)*pr.beat
+	}
+	return k, left
+}
+
 // timeLeft is copy c's remaining time as estimated at its report k ≥ 1 —
 // LATE's (1 − p)/(p/x) for the score p it reports at age x — or, for k = 0
 // (no report yet), t_new.
@@ -170,25 +199,33 @@ func (e *engine) timeLeft(c int32, k float64) float64 {
 // −∞ if not (until one of its copies' estimates rises above the level at a
 // report). No estimate (0, −∞) until its first copy has reported.
 func (e *engine) observedEstimate(task int32, level float64) (rem, theta float64) {
+	rem, ok := e.observedRem(task)
+	if ok && beyond(rem, level) {
+		return rem, math.Inf(1)
+	}
+	return rem, math.Inf(-1)
+}
+
+// observedRem is observedEstimate's t_rem, and false when the task's first
+// copy has not reported (t_rem = 0).
+func (e *engine) observedRem(task int32) (rem float64, ok bool) {
 	ts := &e.ts[task]
-	if e.reports(ts.head) == 0 {
-		return 0, math.Inf(-1)
+	if k, _ := e.lastEstimate(ts.head); k == 0 {
+		return 0, false
 	}
 	rem = math.Inf(1)
 	for c := ts.head; c != none; c = e.cs[c].next {
 		e.steps++
 		cp := &e.cs[c]
 		if cp.alive {
-			rem = math.Min(rem, e.timeLeft(c, e.reports(c)))
+			_, left := e.lastEstimate(c)
+			rem = math.Min(rem, left)
 		}
 	}
 	if !(rem >= 0) {
 		rem = 0
 	}
-	if beyond(rem, level) {
-		return rem, math.Inf(1)
-	}
-	return rem, math.Inf(-1)
+	return rem, true
 }
 
 // observedLevel is the level task's t_rem must exceed under the rule:

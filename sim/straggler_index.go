@@ -379,10 +379,17 @@ type urgentCand struct {
 func (e *engine) scanUrgent(dst []int, j int32, n int) []int {
 	start := len(dst)
 	cands := e.urgent[:0]
+	// Under Observed, a task's θ is −∞ when its estimate was at or below
+	// the rule's level at its last copy's start or rising report, the only
+	// instants it can rise above it (updateTheta): such a task is not
+	// eligible, and its copies' estimates are not read. The job's filter
+	// (mayHaveStraggler) rests on the same bound; debugFlags.noFilter
+	// turns both off.
+	skip := e.observed && !e.cfg.debug.noFilter
 	for pos, t := range e.js[j].running {
 		e.steps++
 		ts := &e.ts[t]
-		if !e.oldEnough(j, ts.start) {
+		if !e.oldEnough(j, ts.start) || skip && !beyond(ts.theta, e.now) {
 			continue
 		}
 		if rem := e.remaining(t); e.passes(j, ts.copies, rem) {
