@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/minheap"
 )
 
@@ -90,15 +91,9 @@ func (e *engine) specBar(j int32, c int32) (level float64, scaled bool) {
 	return js.specCut, true
 }
 
-// copyFactor is c/(c+1), Mantri's factor for a task running c copies (as
-// stragglers computes it: 1/2 exactly for one copy).
-func copyFactor(c int32) float64 {
-	if c == 1 {
-		return 0.5
-	}
-	x := float64(c)
-	return x / (x + 1)
-}
+// copyFactor is c/(c+1), Mantri's factor for a task running c copies:
+// internal/hopper's, the one stragglers' and competitive's rules use.
+func copyFactor(c int32) float64 { return hopper.CopyFactor(int(c)) }
 
 // urgency is how urgently a running task of c copies with t_rem = rem
 // needs another, as Speculate orders the eligible tasks: t_rem, or
