@@ -175,6 +175,10 @@ func (j *jobs) touch(x, id int32) {
 	j.update(x)
 }
 
+// insert puts id into the subtree rooted at x by its (T, id) key, at the
+// depth its priority gives it (the subtree below split there by the key),
+// and returns the subtree's new root. O(log n) expected. It and remove are the two descents of one treap, alike in
+// shape (duplicates pairs them) but not in what they do at the bottom.
 func (j *jobs) insert(x, id int32) int32 {
 	if x == none {
 		return id
@@ -193,6 +197,8 @@ func (j *jobs) insert(x, id int32) int32 {
 	return x
 }
 
+// remove takes id out of the subtree rooted at x, merging its children in
+// its place, and returns the subtree's new root. O(log n) expected.
 func (j *jobs) remove(x, id int32) int32 {
 	if x == id {
 		return j.merge(j.nodes[x].left, j.nodes[x].right)
