@@ -27,16 +27,23 @@ import (
 // not over, those of phases not yet runnable included.
 //
 // Every task has the job's t_new (Decision.NewCopy), t_rem is the job's
-// estimator's (Decision.AppendRunning, RunningTask's: under Observed, from
+// estimator's (Decision.AppendSlow, RunningTask's: under Observed, from
 // the reports), and a task is judged once it has run Speculation.Detect ×
-// t_new, at most MaxCopies copies. One call of stragglers.GRASS per call of Use (a task gets at
-// most one new copy per decision).
+// t_new, at most MaxCopies copies. One call of stragglers.GRASS per call
+// of Use (a task gets at most one new copy per decision). GRASS is shown
+// only the running tasks whose t_rem may exceed t_new (AppendSlow): both
+// its tests need t_rem > t_new, so the others are never copied, and they
+// count only in the slots the job's running tasks hold (Held + PoolHeld −
+// Waiting), with which the counts are formed (the same decisions as shown
+// every task: TestGRASSSlowView).
 //
-// Cost: O(R·c + u) for R running tasks of c copies and u ≤ g unscheduled
-// tasks in the view, plus stragglers.GRASS's O(n + k log k); jobs whose
-// tasks cannot be judged stragglers (Decision.MayHaveStraggler, which
-// GRASS's thresholds, both above t_new, make exact for the thesis's level)
-// launch without a view.
+// Cost: O(R + L·c + u) under Observed with the thesis's rule, for R
+// running tasks, L of them listed by AppendSlow (3% on FB-2010's first
+// 4 000 jobs at 1 049 slots), of c copies, and u ≤ g
+// unscheduled tasks in the view, plus stragglers.GRASS's O(L + u + k log
+// k); otherwise O(R·c + u) plus GRASS's. Jobs whose tasks cannot be judged
+// stragglers (Decision.MayHaveStraggler, which GRASS's thresholds, both
+// above t_new, make exact for the thesis's level) launch without a view.
 type GRASSRule struct {
 	baseline
 	tasks []stragglers.Task
@@ -108,18 +115,18 @@ func (r *GRASSRule) Use(d *Decision, k, g int) error {
 // stragglers.GRASS's kernel (the view is valid by construction).
 func (r *GRASSRule) decide(d *Decision, k, free, unsched int) {
 	tnew := d.NewCopy(k)
-	// AppendRunning, not RunningTask task by task: the same copies, ages
-	// and estimates (t_rem 0 at MaxCopies, never copied), and it makes the
-	// job's eligibility bounds exact, so that MayHaveStraggler is false at
-	// the next decisions for a job none of whose tasks is above t_new.
-	r.tasks = d.AppendRunning(r.tasks[:0], k)
-	r.view, r.run = r.view[:0], r.run[:0]
-	busy := 0
-	for i, t := range r.tasks {
+	// AppendSlow, not RunningTask task by task: the same copies, ages and
+	// estimates (t_rem 0 at MaxCopies, never copied), only of the tasks
+	// whose t_rem may exceed t_new — the others GRASS never copies, and
+	// they count only in the slots the job holds — and it makes the job's
+	// eligibility bounds exact, so that MayHaveStraggler is false at the
+	// next decisions for a job none of whose tasks is above t_new.
+	r.tasks, r.run = d.AppendSlow(r.tasks[:0], r.run[:0], k)
+	r.view = r.view[:0]
+	for _, t := range r.tasks {
 		r.view = append(r.view, stragglers.TaskStatus{Task: t, NewCopy: tnew})
-		r.run = append(r.run, i)
-		busy += t.Copies
 	}
+	busy := d.Held(k) + d.PoolHeld(k) - d.Waiting(k)
 	slots := busy + free
 	p := stragglers.DefaultGRASS()
 	p.MaxCopies, p.MinElapsed = MaxCopies, d.Config().Speculation.Detect*tnew
@@ -132,5 +139,8 @@ func (r *GRASSRule) decide(d *Decision, k, free, unsched int) {
 		p.SwitchWaves = 0
 	}
 	r.addUnscheduled(unsched, tnew)
-	r.acts = specbase.GRASS(r.acts, r.view, specbase.Count(r.view), slots, p, &r.ws)
+	// The counts of every task of the view, those left out included.
+	running := d.Running(k)
+	c := specbase.Counts{Unscheduled: unsched, Running: running, Busy: busy, Extra: busy - running}
+	r.acts = specbase.GRASS(r.acts, r.view, c, slots, p, &r.ws)
 }

@@ -491,7 +491,33 @@ func (d *Decision) AppendRunning(dst []stragglers.Task, k int) []stragglers.Task
 		d.misuseK("sim.Decision.AppendRunning", k)
 		return dst
 	}
-	return d.e.appendRunning(dst, j)
+	dst, _ = d.e.appendRunning(dst, nil, j, false)
+	return dst
+}
+
+// AppendSlow appends to dst the running tasks of the active job at
+// position k whose estimated t_rem may exceed t_new (NewCopy) now, each as
+// AppendRunning shows it, and to pos their running positions i
+// (RunningTask's), in increasing order, and returns both. Every running
+// task it leaves out has t_rem ≤ t_new, so a rule that copies only tasks
+// slower than a new copy (GRASS: both its tests need t_rem > t_new) is
+// shown all it may copy; the running tasks' slots are Held(k) +
+// PoolHeld(k) − Waiting(k) and their number Running(k). Under Estimator Observed with the straggler
+// bookkeeping (BookkeepingRule, Stragglers) and the thesis's rule, the
+// tasks left out are those whose estimate was at or below t_new at the
+// last report that could have lifted it, and their copies' estimates are
+// not read: O(R + L·c) for R running tasks and L listed of c copies.
+// Otherwise (another estimator, Mantri's rule, no bookkeeping) it lists
+// every running task, as AppendRunning, O(R·c). It makes the job's
+// eligibility bounds exact, as AppendRunning does. dst and pos unchanged,
+// and a misuse recorded, for k outside [0, Active()).
+func (d *Decision) AppendSlow(dst []stragglers.Task, pos []int, k int) ([]stragglers.Task, []int) {
+	j, ok := d.job(k)
+	if !ok {
+		d.misuseK("sim.Decision.AppendSlow", k)
+		return dst, pos
+	}
+	return d.e.appendRunning(dst, pos, j, true)
 }
 
 // Stragglers is the number of running tasks of the active job at position

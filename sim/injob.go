@@ -81,14 +81,27 @@ func (e *engine) launchUpTo(j int32, g int) int {
 // appendRunning appends job j's running tasks to dst as
 // stragglers.Speculate is shown them (t_rem estimated, 0 at MaxCopies) and
 // tightens the job's eligibility bounds to the exact maximum of θ and the
-// exact quiet time (Decision.AppendRunning).
-func (e *engine) appendRunning(dst []stragglers.Task, j int32) []stragglers.Task {
+// exact quiet time (Decision.AppendRunning). With slow, it also appends to
+// pos each listed task's running position, and, under Observed with the
+// straggler bookkeeping and the thesis's level, leaves out the tasks whose
+// θ is not beyond now (Decision.AppendSlow): their estimates are at or
+// below t_new and are not read.
+func (e *engine) appendRunning(dst []stragglers.Task, pos []int, j int32, slow bool) ([]stragglers.Task, []int) {
 	js := &e.js[j]
+	filter := slow && e.observed && e.judges && !e.cfg.Speculation.Mantri
 	thetaMax := math.Inf(-1)
 	quiet := math.Inf(1)
-	for _, t := range js.running {
+	for i, t := range js.running {
 		e.steps++
 		ts := &e.ts[t]
+		if filter && !beyond(ts.theta, e.now) {
+			// θ = −∞ (under Observed θ is ±∞: observedEstimate,
+			// updateTheta): its estimate was at or below t_new at its
+			// last copy's start or rising report or the last scan, and
+			// only a rising report, an event that recomputes θ, can lift
+			// it. It counts neither for thetaMax (−∞) nor for quiet.
+			continue
+		}
 		rem := 0.0 // at MaxCopies: never eligible
 		switch {
 		case ts.copies >= MaxCopies:
@@ -107,11 +120,14 @@ func (e *engine) appendRunning(dst []stragglers.Task, j int32) []stragglers.Task
 			Elapsed:   e.now - ts.start,
 			Remaining: rem,
 		})
+		if slow {
+			pos = append(pos, i)
+		}
 		thetaMax = math.Max(thetaMax, ts.theta)
 	}
 	js.thetaMax = thetaMax
 	js.quiet = quiet
-	return dst
+	return dst, pos
 }
 
 // remaining is the estimated t_rem of a running task: the smallest estimated
