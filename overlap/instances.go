@@ -100,21 +100,15 @@ func Corollary6Instance(n int, beta float64) ([]Arrival, error) {
 // Special cases: n must be in [1, 10⁹] (k ≤ 1000) and policy valid.
 func Theorem2Instance(n int, policy Discipline, ws *Workspace) (jobs []Arrival, branch int, err error) {
 	const fn = "overlap.Theorem2Instance"
-	if n < 1 || n > 1e9 {
-		return nil, 0, check.Err(fn, check.Scalar, "n", float64(n), "must be in [1, 1e9]")
+	k, err := theorem2K(fn, n)
+	if err != nil {
+		return nil, 0, err
 	}
 	if err := policy.validate(fn); err != nil {
 		return nil, 0, err
 	}
 	if ws == nil {
 		ws = new(Workspace)
-	}
-	k := int(math.Cbrt(float64(n)))
-	for (k+1)*(k+1)*(k+1) <= n {
-		k++
-	}
-	for k*k*k > n {
-		k--
 	}
 	kf := float64(k)
 	batch := make([]Arrival, 0, k*k+k+k*k*k+1)
@@ -141,6 +135,19 @@ func Theorem2Instance(n int, policy Discipline, ws *Workspace) (jobs []Arrival, 
 		jobs = append(jobs, Arrival{Time: 2*horizon + float64(j)*1.5*kf, Map: kf, Shuffle: 1.5 * kf})
 	}
 	return jobs, 2, nil
+}
+
+// theorem2K returns Theorem2Instance's k = ⌊n^{1/3}⌋ for n in [1, 10⁹],
+// or function fn's error for n outside. O(1). The truncated math.Cbrt is
+// exact there: it is exact at every cube m³ ≤ 10⁹ and just below it at
+// m³ − 1 (TestTheorem2K checks each, and every n ≤ 10⁵), and between two
+// cubes n^{1/3} lies at least 1/(3(m+1)²) ≥ 3·10⁻⁷ from an integer, far
+// beyond Cbrt's error of an ulp or so.
+func theorem2K(fn string, n int) (int, error) {
+	if n < 1 || n > 1e9 {
+		return 0, check.Err(fn, check.Scalar, "n", float64(n), "must be in [1, 1e9]")
+	}
+	return int(math.Cbrt(float64(n))), nil
 }
 
 // leftFrom returns the map work left of the jobs present with index ≥ from.
