@@ -173,6 +173,11 @@ func (c *pathChecker) interval(now, tau float64, view []simView) {
 			t.Fatalf("t=%v job %d: engine state (%v, %v), integrated rates give (%v, %v)", now, v.id,
 				v.job.RemainingMap, v.job.RemainingShuffle, a.Map-c.mapDone[v.id], a.Shuffle-c.shufDone[v.id])
 		}
+		// Its available shuffle work, in the caller's units, is what its
+		// remaining sizes leave by constraint (1).
+		if !near(v.avail, v.job.Available(), a.Shuffle) {
+			t.Fatalf("t=%v job %d: available %v, its remaining sizes %+v leave %v", now, v.id, v.avail, v.job, v.job.Available())
+		}
 		if v.job.Arrival != a.Time || now < a.Time {
 			t.Fatalf("t=%v job %d present before its arrival %v", now, v.id, a.Time)
 		}
