@@ -722,3 +722,39 @@ func TestCorollary6Magnitudes(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, testCorollary6Magnitudes)
 }
+
+// testSimulateFarScaled is testSimulateRescaled at the far ends of the
+// range: sizes and times of an ordinary workload (genArrivals: sizes 0, small
+// integers or in [0.01, 10]) times 2^k for k up to ±900, at speed 1. The
+// fluid model is invariant under the scaling, and the engine's tolerances
+// are relative to each job's sizes (snapTol·x, snapTol·y), so every
+// response time scales by 2^k; a tolerance made absolute in some unit
+// shows at one end or the other.
+func testSimulateFarScaled(t *rapid.T) {
+	jobs := genArrivals(t, 8)
+	k := rapid.SampledFrom([]int{-900, -500, -150, 150, 500, 900}).Draw(t, "exp")
+	p := genPolicy(t)
+	scaled := slices.Clone(jobs)
+	for i := range scaled {
+		a := &scaled[i]
+		a.Time, a.Map, a.Shuffle = math.Ldexp(a.Time, k), math.Ldexp(a.Map, k), math.Ldexp(a.Shuffle, k)
+	}
+	base, err := Simulate(nil, jobs, 1, p, nil)
+	if err != nil {
+		t.Fatalf("Simulate: %v", err)
+	}
+	got, err := Simulate(nil, scaled, 1, p, nil)
+	if err != nil {
+		t.Fatalf("Simulate ×2^%d: %v", k, err)
+	}
+	for i := range base {
+		if want := math.Ldexp(base[i], k); !(math.Abs(got[i]-want) <= 1e-9*want) {
+			t.Fatalf("%v: ×2^%d: job %d response %v, want %v\njobs %+v", p, k, i, got[i], want, jobs)
+		}
+	}
+}
+
+func TestSimulateFarScaled(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testSimulateFarScaled)
+}
