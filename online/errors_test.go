@@ -234,3 +234,39 @@ func TestSubnormalQuotient(t *testing.T) {
 		t.Errorf("A's share %v, stragglers.Allocate %v (≈ 2.2e-10)", got, want[0])
 	}
 }
+
+// TestQueriesAllocateNothing: Next and Reclaim, after an event (the lazy
+// search included) and between events, allocate nothing — for Hopper,
+// Fair and Classes. Not parallel: AllocsPerRun counts the whole process's
+// allocations.
+func TestQueriesAllocateNothing(t *testing.T) {
+	h, _ := online.New(10, 1.5)
+	f, _ := online.NewFair(10, 1.5, 0.5)
+	c, _ := online.NewClasses(10)
+	for k, v := range []float64{3, 1, 4, 0} {
+		_, _ = h.Add(v)
+		_, _ = f.Add(v)
+		_, _ = c.Add(v, []float64{1.5, 3, 1.25, 2}[k])
+		_ = h.SetHeld(k, k)
+		_ = f.SetHeld(k, k)
+		_ = c.SetHeld(k, k)
+	}
+	for _, o := range []struct {
+		name          string
+		next, reclaim func() (int, bool)
+		slots         func(float64) error
+	}{{"Hopper", h.Next, h.Reclaim, h.SetSlots}, {"Fair", f.Next, f.Reclaim, f.SetSlots}, {"Classes", c.Next, c.Reclaim, c.SetSlots}} {
+		next, reclaim, slots := o.next, o.reclaim, o.slots
+		s := 0.0
+		if a := testing.AllocsPerRun(10, func() {
+			s = 11 - s // an event: the cut-offs are searched again
+			_ = slots(s)
+			next()
+			reclaim()
+			next()
+			reclaim()
+		}); a != 0 {
+			t.Errorf("%s: Next and Reclaim: %v allocations", o.name, a)
+		}
+	}
+}

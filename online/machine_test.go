@@ -20,6 +20,7 @@ type allocator interface {
 	Held(id int) int
 	Target(id int) (float64, error)
 	Next() (int, bool)
+	Reclaim() (int, bool)
 	Compare(a, b int) int
 	Snapshot(dst []float64) []float64
 	Len() int
@@ -121,6 +122,7 @@ func (m *machine) check(t *rapid.T) {
 		}
 		return 0
 	}
+	m.checkReclaim(t, order, want, side)
 	next, ok := m.a.Next()
 	if !ok {
 		for _, id := range order {
@@ -151,6 +153,29 @@ func (m *machine) check(t *rapid.T) {
 				t.Fatalf("Next = %d, a fraction short; job %d is a whole slot short (holds %d of %v)", next, id, m.held[id], want[id])
 			}
 		}
+	}
+}
+
+// checkReclaim compares Reclaim with a brute-force scan of the jobs in
+// Compare's order, from the last, against the reference's shares: the
+// last job holding more than its share (held > S_i), a job within
+// rounding of it (side 0) counting either way.
+func (m *machine) checkReclaim(t *rapid.T, order []int, want []float64, side func(id int, bound float64) int) {
+	last, ok := m.a.Reclaim()
+	if ok && (m.held[last] == 0 || side(last, want[last]) < 0) {
+		t.Fatalf("Reclaim = %d, holding %d of a share %v", last, m.held[last], want[last])
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		id := order[i]
+		if ok && id == last {
+			return
+		}
+		if side(id, want[id]) > 0 {
+			t.Fatalf("Reclaim = %d, %v; job %d holds %d of a share %v and comes last (order %v)", last, ok, id, m.held[id], want[id], order)
+		}
+	}
+	if ok {
+		t.Fatalf("Reclaim = %d, not a job held (order %v)", last, order)
 	}
 }
 

@@ -1,0 +1,151 @@
+package online_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/specsched/specsched/online"
+)
+
+// reclaimCase is one worked example of Reclaim: the slots each job holds
+// and the job, by index, Reclaim must name (−1: none).
+type reclaimCase struct {
+	name string
+	held []int
+	want int
+}
+
+// checkReclaim adds the jobs (add returns each one's id), checks their
+// shares against the worked ones within caseTol, and then for each case
+// sets the held slots and checks Reclaim.
+func checkReclaim(t *testing.T, a interface {
+	Target(id int) (float64, error)
+	SetHeld(id, slots int) error
+	Reclaim() (int, bool)
+}, ids []int, shares []float64, cases []reclaimCase) {
+	t.Helper()
+	for k, want := range shares {
+		if got, err := a.Target(ids[k]); err != nil || math.Abs(got-want) > caseTol {
+			t.Fatalf("job %d: share %v, %v; want %v", k, got, err, want)
+		}
+	}
+	for _, c := range cases {
+		for k, held := range c.held {
+			if err := a.SetHeld(ids[k], held); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, ok := a.Reclaim()
+		want, wantOK := 0, c.want >= 0
+		if wantOK {
+			want = ids[c.want]
+		}
+		if ok != wantOK || ok && got != want {
+			t.Errorf("%s: Reclaim = %d, %v; want %d, %v", c.name, got, ok, want, wantOK)
+		}
+	}
+}
+
+// TestFairReclaim: Reclaim on worked examples of both of Algorithm 2's
+// cases (fairness.Allocate's doc), β = 2 (V = T), ε = 0.5.
+//
+// Case 1, 12 slots, jobs A, B, C of 1, 9 and 20 tasks and D of 0: N = 3
+// active jobs, f = 0.5·12/3 = 2; m₁ is B (V 9 > f), and 29 + 1·f ≥ 12:
+// case 1. Every active job gets f and the 6 left go to B (up to V − f =
+// 7): shares 2, 8, 2, and 0 for D, which comes first in (T, id) order.
+// The last job over its share: C if it holds more than 2, else B if more
+// than 8, else A if more than 2, else D if it holds a slot.
+//
+// Case 2, 24 slots, jobs E, F, G of 1, 1 and 10 tasks: f = 0.5·24/3 = 4;
+// m₁ is G, and 10 + 2·f = 18 < 24: case 2. m₂: E's proportional share of
+// all, 1/12·24 = 2 < f, F's of what E's floor leaves, 1/11·20 < f, G's of
+// what both floors leave, 10/10·16 = 16 ≥ f: m₂ is G. Shares 4, 4, 16.
+func TestFairReclaim(t *testing.T) {
+	t.Parallel()
+	newFair := func(slots float64, tasks ...float64) (*online.Fair, []int) {
+		f, err := online.NewFair(slots, 2, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]int, len(tasks))
+		for k, v := range tasks {
+			if ids[k], err = f.Add(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return f, ids
+	}
+	f, ids := newFair(12, 1, 9, 20, 0)
+	checkReclaim(t, f, ids, []float64{2, 8, 2, 0}, []reclaimCase{
+		{"at the shares", []int{2, 8, 2, 0}, -1},
+		{"A over its floor", []int{3, 8, 2, 0}, 0},
+		{"A and the cut-off job B over", []int{3, 9, 2, 0}, 1},
+		{"C, after the cut, over its floor", []int{3, 9, 3, 0}, 2},
+		{"D, of no task, holding a slot", []int{2, 8, 2, 1}, 3},
+		{"D and A", []int{3, 8, 2, 1}, 0},
+		{"every job short", []int{0, 0, 0, 0}, -1},
+	})
+	// No slots: every share is 0, and the last job holding one is over.
+	if err := f.SetSlots(0); err != nil {
+		t.Fatal(err)
+	}
+	checkReclaim(t, f, ids, []float64{0, 0, 0, 0}, []reclaimCase{
+		{"no slots, B holding", []int{0, 1, 0, 0}, 1},
+		{"no slots, none holding", []int{0, 0, 0, 0}, -1},
+	})
+
+	f, ids = newFair(24, 1, 1, 10)
+	checkReclaim(t, f, ids, []float64{4, 4, 16}, []reclaimCase{
+		{"at the shares", []int{4, 4, 16}, -1},
+		{"E over its floor", []int{5, 4, 16}, 0},
+		{"F over its floor", []int{4, 5, 15}, 1},
+		{"G over its proportional share", []int{5, 5, 17}, 2},
+	})
+}
+
+// TestClassesReclaim: Reclaim on worked examples of the water-fill
+// (stragglers.Allocate; Classes' shareOf).
+//
+// No speculation's case, 10 slots: A of β 1.25 and 1 task (w = T/√0.25 =
+// 2), B of β 3 and 2 tasks (class 2, V = 2), C of β 1.25 and 0 tasks. The
+// level passes class 1.25's end (Σw/√a(2) = 2 < 10) and stops at class 2,
+// and 10 > 2 + ΣV: class 2 holds V = 2 and class 1.25 shares the other 8
+// ∝ w: A 8, B 2, C 0. Compare's order: C, A (class 1.25, by T), B.
+//
+// Algorithm 1 in class 2, 4 slots: D, E, F of β 3 and 2, 5 and 9 tasks.
+// Σw = 0 before the class: it shares all 4 by Algorithm 1 with c = 1,
+// capacity-constrained (ΣV = 16 ≥ 4): D gets 2, E, the cut-off job, the
+// 2 left, F 0.
+func TestClassesReclaim(t *testing.T) {
+	t.Parallel()
+	newClasses := func(slots float64, jobs ...[2]float64) (*online.Classes, []int) {
+		c, err := online.NewClasses(slots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := make([]int, len(jobs))
+		for k, j := range jobs {
+			if ids[k], err = c.Add(j[0], j[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return c, ids
+	}
+	c, ids := newClasses(10, [2]float64{1, 1.25}, [2]float64{2, 3}, [2]float64{0, 1.25})
+	checkReclaim(t, c, ids, []float64{8, 2, 0}, []reclaimCase{
+		{"at the shares", []int{8, 2, 0}, -1},
+		{"A over", []int{9, 2, 0}, 0},
+		{"A and B over", []int{9, 3, 0}, 1},
+		{"C, of no task, holding", []int{8, 2, 1}, 2},
+		{"C and A: A comes later", []int{9, 2, 1}, 0},
+	})
+
+	c, ids = newClasses(4, [2]float64{2, 3}, [2]float64{5, 3}, [2]float64{9, 3})
+	checkReclaim(t, c, ids, []float64{2, 2, 0}, []reclaimCase{
+		{"at the shares", []int{2, 2, 0}, -1},
+		{"D over its V", []int{3, 2, 0}, 0},
+		{"the cut-off job E over", []int{3, 3, 0}, 1},
+		{"F, after the cut, holding", []int{2, 2, 1}, 2},
+		{"E short, D over", []int{3, 1, 0}, 0},
+	})
+}
