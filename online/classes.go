@@ -6,6 +6,7 @@ import (
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/waterfill"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // Classes maintains the throughput-maximal allocation for jobs of
@@ -39,6 +40,9 @@ import (
 // whole slot short of its share, else the first short at all.
 type Classes struct {
 	jobs // with the slots, and fresh: the level below is valid (see refresh)
+
+	counts, betas []float64            // scratch: the jobs by id (SnapshotSlots)
+	ws            stragglers.Workspace // SnapshotSlots' reference's
 
 	// The water level.
 	zero      bool    // no work or no slots: every share is 0

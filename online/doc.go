@@ -34,7 +34,9 @@
 // remainders). In the proportional case every job's fractional part moves
 // with ΣT, so one event can reorder all the remainders; an exact integer
 // form costs O(n) per event. Next gives the slots instead, one at a time,
-// to the jobs below their real shares.
+// to the jobs below their real shares. SnapshotSlots, on each type, is the
+// integer form itself, the package's AllocateSlots on the jobs held:
+// O(ids), for a scheduler that wants the exact apportionment now and then.
 //
 // Algorithm 2 and K classes. Fair keeps the ε-fair allocation (thesis
 // §3.5, fairness.Allocate) and Classes the water-filling over jobs of

@@ -270,3 +270,40 @@ func TestQueriesAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotSlotsDst: SnapshotSlots writes into a dst of enough
+// capacity and then allocates nothing — for Hopper, Fair and Classes —
+// and refuses slots that are not a whole number (an InputError on
+// "slots", no panic). Not parallel: AllocsPerRun counts the whole
+// process's allocations.
+func TestSnapshotSlotsDst(t *testing.T) {
+	h, _ := online.New(10, 1.5)
+	f, _ := online.NewFair(10, 1.5, 0.5)
+	c, _ := online.NewClasses(10)
+	for k, v := range []float64{3, 1, 4} {
+		_, _ = h.Add(v)
+		_, _ = f.Add(v)
+		_, _ = c.Add(v, []float64{1.5, 3, 1.25}[k])
+	}
+	for _, o := range []struct {
+		name     string
+		snap     func([]int) ([]int, error)
+		setSlots func(float64) error
+	}{{"Hopper", h.SnapshotSlots, h.SetSlots}, {"Fair", f.SnapshotSlots, f.SetSlots}, {"Classes", c.SnapshotSlots, c.SetSlots}} {
+		name, snap := o.name, o.snap
+		dst := make([]int, 3)
+		if got, err := snap(dst); err != nil || &got[0] != &dst[0] || len(got) != 3 {
+			t.Errorf("%s.SnapshotSlots(dst of capacity 3): %v, %v; did not write into dst", name, got, err)
+		}
+		if a := testing.AllocsPerRun(10, func() { _, _ = snap(dst) }); a != 0 {
+			t.Errorf("%s.SnapshotSlots(dst of capacity 3): %v allocations", name, a)
+		}
+		for _, s := range []float64{2.5, 1 << 54, math.SmallestNonzeroFloat64} {
+			_ = o.setSlots(s)
+			var ie *specsched.InputError
+			if got, err := snap(dst); !errors.As(err, &ie) || ie.Field != "slots" {
+				t.Errorf("%s.SnapshotSlots on %v slots: %v, %v; want an InputError on slots", name, s, got, err)
+			}
+		}
+	}
+}

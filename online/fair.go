@@ -3,6 +3,7 @@ package online
 import (
 	"math"
 
+	"github.com/specsched/specsched/fairness"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 )
@@ -34,8 +35,11 @@ import (
 // out the fractional slots by largest remainder: fairness.AllocateSlots's
 // remainders move with f, and so with N, at every arrival.
 type Fair struct {
-	jobs   // with the slots, and fresh: the cut-offs below are valid (see refresh)
-	c, eps float64
+	jobs         // with the slots, and fresh: the cut-offs below are valid (see refresh)
+	c, beta, eps float64
+
+	counts []float64          // scratch: the remaining tasks by id (SnapshotSlots)
+	ws     fairness.Workspace // SnapshotSlots' reference's
 
 	// The cut-offs.
 	floor   float64
@@ -64,7 +68,7 @@ func NewFair(slots, beta, eps float64) (*Fair, error) {
 	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
 		return nil, err
 	}
-	return &Fair{jobs: jobs{root: none, slots: slots}, c: hopper.Factor(beta), eps: eps}, nil
+	return &Fair{jobs: jobs{root: none, slots: slots}, c: hopper.Factor(beta), beta: beta, eps: eps}, nil
 }
 
 // Len is the number of jobs held. O(1).

@@ -23,6 +23,7 @@ type allocator interface {
 	Reclaim() (int, bool)
 	Compare(a, b int) int
 	Snapshot(dst []float64) []float64
+	SnapshotSlots(dst []int) ([]int, error)
 	Len() int
 	IDs() int
 }
@@ -35,7 +36,9 @@ type machine struct {
 	add    func(remaining, beta float64) (int, error)
 	update func(id int, remaining, beta float64) error
 	ref    func(remaining, beta []float64, slots float64) []float64
-	beta   func(t *rapid.T) float64 // a job's β (the one β for Fair)
+	// refSlots is the reference's integer form (AllocateSlots).
+	refSlots func(remaining, beta []float64, slots int) ([]int, error)
+	beta     func(t *rapid.T) float64 // a job's β (the one β for Fair)
 
 	t, b  []float64
 	held  []int
@@ -62,18 +65,45 @@ func (m *machine) liveID(t *rapid.T) int {
 	return rapid.SampledFrom(ids).Draw(t, "id")
 }
 
-// want is the reference's shares on the model's jobs (ids not in use as
-// jobs of 0 tasks, which get 0).
-func (m *machine) want() []float64 {
-	rem := make([]float64, len(m.t))
-	beta := make([]float64, len(m.t))
+// jobs is the model's jobs by id, ids not in use as jobs of 0 tasks and
+// β 2 (which get 0).
+func (m *machine) jobs() (rem, beta []float64) {
+	rem = make([]float64, len(m.t))
+	beta = make([]float64, len(m.t))
 	for i, v := range m.t {
 		beta[i] = 2
 		if !math.IsNaN(v) {
 			rem[i], beta[i] = v, m.b[i]
 		}
 	}
+	return rem, beta
+}
+
+// want is the reference's shares on the model's jobs.
+func (m *machine) want() []float64 {
+	rem, beta := m.jobs()
 	return m.ref(rem, beta, m.slots)
+}
+
+// checkSlots compares an integer snapshot (got, err) with the reference's
+// integer form on the same jobs, ref(S), exactly (cmp.Diff) when the slots
+// S are a whole number at most 2^53; otherwise err must be an InputError on
+// "slots".
+func checkSlots(t *rapid.T, got []int, err error, slots float64, ref func(slots int) ([]int, error)) {
+	if slots != math.Trunc(slots) || slots > 1<<53 {
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Field != "slots" {
+			t.Fatalf("SnapshotSlots on %v slots: %v, %v; want an InputError on slots", slots, got, err)
+		}
+		return
+	}
+	want, werr := ref(int(slots))
+	if err != nil || werr != nil {
+		t.Fatalf("SnapshotSlots: %v; reference: %v", err, werr)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("SnapshotSlots on %v slots (-AllocateSlots +got):\n%s", slots, d)
+	}
 }
 
 // check verifies the search tree (CheckTree), then compares Snapshot and Target with the reference within shareTol·S,
@@ -123,6 +153,11 @@ func (m *machine) check(t *rapid.T) {
 		return 0
 	}
 	m.checkReclaim(t, order, want, side)
+	ints, err := m.a.SnapshotSlots(nil)
+	checkSlots(t, ints, err, m.slots, func(slots int) ([]int, error) {
+		rem, beta := m.jobs()
+		return m.refSlots(rem, beta, slots)
+	})
 	next, ok := m.a.Next()
 	if !ok {
 		for _, id := range order {
