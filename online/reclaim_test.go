@@ -2,7 +2,10 @@ package online_test
 
 import (
 	"math"
+	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"github.com/specsched/specsched/online"
 )
@@ -149,3 +152,155 @@ func TestClassesReclaim(t *testing.T) {
 		{"E short, D over", []int{3, 1, 0}, 0},
 	})
 }
+
+// TestClassesAtTheBounds: Next and Reclaim on jobs holding exactly their
+// share, or exactly one slot less, where the rules' ≤ and < decide.
+// Class 2 alone (β 3, c = 1), 4.5 slots: D of 2 tasks and E of 5.
+// Algorithm 1 in the class, capacity-constrained (ΣV = 7 ≥ 4.5): D gets
+// V = 2, E, the cut-off job, the 2.5 left. D's share is per task (1 per
+// task, before the cut), E's a constant (the cut's own).
+//
+//   - D 1, E 1: both a whole slot short (D: 1 ≤ 2 − 1, at the bound; E:
+//     1 ≤ 1.5): Next is D, the first.
+//   - D 2, E 3: D holds its share exactly (not short, not over), E is
+//     over: Next none, Reclaim E.
+//   - D 2, E 2: D at its share, E short by a half: Next E, Reclaim none.
+//   - D 3, E 1: E a whole slot short (1 ≤ 1.5), D over: Next E, Reclaim
+//     D.
+//
+// Then 4 slots: D 2, E the 2 left (shares 2, 2, both exact).
+//
+//   - D 1, E 1: both exactly a whole slot short: Next D.
+//   - D 2, E 2: Next none, Reclaim none.
+//   - D 2, E 1: E exactly a whole slot short: Next E.
+func TestClassesAtTheBounds(t *testing.T) {
+	t.Parallel()
+	c, err := online.NewClasses(4.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := c.Add(2, 3)
+	e, _ := c.Add(5, 3)
+	check := func(slots float64, held [2]int, next, back int) {
+		t.Helper()
+		_ = c.SetHeld(d, held[0])
+		_ = c.SetHeld(e, held[1])
+		n, ok := c.Next()
+		if !ok {
+			n = -1
+		}
+		r, ok := c.Reclaim()
+		if !ok {
+			r = -1
+		}
+		if n != next || r != back {
+			t.Errorf("%v slots, held %v: Next %d, Reclaim %d; want %d, %d", slots, held, n, r, next, back)
+		}
+	}
+	for k, want := range []float64{2, 2.5} {
+		if got, _ := c.Target([]int{d, e}[k]); got != want {
+			t.Fatalf("4.5 slots: job %d's share %v, want %v", k, got, want)
+		}
+	}
+	check(4.5, [2]int{1, 1}, d, -1)
+	check(4.5, [2]int{2, 3}, -1, e)
+	check(4.5, [2]int{2, 2}, e, -1)
+	check(4.5, [2]int{3, 1}, e, d)
+	if err := c.SetSlots(4); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range []float64{2, 2} {
+		if got, _ := c.Target([]int{d, e}[k]); got != want {
+			t.Fatalf("4 slots: job %d's share %v, want %v", k, got, want)
+		}
+	}
+	check(4, [2]int{1, 1}, d, -1)
+	check(4, [2]int{2, 2}, -1, -1)
+	check(4, [2]int{2, 1}, e, -1)
+}
+
+// testExactBounds: where every share is a whole number, exact in float64,
+// Next and Reclaim follow their rules to the slot, with no tolerance:
+// Algorithm 1 without speculation in its capacity-constrained case, as
+// Classes' class 2 (β 3) and as Fair with ε = 1 and β = 2 — jobs of whole
+// remaining tasks T_i, S ≤ ΣT whole slots: in (T, id) order each job gets
+// T_i until the slots run out, the cut-off job what is left, the rest 0
+// (worked out here by that rule, not by the package). Each job holds its
+// share, one slot less or more, or none, so many sit exactly on a bound
+// (held = S_i − 1 is a whole slot short; held = S_i is neither short nor
+// over), over many tree shapes. Next: the first job a whole slot short,
+// else the first short at all; Reclaim: the last over.
+func testExactBounds(t *rapid.T) {
+	tasks := rapid.SliceOfN(rapid.IntRange(0, 6), 1, 24).Draw(t, "tasks")
+	total := 0
+	for _, v := range tasks {
+		total += v
+	}
+	slots := rapid.IntRange(0, total).Draw(t, "slots")
+	var a interface {
+		SetHeld(id, slots int) error
+		Next() (int, bool)
+		Reclaim() (int, bool)
+	}
+	if rapid.Bool().Draw(t, "fair") {
+		f, _ := online.NewFair(float64(slots), 2, 1)
+		for _, v := range tasks {
+			_, _ = f.Add(float64(v))
+		}
+		a = f
+	} else {
+		c, _ := online.NewClasses(float64(slots))
+		for _, v := range tasks {
+			_, _ = c.Add(float64(v), 3)
+		}
+		a = c
+	}
+	order := make([]int, len(tasks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return tasks[i] - tasks[j] })
+	shares := make([]int, len(tasks))
+	left := slots
+	for _, id := range order {
+		shares[id] = min(tasks[id], left)
+		left -= shares[id]
+	}
+	held := make([]int, len(tasks))
+	for id := range held {
+		held[id] = max(0, shares[id]+rapid.IntRange(-2, 1).Draw(t, "offset"))
+		if err := a.SetHeld(id, held[id]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, wantOK := -1, false
+	for _, whole := range []bool{true, false} {
+		for _, id := range order {
+			if tasks[id] > 0 && (whole && held[id] <= shares[id]-1 || !whole && held[id] < shares[id]) {
+				want, wantOK = id, true
+				break
+			}
+		}
+		if wantOK {
+			break
+		}
+	}
+	if got, ok := a.Next(); ok != wantOK || ok && got != want {
+		t.Fatalf("Next = %d, %v; want %d, %v (shares %v, held %v)", got, ok, want, wantOK, shares, held)
+	}
+	want, wantOK = -1, false
+	for k := len(order) - 1; k >= 0; k-- {
+		if id := order[k]; held[id] > shares[id] {
+			want, wantOK = id, true
+			break
+		}
+	}
+	if got, ok := a.Reclaim(); ok != wantOK || ok && got != want {
+		t.Fatalf("Reclaim = %d, %v; want %d, %v (shares %v, held %v)", got, ok, want, wantOK, shares, held)
+	}
+}
+
+func TestExactBounds(t *testing.T) { t.Parallel(); rapid.Check(t, testExactBounds) }
+
+// FuzzExactBounds fuzzes testExactBounds.
+func FuzzExactBounds(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testExactBounds)) }
