@@ -134,6 +134,43 @@ func TestSumBounds(t *testing.T) {
 	if c.Len() != 2 || f.Len() != 1 {
 		t.Errorf("rejected Adds kept a job: %d, %d", c.Len(), f.Len())
 	}
+	// Update checks the sums with the job's old count taken out: a job
+	// of 1e308 (c·T 1.33e308) may grow to 1.2e308 (1.6e308), though the
+	// old and the new counts together would overflow.
+	if err := f.Update(a, 1.2e308); err != nil {
+		t.Errorf("Fair.Update from 1e308 to 1.2e308 (c·T = 1.6e308): %v", err)
+	}
+	// Classes' bounds are inclusive: ΣT and Σw of exactly MaxFloat64/2
+	// (a power of two: exact) are accepted, by Add and by an Update that
+	// keeps them there.
+	half := math.MaxFloat64 / 2
+	e, _ := online.NewClasses(10)
+	x, err := e.Add(half/2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Add(half/2, 3); err != nil {
+		t.Errorf("Classes.Add: ΣT = MaxFloat64/2 exactly: %v", err)
+	}
+	if err := e.Update(x, half/2, 3); err != nil {
+		t.Errorf("Classes.Update keeping ΣT = MaxFloat64/2: %v", err)
+	}
+	w, _ := online.NewClasses(10)
+	y, err := w.Add(half/4, 1.25) // w = T/√0.25 = MaxFloat64/4
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Add(half/4, 1.25); err != nil {
+		t.Errorf("Classes.Add: Σw = MaxFloat64/2 exactly: %v", err)
+	}
+	if err := w.Update(y, half/4, 1.25); err != nil {
+		t.Errorf("Classes.Update keeping Σw = MaxFloat64/2: %v", err)
+	}
+	// Σw alone past the bound: T = 5e307 fits ΣT, w = 1e308 does not.
+	lone, _ := online.NewClasses(10)
+	if _, err := lone.Add(5e307, 1.25); err == nil {
+		t.Errorf("Classes.Add(5e307, β 1.25): w = 1e308 > MaxFloat64/2 accepted")
+	}
 }
 
 // TestSnapshotDst: Snapshot writes into a dst of enough capacity, not a
