@@ -141,30 +141,25 @@ func TestSumBounds(t *testing.T) {
 		t.Errorf("Fair.Update from 1e308 to 1.2e308 (c·T = 1.6e308): %v", err)
 	}
 	// Classes' bounds are inclusive: ΣT and Σw of exactly MaxFloat64/2
-	// (a power of two: exact) are accepted, by Add and by an Update that
-	// keeps them there.
+	// (halving is exact) are accepted, by Add and by an Update that keeps
+	// them there. Two jobs of T = MaxFloat64/4 and β 3 make ΣT, two of
+	// T = MaxFloat64/8 and β 1.25 (w = T/√0.25 = MaxFloat64/4) make Σw.
 	half := math.MaxFloat64 / 2
-	e, _ := online.NewClasses(10)
-	x, err := e.Add(half/2, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Add(half/2, 3); err != nil {
-		t.Errorf("Classes.Add: ΣT = MaxFloat64/2 exactly: %v", err)
-	}
-	if err := e.Update(x, half/2, 3); err != nil {
-		t.Errorf("Classes.Update keeping ΣT = MaxFloat64/2: %v", err)
-	}
-	w, _ := online.NewClasses(10)
-	y, err := w.Add(half/4, 1.25) // w = T/√0.25 = MaxFloat64/4
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Add(half/4, 1.25); err != nil {
-		t.Errorf("Classes.Add: Σw = MaxFloat64/2 exactly: %v", err)
-	}
-	if err := w.Update(y, half/4, 1.25); err != nil {
-		t.Errorf("Classes.Update keeping Σw = MaxFloat64/2: %v", err)
+	for _, job := range []struct {
+		sum         string
+		tasks, beta float64
+	}{{"ΣT", half / 2, 3}, {"Σw", half / 4, 1.25}} {
+		e, _ := online.NewClasses(10)
+		x, err := e.Add(job.tasks, job.beta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Add(job.tasks, job.beta); err != nil {
+			t.Errorf("Classes.Add: %s = MaxFloat64/2 exactly: %v", job.sum, err)
+		}
+		if err := e.Update(x, job.tasks, job.beta); err != nil {
+			t.Errorf("Classes.Update keeping %s = MaxFloat64/2: %v", job.sum, err)
+		}
 	}
 	// Σw alone past the bound: T = 5e307 fits ΣT, w = 1e308 does not.
 	lone, _ := online.NewClasses(10)
