@@ -304,3 +304,37 @@ func TestExactBounds(t *testing.T) { t.Parallel(); rapid.Check(t, testExactBound
 
 // FuzzExactBounds fuzzes testExactBounds.
 func FuzzExactBounds(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testExactBounds)) }
+
+// TestClassesOneClass: the water-fill of jobs all of one class is
+// Algorithm 1 in that class (stragglers.Allocate's doc), worked by hand.
+//
+// Class 1.5 (c = 4/3), 6 slots: A of 3 tasks (V = 4) and B of 6 (V = 8),
+// capacity-constrained: A gets 4, B, the cut-off job, the 2 left. A's
+// share is per unit of its weight w = T/√0.5 (before the cut), B's the
+// cut's constant. A holding 5 is over (Reclaim A), and with B at its 2 no
+// job is short (Next none).
+//
+// Class 2 (β 3, c = 1), 8 slots: C of 1 task, D of 3, ΣV = 4 < 8: the
+// proportional case, shares T/ΣT·S = 2 and 6.
+func TestClassesOneClass(t *testing.T) {
+	t.Parallel()
+	c, _ := online.NewClasses(6)
+	a, _ := c.Add(3, 1.5)
+	b, _ := c.Add(6, 1.5)
+	checkReclaim(t, c, []int{a, b}, []float64{4, 2}, []reclaimCase{
+		{"A over", []int{5, 2}, 0},
+		{"B over", []int{4, 3}, 1},
+	})
+	_ = c.SetHeld(a, 5)
+	_ = c.SetHeld(b, 2)
+	if next, ok := c.Next(); ok {
+		t.Errorf("class 1.5, A over, B at its share: Next = %d, want none", next)
+	}
+	p, _ := online.NewClasses(8)
+	x, _ := p.Add(1, 3)
+	y, _ := p.Add(3, 3)
+	checkReclaim(t, p, []int{x, y}, []float64{2, 6}, []reclaimCase{
+		{"C over", []int{3, 5}, 0},
+		{"at the shares", []int{2, 6}, -1},
+	})
+}
