@@ -6,6 +6,7 @@ import (
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 	"github.com/specsched/specsched/internal/waterfill"
+	"github.com/specsched/specsched/stragglers"
 )
 
 // Classes maintains the throughput-maximal allocation for jobs of
@@ -31,7 +32,7 @@ import (
 // Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n) expected;
 // SetSlots O(1); Target O(1) after the search (O(log n) expected), done
 // once after each batch of events (the first query after an event); Next
-// O(log n) after the search; Snapshot O(ids); Compare O(1). No method
+// and Reclaim O(log n) after the search; Snapshot O(ids); Compare O(1). No method
 // allocates once the ids stop growing. Not safe for concurrent use: every
 // query may refresh the search (see the package doc).
 //
@@ -39,6 +40,9 @@ import (
 // whole slot short of its share, else the first short at all.
 type Classes struct {
 	jobs // with the slots, and fresh: the level below is valid (see refresh)
+
+	counts, betas []float64            // scratch: the jobs by id (SnapshotSlots)
+	ws            stragglers.Workspace // SnapshotSlots' reference's
 
 	// The water level.
 	zero      bool    // no work or no slots: every share is 0
@@ -288,35 +292,37 @@ func slope(class float64) float64 {
 // S_i − 1), else the first short at all. Over the order the shares are
 // proportional to each job's basis u (w, or T in the β ≥ 2 class) with
 // one factor per run — the classes before g, the jobs of class g before
-// its cut — plus the cut-off job itself, so each run is one descent on the
-// subtree bounds of (held+1)/u and held/u: O(log n) expected, after
-// refresh.
+// its cut — plus the cut-off job itself, and 0 after (runs), so each run
+// is one descent on the subtree bounds of (held+1)/u and held/u: O(log n)
+// expected, after refresh.
 func (c *Classes) Next() (int, bool) {
-	c.refresh()
-	if c.zero {
-		return 0, false
-	}
-	for _, whole := range []bool{true, false} {
-		if x := c.nextBy(whole); x != none {
-			return int(x), true
-		}
-	}
-	return 0, false
+	rs := c.runs()
+	return c.next(&rs)
 }
 
-// nextBy searches the runs of the order for the first job a whole slot
-// short (whole) or short at all.
-func (c *Classes) nextBy(whole bool) int32 {
-	// perUnit is the probe for shares of num/den per unit of u, the
-	// quotient rounded once at any magnitude (num/den itself may overflow).
-	perUnit := func(num, den float64) probe {
-		if !(num > 0) {
-			return probe{perWeight: true, whole: whole, r: nothing} // nobody is below 0
-		}
-		return probe{perWeight: true, whole: whole, r: quotient(num, den)}
+// Reclaim returns the job whose slot should be taken back first when the
+// cluster shrinks, and true, or false when no job holds more than its
+// share: the last job in Compare's order holding more than its share
+// (held_i > S_i; Target) — a job of a class after the level's, after
+// class g's cut-off job, or of 0 tasks, holding any slot, or every job
+// holding one when there are no slots. Next's runs searched from the
+// last, each by one descent on the subtree bounds of the greatest held
+// and held/u: O(log n) expected, after refresh.
+func (c *Classes) Reclaim() (int, bool) {
+	rs := c.runs()
+	return c.reclaim(&rs)
+}
+
+// runs refreshes the level and returns the runs of the order over which
+// the shares are one share (shareOf's cases): O(1) after refresh.
+func (c *Classes) runs() runs {
+	c.refresh()
+	var rs runs
+	if c.zero {
+		rs.add(keyLast, constantShare(0))
+		return rs
 	}
 	start, end := classKeys(c.g)
-	lo := keyFirst
 	// ug is T/u in class g: √(g−1) below 2 (u = w), 1 in the β ≥ 2 class.
 	ug := 1.0
 	if c.g < 2 {
@@ -324,35 +330,27 @@ func (c *Classes) nextBy(whole bool) int32 {
 	}
 	switch c.kind {
 	case levelAt:
-		if x := c.scan(&lo, start, perUnit(1, c.rootSlope)); x != none {
-			return x
-		}
+		rs.add(start, perUnit(1, c.rootSlope))
 		switch {
 		case c.group.sumT == 0 || c.share <= 0:
-			return none
 		case !c.capacity:
-			return c.scan(&lo, end, perUnit(c.share*ug, c.group.sumT))
+			rs.add(end, perUnit(c.share*ug, c.group.sumT))
 		case c.cut == none:
-			return c.scan(&lo, end, perUnit(c.cg*ug, 1))
+			rs.add(end, perUnit(c.cg*ug, 1))
+		default:
+			rs.add(c.keyOf(c.cut), perUnit(c.cg*ug, 1))
+			rs.add(c.keyAfter(c.cut), constantShare(c.left))
 		}
-		cutKey := c.keyOf(c.cut)
-		if x := c.scan(&lo, cutKey, perUnit(c.cg*ug, 1)); x != none {
-			return x
-		}
-		held := c.nodes[c.cut].held
-		if whole && held <= c.left-1 || !whole && held < c.left {
-			return c.cut
-		}
-		return none
 	case levelAbove:
-		return c.scan(&lo, start, perUnit(c.slots, c.before.sumW))
+		rs.add(start, perUnit(c.slots, c.before.sumW))
 	case levelBelow:
-		return c.scan(&lo, end, perUnit(c.slots, c.before.sumW+c.group.sumW))
+		rs.add(end, perUnit(c.slots, c.before.sumW+c.group.sumW))
+	default:
+		rs.add(start, perUnit(c.slots-c.group.sumV, c.before.sumW))
+		rs.add(end, perUnit(1, 1))
 	}
-	if x := c.scan(&lo, start, perUnit(c.slots-c.group.sumV, c.before.sumW)); x != none {
-		return x
-	}
-	return c.scan(&lo, end, perUnit(1, 1))
+	rs.add(keyLast, constantShare(0)) // the rest get 0
+	return rs
 }
 
 // checkJob returns an error unless remaining and beta make a job Add

@@ -32,6 +32,9 @@ func testClassesEvents(t *rapid.T) {
 			}
 			return want
 		},
+		refSlots: func(remaining, beta []float64, slots int) ([]int, error) {
+			return stragglers.AllocateSlots(nil, remaining, beta, slots, nil)
+		},
 		beta: func(t *rapid.T) float64 {
 			return rapid.SampledFrom([]float64{1.1, 1.25, 1.5, 1.5, 1.99, 2, 3}).Draw(t, "beta")
 		},

@@ -34,7 +34,9 @@
 // remainders). In the proportional case every job's fractional part moves
 // with ΣT, so one event can reorder all the remainders; an exact integer
 // form costs O(n) per event. Next gives the slots instead, one at a time,
-// to the jobs below their real shares.
+// to the jobs below their real shares. SnapshotSlots, on each type, is the
+// integer form itself, the package's AllocateSlots on the jobs held:
+// O(ids), for a scheduler that wants the exact apportionment now and then.
 //
 // Algorithm 2 and K classes. Fair keeps the ε-fair allocation (thesis
 // §3.5, fairness.Allocate) and Classes the water-filling over jobs of
@@ -44,7 +46,12 @@
 // O(log n); Classes: the level's class, then Algorithm 1's
 // cut within it in O(log n)), and a job's share by comparing its key with
 // the cut-offs'. Their Next is the first job, in the algorithm's order,
-// a whole slot short of its share, else the first short at all.
+// a whole slot short of its share, else the first short at all, and their
+// Reclaim the last holding more than its share: over the order the shares
+// are one constant, or one factor per unit of a job's weight, on each of
+// at most five runs, and each node keeps the least and greatest held and
+// held per unit of weight over its subtree, so each run is searched by one
+// descent, O(log n).
 //
 // Costs. Every event (Add, Update, Remove, SetHeld) is O(log n) expected
 // — a treap's expected depth, not amortised — and SetSlots O(1). The

@@ -134,6 +134,38 @@ func TestSumBounds(t *testing.T) {
 	if c.Len() != 2 || f.Len() != 1 {
 		t.Errorf("rejected Adds kept a job: %d, %d", c.Len(), f.Len())
 	}
+	// Update checks the sums with the job's old count taken out: a job
+	// of 1e308 (c·T 1.33e308) may grow to 1.2e308 (1.6e308), though the
+	// old and the new counts together would overflow.
+	if err := f.Update(a, 1.2e308); err != nil {
+		t.Errorf("Fair.Update from 1e308 to 1.2e308 (c·T = 1.6e308): %v", err)
+	}
+	// Classes' bounds are inclusive: ΣT and Σw of exactly MaxFloat64/2
+	// (halving is exact) are accepted, by Add and by an Update that keeps
+	// them there. Two jobs of T = MaxFloat64/4 and β 3 make ΣT, two of
+	// T = MaxFloat64/8 and β 1.25 (w = T/√0.25 = MaxFloat64/4) make Σw.
+	half := math.MaxFloat64 / 2
+	for _, job := range []struct {
+		sum         string
+		tasks, beta float64
+	}{{"ΣT", half / 2, 3}, {"Σw", half / 4, 1.25}} {
+		e, _ := online.NewClasses(10)
+		x, err := e.Add(job.tasks, job.beta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Add(job.tasks, job.beta); err != nil {
+			t.Errorf("Classes.Add: %s = MaxFloat64/2 exactly: %v", job.sum, err)
+		}
+		if err := e.Update(x, job.tasks, job.beta); err != nil {
+			t.Errorf("Classes.Update keeping %s = MaxFloat64/2: %v", job.sum, err)
+		}
+	}
+	// Σw alone past the bound: T = 5e307 fits ΣT, w = 1e308 does not.
+	lone, _ := online.NewClasses(10)
+	if _, err := lone.Add(5e307, 1.25); err == nil {
+		t.Errorf("Classes.Add(5e307, β 1.25): w = 1e308 > MaxFloat64/2 accepted")
+	}
 }
 
 // TestSnapshotDst: Snapshot writes into a dst of enough capacity, not a
@@ -232,5 +264,78 @@ func TestSubnormalQuotient(t *testing.T) {
 	got, _ := c.Target(a)
 	if math.Abs(got-want[0]) > 1e-15*want[0] || want[0] < 1e-10 || want[0] > 1e-9 {
 		t.Errorf("A's share %v, stragglers.Allocate %v (≈ 2.2e-10)", got, want[0])
+	}
+}
+
+// TestQueriesAllocateNothing: Next and Reclaim, after an event (the lazy
+// search included) and between events, allocate nothing — for Hopper,
+// Fair and Classes. Not parallel: AllocsPerRun counts the whole process's
+// allocations.
+func TestQueriesAllocateNothing(t *testing.T) {
+	h, _ := online.New(10, 1.5)
+	f, _ := online.NewFair(10, 1.5, 0.5)
+	c, _ := online.NewClasses(10)
+	for k, v := range []float64{3, 1, 4, 0} {
+		_, _ = h.Add(v)
+		_, _ = f.Add(v)
+		_, _ = c.Add(v, []float64{1.5, 3, 1.25, 2}[k])
+		_ = h.SetHeld(k, k)
+		_ = f.SetHeld(k, k)
+		_ = c.SetHeld(k, k)
+	}
+	for _, o := range []struct {
+		name          string
+		next, reclaim func() (int, bool)
+		slots         func(float64) error
+	}{{"Hopper", h.Next, h.Reclaim, h.SetSlots}, {"Fair", f.Next, f.Reclaim, f.SetSlots}, {"Classes", c.Next, c.Reclaim, c.SetSlots}} {
+		next, reclaim, slots := o.next, o.reclaim, o.slots
+		s := 0.0
+		if a := testing.AllocsPerRun(10, func() {
+			s = 11 - s // an event: the cut-offs are searched again
+			_ = slots(s)
+			next()
+			reclaim()
+			next()
+			reclaim()
+		}); a != 0 {
+			t.Errorf("%s: Next and Reclaim: %v allocations", o.name, a)
+		}
+	}
+}
+
+// TestSnapshotSlotsDst: SnapshotSlots writes into a dst of enough
+// capacity and then allocates nothing — for Hopper, Fair and Classes —
+// and refuses slots that are not a whole number (an InputError on
+// "slots", no panic). Not parallel: AllocsPerRun counts the whole
+// process's allocations.
+func TestSnapshotSlotsDst(t *testing.T) {
+	h, _ := online.New(10, 1.5)
+	f, _ := online.NewFair(10, 1.5, 0.5)
+	c, _ := online.NewClasses(10)
+	for k, v := range []float64{3, 1, 4} {
+		_, _ = h.Add(v)
+		_, _ = f.Add(v)
+		_, _ = c.Add(v, []float64{1.5, 3, 1.25}[k])
+	}
+	for _, o := range []struct {
+		name     string
+		snap     func([]int) ([]int, error)
+		setSlots func(float64) error
+	}{{"Hopper", h.SnapshotSlots, h.SetSlots}, {"Fair", f.SnapshotSlots, f.SetSlots}, {"Classes", c.SnapshotSlots, c.SetSlots}} {
+		name, snap := o.name, o.snap
+		dst := make([]int, 3)
+		if got, err := snap(dst); err != nil || &got[0] != &dst[0] || len(got) != 3 {
+			t.Errorf("%s.SnapshotSlots(dst of capacity 3): %v, %v; did not write into dst", name, got, err)
+		}
+		if a := testing.AllocsPerRun(10, func() { _, _ = snap(dst) }); a != 0 {
+			t.Errorf("%s.SnapshotSlots(dst of capacity 3): %v allocations", name, a)
+		}
+		for _, s := range []float64{2.5, 1 << 54, math.SmallestNonzeroFloat64} {
+			_ = o.setSlots(s)
+			var ie *specsched.InputError
+			if got, err := snap(dst); !errors.As(err, &ie) || ie.Field != "slots" {
+				t.Errorf("%s.SnapshotSlots on %v slots: %v, %v; want an InputError on slots", name, s, got, err)
+			}
+		}
 	}
 }

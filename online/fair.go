@@ -3,6 +3,7 @@ package online
 import (
 	"math"
 
+	"github.com/specsched/specsched/fairness"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 )
@@ -25,8 +26,8 @@ import (
 // Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n) expected;
 // SetSlots O(1); Target O(1) after at most three O(log n) descents, done
 // once after each batch of events (the first query after an event); Next
-// O(log n); Snapshot O(ids); Compare O(1). No method allocates once the
-// ids stop growing. Not safe for concurrent use (see the package doc).
+// and Reclaim O(log n); Snapshot O(ids); Compare O(1). No method
+// allocates once the ids stop growing. Not safe for concurrent use (see the package doc).
 //
 // Next's rule (a job's share S_i as Target gives it): the first active job
 // in (T, id) order at least a whole slot short (held ≤ S_i − 1), else the
@@ -34,19 +35,21 @@ import (
 // out the fractional slots by largest remainder: fairness.AllocateSlots's
 // remainders move with f, and so with N, at every arrival.
 type Fair struct {
-	jobs   // with the slots, and fresh: the cut-offs below are valid (see refresh)
-	c, eps float64
+	jobs         // with the slots, and fresh: the cut-offs below are valid (see refresh)
+	c, beta, eps float64
+
+	counts []float64          // scratch: the remaining tasks by id (SnapshotSlots)
+	ws     fairness.Workspace // SnapshotSlots' reference's
 
 	// The cut-offs.
-	floor    float64
-	caseOne  bool
-	m1       int32   // first job with c·T > f (none: no such job)
-	cut      int32   // case 1: the fill's cut-off job (none: not reached, scale applies); case 2: m₂'s job (none: every active job at the floor)
-	left     float64 // case 1: what the cut-off job gets above the floor
-	scale    float64 // case 1, cut none: the shares' scale S/Σmax{f, V_i}
-	rest     float64 // case 2: ΣT of the jobs from the cut on
-	share    float64 // case 2: the slots they share, S − m₂·f
-	firstKey key     // just before the first active job
+	floor   float64
+	caseOne bool
+	m1      int32   // first job with c·T > f (none: no such job)
+	cut     int32   // case 1: the fill's cut-off job (none: not reached, scale applies); case 2: m₂'s job (none: every active job at the floor)
+	left    float64 // case 1: what the cut-off job gets above the floor
+	scale   float64 // case 1, cut none: the shares' scale S/Σmax{f, V_i}
+	rest    float64 // case 2: ΣT of the jobs from the cut on
+	share   float64 // case 2: the slots they share, S − m₂·f
 }
 
 // NewFair returns a Fair holding no job, for a cluster of slots ≥ 0 slots,
@@ -65,7 +68,7 @@ func NewFair(slots, beta, eps float64) (*Fair, error) {
 	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
 		return nil, err
 	}
-	return &Fair{jobs: jobs{root: none, slots: slots}, c: hopper.Factor(beta), eps: eps}, nil
+	return &Fair{jobs: jobs{root: none, slots: slots}, c: hopper.Factor(beta), beta: beta, eps: eps}, nil
 }
 
 // Len is the number of jobs held. O(1).
@@ -187,9 +190,7 @@ func (f *Fair) refresh() {
 	c, slots := f.c, f.slots
 	floor := (1 - f.eps) * slots / float64(all.count)
 	f.floor = floor
-	// The first active job, and m₁: the first with c·T > f.
-	first, _ := f.search(func(_ sums, x int32) bool { return f.nodes[x].t > 0 })
-	f.firstKey = f.keyBefore(first)
+	// m₁: the first job with c·T > f.
 	m1, before1 := f.search(func(_ sums, x int32) bool { return c*f.nodes[x].t > floor })
 	f.m1 = m1
 	aboveV := c * (all.sumT - before1.sumT)
@@ -235,82 +236,65 @@ func (f *Fair) refresh() {
 // in (T, id) order at least a whole slot short of its share (held_i ≤
 // S_i − 1), else the first short at all (held_i < S_i). The shares are
 // constant (f, or f·scale) or proportional to T (c·T, c·T·scale, or
-// T·share/rest) over at most four runs of the order, so each run is
+// T·share/rest) over at most five runs of the order (runs), so each run is
 // searched by one descent on the subtree bounds of held and (held+1)/T:
 // O(log n) expected, after refresh.
 func (f *Fair) Next() (int, bool) {
-	f.refresh()
-	if f.all().count == 0 || f.slots == 0 {
-		return 0, false
-	}
-	for _, whole := range []bool{true, false} {
-		if x := f.nextBy(whole); x != none {
-			return int(x), true
-		}
-	}
-	return 0, false
+	rs := f.runs()
+	return f.next(&rs)
 }
 
-// nextBy searches the runs of the order, in order, for the first job a
-// whole slot short (whole) or short at all.
-func (f *Fair) nextBy(whole bool) int32 {
-	constant := func(share float64) probe {
-		if whole {
-			return probe{whole: true, bound: share - 1}
-		}
-		return probe{bound: share}
+// Reclaim returns the job whose slot should be taken back first when the
+// cluster shrinks, and true, or false when no job holds more than its
+// share: the last job in (T, id) order holding more than its share S_i
+// (held_i > S_i; Target). A job of 0 tasks holding a slot is over its
+// share (0), as is every job holding one when there are no slots. The
+// comparisons are Next's (per task where the shares are proportional to
+// T), on the same runs searched from the last, each by one descent on the
+// subtree bounds of the greatest held and held/T: O(log n) expected, after
+// refresh.
+func (f *Fair) Reclaim() (int, bool) {
+	rs := f.runs()
+	return f.reclaim(&rs)
+}
+
+// runs refreshes the cut-offs and returns the runs of the order over
+// which the shares are one share (shareOf's cases): O(1) after refresh.
+func (f *Fair) runs() runs {
+	f.refresh()
+	var rs runs
+	if f.all().count == 0 || f.slots == 0 {
+		rs.add(keyLast, constantShare(0))
+		return rs
 	}
-	perTask := func(r ratio) probe { return probe{perWeight: true, whole: whole, r: r} }
-	lo := f.firstKey
-	run := func(hi key, p probe) int32 { return f.scan(&lo, hi, p) }
 	m1Key := keyLast
 	if f.m1 != none {
 		m1Key = f.keyOf(f.m1)
 	}
 	switch {
 	case f.caseOne && f.cut == none:
-		if x := run(m1Key, constant(f.floor*f.scale)); x != none {
-			return x
+		if m1Key != keyLast {
+			rs.add(m1Key, constantShare(f.floor*f.scale))
+			rs.add(keyLast, share{perWeight: true, r: quotientOf(f.c * f.scale)})
+		} else {
+			rs.add(keyLast, constantShare(f.floor*f.scale))
 		}
-		return run(keyLast, perTask(quotientOf(f.c*f.scale)))
 	case f.caseOne:
 		cutKey := f.keyOf(f.cut)
 		if cutKey.less(m1Key) {
 			m1Key = cutKey
 		}
-		if x := run(m1Key, constant(f.floor)); x != none {
-			return x
-		}
-		if x := run(cutKey, perTask(quotientOf(f.c))); x != none {
-			return x
-		}
-		lo = cutKey
-		if f.isShort(f.cut, whole) {
-			return f.cut
-		}
-		return run(keyLast, constant(f.floor))
+		rs.add(m1Key, constantShare(f.floor))
+		rs.add(cutKey, share{perWeight: true, r: quotientOf(f.c)})
+		rs.add(f.keyAfter(f.cut), constantShare(f.shareOf(f.cut)))
+		rs.add(keyLast, constantShare(f.floor))
+	case f.cut == none:
+		rs.add(keyLast, constantShare(f.floor))
+	default:
+		rs.add(f.keyOf(f.cut), constantShare(f.floor))
+		rs.add(keyLast, perUnit(f.share, f.rest))
 	}
-	cutKey := keyLast
-	if f.cut != none {
-		cutKey = f.keyOf(f.cut)
-	}
-	if x := run(cutKey, constant(f.floor)); x != none {
-		return x
-	}
-	if f.rest == 0 {
-		return none
-	}
-	return run(keyLast, perTask(quotient(f.share, f.rest)))
-}
-
-// isShort reports whether job x holds less than its share by a whole slot
-// (whole) or at all.
-func (f *Fair) isShort(x int32, whole bool) bool {
-	held, share := f.nodes[x].held, f.shareOf(x)
-	if whole {
-		return held <= share-1
-	}
-	return held < share
+	return rs
 }
 
 // quotientOf is the ratio of k ≥ 0 (k/1).

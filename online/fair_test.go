@@ -35,6 +35,9 @@ func testFairEvents(t *rapid.T) {
 			}
 			return want
 		},
+		refSlots: func(remaining, _ []float64, slots int) ([]int, error) {
+			return fairness.AllocateSlots(nil, remaining, slots, beta, eps, nil)
+		},
 		beta:  func(*rapid.T) float64 { return beta },
 		slots: slots,
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 
+	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/internal/check"
 	"github.com/specsched/specsched/internal/hopper"
 )
@@ -49,7 +50,11 @@ type node struct {
 // The zero Hopper is not usable: create one with New.
 type Hopper struct {
 	slots float64
+	beta  float64
 	c     float64 // the speculation factor 2/β (1 for β ≥ 2)
+
+	counts []float64       // scratch: the remaining tasks by id (SnapshotSlots)
+	ws     alloc.Workspace // SnapshotSlots' reference's
 
 	// The jobs by id, each a node of the search tree (node); an id not in
 	// use has live false and sits on the free list.
@@ -80,7 +85,7 @@ func New(slots, beta float64) (*Hopper, error) {
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return nil, err
 	}
-	return &Hopper{slots: slots, c: hopper.Factor(beta), root: none}, nil
+	return &Hopper{slots: slots, beta: beta, c: hopper.Factor(beta), root: none}, nil
 }
 
 // Len is the number of jobs held. O(1).

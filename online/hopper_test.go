@@ -58,6 +58,10 @@ func (m *model) check(t *rapid.T) {
 	if err != nil {
 		t.Fatalf("alloc.Allocate: %v", err)
 	}
+	got, err := m.h.SnapshotSlots(nil)
+	checkSlots(t, got, err, m.slots, func(slots int) ([]int, error) {
+		return alloc.AllocateSlots(nil, rem, slots, m.beta, nil)
+	})
 	m.scratch = m.h.Snapshot(m.scratch)
 	if len(m.scratch) != len(want) {
 		t.Fatalf("Snapshot has %d entries, want %d", len(m.scratch), len(want))

@@ -38,6 +38,9 @@ type jobNode struct {
 	sumT, sumW, sumV float64 // over the subtree
 	minHeld          float64 // least held of the subtree's active jobs (+Inf if none)
 	minPlus, minHold ratio   // least (held+1)/u and held/u of its active jobs (everything if none)
+	maxHeld          float64 // greatest held of the subtree's active jobs (−Inf if none)
+	maxHold          ratio   // greatest held/u of its active jobs (nothing if none)
+	idleHolds        bool    // some job of 0 tasks in the subtree holds a slot (over its share, 0)
 
 	// Class ends, kept when jobs.ends is set: the node is the last of its
 	// class (end), the next class's slope a (nextSlope, −1 if none); over
@@ -52,7 +55,7 @@ type jobNode struct {
 
 // A key is a place in the (class, T, id) order; ids are int64 so that a
 // key just before or after a node's own can be written (id ∓ 1/2 as id ∓ 1
-// with the order strict, see keyBefore).
+// with the order strict, see runs.start and keyAfter).
 type key struct {
 	class, t float64
 	id       int64
@@ -252,9 +255,13 @@ func (j *jobs) update(x int32) {
 	n := &j.nodes[x]
 	n.count, n.sumT, n.sumW, n.sumV = 0, n.t, n.w, n.v
 	n.minHeld, n.minPlus, n.minHold = math.Inf(1), everything, everything
+	n.maxHeld, n.maxHold, n.idleHolds = math.Inf(-1), nothing, false
 	if n.t > 0 {
-		n.count, n.minHeld = 1, n.held
+		n.count, n.minHeld, n.maxHeld = 1, n.held, n.held
 		n.minPlus, n.minHold = quotient(n.held+1, n.u), quotient(n.held, n.u)
+		n.maxHold = n.minHold
+	} else {
+		n.idleHolds = n.held > 0
 	}
 	for _, c := range [2]int32{n.left, n.right} {
 		if c == none {
@@ -267,6 +274,8 @@ func (j *jobs) update(x int32) {
 		n.sumV += s.sumV
 		n.minHeld = min(n.minHeld, s.minHeld)
 		n.minPlus, n.minHold = min(n.minPlus, s.minPlus), min(n.minHold, s.minHold)
+		n.maxHeld, n.maxHold = max(n.maxHeld, s.maxHeld), max(n.maxHold, s.maxHold)
+		n.idleHolds = n.idleHolds || s.idleHolds
 	}
 	if !j.ends {
 		return
@@ -382,27 +391,43 @@ func (j *jobs) searchIn(root int32, found func(before sums, x int32) bool) (int3
 	return best, bestBefore
 }
 
-// A probe asks of a job whether it is short of a share: its held against
-// a constant (held ≤ bound, or held < bound, on minHeld), or per unit of
-// weight (held+1)/w ≤ r or held/w < r (on minPlus, minHold). Only active
-// jobs (T > 0) are ever short.
+// A probe asks of a job whether it is short of a share or over it: its
+// held against a constant share (held ≤ bound − 1 whole, held < bound
+// short, held > bound over, on minHeld and maxHeld), or against a share
+// proportional to its basis u, per unit of u ((held+1)/u ≤ r, held/u < r,
+// held/u > r, on minPlus, minHold and maxHold). Only active jobs (T > 0)
+// are ever short; a job of 0 tasks has the share 0 and is over it exactly
+// when it holds a slot, whatever the bound.
 type probe struct {
 	perWeight bool
-	whole     bool // a whole slot short (≤), else short at all (<)
-	bound     float64
-	r         ratio
+	mode      probeMode
+	bound     float64 // the share, for a constant one
+	r         ratio   // the share per unit of u, for a proportional one
 }
+
+// A probeMode is what a probe looks for.
+type probeMode int
+
+const (
+	shortWhole probeMode = iota // a whole slot short: held ≤ share − 1
+	shortAtAll                  // short at all: held < share
+	over                        // over the share: held > share
+)
 
 // may reports whether subtree x may hold a job the probe accepts (exact
 // for a subtree wholly in range), is whether node x itself is one.
 func (j *jobs) may(x int32, p probe) bool {
 	n := &j.nodes[x]
 	switch {
-	case !p.perWeight && p.whole:
-		return n.minHeld <= p.bound
+	case p.mode == over && p.perWeight:
+		return n.idleHolds || p.r < n.maxHold
+	case p.mode == over:
+		return n.idleHolds || p.bound < n.maxHeld
+	case !p.perWeight && p.mode == shortWhole:
+		return n.minHeld <= p.bound-1
 	case !p.perWeight:
 		return n.minHeld < p.bound
-	case p.whole:
+	case p.mode == shortWhole:
 		return n.minPlus <= p.r
 	}
 	return n.minHold < p.r
@@ -411,25 +436,30 @@ func (j *jobs) may(x int32, p probe) bool {
 func (j *jobs) is(x int32, p probe) bool {
 	n := &j.nodes[x]
 	if n.t == 0 {
-		return false
+		return p.mode == over && n.held > 0
 	}
 	switch {
-	case !p.perWeight && p.whole:
-		return n.held <= p.bound
+	case p.mode == over && p.perWeight:
+		return p.r < quotient(n.held, n.u)
+	case p.mode == over:
+		return p.bound < n.held
+	case !p.perWeight && p.mode == shortWhole:
+		return n.held <= p.bound-1
 	case !p.perWeight:
 		return n.held < p.bound
-	case p.whole:
+	case p.mode == shortWhole:
 		return quotient(n.held+1, n.u) <= p.r
 	}
 	return quotient(n.held, n.u) < p.r
 }
 
-// first returns the first node x of subtree x with lo < key < hi that p
-// accepts, or none. O(depth): the nodes visited lie on the paths to lo and
-// hi, plus one descent into a subtree wholly in range that holds the
-// answer.
-func (j *jobs) first(x int32, lo, hi key, p probe) int32 {
-	for x != none {
+// find returns the first node (the last, if last) of subtree x with lo <
+// key < hi that p accepts, or none. O(depth): a subtree may cannot hold
+// one is skipped; the nodes visited lie on the paths to lo and hi, plus
+// one descent into a subtree wholly in range that holds the answer (there
+// may is exact, so a descent into it never comes back empty).
+func (j *jobs) find(x int32, lo, hi key, p probe, last bool) int32 {
+	for x != none && j.may(x, p) {
 		k := j.keyOf(x)
 		switch {
 		case !lo.less(k):
@@ -438,66 +468,22 @@ func (j *jobs) first(x int32, lo, hi key, p probe) int32 {
 			x = j.nodes[x].left
 		default:
 			// x in range: its left subtree is bounded by lo only, its right
-			// by hi only.
-			if y := j.firstFrom(j.nodes[x].left, lo, p); y != none {
+			// by hi only. The near side is searched first (recursively), then
+			// x, then the far side (in this loop).
+			near, far := j.nodes[x].left, j.nodes[x].right
+			nearLo, nearHi, farLo, farHi := lo, keyLast, keyFirst, hi
+			if last {
+				near, far = far, near
+				nearLo, nearHi, farLo, farHi = keyFirst, hi, lo, keyLast
+			}
+			if y := j.find(near, nearLo, nearHi, p, last); y != none {
 				return y
 			}
 			if j.is(x, p) {
 				return x
 			}
-			return j.firstUpTo(j.nodes[x].right, hi, p)
+			x, lo, hi = far, farLo, farHi
 		}
-	}
-	return none
-}
-
-// firstFrom is first with no upper bound.
-func (j *jobs) firstFrom(x int32, lo key, p probe) int32 {
-	for x != none {
-		if !lo.less(j.keyOf(x)) {
-			x = j.nodes[x].right
-			continue
-		}
-		if y := j.firstFrom(j.nodes[x].left, lo, p); y != none {
-			return y
-		}
-		if j.is(x, p) {
-			return x
-		}
-		return j.firstIn(j.nodes[x].right, p)
-	}
-	return none
-}
-
-// firstUpTo is first with no lower bound.
-func (j *jobs) firstUpTo(x int32, hi key, p probe) int32 {
-	for x != none {
-		if !j.keyOf(x).less(hi) {
-			x = j.nodes[x].left
-			continue
-		}
-		if y := j.firstIn(j.nodes[x].left, p); y != none {
-			return y
-		}
-		if j.is(x, p) {
-			return x
-		}
-		x = j.nodes[x].right
-	}
-	return none
-}
-
-// firstIn is first over a whole subtree.
-func (j *jobs) firstIn(x int32, p probe) int32 {
-	for x != none && j.may(x, p) {
-		if l := j.nodes[x].left; l != none && j.may(l, p) {
-			x = l
-			continue
-		}
-		if j.is(x, p) {
-			return x
-		}
-		x = j.nodes[x].right
 	}
 	return none
 }
@@ -529,22 +515,96 @@ func (j *jobs) firstAfter(k key) int32 {
 	return best
 }
 
-// scan is first over the run of the order from *lo (exclusive) to hi
-// (exclusive), for searching consecutive runs: it leaves *lo just before
-// hi, where the next run starts. O(depth).
-func (j *jobs) scan(lo *key, hi key, p probe) int32 {
-	x := j.first(j.root, *lo, hi, p)
-	hi.id-- // the next run starts at hi's job
-	*lo = hi
-	return x
+// A share is what the jobs of a run of the order get: a constant
+// (bound), or r per unit of their basis u (perWeight).
+type share struct {
+	perWeight bool
+	bound     float64
+	r         ratio
 }
 
-// keyBefore is the key just before node x's (every key less than x's is
-// at most it), keyAt x's own: a range (keyBefore(x), hi) starts at x, a
-// range (lo, keyAt(x)) ends just before it.
-func (j *jobs) keyBefore(x int32) key {
+// constantShare and perUnit are the shares bound, and num/den per unit of
+// u (the quotient rounded once at any magnitude: num/den itself may
+// overflow; nobody is below a share ≤ 0).
+func constantShare(bound float64) share { return share{bound: bound} }
+
+func perUnit(num, den float64) share {
+	if !(num > 0) {
+		return share{perWeight: true, r: nothing}
+	}
+	return share{perWeight: true, r: quotient(num, den)}
+}
+
+// runs splits the order into consecutive runs over each of which the
+// shares are one share: run k holds the jobs from the end of run k−1 (the
+// first job, for k = 0) up to, not including, ends[k]; the last ends at
+// keyLast. At most five runs (Fair's case 1: the floors, the virtual sizes,
+// the cut-off job, the floors again, and none after).
+type runs struct {
+	n      int
+	ends   [5]key
+	shares [5]share
+}
+
+// add appends a run ending before end with the given share.
+func (rs *runs) add(end key, s share) {
+	rs.ends[rs.n], rs.shares[rs.n] = end, s
+	rs.n++
+}
+
+// start is the key just before run k's first job.
+func (rs *runs) start(k int) key {
+	if k == 0 {
+		return keyFirst
+	}
+	lo := rs.ends[k-1]
+	lo.id-- // the run starts at ends[k-1]'s job
+	return lo
+}
+
+// first is the first job, in order, that mode accepts against its run's
+// share, or none; last the last. O(runs · depth).
+func (j *jobs) first(rs *runs, mode probeMode) int32 {
+	for k := range rs.n {
+		s := rs.shares[k]
+		if x := j.find(j.root, rs.start(k), rs.ends[k], probe{s.perWeight, mode, s.bound, s.r}, false); x != none {
+			return x
+		}
+	}
+	return none
+}
+
+func (j *jobs) last(rs *runs, mode probeMode) int32 {
+	for k := rs.n - 1; k >= 0; k-- {
+		s := rs.shares[k]
+		if x := j.find(j.root, rs.start(k), rs.ends[k], probe{s.perWeight, mode, s.bound, s.r}, true); x != none {
+			return x
+		}
+	}
+	return none
+}
+
+// next is Next over the runs: the first job a whole slot short of its
+// share, else the first short at all; reclaim is Reclaim: the last job
+// over its share. Each reports whether it found one.
+func (j *jobs) next(rs *runs) (int, bool) {
+	for _, mode := range [2]probeMode{shortWhole, shortAtAll} {
+		if x := j.first(rs, mode); x != none {
+			return int(x), true
+		}
+	}
+	return 0, false
+}
+
+func (j *jobs) reclaim(rs *runs) (int, bool) {
+	x := j.last(rs, over)
+	return int(x), x != none
+}
+
+// keyAfter is the key just after node x's: a run ending at it holds x.
+func (j *jobs) keyAfter(x int32) key {
 	k := j.keyOf(x)
-	k.id--
+	k.id++
 	return k
 }
 

@@ -20,8 +20,10 @@ type allocator interface {
 	Held(id int) int
 	Target(id int) (float64, error)
 	Next() (int, bool)
+	Reclaim() (int, bool)
 	Compare(a, b int) int
 	Snapshot(dst []float64) []float64
+	SnapshotSlots(dst []int) ([]int, error)
 	Len() int
 	IDs() int
 }
@@ -34,7 +36,9 @@ type machine struct {
 	add    func(remaining, beta float64) (int, error)
 	update func(id int, remaining, beta float64) error
 	ref    func(remaining, beta []float64, slots float64) []float64
-	beta   func(t *rapid.T) float64 // a job's β (the one β for Fair)
+	// refSlots is the reference's integer form (AllocateSlots).
+	refSlots func(remaining, beta []float64, slots int) ([]int, error)
+	beta     func(t *rapid.T) float64 // a job's β (the one β for Fair)
 
 	t, b  []float64
 	held  []int
@@ -61,18 +65,45 @@ func (m *machine) liveID(t *rapid.T) int {
 	return rapid.SampledFrom(ids).Draw(t, "id")
 }
 
-// want is the reference's shares on the model's jobs (ids not in use as
-// jobs of 0 tasks, which get 0).
-func (m *machine) want() []float64 {
-	rem := make([]float64, len(m.t))
-	beta := make([]float64, len(m.t))
+// jobs is the model's jobs by id, ids not in use as jobs of 0 tasks and
+// β 2 (which get 0).
+func (m *machine) jobs() (rem, beta []float64) {
+	rem = make([]float64, len(m.t))
+	beta = make([]float64, len(m.t))
 	for i, v := range m.t {
 		beta[i] = 2
 		if !math.IsNaN(v) {
 			rem[i], beta[i] = v, m.b[i]
 		}
 	}
+	return rem, beta
+}
+
+// want is the reference's shares on the model's jobs.
+func (m *machine) want() []float64 {
+	rem, beta := m.jobs()
 	return m.ref(rem, beta, m.slots)
+}
+
+// checkSlots compares an integer snapshot (got, err) with the reference's
+// integer form on the same jobs, ref(S), exactly (cmp.Diff) when the slots
+// S are a whole number at most 2^53; otherwise err must be an InputError on
+// "slots".
+func checkSlots(t *rapid.T, got []int, err error, slots float64, ref func(slots int) ([]int, error)) {
+	if slots != math.Trunc(slots) || slots > 1<<53 {
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Field != "slots" {
+			t.Fatalf("SnapshotSlots on %v slots: %v, %v; want an InputError on slots", slots, got, err)
+		}
+		return
+	}
+	want, werr := ref(int(slots))
+	if err != nil || werr != nil {
+		t.Fatalf("SnapshotSlots: %v; reference: %v", err, werr)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("SnapshotSlots on %v slots (-AllocateSlots +got):\n%s", slots, d)
+	}
 }
 
 // check verifies the search tree (CheckTree), then compares Snapshot and Target with the reference within shareTol·S,
@@ -121,6 +152,12 @@ func (m *machine) check(t *rapid.T) {
 		}
 		return 0
 	}
+	m.checkReclaim(t, order, want, side)
+	ints, err := m.a.SnapshotSlots(nil)
+	checkSlots(t, ints, err, m.slots, func(slots int) ([]int, error) {
+		rem, beta := m.jobs()
+		return m.refSlots(rem, beta, slots)
+	})
 	next, ok := m.a.Next()
 	if !ok {
 		for _, id := range order {
@@ -151,6 +188,29 @@ func (m *machine) check(t *rapid.T) {
 				t.Fatalf("Next = %d, a fraction short; job %d is a whole slot short (holds %d of %v)", next, id, m.held[id], want[id])
 			}
 		}
+	}
+}
+
+// checkReclaim compares Reclaim with a brute-force scan of the jobs in
+// Compare's order, from the last, against the reference's shares: the
+// last job holding more than its share (held > S_i), a job within
+// rounding of it (side 0) counting either way.
+func (m *machine) checkReclaim(t *rapid.T, order []int, want []float64, side func(id int, bound float64) int) {
+	last, ok := m.a.Reclaim()
+	if ok && (m.held[last] == 0 || side(last, want[last]) < 0) {
+		t.Fatalf("Reclaim = %d, holding %d of a share %v", last, m.held[last], want[last])
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		id := order[i]
+		if ok && id == last {
+			return
+		}
+		if side(id, want[id]) > 0 {
+			t.Fatalf("Reclaim = %d, %v; job %d holds %d of a share %v and comes last (order %v)", last, ok, id, m.held[id], want[id], order)
+		}
+	}
+	if ok {
+		t.Fatalf("Reclaim = %d, not a job held (order %v)", last, order)
 	}
 }
 
