@@ -84,11 +84,63 @@ func medianOfThree[T any](a, b, c T, cmp func(a, b T) int) T {
 // statistics).
 func Median(xs []float64) float64 {
 	n := len(xs)
-	NthElement(xs, n/2, cmp.Compare[float64])
+	NthOrdered(xs, n/2)
 	hi := xs[n/2]
 	if n%2 == 1 {
 		return hi
 	}
 	lo := slices.Max(xs[:n/2]) // the (n/2 − 1)-th: the largest below
 	return lo + (hi-lo)/2
+}
+
+// NthOrdered is NthElement for an ordered type under its own <, without
+// a comparison function: the same quickselect (the same pivots, so the
+// same result) at a fraction of the cost, each comparison inlined instead
+// of called. xs must hold no NaN (under which < is no strict weak order).
+// O(n) expected, O(n log n) at worst. LATE's percentile of progress rates
+// (stragglers.LATE, the slot simulator's LATERule at every decision) and
+// Median use it.
+func NthOrdered[T cmp.Ordered](xs []T, k int) {
+	lo, hi := 0, len(xs)
+	rounds := 2 * bits.Len(uint(len(xs)))
+	state := uint64(len(xs))*0x9E3779B97F4A7C15 | 1
+	for hi-lo > 12 {
+		if rounds == 0 {
+			slices.Sort(xs[lo:hi])
+			return
+		}
+		rounds--
+		span := uint64(hi - lo)
+		var pick [3]T
+		for j := range pick {
+			state ^= state << 13
+			state ^= state >> 7
+			state ^= state << 17
+			pick[j] = xs[lo+int(state%span)]
+		}
+		pivot := medianOfThree(pick[0], pick[1], pick[2], cmp.Compare[T])
+		lt, i, gt := lo, lo, hi // [lo, lt) < pivot, [lt, i) = pivot, [gt, hi) > pivot
+		for i < gt {
+			switch x := xs[i]; {
+			case x < pivot:
+				xs[lt], xs[i] = x, xs[lt]
+				lt++
+				i++
+			case pivot < x:
+				gt--
+				xs[i], xs[gt] = xs[gt], x
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return // xs[k] equals the pivot, in its final place
+		}
+	}
+	slices.Sort(xs[lo:hi])
 }

@@ -3,6 +3,7 @@ package selection_test
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -39,7 +40,126 @@ func testNthElement(t *rapid.T) {
 	if !slices.Equal(slices.Sorted(slices.Values(got)), sorted) {
 		t.Fatal("not a permutation")
 	}
+	// NthOrdered runs the same quickselect under <: the same permutation.
+	ordered := slices.Clone(xs)
+	selection.NthOrdered(ordered, k)
+	if !slices.Equal(ordered, got) {
+		t.Fatalf("NthOrdered: %v, NthElement: %v", ordered, got)
+	}
 }
+
+// TestNthOrderedFloats: on floats with ties, signed zeros and infinities
+// (no NaN), NthOrdered leaves exactly NthElement's permutation under
+// cmp.Compare, bit for bit (−0 and +0 compare equal under both, and stay
+// where NthElement leaves them), and the k-th smallest at k.
+func TestNthOrderedFloats(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, testNthOrderedFloats)
+}
+
+func testNthOrderedFloats(t *rapid.T) {
+	values := rapid.SampledFrom([]float64{math.Copysign(0, -1), 0, 1, 1, 2.5, -3, 1e-300, 1e300, math.Inf(1), math.Inf(-1)})
+	xs := rapid.SliceOfN(rapid.OneOf(values, rapid.Float64Range(-10, 10)), 1, 200).Draw(t, "xs")
+	k := rapid.IntRange(0, len(xs)-1).Draw(t, "k")
+	want := slices.Clone(xs)
+	selection.NthElement(want, k, cmp.Compare[float64])
+	got := slices.Clone(xs)
+	selection.NthOrdered(got, k)
+	for i := range got {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("xs[%d] = %v, NthElement's %v (k = %d)", i, got[i], want[i], k)
+		}
+	}
+	if sorted := slices.Sorted(slices.Values(xs)); got[k] != sorted[k] {
+		t.Fatalf("xs[%d] = %v, want %v", k, got[k], sorted[k])
+	}
+}
+
+// antiSelect builds, by McIlroy's adversary ("A killer adversary for
+// quicksort", 1999), an input of n values on which NthElement for rank k
+// picks a near-smallest pivot at every round: the values are decided
+// lazily, as the comparisons ask for them, so that each pivot is among the
+// least of what is left.
+func antiSelect(n, k int) []int {
+	gas := n
+	val := make([]int, n)
+	for i := range val {
+		val[i] = gas
+	}
+	solid, candidate := 0, 0
+	items := make([]int, n)
+	for i := range items {
+		items[i] = i
+	}
+	selection.NthElement(items, k, func(x, y int) int {
+		if val[x] == gas && val[y] == gas {
+			if x == candidate {
+				val[x], solid = solid, solid+1
+			} else {
+				val[y], solid = solid, solid+1
+			}
+		}
+		if val[x] == gas {
+			candidate = x
+		} else if val[y] == gas {
+			candidate = y
+		}
+		return cmp.Compare(val[x], val[y])
+	})
+	return val
+}
+
+// TestNthAdversary: on McIlroy's adversarial inputs the quickselect
+// exhausts its 2·log2(n) rounds and sorts what is left, so that its cost
+// stays O(n log n) — at most 3·n·log2(n) comparisons here, where a
+// quickselect without the bound makes Θ(n²) — and NthOrdered, on the same
+// input, leaves NthElement's permutation: its round budget is NthElement's.
+func TestNthAdversary(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{64, 500, 4096} {
+		for _, k := range []int{0, n / 2, n - 1} {
+			xs := antiSelect(n, k)
+			calls := 0
+			got := slices.Clone(xs)
+			selection.NthElement(got, k, func(a, b int) int { calls++; return cmp.Compare(a, b) })
+			if bound := 3 * n * bits.Len(uint(n)); calls > bound {
+				t.Errorf("n = %d, k = %d: %d comparisons, more than %d", n, k, calls, bound)
+			}
+			if want := slices.Sorted(slices.Values(xs))[k]; got[k] != want {
+				t.Errorf("n = %d, k = %d: xs[k] = %d, want %d", n, k, got[k], want)
+			}
+			ordered := slices.Clone(xs)
+			selection.NthOrdered(ordered, k)
+			if !slices.Equal(ordered, got) {
+				t.Errorf("n = %d, k = %d: NthOrdered's permutation differs from NthElement's", n, k)
+			}
+		}
+	}
+}
+
+// TestNthOrderedPermutations: on 3000 random permutations of 13 to 300
+// values NthOrdered leaves NthElement's permutation — among them inputs on
+// which the selection uses more than half its round budget and stops at a
+// pivot equal to the k-th, leaving what it did not sort unsorted, where a
+// smaller budget would have sorted it.
+func TestNthOrderedPermutations(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		n := 13 + rng.IntN(288)
+		xs := rng.Perm(n)
+		k := rng.IntN(n)
+		want := slices.Clone(xs)
+		selection.NthElement(want, k, cmp.Compare[int])
+		selection.NthOrdered(xs, k)
+		if !slices.Equal(xs, want) {
+			t.Fatalf("n = %d, k = %d: NthOrdered's permutation differs from NthElement's", n, k)
+		}
+	}
+}
+
+// FuzzNthOrderedFloats is TestNthOrderedFloats's property as a fuzz target.
+func FuzzNthOrderedFloats(f *testing.F) { f.Fuzz(rapid.MakeFuzz(testNthOrderedFloats)) }
 
 // TestNthElement: the selection puts the k-th smallest at k and splits the
 // rest around it, on random, sorted, reversed and organ-pipe inputs with

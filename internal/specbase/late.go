@@ -1,7 +1,6 @@
 package specbase
 
 import (
-	"cmp"
 	"math"
 
 	"github.com/specsched/specsched/internal/selection"
@@ -36,7 +35,7 @@ func LATE(dst []Action, tasks []TaskStatus, c Counts, slots int, p LATEConfig, w
 	if slow == 0 {
 		return emit(dst, tasks, launches, nil)
 	}
-	selection.NthElement(rates, slow-1, cmp.Compare[float64])
+	selection.NthOrdered(rates, slow-1)
 	q := rates[slow-1]
 	cands := ws.cands[:0]
 	for i := range tasks {
