@@ -89,14 +89,22 @@ func internalError(fn, what string, err error) error {
 // SRPTAllocator serves the jobs with the fewest remaining tasks T_j first,
 // each up to its demand (Decision.Demand), until the slots run out (thesis
 // §2.1). Priority: increasing T_j. O(n log n) for n active jobs.
+//
+// With Conserving, the slots still free once every demand is met are
+// offered to the jobs in the same order (Simulate's work conservation):
+// the slots no job's tasks want, where IdleRule's copies run ("srpt-
+// conserving" in NewAllocator). Without it (the zero value, "srpt"), they
+// stay idle until the next decision.
 type SRPTAllocator struct {
-	demand []int
-	sorter positionSort
+	// Conserving offers the slots left after the demands to the jobs.
+	Conserving bool
+	demand     []int
+	sorter     positionSort
 }
 
-// WorkConserving implements ConservingAllocator: false, the targets are
-// capped at the demands.
-func (*SRPTAllocator) WorkConserving() bool { return false }
+// WorkConserving implements ConservingAllocator: Conserving (false for a
+// nil receiver): without it the targets are capped at the demands.
+func (a *SRPTAllocator) WorkConserving() bool { return a != nil && a.Conserving }
 
 // Allocate implements Allocator.
 func (a *SRPTAllocator) Allocate(d *Decision, target []int, key []float64) error {

@@ -151,24 +151,26 @@ func (p Preset) Rule() InJobRule {
 // The built-in allocators and in-job rules by name, in the order
 // AllocatorNames and RuleNames list them.
 var (
-	allocatorNames = []string{"srpt", "fair", "hopper", "hopper-eps", "hopper-dag", "hopper-hetero", "srewc", "hopper-reserve"}
+	allocatorNames = []string{"srpt", "srpt-conserving", "fair", "hopper", "hopper-eps", "hopper-dag", "hopper-hetero", "srewc", "hopper-reserve"}
 	newAllocator   = map[string]func() Allocator{
-		"":               func() Allocator { return nil },
-		"srpt":           func() Allocator { return &SRPTAllocator{} },
-		"fair":           func() Allocator { return &FairAllocator{} },
-		"hopper":         func() Allocator { return &HopperAllocator{} },
-		"hopper-eps":     func() Allocator { return &EpsFairAllocator{} },
-		"hopper-dag":     func() Allocator { return &DAGAllocator{} },
-		"hopper-hetero":  func() Allocator { return &HeteroAllocator{} },
-		"srewc":          func() Allocator { return &SREWCAllocator{} },
-		"hopper-reserve": func() Allocator { return &HopperAllocator{Reserve: true} },
+		"":                func() Allocator { return nil },
+		"srpt":            func() Allocator { return &SRPTAllocator{} },
+		"srpt-conserving": func() Allocator { return &SRPTAllocator{Conserving: true} },
+		"fair":            func() Allocator { return &FairAllocator{} },
+		"hopper":          func() Allocator { return &HopperAllocator{} },
+		"hopper-eps":      func() Allocator { return &EpsFairAllocator{} },
+		"hopper-dag":      func() Allocator { return &DAGAllocator{} },
+		"hopper-hetero":   func() Allocator { return &HeteroAllocator{} },
+		"srewc":           func() Allocator { return &SREWCAllocator{} },
+		"hopper-reserve":  func() Allocator { return &HopperAllocator{Reserve: true} },
 	}
-	ruleNames = []string{"launch", "speculate", "besteffort", "budgeted", "plan", "late", "grass", "dolly", "spark", "hadoop"}
+	ruleNames = []string{"launch", "speculate", "besteffort", "idle", "budgeted", "plan", "late", "grass", "dolly", "spark", "hadoop"}
 	newRule   = map[string]func() InJobRule{
 		"":           func() InJobRule { return nil },
 		"launch":     func() InJobRule { return LaunchRule{} },
 		"speculate":  func() InJobRule { return &SpeculateRule{} },
 		"besteffort": func() InJobRule { return &BestEffortRule{} },
+		"idle":       func() InJobRule { return &IdleRule{} },
 		"budgeted":   func() InJobRule { return &BudgetedRule{} },
 		"plan":       func() InJobRule { return &PlanRule{} },
 		"late":       func() InJobRule { return &LATERule{} },
@@ -180,7 +182,8 @@ var (
 )
 
 // AllocatorNames returns the names of the built-in allocators: "srpt"
-// (SRPTAllocator), "fair" (FairAllocator), "hopper" (HopperAllocator,
+// (SRPTAllocator), "srpt-conserving" (SRPTAllocator with Conserving: the
+// slots left after the demands offered to the jobs), "fair" (FairAllocator), "hopper" (HopperAllocator,
 // Algorithm 1), "hopper-eps" (EpsFairAllocator, Algorithm 2), "hopper-dag"
 // (DAGAllocator, Algorithm 3), "hopper-hetero" (HeteroAllocator, Algorithm
 // 4), "srewc" (SREWCAllocator), "hopper-reserve" (HopperAllocator with
@@ -189,7 +192,8 @@ func AllocatorNames() []string { return slices.Clone(allocatorNames) }
 
 // RuleNames returns the names of the built-in in-job rules: "launch"
 // (LaunchRule), "speculate" (SpeculateRule, Hopper's), "besteffort"
-// (BestEffortRule), "budgeted" (BudgetedRule), "plan" (PlanRule, SREW+C's),
+// (BestEffortRule), "idle" (IdleRule: best effort at the lowest priority),
+// "budgeted" (BudgetedRule), "plan" (PlanRule, SREW+C's),
 // and the speculation baselines "late" (LATERule), "grass" (GRASSRule),
 // "dolly" (DollyRule), "spark" (SparkRule), "hadoop" (HadoopRule). The
 // baselines are no Preset (Policies, and specsim's "all", list the

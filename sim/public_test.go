@@ -38,9 +38,12 @@ func byKey(order []int, key []float64) []int {
 
 // userSRPT is SRPT (thesis §2.1): the fewest remaining tasks first, each up
 // to its demand, and no work conservation.
-type userSRPT struct{ order []int }
+type userSRPT struct {
+	conserving bool // srpt-conserving: the slots left are offered
+	order      []int
+}
 
-func (*userSRPT) WorkConserving() bool { return false }
+func (a *userSRPT) WorkConserving() bool { return a.conserving }
 
 func (a *userSRPT) Allocate(d *sim.Decision, target []int, key []float64) error {
 	for k := range key {
@@ -271,6 +274,29 @@ func (r *userBestEffort) Use(d *sim.Decision, k, g int) error {
 	return nil
 }
 
+// userIdle is best effort at the lowest priority: the job's unscheduled
+// tasks take its slots first, the rest copy its stragglers; its copies ask
+// for no slot (no Requests).
+type userIdle struct{ judging }
+
+func (*userIdle) Bookkeeping() sim.Bookkeeping {
+	return sim.Bookkeeping{Stragglers: true, EveryInstant: true}
+}
+
+func (*userIdle) CanUse(d *sim.Decision, k int) bool { return d.MayHaveStraggler(k) }
+
+func (r *userIdle) Use(d *sim.Decision, k, g int) error {
+	free := g - d.Launch(k, g)
+	if free == 0 {
+		return nil
+	}
+	if err := r.copies(d, k, free); err != nil {
+		return err
+	}
+	r.start(d, k)
+	return nil
+}
+
 // userBudgeted is budgeted speculation (thesis §2.2): launches only, and a
 // pool of Config.Budget slots for one copy per straggler, jobs in the
 // allocator's pool order.
@@ -358,14 +384,16 @@ func (r *userPlan) Use(d *sim.Decision, k, g int) error {
 // example does.
 var (
 	userAllocators = map[string]func() sim.Allocator{
-		"srpt":       func() sim.Allocator { return &userSRPT{} },
-		"fair":       func() sim.Allocator { return &userFair{} },
-		"hopper-dag": func() sim.Allocator { return &userDAG{} },
-		"srewc":      func() sim.Allocator { return &userSREWC{} },
+		"srpt":            func() sim.Allocator { return &userSRPT{} },
+		"srpt-conserving": func() sim.Allocator { return &userSRPT{conserving: true} },
+		"fair":            func() sim.Allocator { return &userFair{} },
+		"hopper-dag":      func() sim.Allocator { return &userDAG{} },
+		"srewc":           func() sim.Allocator { return &userSREWC{} },
 	}
 	userRules = map[string]func() sim.InJobRule{
 		"speculate":  func() sim.InJobRule { return &userSpeculate{} },
 		"besteffort": func() sim.InJobRule { return &userBestEffort{} },
+		"idle":       func() sim.InJobRule { return &userIdle{} },
 		"budgeted":   func() sim.InJobRule { return &userBudgeted{} },
 		"plan":       func() sim.InJobRule { return &userPlan{} },
 	}

@@ -325,6 +325,47 @@ func (r *BestEffortRule) Use(d *Decision, k, g int) error {
 	return nil
 }
 
+// IdleRule is best-effort speculation at the lowest priority, the strict
+// reading of the thesis's §2.2 ("speculative copies are run only when new
+// slots become available"): a copy runs only on a slot that no
+// unscheduled task of any job wants. Of the g slots the job is handed its
+// unscheduled tasks take the first (as LATERule's), and the slots left copy
+// its detected stragglers as BestEffortRule's do (most urgent first, a
+// copy each). Its copies are not part of the job's demand (it is no
+// RequestRule), so a demand-capped allocator hands it slots for copies
+// only beyond every job's demand: under SRPTAllocator with Conserving
+// ("srpt-conserving+idle"), exactly the slots no job's tasks want; under
+// plain SRPT, none (it is plain SRPT). BestEffortRule's copies instead
+// count in the demand and take slots ahead of other jobs' unscheduled
+// tasks. A slot the job's own target holds for a task that cannot run yet
+// (a later phase waiting for an earlier) may go to its copies.
+//
+// Cost: O(g) when its unscheduled tasks take the g slots, else
+// BestEffortRule.Use's.
+type IdleRule struct{ judge }
+
+// CanUse implements InJobRule, as SpeculateRule.CanUse.
+func (*IdleRule) CanUse(d *Decision, k int) bool { return canJudge(d, k) }
+
+// Bookkeeping implements BookkeepingRule: the rule judges stragglers and
+// gives each at most one copy per decision, as BestEffortRule.
+func (*IdleRule) Bookkeeping() Bookkeeping {
+	return Bookkeeping{Stragglers: true, EveryInstant: true}
+}
+
+// Use implements InJobRule (errors as LaunchRule.Use's, and for a nil
+// receiver).
+func (r *IdleRule) Use(d *Decision, k, g int) error {
+	const fn = "sim.IdleRule.Use"
+	free, err := launchFirst(fn, r == nil, d, k, g)
+	if err != nil || free == 0 {
+		return err
+	}
+	r.stragglerCopies(d, k, free)
+	_, err = r.copyPicks(fn, d, k)
+	return err
+}
+
 // BudgetedRule is budgeted speculation (thesis §2.2): tasks run, launched
 // only, on the slots outside a reserved pool of Config.Budget slots
 // (Decision.Capacity), and after the grants the pool's free slots go to

@@ -37,9 +37,10 @@ func bigTaskJobs(t *rapid.T) []sim.Job {
 	return jobs
 }
 
-// TestRulesMatchSpeculateOnBigJobs: Hopper's rule, best effort, budgeted
+// TestRulesMatchSpeculateOnBigJobs: Hopper's rule, best effort (and at
+// the lowest priority, IdleRule), budgeted
 // speculation and SREW+C's plan, deciding from the straggler index and
-// their counts (SpeculateRule, BestEffortRule, BudgetedRule, PlanRule),
+// their counts (SpeculateRule, BestEffortRule, IdleRule, BudgetedRule, PlanRule),
 // give the run copy for copy of the same rules written on the old API —
 // every running task shown to stragglers.Speculate or competitive.Plan at
 // every decision (public_test.go's user rules) — on jobs of hundreds of
@@ -48,7 +49,7 @@ func TestRulesMatchSpeculateOnBigJobs(t *testing.T) {
 	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		jobs := bigTaskJobs(t)
-		rule := rapid.SampledFrom([]string{"speculate", "besteffort", "budgeted", "plan"}).Draw(t, "rule")
+		rule := rapid.SampledFrom([]string{"speculate", "besteffort", "idle", "budgeted", "plan"}).Draw(t, "rule")
 		alloc := rapid.SampledFrom(sim.AllocatorNames()).Draw(t, "allocator")
 		cfg := sim.DefaultConfig(sim.SRPT, rapid.IntRange(2, 150).Draw(t, "slots"))
 		cfg.Seed = rapid.Uint64().Draw(t, "seed")
