@@ -212,6 +212,16 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) {
 // its second that Hopper "should not leave slots unused". Reserve keeps
 // them idle until the job can use them (a copy, or a task of a phase that
 // becomes runnable); a slot lent out is held until its copy ends.
+//
+// It recomputes at every decision rather than keep the allocation with
+// package online, whose events cost O(log n): the Allocator contract is
+// every active job's integer target (alloc.AllocateSlots' largest
+// remainders) at every decision, which online does not keep incrementally
+// (one event can reorder every remainder; online's doc), and the engine's
+// grant visits every job anyway. On BenchmarkHopperMillion the allocation
+// is about a third of the run, the grants and the in-job rules' checks the
+// rest; an engine taking Next's one-slot-at-a-time grants instead would
+// change the policy's results.
 type HopperAllocator struct {
 	// Reserve: no work conservation (ConservingAllocator); the zero value
 	// conserves work.
