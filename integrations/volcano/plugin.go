@@ -92,6 +92,9 @@ const (
 //     the queue-level OverusedFn is not.
 //   - JobOrderFn: smallest virtual size first when ΣV ≥ S (Guideline 1),
 //     else lowest held/target; ties by UID.
+//   - TaskOrderFn: within a job, tasks before speculative copies, so the
+//     job's target goes to its remaining tasks first (§3.3); otherwise
+//     Volcano's own order.
 //   - JobStarvingFn: a job below its target with pending pods starves, so
 //     the preempt action may act for it.
 //   - PreemptableFn / ReclaimableFn: no victims for a preemptor whose job
@@ -371,6 +374,17 @@ func (p *Plugin) register(ssn *framework.Session) {
 			return 0
 		}
 		return p.compare(lj, rj)
+	})
+	ssn.AddTaskOrderFn(p.Name(), func(l, r interface{}) int {
+		ls, rs := isSpeculative(l.(*api.TaskInfo).Pod), isSpeculative(r.(*api.TaskInfo).Pod)
+		switch {
+		case ls == rs:
+			return 0
+		case rs:
+			return -1
+		default:
+			return 1
+		}
 	})
 	ssn.AddJobStarvingFns(p.Name(), func(obj interface{}) bool {
 		job, ok := obj.(*api.JobInfo)
