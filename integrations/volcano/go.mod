@@ -17,6 +17,7 @@ require (
 	k8s.io/api v0.30.2
 	k8s.io/apimachinery v0.30.2
 	k8s.io/klog/v2 v2.120.1
+	pgregory.net/rapid v1.2.0
 	volcano.sh/apis v1.10.0
 )
 

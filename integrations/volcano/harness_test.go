@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -133,7 +132,7 @@ func hopperTiers(eps float64) []conf.Tier {
 // allocate action and reports the plug-in's targets and the placements.
 // When check is set, the harness's fake binder must have received exactly
 // the placements (CheckBind).
-func runSession(t testing.TB, s sessionSpec, check bool) outcome {
+func runSession(t fataler, s sessionSpec, check bool) outcome {
 	t.Helper()
 	var plugin *Plugin
 	sink := &logSink{}
@@ -205,6 +204,12 @@ func runSession(t testing.TB, s sessionSpec, check bool) outcome {
 	}
 	out.logs = sink.lines
 	return out
+}
+
+// fataler is what runSession needs of *testing.T, *testing.B and *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
 }
 
 func jobID(name string) api.JobID { return api.JobID(testNamespace + "/" + name) }

@@ -1,0 +1,180 @@
+package volcano
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+
+	"github.com/specsched/specsched/fairness"
+)
+
+// betaAnnotations are the β a generated job may carry; "" is none (the
+// default β), so sessions mix annotated and default jobs.
+var betaAnnotations = []string{"", "", "1.2", "1.5", "1.8", "2.5"}
+
+// genSession draws a session: 1–4 nodes of 1–8 slots, 1–6 jobs with pending
+// tasks, pending copies and (if withRunning) running tasks that fit the
+// cluster, ε in [0, 1].
+func genSession(t *rapid.T, withRunning bool) sessionSpec {
+	s := sessionSpec{
+		nodes: rapid.IntRange(1, 4).Draw(t, "nodes"),
+		cpus:  rapid.IntRange(1, 8).Draw(t, "cpus"),
+		eps:   rapid.SampledFrom([]float64{0, 0.1, 0.25, 0.5, 1}).Draw(t, "eps"),
+	}
+	free := s.nodes * s.cpus
+	n := rapid.IntRange(1, 6).Draw(t, "jobs")
+	for i := 0; i < n; i++ {
+		job := jobSpec{
+			name:    fmt.Sprintf("j%d", i),
+			pending: rapid.IntRange(0, 10).Draw(t, "pending"),
+			copies:  rapid.IntRange(0, 4).Draw(t, "copies"),
+			beta:    rapid.SampledFrom(betaAnnotations).Draw(t, "beta"),
+		}
+		if withRunning {
+			job.running = rapid.IntRange(0, free).Draw(t, "running")
+			free -= job.running
+		}
+		s.jobs = append(s.jobs, job)
+	}
+	return s
+}
+
+// demands is the test's own reading of a spec as Decide's input: tasks are
+// the pending and running pods without the copies; β the annotation or the
+// default.
+func (s sessionSpec) demands() []JobDemand {
+	out := make([]JobDemand, len(s.jobs))
+	for i, job := range s.jobs {
+		beta := DefaultBeta
+		if job.beta != "" {
+			fmt.Sscan(job.beta, &beta)
+		}
+		out[i] = JobDemand{Tasks: job.pending + job.running, Beta: beta}
+	}
+	return out
+}
+
+// slots is the plug-in's S for the spec: every pod asks for one slot, so S
+// is the cluster's CPUs, or 0 with no pod to give the slot its shape.
+func (s sessionSpec) slots() int {
+	for _, job := range s.jobs {
+		if job.pending+job.copies+job.running > 0 {
+			return s.nodes * s.cpus
+		}
+	}
+	return 0
+}
+
+// wantTargets is the library's computation of the session's targets: with
+// every job at the default β, fairness.AllocateSlots on the task counts
+// directly; otherwise Decide (checked against fairness in TestDecide*).
+func wantTargets(t *rapid.T, s sessionSpec) ([]int, int) {
+	demands := s.demands()
+	slots := s.slots()
+	same := true
+	remaining := make([]float64, len(demands))
+	for i, d := range demands {
+		remaining[i] = float64(d.Tasks)
+		same = same && d.Beta == DefaultBeta
+	}
+	var dec Decision
+	if err := Decide(&dec, demands, slots, DefaultBeta, s.eps, &Workspace{}); err != nil {
+		t.Fatalf("Decide: %v", err)
+	}
+	if same {
+		direct, err := fairness.AllocateSlots(nil, remaining, slots, DefaultBeta, s.eps, nil)
+		if err != nil {
+			t.Fatalf("fairness.AllocateSlots: %v", err)
+		}
+		return direct, dec.Floor
+	}
+	return dec.Targets, dec.Floor
+}
+
+// testPendingSessions: sessions with nothing running. Every job is placed
+// exactly min(target, its waiting pods) — so no job passes its target, a
+// job below target waits only when it has nothing left to place, every job
+// with tasks keeps min(floor, waiting) — the total stays within the slots,
+// and the same session gives the same pods.
+func testPendingSessions(t *rapid.T) {
+	s := genSession(t, false)
+	want, floor := wantTargets(t, s)
+	got := runSession(t, s, false)
+	if diff := cmp.Diff(want, got.targets); diff != "" {
+		t.Fatalf("targets (-library +plug-in):\n%s", diff)
+	}
+	if got.floor != floor || got.slots != s.slots() {
+		t.Fatalf("floor %d slots %d, want %d %d", got.floor, got.slots, floor, s.slots())
+	}
+	total := 0
+	for i, job := range s.jobs {
+		waiting := job.pending + job.copies
+		if exp := min(want[i], waiting); got.bound[i] != exp {
+			t.Fatalf("job %s: bound %d, want min(target %d, waiting %d)", job.name, got.bound[i], want[i], waiting)
+		}
+		if job.pending > 0 && got.bound[i] < min(floor, waiting) {
+			t.Fatalf("job %s: bound %d below the floor %d", job.name, got.bound[i], floor)
+		}
+		total += got.bound[i]
+	}
+	if total > got.slots {
+		t.Fatalf("bound %d pods on %d slots", total, got.slots)
+	}
+	again := runSession(t, s, false)
+	if diff := cmp.Diff(got.boundBy, again.boundBy); diff != "" {
+		t.Fatalf("not deterministic (-first +second):\n%s", diff)
+	}
+}
+
+func TestPendingSessions(t *testing.T) { rapid.Check(t, testPendingSessions) }
+
+// testRunningSessions: sessions where jobs already hold slots, possibly past
+// their new targets. No job is placed past its target; a job left below its
+// target with pods waiting means the cluster is full; the total stays within
+// the slots; when no job held more than its target, each gets exactly
+// min(target − held, waiting), hence keeps the floor; the same session
+// gives the same pods.
+func testRunningSessions(t *rapid.T) {
+	s := genSession(t, true)
+	want, floor := wantTargets(t, s)
+	got := runSession(t, s, false)
+	if diff := cmp.Diff(want, got.targets); diff != "" {
+		t.Fatalf("targets (-library +plug-in):\n%s", diff)
+	}
+	slots := s.slots()
+	held, withinTargets := 0, true
+	for i, job := range s.jobs {
+		after := job.running + got.bound[i]
+		held += after
+		if got.bound[i] > 0 && after > want[i] {
+			t.Fatalf("job %s placed past its target: holds %d, target %d", job.name, after, want[i])
+		}
+		withinTargets = withinTargets && job.running <= want[i]
+	}
+	if held > slots {
+		t.Fatalf("%d pods held on %d slots", held, slots)
+	}
+	for i, job := range s.jobs {
+		after := job.running + got.bound[i]
+		waiting := job.pending + job.copies - got.bound[i]
+		if after < want[i] && waiting > 0 && held < slots {
+			t.Fatalf("job %s waits below its target (%d < %d) with %d slots free", job.name, after, want[i], slots-held)
+		}
+		if withinTargets {
+			if exp := min(want[i]-job.running, job.pending+job.copies); got.bound[i] != exp {
+				t.Fatalf("job %s: bound %d, want %d", job.name, got.bound[i], exp)
+			}
+			if job.pending+job.running > 0 && after < min(floor, job.running+job.pending+job.copies) {
+				t.Fatalf("job %s: holds %d, below the floor %d", job.name, after, floor)
+			}
+		}
+	}
+	again := runSession(t, s, false)
+	if diff := cmp.Diff(got.boundBy, again.boundBy); diff != "" {
+		t.Fatalf("not deterministic (-first +second):\n%s", diff)
+	}
+}
+
+func TestRunningSessions(t *testing.T) { rapid.Check(t, testRunningSessions) }
