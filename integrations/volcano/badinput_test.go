@@ -1,0 +1,98 @@
+package volcano
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"volcano.sh/volcano/pkg/scheduler/framework"
+)
+
+// TestBadBetaAnnotations: β ≤ 1, NaN, ±Inf, text and an empty string on a
+// PodGroup are logged and the job falls back to the default β — the same
+// targets and placements as an unannotated job — never a panic (thesis
+// §3.1: the model needs β > 1).
+func TestBadBetaAnnotations(t *testing.T) {
+	for _, raw := range []string{"1", "0.5", "-3", "NaN", "nan", "+Inf", "-Inf", "one point five", "", " ", "1.5x", "1e400"} {
+		t.Run(raw, func(t *testing.T) {
+			bad := sessionSpec{nodes: 2, cpus: 3, eps: DefaultEpsilon, jobs: []jobSpec{
+				{name: "a", pending: 4, copies: 2, beta: raw},
+				{name: "b", pending: 6},
+			}}
+			// jobSpec's "" means no annotation; an empty value is set here
+			// by hand through a space-only variant.
+			if raw == "" {
+				bad.jobs[0].beta = " "
+			}
+			plain := bad
+			plain.jobs = []jobSpec{{name: "a", pending: 4, copies: 2}, {name: "b", pending: 6}}
+			got := runSession(t, bad, true)
+			want := runSession(t, plain, false)
+			if diff := cmp.Diff(want.bound, got.bound); diff != "" {
+				t.Errorf("placements (-default β +bad annotation):\n%s", diff)
+			}
+			if diff := cmp.Diff(want.targets, got.targets); diff != "" {
+				t.Errorf("targets (-default β +bad annotation):\n%s", diff)
+			}
+			if len(got.logs) != 1 || !strings.Contains(got.logs[0], AnnotationBeta) || !strings.Contains(got.logs[0], "ns/a") {
+				t.Errorf("log lines %q: want one naming the job and the annotation", got.logs)
+			}
+		})
+	}
+}
+
+// TestGoodBetaAnnotation: a valid annotation changes the job's virtual size
+// (eq. 3.5) and is not logged.
+func TestGoodBetaAnnotation(t *testing.T) {
+	spec := sessionSpec{nodes: 2, cpus: 3, eps: 1, jobs: []jobSpec{
+		{name: "a", pending: 4, copies: 4, beta: "1.1"},
+		{name: "b", pending: 6, beta: "1.9"},
+	}}
+	got := runSession(t, spec, false)
+	if len(got.logs) != 0 {
+		t.Errorf("log lines %q, want none", got.logs)
+	}
+	var dec Decision
+	if err := Decide(&dec, []JobDemand{{4, 1.1}, {6, 1.9}}, 6, DefaultBeta, 1, &Workspace{}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(dec.Targets, got.targets); diff != "" {
+		t.Errorf("targets (-Decide +plug-in):\n%s", diff)
+	}
+}
+
+// TestArguments: the plug-in's arguments as volcano-scheduler.conf gives
+// them (YAML floats, ints, strings), and bad ones falling back to the
+// defaults with a log line (thesis §3.5 for ε).
+func TestArguments(t *testing.T) {
+	cases := []struct {
+		name      string
+		args      framework.Arguments
+		eps, beta float64
+		samples   int
+		logs      int
+	}{
+		{"none", nil, DefaultEpsilon, DefaultBeta, DefaultMinFitSamples, 0},
+		{"floats", framework.Arguments{ArgEpsilon: 0.25, ArgBeta: 1.3, ArgMinFitSamples: 50}, 0.25, 1.3, 50, 0},
+		{"strings", framework.Arguments{ArgEpsilon: "0", ArgBeta: "1.9", ArgMinFitSamples: "2"}, 0, 1.9, 2, 0},
+		{"ints", framework.Arguments{ArgEpsilon: 1, ArgBeta: 3}, 1, 3, DefaultMinFitSamples, 0},
+		{"out of range", framework.Arguments{ArgEpsilon: 1.5, ArgBeta: 1.0, ArgMinFitSamples: 1}, DefaultEpsilon, DefaultBeta, DefaultMinFitSamples, 3},
+		{"NaN", framework.Arguments{ArgEpsilon: math.NaN(), ArgBeta: math.NaN(), ArgMinFitSamples: math.NaN()}, DefaultEpsilon, DefaultBeta, DefaultMinFitSamples, 3},
+		{"Inf", framework.Arguments{ArgEpsilon: math.Inf(-1), ArgBeta: math.Inf(1), ArgMinFitSamples: 2.5}, DefaultEpsilon, DefaultBeta, DefaultMinFitSamples, 3},
+		{"wrong types", framework.Arguments{ArgEpsilon: true, ArgBeta: []int{2}, ArgMinFitSamples: "many"}, DefaultEpsilon, DefaultBeta, DefaultMinFitSamples, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sink := &logSink{}
+			p := newPlugin(c.args, sink.logf)
+			if p.eps != c.eps || p.beta != c.beta || p.minFitSamples != c.samples {
+				t.Errorf("got %v, want ε=%v β=%v minFitSamples=%d", p, c.eps, c.beta, c.samples)
+			}
+			if len(sink.lines) != c.logs {
+				t.Errorf("log lines %q, want %d", sink.lines, c.logs)
+			}
+		})
+	}
+}
