@@ -1,0 +1,156 @@
+package volcano
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/fairness"
+)
+
+// replayJob is a job of the replay workload: it arrives at a session and
+// has tasks lasting a given number of sessions each.
+type replayJob struct {
+	name      string
+	arrive    int
+	durations []int // per task, in sessions
+}
+
+// replayState is a job's progress: the tasks not started yet (their
+// durations) and the running ones (sessions left).
+type replayState struct {
+	waiting []int
+	running []int
+}
+
+// modelSession is the policy as the library computes it, independently of
+// the plug-in's code: targets from fairness.AllocateSlots on the task counts
+// (one β), then one slot at a time to the first job in the policy's order
+// (ΣV ≥ S: smallest virtual size; else lowest held/target; ties by name)
+// among those below target with tasks waiting, while slots are free.
+func modelSession(names []string, held, waiting []int, slots int, eps float64) ([]int, error) {
+	n := len(names)
+	remaining := make([]float64, n)
+	var sumV float64
+	for i := range names {
+		remaining[i] = float64(held[i] + waiting[i])
+		v, err := alloc.VirtualSize(remaining[i], DefaultBeta)
+		if err != nil {
+			return nil, err
+		}
+		sumV += v
+	}
+	targets, err := fairness.AllocateSlots(nil, remaining, slots, DefaultBeta, eps, nil)
+	if err != nil {
+		return nil, err
+	}
+	constrained := sumV >= float64(slots)
+	free := slots
+	for i := range held {
+		free -= held[i]
+	}
+	now := append([]int(nil), held...)
+	bound := make([]int, n)
+	for ; free > 0; free-- {
+		best := -1
+		for i := range names {
+			if now[i] >= targets[i] || bound[i] >= waiting[i] {
+				continue
+			}
+			if best < 0 || before(constrained, remaining[i], remaining[best], now[i], targets[i], now[best], targets[best], names[i], names[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		now[best]++
+		bound[best]++
+	}
+	return bound, nil
+}
+
+// before is the model's job order (one β, so virtual size orders as the
+// remaining tasks do).
+func before(constrained bool, ri, rj float64, hi, ti, hj, tj int, ni, nj string) bool {
+	if constrained && ri != rj {
+		return ri < rj
+	}
+	if !constrained && hi*tj != hj*ti {
+		return hi*tj < hj*ti
+	}
+	return ni < nj
+}
+
+// TestReplay runs a small workload over 12 sessions through the harness:
+// after each session the placed pods run for their tasks' durations and
+// finish, jobs arrive midway, and every session's placements per job must
+// equal the library's computation of the same policy (modelSession).
+func TestReplay(t *testing.T) {
+	const nodes, cpus, sessions = 2, 4, 12
+	workload := []replayJob{
+		{name: "a", arrive: 0, durations: []int{1, 1, 2, 3, 1, 2}},
+		{name: "b", arrive: 0, durations: []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}},
+		{name: "c", arrive: 2, durations: []int{1, 1, 1}},
+		{name: "d", arrive: 4, durations: []int{3, 1, 4, 1, 5, 9, 2, 6}},
+		{name: "e", arrive: 5, durations: []int{1, 2}},
+	}
+	for _, eps := range []float64{0, DefaultEpsilon, 1} {
+		t.Run(fmt.Sprintf("eps=%v", eps), func(t *testing.T) {
+			states := make([]replayState, len(workload))
+			placedAny := 0
+			for session := 0; session < sessions; session++ {
+				spec := sessionSpec{nodes: nodes, cpus: cpus, eps: eps}
+				var names []string
+				var index []int
+				var held, waiting []int
+				for j, job := range workload {
+					if job.arrive == session {
+						states[j].waiting = append([]int(nil), job.durations...)
+					}
+					st := states[j]
+					if job.arrive > session || len(st.waiting)+len(st.running) == 0 {
+						continue
+					}
+					spec.jobs = append(spec.jobs, jobSpec{name: job.name, pending: len(st.waiting), running: len(st.running)})
+					names = append(names, job.name)
+					index = append(index, j)
+					held = append(held, len(st.running))
+					waiting = append(waiting, len(st.waiting))
+				}
+				if len(spec.jobs) == 0 {
+					continue
+				}
+				want, err := modelSession(names, held, waiting, nodes*cpus, eps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := runSession(t, spec, false)
+				if diff := cmp.Diff(want, got.bound); diff != "" {
+					t.Fatalf("session %d, jobs %v (held %v, waiting %v): placements (-library +Volcano):\n%s", session, names, held, waiting, diff)
+				}
+				// Advance: the placed tasks start (in task order, as
+				// Volcano placed them), then every running task ages one
+				// session.
+				for k, j := range index {
+					st := &states[j]
+					st.running = append(st.running, st.waiting[:got.bound[k]]...)
+					st.waiting = st.waiting[got.bound[k]:]
+					placedAny += got.bound[k]
+					left := st.running[:0]
+					for _, d := range st.running {
+						if d > 1 {
+							left = append(left, d-1)
+						}
+					}
+					st.running = left
+				}
+			}
+			if placedAny == 0 {
+				t.Fatal("the replay placed nothing")
+			}
+		})
+	}
+}
