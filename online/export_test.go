@@ -22,15 +22,15 @@ func (h *Hopper) CheckTree() error {
 		if parent != none && !h.above(parent, x) {
 			return fmt.Errorf("node %d (prio %d) below its child %d (prio %d)", parent, priority(parent), x, priority(x))
 		}
-		if err := walk(h.nodes[x].left, x); err != nil {
+		if err := walk(h.keys[x].kid[0], x); err != nil {
 			return err
 		}
 		if prev != none && !h.before(prev, x) {
-			return fmt.Errorf("nodes %d (T %v) and %d (T %v) out of (T, id) order", prev, h.nodes[prev].t, x, h.nodes[x].t)
+			return fmt.Errorf("nodes %d (T %v) and %d (T %v) out of (T, id) order", prev, h.keys[prev].t, x, h.keys[x].t)
 		}
 		prev = x
 		count++
-		if err := walk(h.nodes[x].right, x); err != nil {
+		if err := walk(h.keys[x].kid[1], x); err != nil {
 			return err
 		}
 		saved := h.nodes[x]

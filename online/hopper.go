@@ -12,25 +12,32 @@ import (
 // none marks an absent tree node (a nil child, an empty tree).
 const none = -1
 
-// A node is a job and its place in the search tree: its remaining tasks T
-// and the slots it holds; its held/T and (held+1)/T as Next and Reclaim
-// compare them (setRatios); its children; and over its subtree the sum of
-// T and the bounds Next and Reclaim descend by. One job's fields sit
-// together, 88 bytes, so that a step down the tree touches one node's
-// cache lines, not one per field; what is cheap to recompute from T and
-// held (the fraction short, whether a whole slot short, the heap
-// priority) is not stored.
+// A job's node in the search tree is two records, both indexed by its id.
+// Its key (hkey) is what a descent by (T, id) reads: its remaining tasks T and its
+// children, 16 bytes, four to a cache line, so that the descents — an
+// event's path down to a random job, the dearest part of an event once
+// the tree outgrows the caches — run over an array a fifth the size of the
+// nodes, whose top levels stay in cache. Its node is the rest: the slots it
+// holds; its held/T and (held+1)/T as Next and Reclaim compare them
+// (setRatios); and over its subtree the sum of T and the bounds Next and
+// Reclaim descend by. What is cheap to recompute from T and held (the
+// fraction short, whether a whole slot short, the heap priority) is not
+// stored.
+type hkey struct {
+	t   float64
+	kid [2]int32 // the left and the right child
+}
+
 type node struct {
-	t, held     float64
-	sum         float64
-	left, right int32
-	ratio       ratio   // held/T (T > 0); for T = 0, everything if it holds a slot, else nothing
-	plus        ratio   // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
-	lo, hi      ratio   // subtree least below, greatest over (below, over)
-	plusLo      ratio   // subtree least plus
-	fracHi      float64 // subtree greatest frac
-	anyShort    bool    // some node of the subtree is short
-	live        bool
+	held     float64
+	sum      float64
+	lo, hi   ratio   // subtree least below, greatest over (below, over)
+	plusLo   ratio   // subtree least plus
+	fracHi   float64 // subtree greatest frac
+	anyShort bool    // some node of the subtree is short
+	live     bool
+	ratio    ratio // held/T (T > 0); for T = 0, everything if it holds a slot, else nothing
+	plus     ratio // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
 }
 
 // Hopper maintains Hopper's Algorithm 1 (thesis §3.4, Theorem 1; see
@@ -58,11 +65,13 @@ type Hopper struct {
 
 	// The jobs by id, each a node of the search tree (node); an id not in
 	// use has live false and sits on the free list.
+	keys  []hkey
 	nodes []node
 	free  []int32
 	root  int32
 	n     int
 	path  []int32 // scratch: a root-to-node path (treap.go)
+	sink  float64 // scratch: what findPathToward read, unused
 
 	// The cut, valid while fresh: the capacity-constrained case holds
 	// (constrained), the cut-off job (cut, none if every job gets V_i) and
@@ -109,8 +118,11 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 	if err := h.checkCount(fn, len(h.nodes), remaining, 0); err != nil {
 		return 0, err
 	}
-	id := takeID(&h.free, &h.nodes, node{left: none, right: none})
-	h.nodes[id].t = remaining + 0 // −0 is +0
+	id := takeID(&h.free, &h.nodes, node{})
+	if int(id) == len(h.keys) {
+		h.keys = append(h.keys, hkey{kid: [2]int32{none, none}})
+	}
+	h.keys[id].t = remaining + 0 // −0 is +0
 	h.nodes[id].live = true
 	h.n++
 	h.insert(id)
@@ -134,10 +146,10 @@ func (h *Hopper) Update(id int, remaining float64) error {
 	if err := h.checkID(fn, id); err != nil {
 		return err
 	}
-	if err := h.checkCount(fn, id, remaining, h.nodes[id].t); err != nil {
+	if err := h.checkCount(fn, id, remaining, h.keys[id].t); err != nil {
 		return err
 	}
-	old := h.nodes[id].t
+	old := h.keys[id].t
 	h.move(int32(id), remaining+0)
 	if math.IsInf(h.total(), 1) { // summed in the tree's order, it overflowed
 		h.move(int32(id), old)
@@ -161,7 +173,7 @@ func (h *Hopper) Remove(id int) error {
 // release puts id, already out of the tree, back on the free list.
 func (h *Hopper) release(id int32) {
 	h.nodes[id].live = false
-	h.nodes[id].t, h.nodes[id].held = 0, 0
+	h.keys[id].t, h.nodes[id].held = 0, 0
 	h.free = append(h.free, id)
 	h.n--
 }
@@ -270,14 +282,14 @@ func (h *Hopper) Next() (int, bool) {
 // most r, or none. O(depth).
 func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
 	for x != none && h.nodes[x].plusLo <= r {
-		if l := h.nodes[x].left; l != none && h.nodes[l].plusLo <= r {
+		if l := h.keys[x].kid[0]; l != none && h.nodes[l].plusLo <= r {
 			x = l
 			continue
 		}
 		if h.nodes[x].plus <= r {
 			return x
 		}
-		x = h.nodes[x].right
+		x = h.keys[x].kid[1]
 	}
 	return none
 }
@@ -286,14 +298,14 @@ func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
 // O(depth).
 func (h *Hopper) firstShort(x int32) int32 {
 	for x != none && h.nodes[x].anyShort {
-		if l := h.nodes[x].left; l != none && h.nodes[l].anyShort {
+		if l := h.keys[x].kid[0]; l != none && h.nodes[l].anyShort {
 			x = l
 			continue
 		}
 		if h.short(x) {
 			return x
 		}
-		x = h.nodes[x].right
+		x = h.keys[x].kid[1]
 	}
 	return none
 }
@@ -309,14 +321,14 @@ func (h *Hopper) prefixFrac(x int32) float64 {
 	best := -1.0
 	for x != none {
 		if !h.inPrefix(x) {
-			x = h.nodes[x].left
+			x = h.keys[x].kid[0]
 			continue
 		}
-		if l := h.nodes[x].left; l != none {
+		if l := h.keys[x].kid[0]; l != none {
 			best = max(best, h.nodes[l].fracHi)
 		}
 		best = max(best, h.frac(x))
-		x = h.nodes[x].right
+		x = h.keys[x].kid[1]
 	}
 	return best
 }
@@ -325,7 +337,7 @@ func (h *Hopper) prefixFrac(x int32) float64 {
 // largest there (prefixFrac). O(depth).
 func (h *Hopper) firstFrac(x int32, f float64) int32 {
 	for x != none {
-		switch l := h.nodes[x].left; {
+		switch l := h.keys[x].kid[0]; {
 		case l != none && h.nodes[l].fracHi >= f:
 			x = l
 		case !h.inPrefix(x):
@@ -333,7 +345,7 @@ func (h *Hopper) firstFrac(x int32, f float64) int32 {
 		case h.frac(x) == f:
 			return x
 		default:
-			x = h.nodes[x].right
+			x = h.keys[x].kid[1]
 		}
 	}
 	return none
@@ -376,14 +388,14 @@ func (h *Hopper) Reclaim() (int, bool) {
 // below ratio is less than r, or none. O(depth).
 func (h *Hopper) firstBelow(x int32, r ratio) int32 {
 	for x != none && h.nodes[x].lo < r {
-		if l := h.nodes[x].left; l != none && h.nodes[l].lo < r {
+		if l := h.keys[x].kid[0]; l != none && h.nodes[l].lo < r {
 			x = l
 			continue
 		}
 		if h.below(x) < r {
 			return x
 		}
-		x = h.nodes[x].right
+		x = h.keys[x].kid[1]
 	}
 	return none
 }
@@ -392,14 +404,14 @@ func (h *Hopper) firstBelow(x int32, r ratio) int32 {
 // over ratio is greater than r, or none. O(depth).
 func (h *Hopper) lastAbove(x int32, r ratio) int32 {
 	for x != none && r < h.nodes[x].hi {
-		if rt := h.nodes[x].right; rt != none && r < h.nodes[rt].hi {
+		if rt := h.keys[x].kid[1]; rt != none && r < h.nodes[rt].hi {
 			x = rt
 			continue
 		}
 		if r < h.nodes[x].ratio {
 			return x
 		}
-		x = h.nodes[x].left
+		x = h.keys[x].kid[0]
 	}
 	return none
 }
@@ -410,7 +422,7 @@ func (h *Hopper) lastAbove(x int32, r ratio) int32 {
 // (ratio: everything, else nothing), and is never a whole slot short
 // (plus: everything).
 func (h *Hopper) setRatios(id int32) {
-	t, held := h.nodes[id].t, h.nodes[id].held
+	t, held := h.keys[id].t, h.nodes[id].held
 	switch {
 	case t > 0:
 		h.nodes[id].ratio, h.nodes[id].plus = quotient(held, t), quotient(held+1, t)
@@ -424,7 +436,7 @@ func (h *Hopper) setRatios(id int32) {
 // below is node x's held/T as Next compares it: its ratio, or everything
 // for a job of 0 tasks (never below its share).
 func (h *Hopper) below(x int32) ratio {
-	if h.nodes[x].t == 0 {
+	if h.keys[x].t == 0 {
 		return everything
 	}
 	return h.nodes[x].ratio
@@ -433,13 +445,13 @@ func (h *Hopper) below(x int32) ratio {
 // short reports whether node x holds at most c·T − 1: a whole slot short
 // of V = c·T (never for T = 0, V = 0).
 func (h *Hopper) short(x int32) bool {
-	return h.nodes[x].held <= h.c*h.nodes[x].t+0-1
+	return h.nodes[x].held <= h.c*h.keys[x].t+0-1
 }
 
 // frac is c·T − held of node x if in (0, 1) (held = ⌊V⌋, a
 // largest-remainder candidate), else −1.
 func (h *Hopper) frac(x int32) float64 {
-	if d := h.c*h.nodes[x].t + 0 - h.nodes[x].held; d > 0 && d < 1 {
+	if d := h.c*h.keys[x].t + 0 - h.nodes[x].held; d > 0 && d < 1 {
 		return d
 	}
 	return -1
@@ -529,12 +541,12 @@ func (h *Hopper) remainingOf(id int) float64 {
 	if id < 0 || id >= len(h.nodes) {
 		return 0
 	}
-	return h.nodes[id].t
+	return h.keys[id].t
 }
 
 // share is job id's share, with the cut fresh.
 func (h *Hopper) share(id int32) float64 {
-	t := h.nodes[id].t
+	t := h.keys[id].t
 	switch {
 	case h.total() == 0 || h.slots == 0:
 		return 0
@@ -574,7 +586,7 @@ func (h *Hopper) refresh() {
 	h.cut = none
 	before := 0.0 // ΣT of the jobs before x's subtree
 	for x := h.root; x != none; {
-		l := h.nodes[x].left
+		l := h.keys[x].kid[0]
 		ls := 0.0
 		if l != none {
 			ls = h.nodes[l].sum
@@ -582,13 +594,13 @@ func (h *Hopper) refresh() {
 		switch {
 		case h.c*(before+ls) >= h.slots && l != none:
 			x = l
-		case h.c*(before+ls+h.nodes[x].t) >= h.slots:
+		case h.c*(before+ls+h.keys[x].t) >= h.slots:
 			h.cut = x
-			h.left0 = min(h.c*h.nodes[x].t, max(h.slots-h.c*(before+ls), 0))
+			h.left0 = min(h.c*h.keys[x].t, max(h.slots-h.c*(before+ls), 0))
 			return
 		default:
-			before += ls + h.nodes[x].t
-			x = h.nodes[x].right
+			before += ls + h.keys[x].t
+			x = h.keys[x].kid[1]
 		}
 	}
 	// Rounding kept the virtual sizes a hair below S although c·ΣT ≥ S:
@@ -597,7 +609,7 @@ func (h *Hopper) refresh() {
 
 // before reports whether job a comes before job b in (T, id) order.
 func (h *Hopper) before(a, b int32) bool {
-	return h.nodes[a].t < h.nodes[b].t || h.nodes[a].t == h.nodes[b].t && a < b
+	return h.keys[a].t < h.keys[b].t || h.keys[a].t == h.keys[b].t && a < b
 }
 
 // checkID returns an error unless id is in use.
