@@ -142,11 +142,13 @@ func (h *Hopper) detachFound(id int32) {
 
 // refreshNode recomputes id's own bounds (setRatios) and the subtree sums
 // and bounds on its path from the root, for a change of held that leaves
-// its place in the order. O(depth).
+// its place in the order: bottom-up, up to the first node whose subtree's
+// bounds come out unchanged (update), above which nothing changes. O(depth).
 func (h *Hopper) refreshNode(id int32) {
 	h.findPath(id)
 	h.setRatios(id)
-	h.updatePath()
+	for k := len(h.path) - 1; k >= 0 && h.updated(h.path[k]); k-- {
+	}
 }
 
 // findPath sets h.path to the nodes from the root to id, id last; id must
@@ -243,6 +245,13 @@ func (h *Hopper) above(a, b int32) bool { return priority(a) > priority(b) }
 // update recomputes node x's subtree sum and bounds from its own fields
 // and its children's.
 func (h *Hopper) update(x int32) {
+	h.updated(x)
+}
+
+// updated is update, and reports whether the subtree sum or bounds
+// changed: if not, nothing above x changes either, for a parent's update
+// reads of x only these.
+func (h *Hopper) updated(x int32) bool {
 	n, k := &h.nodes[x], &h.keys[x]
 	s, lo, hi, plus, short, frac := k.t, h.below(x), n.ratio, n.plus, h.short(x), h.frac(x)
 	if l := k.kid[0]; l != none {
@@ -257,5 +266,7 @@ func (h *Hopper) update(x int32) {
 		lo, hi, plus = min(lo, c.lo), max(hi, c.hi), min(plus, c.plusLo)
 		short, frac = short || c.anyShort, max(frac, c.fracHi)
 	}
+	changed := s != n.sum || lo != n.lo || hi != n.hi || plus != n.plusLo || short != n.anyShort || frac != n.fracHi
 	n.sum, n.lo, n.hi, n.plusLo, n.anyShort, n.fracHi = s, lo, hi, plus, short, frac
+	return changed
 }
