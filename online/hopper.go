@@ -150,12 +150,27 @@ func (h *Hopper) Update(id int, remaining float64) error {
 		return err
 	}
 	old := h.keys[id].t
+	keep := h.afterCut(int32(id))
 	h.move(int32(id), remaining+0)
 	if math.IsInf(h.total(), 1) { // summed in the tree's order, it overflowed
 		h.move(int32(id), old)
 		return check.Err(fn, id, "remaining", remaining, overflows)
 	}
+	h.fresh = keep && h.before(h.cut, int32(id)) // the cut is still fresh
 	return nil
+}
+
+// afterCut reports whether the cut is fresh, there is a cut-off job, and
+// job id comes after it. A job moving from after the cut-off job to after
+// it (the cut fresh before the move) changes neither the cut nor what the cut-off job gets: the jobs up to
+// the cut-off job are the same, and so are the subtrees the cut's search
+// sums them by (the path's nodes before the cut-off job are those with
+// the greatest priority between themselves and it, their left subtrees
+// the jobs between them, and a treap's shape over a run of jobs depends
+// on those jobs alone); the case stays capacity-constrained, ΣT being at
+// least those jobs' sum. O(1).
+func (h *Hopper) afterCut(id int32) bool {
+	return h.fresh && h.constrained && h.cut != none && h.before(h.cut, id)
 }
 
 // Remove removes job id (finished, or gone); its id may be returned by a
