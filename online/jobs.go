@@ -167,15 +167,24 @@ func (j *jobs) setHeld(id int32, held float64) {
 	j.touch(j.root, id)
 }
 
-func (j *jobs) touch(x, id int32) {
+// touch recomputes, bottom-up, the sums and bounds of the nodes on the
+// path from x down to id (whose own fields changed), up to the first that
+// comes out unchanged: a parent's update reads of its children only their
+// sums and bounds, so above it nothing changes. It reports whether x
+// changed. O(depth).
+func (j *jobs) touch(x, id int32) bool {
 	if x != id {
+		c := j.nodes[x].right
 		if j.keyOf(id).less(j.keyOf(x)) {
-			j.touch(j.nodes[x].left, id)
-		} else {
-			j.touch(j.nodes[x].right, id)
+			c = j.nodes[x].left
+		}
+		if !j.touch(c, id) {
+			return false // nothing below changed: nor does x
 		}
 	}
+	old := j.nodes[x]
 	j.update(x)
+	return j.nodes[x] != old
 }
 
 // insert puts id into the subtree rooted at x by its (T, id) key, at the
