@@ -129,3 +129,7 @@ func (j *jobs) checkTree() error {
 
 // CheckTree verifies Classes' search tree as Hopper.CheckTree does Hopper's.
 func (c *Classes) CheckTree() error { return c.jobs.checkTree() }
+
+// PathLen is the length of Hopper's scratch path: at most the tree's
+// depth, however many queries ran (each resets it).
+func (h *Hopper) PathLen() int { return len(h.path) }

@@ -71,7 +71,13 @@ type Hopper struct {
 	root  int32
 	n     int
 	path  []int32 // scratch: a root-to-node path (treap.go)
-	sink  float64 // scratch: what findPathToward read, unused
+	// pathTo is the node path leads to from the root, none if path is not
+	// such a path: set by findPath and by Next and Reclaim's descents,
+	// valid while the tree keeps its shape (SetHeld, SetSlots and the
+	// queries keep it), so that SetHeld of the job Next or Reclaim just
+	// named need not descend again.
+	pathTo int32
+	sink   float64 // scratch: what findPathToward read, unused
 
 	// The cut, valid while fresh: the capacity-constrained case holds
 	// (constrained), the cut-off job (cut, none if every job gets V_i) and
@@ -94,7 +100,7 @@ func New(slots, beta float64) (*Hopper, error) {
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return nil, err
 	}
-	return &Hopper{slots: slots, beta: beta, c: hopper.Factor(beta), root: none}, nil
+	return &Hopper{slots: slots, beta: beta, c: hopper.Factor(beta), root: none, pathTo: none}, nil
 }
 
 // Len is the number of jobs held. O(1).
@@ -296,12 +302,15 @@ func (h *Hopper) Next() (int, bool) {
 // firstAtMost returns the first node of subtree x whose plus ratio is at
 // most r, or none. O(depth).
 func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
+	h.path, h.pathTo = h.path[:0], none
 	for x != none && h.nodes[x].plusLo <= r {
+		h.path = append(h.path, x) // the path to x (pathTo)
 		if l := h.keys[x].kid[0]; l != none && h.nodes[l].plusLo <= r {
 			x = l
 			continue
 		}
 		if h.nodes[x].plus <= r {
+			h.pathTo = x
 			return x
 		}
 		x = h.keys[x].kid[1]
@@ -312,12 +321,15 @@ func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
 // firstShort returns the first short node of subtree x, or none.
 // O(depth).
 func (h *Hopper) firstShort(x int32) int32 {
+	h.path, h.pathTo = h.path[:0], none
 	for x != none && h.nodes[x].anyShort {
+		h.path = append(h.path, x) // the path to x (pathTo)
 		if l := h.keys[x].kid[0]; l != none && h.nodes[l].anyShort {
 			x = l
 			continue
 		}
 		if h.short(x) {
+			h.pathTo = x
 			return x
 		}
 		x = h.keys[x].kid[1]
@@ -402,12 +414,15 @@ func (h *Hopper) Reclaim() (int, bool) {
 // firstBelow returns the first node of subtree x, in (T, id) order, whose
 // below ratio is less than r, or none. O(depth).
 func (h *Hopper) firstBelow(x int32, r ratio) int32 {
+	h.path, h.pathTo = h.path[:0], none
 	for x != none && h.nodes[x].lo < r {
+		h.path = append(h.path, x) // the path to x (pathTo)
 		if l := h.keys[x].kid[0]; l != none && h.nodes[l].lo < r {
 			x = l
 			continue
 		}
 		if h.below(x) < r {
+			h.pathTo = x
 			return x
 		}
 		x = h.keys[x].kid[1]
@@ -418,12 +433,15 @@ func (h *Hopper) firstBelow(x int32, r ratio) int32 {
 // lastAbove returns the last node of subtree x, in (T, id) order, whose
 // over ratio is greater than r, or none. O(depth).
 func (h *Hopper) lastAbove(x int32, r ratio) int32 {
+	h.path, h.pathTo = h.path[:0], none
 	for x != none && r < h.nodes[x].hi {
+		h.path = append(h.path, x) // the path to x (pathTo)
 		if rt := h.keys[x].kid[1]; rt != none && r < h.nodes[rt].hi {
 			x = rt
 			continue
 		}
 		if r < h.nodes[x].ratio {
+			h.pathTo = x
 			return x
 		}
 		x = h.keys[x].kid[0]

@@ -27,6 +27,7 @@ func (h *Hopper) insert(id int32) {
 // its descent from the root (none, or a prefix of them: move's shared
 // top). O(depth).
 func (h *Hopper) insertBelow(id int32) {
+	h.pathTo = none // the shape changes
 	h.keys[id].kid[0], h.keys[id].kid[1] = none, none
 	h.setRatios(id)
 	h.update(id)
@@ -115,6 +116,7 @@ func (h *Hopper) detach(id int32) {
 
 // detachFound is detach with h.path already the path to id (findPath).
 func (h *Hopper) detachFound(id int32) {
+	h.pathTo = none // the shape changes
 	h.fresh = false
 	h.path = h.path[:len(h.path)-1] // id's ancestors
 	// Rotate id down below its higher-priority child until it has at most
@@ -154,7 +156,10 @@ func (h *Hopper) refreshNode(id int32) {
 // findPath sets h.path to the nodes from the root to id, id last; id must
 // be in the tree. O(depth).
 func (h *Hopper) findPath(id int32) {
-	h.path = h.path[:0]
+	if h.pathTo == id {
+		return // still the path a query found (pathTo)
+	}
+	h.path, h.pathTo = h.path[:0], id
 	for x := h.root; ; {
 		h.path = append(h.path, x)
 		switch {

@@ -1,6 +1,8 @@
 package online_test
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -107,4 +109,135 @@ func TestUpdateKeepsCut(t *testing.T) {
 	check(h, counts, slots, "T = 1, 2, 3")
 	update(h, counts, 2, 10)
 	check(h, counts, slots, "T2 → 10")
+}
+
+// TestSetHeldAfterQuery: SetHeld of the job Next or Reclaim just named
+// reuses the query's path from the root (Hopper.pathTo) — only while the
+// tree keeps its shape. Between the query and SetHeld, half the time, an
+// arrival, a removal or an update reshapes the tree (the path may then
+// run through rotated nodes); CheckTree after every SetHeld catches a
+// stale path, and the loop must allocate nothing (the path is reset, not
+// grown). Both cases: capacity-constrained (Next's whole-slot descent)
+// and proportional (its per-task descents), with Reclaim's.
+func TestSetHeldAfterQuery(t *testing.T) {
+	for _, load := range []float64{0.5, 2} { // slots per unit of c·ΣT
+		rng := rand.New(rand.NewPCG(14, uint64(load*10)))
+		h, err := online.New(1, 1.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var live []int
+		total := 0.0
+		for range 100 {
+			v := float64(1 + rng.IntN(5))
+			id, err := h.Add(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			live, total = append(live, id), total+v
+		}
+		if err := h.SetSlots(math.Round(load * total * 2 / 1.5)); err != nil {
+			t.Fatal(err)
+		}
+		reshape := func() {
+			k := rng.IntN(len(live))
+			switch rng.IntN(6) {
+			case 0:
+				if err := h.Remove(live[k]); err != nil {
+					t.Fatal(err)
+				}
+				live[k] = live[len(live)-1]
+				live = live[:len(live)-1]
+			case 1:
+				id, err := h.Add(float64(1 + rng.IntN(5)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				live = append(live, id)
+			case 2:
+				if err := h.Update(live[k], float64(1+rng.IntN(5))); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		step := func(id int, ok bool, delta int) {
+			if rng.IntN(2) == 0 {
+				reshape()
+			}
+			if !ok || !slices.Contains(live, id) {
+				return
+			}
+			if err := h.SetHeld(id, h.Held(id)+delta); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.CheckTree(); err != nil {
+				t.Fatalf("load %v: %v", load, err)
+			}
+		}
+		for range 3000 {
+			id, ok := h.Next()
+			step(id, ok, 1)
+			id, ok = h.Reclaim()
+			step(id, ok, -1)
+		}
+		next := testing.AllocsPerRun(1000, func() {
+			if id, ok := h.Next(); ok {
+				_ = h.SetHeld(id, h.Held(id)+1)
+			}
+		})
+		reclaim := testing.AllocsPerRun(1000, func() {
+			if id, ok := h.Reclaim(); ok {
+				_ = h.SetHeld(id, h.Held(id)-1)
+			}
+		})
+		if next != 0 || reclaim != 0 {
+			t.Errorf("load %v: Next and SetHeld allocate %v per run, Reclaim and SetHeld %v", load, next, reclaim)
+		}
+	}
+}
+
+// TestQueryPath: each of Next's descents (a whole slot short before the
+// cut; a whole slot short per task, then short at all per task, in the
+// proportional case) leaves the path from the root to the job it names,
+// for SetHeld to reuse — the path reset at each query, so that repeated
+// queries allocate nothing, and the job named last on it, so that SetHeld
+// updates its node. β = 2 (c = 1).
+func TestQueryPath(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		slots  float64
+		counts []float64
+		held   int // every job's
+	}{
+		{"constrained, short", 3, []float64{1, 2, 3, 4, 5}, 0},
+		{"proportional, a whole slot short", 30, []float64{1, 2, 3, 4, 5}, 0},
+		{"proportional, short by a fraction", 7.5, []float64{1, 1, 1, 1, 1}, 1}, // shares 1.5
+	} {
+		h, err := online.New(tc.slots, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range tc.counts {
+			id, err := h.Add(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.SetHeld(id, tc.held); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if allocs := testing.AllocsPerRun(1000, func() { h.Next() }); allocs != 0 || h.PathLen() > h.Len() {
+			t.Errorf("%s: Next allocates %v per call; a path of %d nodes after 1000 calls, %d jobs", tc.name, allocs, h.PathLen(), h.Len())
+		}
+		id, ok := h.Next()
+		if !ok {
+			t.Fatalf("%s: Next names no job", tc.name)
+		}
+		if err := h.SetHeld(id, h.Held(id)+1); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.CheckTree(); err != nil {
+			t.Fatalf("%s: SetHeld(%d) after Next: %v", tc.name, id, err)
+		}
+	}
 }
