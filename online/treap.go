@@ -73,7 +73,14 @@ func (h *Hopper) remove(id int32) {
 // paths share most of their length. Below the shared top the two descents
 // are made side by side (findPathToward). O(depth).
 func (h *Hopper) move(id int32, t float64) {
-	h.findPathToward(id, t)
+	if h.findPathToward(id, t) {
+		// In place: the same shape, the path's sums and bounds recomputed.
+		h.fresh = false
+		h.keys[id].t = t
+		h.setRatios(id)
+		h.updatePath()
+		return
+	}
 	h.detachFound(id)
 	h.keys[id].t = t
 	// h.path is the removal's path from the root; its first shared nodes
@@ -178,26 +185,41 @@ func (h *Hopper) findPath(id int32) {
 // the nodes on its way, so that they are in cache when the insertion comes:
 // below the shared top the two descents are two chains of dependent loads,
 // and side by side their cache misses overlap instead of adding up.
-// O(depth).
-func (h *Hopper) findPathToward(id int32, t float64) {
-	h.path = h.path[:0]
+// It reports whether (t, id) lies between id's neighbours in the order, so
+// that id can take the new key where it is: the walk passes through id
+// (its subtree's range holds the new key) and, below it, keeps to one side
+// — all right under its left child, past every job of that subtree, or all
+// left under its right child. O(depth).
+func (h *Hopper) findPathToward(id int32, t float64) bool {
+	h.path, h.pathTo = h.path[:0], id
 	x, y := h.root, h.root
 	touch := 0.0
+	want, keeps := -1, 1 // the side the walk must keep below id (−1 above it); whether it does
+	step := func(y int32) int32 {
+		s := h.sideOf(t, id, y)
+		if y == id {
+			want = 1 - s
+		} else if want >= 0 {
+			keeps &= b2i(s == want)
+		}
+		return h.keys[y].kid[s]
+	}
 	for x != id {
 		h.path = append(h.path, x)
 		touch += h.touch(x)
 		x = h.keys[x].kid[h.side(id, x)]
 		if y != none {
 			touch += h.touch(y)
-			y = h.keys[y].kid[h.sideOf(t, id, y)]
+			y = step(y)
 		}
 	}
 	h.path = append(h.path, id)
 	for y != none {
 		touch += h.touch(y)
-		y = h.keys[y].kid[h.sideOf(t, id, y)]
+		y = step(y)
 	}
 	h.sink = touch
+	return want >= 0 && keeps == 1
 }
 
 // touch reads node x's own record and its children's, which an update of
