@@ -13,31 +13,33 @@ import (
 const none = -1
 
 // A job's node in the search tree is two records, both indexed by its id.
-// Its key (hkey) is what a descent by (T, id) reads: its remaining tasks T and its
-// children, 16 bytes, four to a cache line, so that the descents — an
-// event's path down to a random job, the dearest part of an event once
-// the tree outgrows the caches — run over an array a fifth the size of the
-// nodes, whose top levels stay in cache. Its node is the rest: the slots it
-// holds; its held/T and (held+1)/T as Next and Reclaim compare them
-// (setRatios); and over its subtree the sum of T and the bounds Next and
-// Reclaim descend by. What is cheap to recompute from T and held (the
-// fraction short, whether a whole slot short, the heap priority) is not
-// stored.
+// Its key (hkey) is what a descent by (T, id) reads and what the job's own
+// bounds follow from: its remaining tasks T, the slots it holds and its
+// children, 24 bytes, so that the descents — an event's path down to a
+// random job, the dearest part of an event once the tree outgrows the
+// caches — run over an array a third the size of the nodes, whose top
+// levels stay in cache. Its node is the rest, 64 bytes (one cache line: a
+// large slice is page-aligned): its
+// held/T and (held+1)/T as Next and Reclaim compare them (setRatios), and
+// over its subtree the sum of T and the bounds Next and Reclaim descend by
+// — what an update reads of a child. What is cheap to recompute from T and
+// held (the fraction short, whether a whole slot short, the heap priority)
+// is not stored.
 type hkey struct {
-	t   float64
-	kid [2]int32 // the left and the right child
+	t    float64
+	held float64
+	kid  [2]int32 // the left and the right child
 }
 
 type node struct {
-	held     float64
 	sum      float64
 	lo, hi   ratio   // subtree least below, greatest over (below, over)
 	plusLo   ratio   // subtree least plus
 	fracHi   float64 // subtree greatest frac
+	ratio    ratio   // held/T (T > 0); for T = 0, everything if it holds a slot, else nothing
+	plus     ratio   // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
 	anyShort bool    // some node of the subtree is short
 	live     bool
-	ratio    ratio // held/T (T > 0); for T = 0, everything if it holds a slot, else nothing
-	plus     ratio // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
 }
 
 // Hopper maintains Hopper's Algorithm 1 (thesis §3.4, Theorem 1; see
@@ -194,7 +196,7 @@ func (h *Hopper) Remove(id int) error {
 // release puts id, already out of the tree, back on the free list.
 func (h *Hopper) release(id int32) {
 	h.nodes[id].live = false
-	h.keys[id].t, h.nodes[id].held = 0, 0
+	h.keys[id].t, h.keys[id].held = 0, 0
 	h.free = append(h.free, id)
 	h.n--
 }
@@ -223,7 +225,7 @@ func (h *Hopper) SetHeld(id, slots int) error {
 	if err := check.Total(fn, "slots", slots); err != nil {
 		return err
 	}
-	h.nodes[id].held = float64(slots)
+	h.keys[id].held = float64(slots)
 	h.refreshNode(int32(id))
 	return nil
 }
@@ -233,7 +235,7 @@ func (h *Hopper) Held(id int) int {
 	if id < 0 || id >= len(h.nodes) {
 		return 0
 	}
-	return int(h.nodes[id].held)
+	return int(h.keys[id].held)
 }
 
 // Next returns the job that should receive the next free slot, and true,
@@ -279,14 +281,14 @@ func (h *Hopper) Next() (int, bool) {
 	if x := h.firstShort(h.root); x != none && (h.cut == none || h.before(x, h.cut)) {
 		return int(x), true
 	}
-	if h.cut != none && h.nodes[h.cut].held <= h.left0-1 {
+	if h.cut != none && h.keys[h.cut].held <= h.left0-1 {
 		return int(h.cut), true
 	}
 	// 2. The largest fraction before the cut, then the cut's own.
 	best := h.prefixFrac(h.root)
 	cutFrac := -1.0
 	if h.cut != none {
-		if d := h.left0 - h.nodes[h.cut].held; d > 0 && d < 1 {
+		if d := h.left0 - h.keys[h.cut].held; d > 0 && d < 1 {
 			cutFrac = d
 		}
 	}
@@ -402,7 +404,7 @@ func (h *Hopper) Reclaim() (int, bool) {
 		if x := h.lastAbove(h.root, holding); x != none && h.before(h.cut, x) {
 			return int(x), true
 		}
-		if h.nodes[h.cut].held > h.left0 {
+		if h.keys[h.cut].held > h.left0 {
 			return int(h.cut), true
 		}
 	}
@@ -455,7 +457,7 @@ func (h *Hopper) lastAbove(x int32, r ratio) int32 {
 // (ratio: everything, else nothing), and is never a whole slot short
 // (plus: everything).
 func (h *Hopper) setRatios(id int32) {
-	t, held := h.keys[id].t, h.nodes[id].held
+	t, held := h.keys[id].t, h.keys[id].held
 	switch {
 	case t > 0:
 		h.nodes[id].ratio, h.nodes[id].plus = quotient(held, t), quotient(held+1, t)
@@ -478,13 +480,13 @@ func (h *Hopper) below(x int32) ratio {
 // short reports whether node x holds at most c·T − 1: a whole slot short
 // of V = c·T (never for T = 0, V = 0).
 func (h *Hopper) short(x int32) bool {
-	return h.nodes[x].held <= h.c*h.keys[x].t+0-1
+	return h.keys[x].held <= h.c*h.keys[x].t+0-1
 }
 
 // frac is c·T − held of node x if in (0, 1) (held = ⌊V⌋, a
 // largest-remainder candidate), else −1.
 func (h *Hopper) frac(x int32) float64 {
-	if d := h.c*h.keys[x].t + 0 - h.nodes[x].held; d > 0 && d < 1 {
+	if d := h.c*h.keys[x].t + 0 - h.keys[x].held; d > 0 && d < 1 {
 		return d
 	}
 	return -1

@@ -228,7 +228,7 @@ func (h *Hopper) findPathToward(id int32, t float64) bool {
 // is only to keep the loads.
 func (h *Hopper) touch(x int32) float64 {
 	k := &h.keys[x]
-	return h.nodes[x].held + h.nodes[max(k.kid[0], 0)].sum + h.nodes[max(k.kid[1], 0)].sum
+	return h.nodes[x].sum + h.nodes[max(k.kid[0], 0)].sum + h.nodes[max(k.kid[1], 0)].sum
 }
 
 // sideOf is side for a key (t, id) not necessarily id's own.
