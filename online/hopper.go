@@ -18,13 +18,12 @@ const none = -1
 // children, 24 bytes, so that the descents — an event's path down to a
 // random job, the dearest part of an event once the tree outgrows the
 // caches — run over an array a third the size of the nodes, whose top
-// levels stay in cache. Its node is the rest, 64 bytes (one cache line: a
-// large slice is page-aligned): its
-// held/T and (held+1)/T as Next and Reclaim compare them (setRatios), and
-// over its subtree the sum of T and the bounds Next and Reclaim descend by
-// — what an update reads of a child. What is cheap to recompute from T and
-// held (the fraction short, whether a whole slot short, the heap priority)
-// is not stored.
+// levels stay in cache. Its node is the rest, 64 bytes, one cache line (a
+// large slice is page-aligned): its held/T and (held+1)/T as Next and
+// Reclaim compare them (setRatios), and over its subtree the sum of T and
+// the bounds Next and Reclaim descend by — what an update reads of a
+// child. What is cheap to recompute from T and held (the fraction short,
+// whether a whole slot short, the heap priority) is not stored.
 type hkey struct {
 	t    float64
 	held float64
