@@ -57,8 +57,8 @@ func (f *Fair) CheckTree() error { return f.jobs.checkTree() }
 
 // checkTree: the nodes in order are the live jobs in strictly increasing
 // (class, T, id) order, every parent above its children in priority, and
-// every node's subtree sums and bounds what update computes from its
-// children's.
+// every node's own ratios what setOwn computes and its subtree sums and
+// bounds what update computes from its children's.
 func (j *jobs) checkTree() error {
 	count := 0
 	var prev int32 = none
@@ -85,6 +85,7 @@ func (j *jobs) checkTree() error {
 			return err
 		}
 		saved := j.nodes[x]
+		j.setOwn(x)
 		j.update(x)
 		if j.nodes[x] != saved {
 			got := j.nodes[x]
