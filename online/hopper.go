@@ -48,12 +48,16 @@ type node struct {
 // (Snapshot).
 //
 // Costs, n the jobs held: Add, Update and Remove O(log n) expected (a
-// treap's rotations), SetHeld O(log n) expected, SetSlots O(1); Target O(1), after an O(log n)
-// search for the cut-off job in the capacity-constrained case, done once
-// after each batch of events (the first Target, Next or Snapshot after an
-// event); Snapshot O(ids). Memory O(ids): the largest number of jobs held
-// at once. In steady state (no more jobs held than before) no method
-// allocates.
+// treap's rotations; an Update whose new count keeps the job between its
+// neighbours in the order, one descent and no rotation), SetHeld O(log n)
+// expected (less when the bounds stop changing partway up, and no descent
+// for the job the last Next or Reclaim named), SetSlots O(1); Target O(1),
+// after an O(log n) search for the cut-off job in the capacity-constrained
+// case, done once after each batch of events (the first Target, Next or
+// Snapshot after an event; an Update of a job after the cut-off job, to a
+// count still after it, keeps the cut); Snapshot O(ids). Memory O(ids): the
+// largest number of jobs held at once. In steady state (no more jobs held
+// than before) no method allocates.
 //
 // The zero Hopper is not usable: create one with New.
 type Hopper struct {
@@ -147,7 +151,10 @@ const overflows = "makes the jobs' total remaining tasks overflow float64"
 // Update sets job id's remaining tasks to remaining ≥ 0 (finite). An error
 // (an *specsched.InputError naming "id" or "remaining" and the id), with h
 // unchanged, for an id not in use, or a count Add would reject. O(log n)
-// expected.
+// expected: one descent to the job (and, beside it, to its new place), in
+// place when the new count keeps it between its neighbours in the order,
+// else a removal and an insertion from where the two paths part. It keeps
+// the cut fresh if the job was after the cut-off job and still is.
 func (h *Hopper) Update(id int, remaining float64) error {
 	const fn = "online.Hopper.Update"
 	if err := h.checkID(fn, id); err != nil {
@@ -215,7 +222,9 @@ func (h *Hopper) SetSlots(slots float64) error {
 // alloc.MaxTotal, 2^53), what Next and Reclaim compare with its share. A
 // new job holds 0. An error (an *specsched.InputError on "id", or on
 // "slots"), with h unchanged, for an id not in use or slots out of range.
-// O(log n) expected.
+// O(log n) expected: the path to the job (none to find if the last Next or
+// Reclaim named it and the tree kept its shape since), recomputed bottom-up
+// as far as its bounds change.
 func (h *Hopper) SetHeld(id, slots int) error {
 	const fn = "online.Hopper.SetHeld"
 	if err := h.checkID(fn, id); err != nil {

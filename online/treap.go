@@ -15,7 +15,11 @@ package online
 // its higher-priority child, until it has at most one child, and splices
 // it out. Either way only the nodes on the root-to-node path change their
 // subtrees, and they are updated bottom-up from h.path: O(depth) updates,
-// against a split and two merges' several times that.
+// against a split and two merges' several times that. A change of T that
+// keeps the job between its neighbours in the order changes no subtree's
+// set of jobs: the node takes its new key in place and only the sums and
+// bounds on its path are recomputed. A change of held alone recomputes
+// them only as far up as they change.
 
 // insert adds node id (its T and held set) to the tree. O(depth).
 func (h *Hopper) insert(id int32) {
@@ -99,8 +103,10 @@ func (h *Hopper) move(id int32, t float64) {
 
 // side is the side of node b on which node a ≠ b lies in (T, id) order:
 // 0 (left) if a comes before b, else 1. Computed without a branch, so
-// that a descent along random keys does not pay a mispredicted one per
-// level.
+// that findPathToward's two descents, side by side, are not both flushed
+// by either's mispredicted turn. (findPath keeps its branches: its
+// descents, SetHeld's to the jobs Next names, mostly repeat and predict
+// well; measured, a branch-free findPath made SetHeld slower.)
 func (h *Hopper) side(a, b int32) int {
 	ta, tb := h.keys[a].t, h.keys[b].t
 	return (b2i(ta > tb) | b2i(ta == tb)&b2i(a > b)) & 1
