@@ -589,7 +589,8 @@ const reproReading = `## Reading the tables
 - **Same speculation on both sides.** The thesis's headline compares Hopper
   with SRPT when both run one speculation algorithm per job, so the gain is
   the allocation's alone. With the thesis's own rule (speculate) Hopper
-  gains a little: SRPT caps a job at its unfinished tasks, and that rule's
+  gains a little (0.5–8%; with Mantri's kill-and-restart variant it loses
+  11.6% on FB-2010, not traced): SRPT caps a job at its unfinished tasks, and that rule's
   copies do not count in the demand, so under SRPT they run only in slots
   the job's own tasks leave. With S slots busy and mean task duration 1, a
   slot frees every 1/S on average — 1/200 of a task on the default
@@ -604,8 +605,10 @@ const reproReading = `## Reading the tables
   scheduled") and Hadoop's schedulers do, and as srpt-besteffort and the
   LATE, GRASS, Dolly, Spark and Hadoop rules here ask their scheduler for
   slots for copies. SRPT's copies then take slots ahead of other jobs'
-  unscheduled tasks, and Hopper's allocation adds nothing (within about 1%
-  in every table). At the lowest priority — a copy only on a slot no job's
+  unscheduled tasks, and Hopper's allocation adds nothing: with best
+  effort, GRASS, Dolly and Hadoop's rule the two end within about 1% in
+  every table, and with LATE's and Spark's rules Hopper is behind, by up to
+  5.7% and 3.1% (FB-2010; we have not traced why). At the lowest priority — a copy only on a slot no job's
   unscheduled task wants (srpt-conserving+idle, sim.IdleRule) — SRPT's
   copies wait for slots to go idle, rarer the higher the load, and Hopper
   gains more the higher the load (the lowest-priority rows).
@@ -613,7 +616,7 @@ const reproReading = `## Reading the tables
   than speculation itself: Hopper's gain over SRPT without any copy (the
   estimator table). With exact or early estimates (oracle, progress)
   speculation nearly halves the mean completion time, and against best
-  effort at the lowest priority Hopper gains 30–45%, near the thesis's
+  effort at the lowest priority Hopper gains 31–47%, near the thesis's
   ∼50%. With observed progress (copies that slow part-way, known only from
   their reports) speculation is worth about 10%, and every gain shrinks
   with it. The thesis's 50% reproduces here only where both hold: copies
