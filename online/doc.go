@@ -59,8 +59,26 @@
 // first query after it (Target, Next, Reclaim, Snapshot): a query after
 // an event costs that search, O(log n), and
 // queries with no event between cost O(1) (Target) or O(log n) (Next,
-// Reclaim). Memory is O(ids), the most jobs held at once; nothing
-// allocates once the ids stop growing.
+// Reclaim). Hopper spares some of that work: an Update that keeps the job
+// between its neighbours is made in place, one that leaves a job after the
+// cut-off job keeps the cut, and SetHeld recomputes the path only as far
+// as the bounds change, with no descent for the job Next just named.
+// Memory is O(ids), the most jobs held at once; nothing allocates once the
+// ids stop growing.
+//
+// In time, once the tree outgrows the caches an event is bound by its
+// cache misses along a random job's path, about 2 ln n levels: Hopper
+// keeps what a descent reads (T, held, the children: 24 bytes a job)
+// apart from what an update reads (64 bytes, one cache line), and walks a
+// job's old and new places in one loop so that their misses overlap.
+// Measured (BenchmarkLatency: a task completion, Next, SetHeld of the job
+// it names; a shared two-core machine under load), Hopper's median event
+// takes about 0.5 µs at 10³ jobs, 0.8 µs at 10⁴, 2 µs at 10⁵ and 5 µs at
+// 10⁶, Fair's about twice that and Classes' three to five times: the
+// levels grow as log n, but each costs more as the tree leaves each cache
+// level, so over 10³..10⁶ the time grows faster than the depth. Against
+// recomputing the allocation from every job (BenchmarkRecompute), an event
+// is about 90× cheaper at 10⁴ jobs and 230× at 10⁵ (alloc.Allocate).
 //
 // Concurrency. None of the types is safe for concurrent use, queries
 // included (a query may run the lazy search, and Classes splits and

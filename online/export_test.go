@@ -22,15 +22,15 @@ func (h *Hopper) CheckTree() error {
 		if parent != none && !h.above(parent, x) {
 			return fmt.Errorf("node %d (prio %d) below its child %d (prio %d)", parent, priority(parent), x, priority(x))
 		}
-		if err := walk(h.nodes[x].left, x); err != nil {
+		if err := walk(h.keys[x].kid[0], x); err != nil {
 			return err
 		}
 		if prev != none && !h.before(prev, x) {
-			return fmt.Errorf("nodes %d (T %v) and %d (T %v) out of (T, id) order", prev, h.nodes[prev].t, x, h.nodes[x].t)
+			return fmt.Errorf("nodes %d (T %v) and %d (T %v) out of (T, id) order", prev, h.keys[prev].t, x, h.keys[x].t)
 		}
 		prev = x
 		count++
-		if err := walk(h.nodes[x].right, x); err != nil {
+		if err := walk(h.keys[x].kid[1], x); err != nil {
 			return err
 		}
 		saved := h.nodes[x]
@@ -57,8 +57,8 @@ func (f *Fair) CheckTree() error { return f.jobs.checkTree() }
 
 // checkTree: the nodes in order are the live jobs in strictly increasing
 // (class, T, id) order, every parent above its children in priority, and
-// every node's subtree sums and bounds what update computes from its
-// children's.
+// every node's own ratios what setOwn computes and its subtree sums and
+// bounds what update computes from its children's.
 func (j *jobs) checkTree() error {
 	count := 0
 	var prev int32 = none
@@ -85,6 +85,7 @@ func (j *jobs) checkTree() error {
 			return err
 		}
 		saved := j.nodes[x]
+		j.setOwn(x)
 		j.update(x)
 		if j.nodes[x] != saved {
 			got := j.nodes[x]
@@ -129,3 +130,7 @@ func (j *jobs) checkTree() error {
 
 // CheckTree verifies Classes' search tree as Hopper.CheckTree does Hopper's.
 func (c *Classes) CheckTree() error { return c.jobs.checkTree() }
+
+// PathLen is the length of Hopper's scratch path: at most the tree's
+// depth, however many queries ran (each resets it).
+func (h *Hopper) PathLen() int { return len(h.path) }

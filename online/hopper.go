@@ -12,25 +12,33 @@ import (
 // none marks an absent tree node (a nil child, an empty tree).
 const none = -1
 
-// A node is a job and its place in the search tree: its remaining tasks T
-// and the slots it holds; its held/T and (held+1)/T as Next and Reclaim
-// compare them (setRatios); its children; and over its subtree the sum of
-// T and the bounds Next and Reclaim descend by. One job's fields sit
-// together, 88 bytes, so that a step down the tree touches one node's
-// cache lines, not one per field; what is cheap to recompute from T and
-// held (the fraction short, whether a whole slot short, the heap
-// priority) is not stored.
+// A job's node in the search tree is two records, both indexed by its id.
+// Its key (hkey) is what a descent by (T, id) reads and what the job's own
+// bounds follow from: its remaining tasks T, the slots it holds and its
+// children, 24 bytes, so that the descents — an event's path down to a
+// random job, the dearest part of an event once the tree outgrows the
+// caches — run over an array a third the size of the nodes, whose top
+// levels stay in cache. Its node is the rest, 64 bytes, one cache line (a
+// large slice is page-aligned): its held/T and (held+1)/T as Next and
+// Reclaim compare them (setRatios), and over its subtree the sum of T and
+// the bounds Next and Reclaim descend by — what an update reads of a
+// child. What is cheap to recompute from T and held (the fraction short,
+// whether a whole slot short, the heap priority) is not stored.
+type hkey struct {
+	t    float64
+	held float64
+	kid  [2]int32 // the left and the right child
+}
+
 type node struct {
-	t, held     float64
-	sum         float64
-	left, right int32
-	ratio       ratio   // held/T (T > 0); for T = 0, everything if it holds a slot, else nothing
-	plus        ratio   // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
-	lo, hi      ratio   // subtree least below, greatest over (below, over)
-	plusLo      ratio   // subtree least plus
-	fracHi      float64 // subtree greatest frac
-	anyShort    bool    // some node of the subtree is short
-	live        bool
+	sum      float64
+	lo, hi   ratio   // subtree least below, greatest over (below, over)
+	plusLo   ratio   // subtree least plus
+	fracHi   float64 // subtree greatest frac
+	ratio    ratio   // held/T (T > 0); for T = 0, everything if it holds a slot, else nothing
+	plus     ratio   // (held+1)/T: a whole slot short of a proportional share when ≤ S/ΣT
+	anyShort bool    // some node of the subtree is short
+	live     bool
 }
 
 // Hopper maintains Hopper's Algorithm 1 (thesis §3.4, Theorem 1; see
@@ -40,12 +48,16 @@ type node struct {
 // (Snapshot).
 //
 // Costs, n the jobs held: Add, Update and Remove O(log n) expected (a
-// treap's rotations), SetHeld O(log n) expected, SetSlots O(1); Target O(1), after an O(log n)
-// search for the cut-off job in the capacity-constrained case, done once
-// after each batch of events (the first Target, Next or Snapshot after an
-// event); Snapshot O(ids). Memory O(ids): the largest number of jobs held
-// at once. In steady state (no more jobs held than before) no method
-// allocates.
+// treap's rotations; an Update whose new count keeps the job between its
+// neighbours in the order, one descent and no rotation), SetHeld O(log n)
+// expected (less when the bounds stop changing partway up, and no descent
+// for the job the last Next or Reclaim named), SetSlots O(1); Target O(1),
+// after an O(log n) search for the cut-off job in the capacity-constrained
+// case, done once after each batch of events (the first Target, Next or
+// Snapshot after an event; an Update of a job after the cut-off job, to a
+// count still after it, keeps the cut); Snapshot O(ids). Memory O(ids): the
+// largest number of jobs held at once. In steady state (no more jobs held
+// than before) no method allocates.
 //
 // The zero Hopper is not usable: create one with New.
 type Hopper struct {
@@ -58,11 +70,19 @@ type Hopper struct {
 
 	// The jobs by id, each a node of the search tree (node); an id not in
 	// use has live false and sits on the free list.
+	keys  []hkey
 	nodes []node
 	free  []int32
 	root  int32
 	n     int
 	path  []int32 // scratch: a root-to-node path (treap.go)
+	// pathTo is the node path leads to from the root, none if path is not
+	// such a path: set by findPath and by Next and Reclaim's descents,
+	// valid while the tree keeps its shape (SetHeld, SetSlots and the
+	// queries keep it), so that SetHeld of the job Next or Reclaim just
+	// named need not descend again.
+	pathTo int32
+	sink   float64 // scratch: what findPathToward read, unused
 
 	// The cut, valid while fresh: the capacity-constrained case holds
 	// (constrained), the cut-off job (cut, none if every job gets V_i) and
@@ -85,7 +105,7 @@ func New(slots, beta float64) (*Hopper, error) {
 	if err := check.NonNegative(fn, check.Scalar, "slots", slots); err != nil {
 		return nil, err
 	}
-	return &Hopper{slots: slots, beta: beta, c: hopper.Factor(beta), root: none}, nil
+	return &Hopper{slots: slots, beta: beta, c: hopper.Factor(beta), root: none, pathTo: none}, nil
 }
 
 // Len is the number of jobs held. O(1).
@@ -109,8 +129,11 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 	if err := h.checkCount(fn, len(h.nodes), remaining, 0); err != nil {
 		return 0, err
 	}
-	id := takeID(&h.free, &h.nodes, node{left: none, right: none})
-	h.nodes[id].t = remaining + 0 // −0 is +0
+	id := takeID(&h.free, &h.nodes, node{})
+	if int(id) == len(h.keys) {
+		h.keys = append(h.keys, hkey{kid: [2]int32{none, none}})
+	}
+	h.keys[id].t = remaining + 0 // −0 is +0
 	h.nodes[id].live = true
 	h.n++
 	h.insert(id)
@@ -128,22 +151,40 @@ const overflows = "makes the jobs' total remaining tasks overflow float64"
 // Update sets job id's remaining tasks to remaining ≥ 0 (finite). An error
 // (an *specsched.InputError naming "id" or "remaining" and the id), with h
 // unchanged, for an id not in use, or a count Add would reject. O(log n)
-// expected.
+// expected: one descent to the job (and, beside it, to its new place), in
+// place when the new count keeps it between its neighbours in the order,
+// else a removal and an insertion from where the two paths part. It keeps
+// the cut fresh if the job was after the cut-off job and still is.
 func (h *Hopper) Update(id int, remaining float64) error {
 	const fn = "online.Hopper.Update"
 	if err := h.checkID(fn, id); err != nil {
 		return err
 	}
-	if err := h.checkCount(fn, id, remaining, h.nodes[id].t); err != nil {
+	if err := h.checkCount(fn, id, remaining, h.keys[id].t); err != nil {
 		return err
 	}
-	old := h.nodes[id].t
+	old := h.keys[id].t
+	keep := h.afterCut(int32(id))
 	h.move(int32(id), remaining+0)
 	if math.IsInf(h.total(), 1) { // summed in the tree's order, it overflowed
 		h.move(int32(id), old)
 		return check.Err(fn, id, "remaining", remaining, overflows)
 	}
+	h.fresh = keep && h.before(h.cut, int32(id)) // the cut is still fresh
 	return nil
+}
+
+// afterCut reports whether the cut is fresh, there is a cut-off job, and
+// job id comes after it. A job moving from after the cut-off job to after
+// it (the cut fresh before the move) changes neither the cut nor what the cut-off job gets: the jobs up to
+// the cut-off job are the same, and so are the subtrees the cut's search
+// sums them by (the path's nodes before the cut-off job are those with
+// the greatest priority between themselves and it, their left subtrees
+// the jobs between them, and a treap's shape over a run of jobs depends
+// on those jobs alone); the case stays capacity-constrained, ΣT being at
+// least those jobs' sum. O(1).
+func (h *Hopper) afterCut(id int32) bool {
+	return h.fresh && h.constrained && h.cut != none && h.before(h.cut, id)
 }
 
 // Remove removes job id (finished, or gone); its id may be returned by a
@@ -161,7 +202,7 @@ func (h *Hopper) Remove(id int) error {
 // release puts id, already out of the tree, back on the free list.
 func (h *Hopper) release(id int32) {
 	h.nodes[id].live = false
-	h.nodes[id].t, h.nodes[id].held = 0, 0
+	h.keys[id].t, h.keys[id].held = 0, 0
 	h.free = append(h.free, id)
 	h.n--
 }
@@ -181,7 +222,9 @@ func (h *Hopper) SetSlots(slots float64) error {
 // alloc.MaxTotal, 2^53), what Next and Reclaim compare with its share. A
 // new job holds 0. An error (an *specsched.InputError on "id", or on
 // "slots"), with h unchanged, for an id not in use or slots out of range.
-// O(log n) expected.
+// O(log n) expected: the path to the job (none to find if the last Next or
+// Reclaim named it and the tree kept its shape since), recomputed bottom-up
+// as far as its bounds change.
 func (h *Hopper) SetHeld(id, slots int) error {
 	const fn = "online.Hopper.SetHeld"
 	if err := h.checkID(fn, id); err != nil {
@@ -190,7 +233,7 @@ func (h *Hopper) SetHeld(id, slots int) error {
 	if err := check.Total(fn, "slots", slots); err != nil {
 		return err
 	}
-	h.nodes[id].held = float64(slots)
+	h.keys[id].held = float64(slots)
 	h.refreshNode(int32(id))
 	return nil
 }
@@ -200,7 +243,7 @@ func (h *Hopper) Held(id int) int {
 	if id < 0 || id >= len(h.nodes) {
 		return 0
 	}
-	return int(h.nodes[id].held)
+	return int(h.keys[id].held)
 }
 
 // Next returns the job that should receive the next free slot, and true,
@@ -246,14 +289,14 @@ func (h *Hopper) Next() (int, bool) {
 	if x := h.firstShort(h.root); x != none && (h.cut == none || h.before(x, h.cut)) {
 		return int(x), true
 	}
-	if h.cut != none && h.nodes[h.cut].held <= h.left0-1 {
+	if h.cut != none && h.keys[h.cut].held <= h.left0-1 {
 		return int(h.cut), true
 	}
 	// 2. The largest fraction before the cut, then the cut's own.
 	best := h.prefixFrac(h.root)
 	cutFrac := -1.0
 	if h.cut != none {
-		if d := h.left0 - h.nodes[h.cut].held; d > 0 && d < 1 {
+		if d := h.left0 - h.keys[h.cut].held; d > 0 && d < 1 {
 			cutFrac = d
 		}
 	}
@@ -269,15 +312,18 @@ func (h *Hopper) Next() (int, bool) {
 // firstAtMost returns the first node of subtree x whose plus ratio is at
 // most r, or none. O(depth).
 func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
+	h.path, h.pathTo = h.path[:0], none
 	for x != none && h.nodes[x].plusLo <= r {
-		if l := h.nodes[x].left; l != none && h.nodes[l].plusLo <= r {
+		h.path = append(h.path, x) // the path to x (pathTo)
+		if l := h.keys[x].kid[0]; l != none && h.nodes[l].plusLo <= r {
 			x = l
 			continue
 		}
 		if h.nodes[x].plus <= r {
+			h.pathTo = x
 			return x
 		}
-		x = h.nodes[x].right
+		x = h.keys[x].kid[1]
 	}
 	return none
 }
@@ -285,15 +331,18 @@ func (h *Hopper) firstAtMost(x int32, r ratio) int32 {
 // firstShort returns the first short node of subtree x, or none.
 // O(depth).
 func (h *Hopper) firstShort(x int32) int32 {
+	h.path, h.pathTo = h.path[:0], none
 	for x != none && h.nodes[x].anyShort {
-		if l := h.nodes[x].left; l != none && h.nodes[l].anyShort {
+		h.path = append(h.path, x) // the path to x (pathTo)
+		if l := h.keys[x].kid[0]; l != none && h.nodes[l].anyShort {
 			x = l
 			continue
 		}
 		if h.short(x) {
+			h.pathTo = x
 			return x
 		}
-		x = h.nodes[x].right
+		x = h.keys[x].kid[1]
 	}
 	return none
 }
@@ -309,14 +358,14 @@ func (h *Hopper) prefixFrac(x int32) float64 {
 	best := -1.0
 	for x != none {
 		if !h.inPrefix(x) {
-			x = h.nodes[x].left
+			x = h.keys[x].kid[0]
 			continue
 		}
-		if l := h.nodes[x].left; l != none {
+		if l := h.keys[x].kid[0]; l != none {
 			best = max(best, h.nodes[l].fracHi)
 		}
 		best = max(best, h.frac(x))
-		x = h.nodes[x].right
+		x = h.keys[x].kid[1]
 	}
 	return best
 }
@@ -325,7 +374,7 @@ func (h *Hopper) prefixFrac(x int32) float64 {
 // largest there (prefixFrac). O(depth).
 func (h *Hopper) firstFrac(x int32, f float64) int32 {
 	for x != none {
-		switch l := h.nodes[x].left; {
+		switch l := h.keys[x].kid[0]; {
 		case l != none && h.nodes[l].fracHi >= f:
 			x = l
 		case !h.inPrefix(x):
@@ -333,7 +382,7 @@ func (h *Hopper) firstFrac(x int32, f float64) int32 {
 		case h.frac(x) == f:
 			return x
 		default:
-			x = h.nodes[x].right
+			x = h.keys[x].kid[1]
 		}
 	}
 	return none
@@ -363,7 +412,7 @@ func (h *Hopper) Reclaim() (int, bool) {
 		if x := h.lastAbove(h.root, holding); x != none && h.before(h.cut, x) {
 			return int(x), true
 		}
-		if h.nodes[h.cut].held > h.left0 {
+		if h.keys[h.cut].held > h.left0 {
 			return int(h.cut), true
 		}
 	}
@@ -375,15 +424,18 @@ func (h *Hopper) Reclaim() (int, bool) {
 // firstBelow returns the first node of subtree x, in (T, id) order, whose
 // below ratio is less than r, or none. O(depth).
 func (h *Hopper) firstBelow(x int32, r ratio) int32 {
+	h.path, h.pathTo = h.path[:0], none
 	for x != none && h.nodes[x].lo < r {
-		if l := h.nodes[x].left; l != none && h.nodes[l].lo < r {
+		h.path = append(h.path, x) // the path to x (pathTo)
+		if l := h.keys[x].kid[0]; l != none && h.nodes[l].lo < r {
 			x = l
 			continue
 		}
 		if h.below(x) < r {
+			h.pathTo = x
 			return x
 		}
-		x = h.nodes[x].right
+		x = h.keys[x].kid[1]
 	}
 	return none
 }
@@ -391,15 +443,18 @@ func (h *Hopper) firstBelow(x int32, r ratio) int32 {
 // lastAbove returns the last node of subtree x, in (T, id) order, whose
 // over ratio is greater than r, or none. O(depth).
 func (h *Hopper) lastAbove(x int32, r ratio) int32 {
+	h.path, h.pathTo = h.path[:0], none
 	for x != none && r < h.nodes[x].hi {
-		if rt := h.nodes[x].right; rt != none && r < h.nodes[rt].hi {
+		h.path = append(h.path, x) // the path to x (pathTo)
+		if rt := h.keys[x].kid[1]; rt != none && r < h.nodes[rt].hi {
 			x = rt
 			continue
 		}
 		if r < h.nodes[x].ratio {
+			h.pathTo = x
 			return x
 		}
-		x = h.nodes[x].left
+		x = h.keys[x].kid[0]
 	}
 	return none
 }
@@ -410,7 +465,7 @@ func (h *Hopper) lastAbove(x int32, r ratio) int32 {
 // (ratio: everything, else nothing), and is never a whole slot short
 // (plus: everything).
 func (h *Hopper) setRatios(id int32) {
-	t, held := h.nodes[id].t, h.nodes[id].held
+	t, held := h.keys[id].t, h.keys[id].held
 	switch {
 	case t > 0:
 		h.nodes[id].ratio, h.nodes[id].plus = quotient(held, t), quotient(held+1, t)
@@ -424,7 +479,7 @@ func (h *Hopper) setRatios(id int32) {
 // below is node x's held/T as Next compares it: its ratio, or everything
 // for a job of 0 tasks (never below its share).
 func (h *Hopper) below(x int32) ratio {
-	if h.nodes[x].t == 0 {
+	if h.keys[x].t == 0 {
 		return everything
 	}
 	return h.nodes[x].ratio
@@ -433,13 +488,13 @@ func (h *Hopper) below(x int32) ratio {
 // short reports whether node x holds at most c·T − 1: a whole slot short
 // of V = c·T (never for T = 0, V = 0).
 func (h *Hopper) short(x int32) bool {
-	return h.nodes[x].held <= h.c*h.nodes[x].t+0-1
+	return h.keys[x].held <= h.c*h.keys[x].t+0-1
 }
 
 // frac is c·T − held of node x if in (0, 1) (held = ⌊V⌋, a
 // largest-remainder candidate), else −1.
 func (h *Hopper) frac(x int32) float64 {
-	if d := h.c*h.nodes[x].t + 0 - h.nodes[x].held; d > 0 && d < 1 {
+	if d := h.c*h.keys[x].t + 0 - h.keys[x].held; d > 0 && d < 1 {
 		return d
 	}
 	return -1
@@ -529,12 +584,12 @@ func (h *Hopper) remainingOf(id int) float64 {
 	if id < 0 || id >= len(h.nodes) {
 		return 0
 	}
-	return h.nodes[id].t
+	return h.keys[id].t
 }
 
 // share is job id's share, with the cut fresh.
 func (h *Hopper) share(id int32) float64 {
-	t := h.nodes[id].t
+	t := h.keys[id].t
 	switch {
 	case h.total() == 0 || h.slots == 0:
 		return 0
@@ -574,7 +629,7 @@ func (h *Hopper) refresh() {
 	h.cut = none
 	before := 0.0 // ΣT of the jobs before x's subtree
 	for x := h.root; x != none; {
-		l := h.nodes[x].left
+		l := h.keys[x].kid[0]
 		ls := 0.0
 		if l != none {
 			ls = h.nodes[l].sum
@@ -582,13 +637,13 @@ func (h *Hopper) refresh() {
 		switch {
 		case h.c*(before+ls) >= h.slots && l != none:
 			x = l
-		case h.c*(before+ls+h.nodes[x].t) >= h.slots:
+		case h.c*(before+ls+h.keys[x].t) >= h.slots:
 			h.cut = x
-			h.left0 = min(h.c*h.nodes[x].t, max(h.slots-h.c*(before+ls), 0))
+			h.left0 = min(h.c*h.keys[x].t, max(h.slots-h.c*(before+ls), 0))
 			return
 		default:
-			before += ls + h.nodes[x].t
-			x = h.nodes[x].right
+			before += ls + h.keys[x].t
+			x = h.keys[x].kid[1]
 		}
 	}
 	// Rounding kept the virtual sizes a hair below S although c·ΣT ≥ S:
@@ -597,7 +652,7 @@ func (h *Hopper) refresh() {
 
 // before reports whether job a comes before job b in (T, id) order.
 func (h *Hopper) before(a, b int32) bool {
-	return h.nodes[a].t < h.nodes[b].t || h.nodes[a].t == h.nodes[b].t && a < b
+	return h.keys[a].t < h.keys[b].t || h.keys[a].t == h.keys[b].t && a < b
 }
 
 // checkID returns an error unless id is in use.

@@ -33,6 +33,7 @@ type jobNode struct {
 	u              float64 // the basis of the per-unit bounds: a job's share, where proportional, is k·u
 	left, right    int32
 	live           bool
+	plus, hold     ratio // (held+1)/u and held/u if T > 0, else everything (setOwn): update's own terms, not recomputed per update
 
 	count            int     // active jobs (T > 0) in the subtree
 	sumT, sumW, sumV float64 // over the subtree
@@ -88,6 +89,7 @@ func (j *jobs) add(class, t, w, v, u float64) int32 {
 	id := takeID(&j.free, &j.nodes, jobNode{})
 	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v, u: u, left: none, right: none, live: true}
 	j.n++
+	j.setOwn(id)
 	j.update(id)
 	j.root = j.insert(j.root, id)
 	if j.ends {
@@ -124,6 +126,7 @@ func (j *jobs) set(id int32, class, t, w, v, u float64) {
 	j.detach(id)
 	n := &j.nodes[id]
 	n.class, n.t, n.w, n.v, n.u, n.left, n.right = class, t, w, v, u, none, none
+	j.setOwn(id)
 	j.update(id)
 	j.root = j.insert(j.root, id)
 	if j.ends {
@@ -164,18 +167,38 @@ func (j *jobs) levelEnd(reaches func(w, a float64) bool) int32 {
 // setHeld changes id's held slots, updating its path. O(log n) expected.
 func (j *jobs) setHeld(id int32, held float64) {
 	j.nodes[id].held = held
+	j.setOwn(id)
 	j.touch(j.root, id)
 }
 
-func (j *jobs) touch(x, id int32) {
+// setOwn sets node id's (held+1)/u and held/u from its held, u and T.
+// O(1).
+func (j *jobs) setOwn(id int32) {
+	n := &j.nodes[id]
+	n.plus, n.hold = everything, everything
+	if n.t > 0 {
+		n.plus, n.hold = quotient(n.held+1, n.u), quotient(n.held, n.u)
+	}
+}
+
+// touch recomputes, bottom-up, the sums and bounds of the nodes on the
+// path from x down to id (whose own fields changed), up to the first that
+// comes out unchanged: a parent's update reads of its children only their
+// sums and bounds, so above it nothing changes. It reports whether x
+// changed. O(depth).
+func (j *jobs) touch(x, id int32) bool {
 	if x != id {
+		c := j.nodes[x].right
 		if j.keyOf(id).less(j.keyOf(x)) {
-			j.touch(j.nodes[x].left, id)
-		} else {
-			j.touch(j.nodes[x].right, id)
+			c = j.nodes[x].left
+		}
+		if !j.touch(c, id) {
+			return false // nothing below changed: nor does x
 		}
 	}
+	old := j.nodes[x]
 	j.update(x)
+	return j.nodes[x] != old
 }
 
 // insert puts id into the subtree rooted at x by its (T, id) key, at the
@@ -258,8 +281,7 @@ func (j *jobs) update(x int32) {
 	n.maxHeld, n.maxHold, n.idleHolds = math.Inf(-1), nothing, false
 	if n.t > 0 {
 		n.count, n.minHeld, n.maxHeld = 1, n.held, n.held
-		n.minPlus, n.minHold = quotient(n.held+1, n.u), quotient(n.held, n.u)
-		n.maxHold = n.minHold
+		n.minPlus, n.minHold, n.maxHold = n.plus, n.hold, n.hold
 	} else {
 		n.idleHolds = n.held > 0
 	}
@@ -440,7 +462,7 @@ func (j *jobs) is(x int32, p probe) bool {
 	}
 	switch {
 	case p.mode == over && p.perWeight:
-		return p.r < quotient(n.held, n.u)
+		return p.r < n.hold
 	case p.mode == over:
 		return p.bound < n.held
 	case !p.perWeight && p.mode == shortWhole:
@@ -448,9 +470,9 @@ func (j *jobs) is(x int32, p probe) bool {
 	case !p.perWeight:
 		return n.held < p.bound
 	case p.mode == shortWhole:
-		return quotient(n.held+1, n.u) <= p.r
+		return n.plus <= p.r
 	}
-	return quotient(n.held, n.u) < p.r
+	return n.hold < p.r
 }
 
 // find returns the first node (the last, if last) of subtree x with lo <

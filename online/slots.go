@@ -47,7 +47,7 @@ func (h *Hopper) SnapshotSlots(dst []int) ([]int, error) {
 	}
 	h.counts = grown(h.counts, len(h.nodes))
 	for id := range h.nodes {
-		h.counts[id] = h.nodes[id].t // 0 for an id not in use (release)
+		h.counts[id] = h.keys[id].t // 0 for an id not in use (release)
 	}
 	return alloc.AllocateSlots(dst, h.counts, slots, h.beta, &h.ws)
 }

@@ -1,0 +1,243 @@
+package online_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/specsched/specsched/alloc"
+	"github.com/specsched/specsched/online"
+)
+
+// TestSetHeldShortOnly: SetHeld recomputes the subtree sums and bounds up
+// its job's path only as far as they change (a node whose sum and bounds
+// come out unchanged leaves its ancestors' unchanged), so a change to
+// whether some job of a subtree is a whole slot short, alone, must still
+// be carried up. β = 1.3, c = 2/1.3: a job of 195 tasks holding 299 is a
+// whole slot short (299 ≤ c·195 − 1 in floats) and one of 156 holding 239
+// is not, yet both hold (held+1)/T = 20/13, the same ratio; a job of 1
+// task holding 10 has the greatest held/T. Taking the first to 300 slots
+// and back changes no least (held+1)/T, least or greatest held/T, greatest
+// fraction or sum over any subtree holding the three — only whether one of
+// them is short. Jobs of 0 tasks (neutral in every bound) around them put
+// the three's subtree at several depths below the root.
+func TestSetHeldShortOnly(t *testing.T) {
+	for extra := range 12 {
+		h, err := online.New(1e6, 1.3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add := func(remaining float64) int {
+			id, err := h.Add(remaining)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		for range extra {
+			add(0)
+		}
+		a, d, e := add(195), add(156), add(1)
+		for range extra {
+			add(0)
+		}
+		for _, step := range [][2]int{{d, 239}, {e, 10}, {a, 299}, {a, 300}, {a, 299}} {
+			if err := h.SetHeld(step[0], step[1]); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.CheckTree(); err != nil {
+				t.Fatalf("%d jobs of 0 tasks on each side, after SetHeld(%d, %d): %v", extra, step[0], step[1], err)
+			}
+		}
+	}
+}
+
+// TestUpdateKeepsCut: an Update that moves a job from after the cut-off
+// job to after it keeps the cut (Hopper.afterCut) — but only a cut that
+// was fresh before it, and only a cut-off job that exists. β = 2 (c = 1),
+// exact small counts, so the shares must equal alloc.Allocate's exactly.
+func TestUpdateKeepsCut(t *testing.T) {
+	check := func(h *online.Hopper, counts []float64, slots float64, when string) {
+		t.Helper()
+		want, err := alloc.Allocate(nil, counts, slots, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := h.Snapshot(nil); !slices.Equal(got, want) {
+			t.Fatalf("%s: Snapshot %v, alloc.Allocate %v", when, got, want)
+		}
+	}
+	build := func(slots float64, counts []float64) *online.Hopper {
+		h, err := online.New(slots, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range counts {
+			if _, err := h.Add(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return h
+	}
+	update := func(h *online.Hopper, counts []float64, id int, v float64) {
+		if err := h.Update(id, v); err != nil {
+			t.Fatal(err)
+		}
+		counts[id] = v
+	}
+
+	// T = 1 … 10 on 20 slots: the cut-off job is T = 6 (15 before it). Two
+	// updates with no query between: the first, before the cut, makes it
+	// stale; the second, after it, must not make it fresh again.
+	counts := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	h := build(20, counts)
+	check(h, counts, 20, "T = 1 … 10")
+	update(h, counts, 0, 4)
+	update(h, counts, 9, 11)
+	check(h, counts, 20, "T0 → 4, then T9 → 11")
+	update(h, counts, 8, 12) // after the cut, the cut fresh: kept
+	check(h, counts, 20, "T8 → 12")
+
+	// T = 1, 2, 3 on 6·(1 + 5e-13) slots: capacity-constrained within
+	// alloc.CaseTolerance, yet the virtual sizes never reach the slots: no
+	// cut-off job, every job gets c·T. Raising the last job's count makes
+	// one.
+	slots := 6 * (1 + 5e-13)
+	counts = []float64{1, 2, 3}
+	h = build(slots, counts)
+	check(h, counts, slots, "T = 1, 2, 3")
+	update(h, counts, 2, 10)
+	check(h, counts, slots, "T2 → 10")
+}
+
+// TestSetHeldAfterQuery: SetHeld of the job Next or Reclaim just named
+// reuses the query's path from the root (Hopper.pathTo) — only while the
+// tree keeps its shape. Between the query and SetHeld, half the time, an
+// arrival, a removal or an update reshapes the tree (the path may then
+// run through rotated nodes); CheckTree after every SetHeld catches a
+// stale path, and the loop must allocate nothing (the path is reset, not
+// grown). Both cases: capacity-constrained (Next's whole-slot descent)
+// and proportional (its per-task descents), with Reclaim's.
+func TestSetHeldAfterQuery(t *testing.T) {
+	for _, load := range []float64{0.5, 2} { // slots per unit of c·ΣT
+		rng := rand.New(rand.NewPCG(14, uint64(load*10)))
+		h, err := online.New(1, 1.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var live []int
+		total := 0.0
+		for range 100 {
+			v := float64(1 + rng.IntN(5))
+			id, err := h.Add(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			live, total = append(live, id), total+v
+		}
+		if err := h.SetSlots(math.Round(load * total * 2 / 1.5)); err != nil {
+			t.Fatal(err)
+		}
+		reshape := func() {
+			k := rng.IntN(len(live))
+			switch rng.IntN(6) {
+			case 0:
+				if err := h.Remove(live[k]); err != nil {
+					t.Fatal(err)
+				}
+				live[k] = live[len(live)-1]
+				live = live[:len(live)-1]
+			case 1:
+				id, err := h.Add(float64(1 + rng.IntN(5)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				live = append(live, id)
+			case 2:
+				if err := h.Update(live[k], float64(1+rng.IntN(5))); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		step := func(id int, ok bool, delta int) {
+			if rng.IntN(2) == 0 {
+				reshape()
+			}
+			if !ok || !slices.Contains(live, id) {
+				return
+			}
+			if err := h.SetHeld(id, h.Held(id)+delta); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.CheckTree(); err != nil {
+				t.Fatalf("load %v: %v", load, err)
+			}
+		}
+		for range 3000 {
+			id, ok := h.Next()
+			step(id, ok, 1)
+			id, ok = h.Reclaim()
+			step(id, ok, -1)
+		}
+		next := testing.AllocsPerRun(1000, func() {
+			if id, ok := h.Next(); ok {
+				_ = h.SetHeld(id, h.Held(id)+1)
+			}
+		})
+		reclaim := testing.AllocsPerRun(1000, func() {
+			if id, ok := h.Reclaim(); ok {
+				_ = h.SetHeld(id, h.Held(id)-1)
+			}
+		})
+		if next != 0 || reclaim != 0 {
+			t.Errorf("load %v: Next and SetHeld allocate %v per run, Reclaim and SetHeld %v", load, next, reclaim)
+		}
+	}
+}
+
+// TestQueryPath: each of Next's descents (a whole slot short before the
+// cut; a whole slot short per task, then short at all per task, in the
+// proportional case) leaves the path from the root to the job it names,
+// for SetHeld to reuse — the path reset at each query, so that repeated
+// queries allocate nothing, and the job named last on it, so that SetHeld
+// updates its node. β = 2 (c = 1).
+func TestQueryPath(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		slots  float64
+		counts []float64
+		held   int // every job's
+	}{
+		{"constrained, short", 3, []float64{1, 2, 3, 4, 5}, 0},
+		{"proportional, a whole slot short", 30, []float64{1, 2, 3, 4, 5}, 0},
+		{"proportional, short by a fraction", 7.5, []float64{1, 1, 1, 1, 1}, 1}, // shares 1.5
+	} {
+		h, err := online.New(tc.slots, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range tc.counts {
+			id, err := h.Add(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.SetHeld(id, tc.held); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if allocs := testing.AllocsPerRun(1000, func() { h.Next() }); allocs != 0 || h.PathLen() > h.Len() {
+			t.Errorf("%s: Next allocates %v per call; a path of %d nodes after 1000 calls, %d jobs", tc.name, allocs, h.PathLen(), h.Len())
+		}
+		id, ok := h.Next()
+		if !ok {
+			t.Fatalf("%s: Next names no job", tc.name)
+		}
+		if err := h.SetHeld(id, h.Held(id)+1); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.CheckTree(); err != nil {
+			t.Fatalf("%s: SetHeld(%d) after Next: %v", tc.name, id, err)
+		}
+	}
+}
