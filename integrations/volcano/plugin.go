@@ -130,6 +130,13 @@ type jobState struct {
 
 var _ framework.Plugin = (*Plugin)(nil)
 
+// init registers New under PluginName in Volcano's plug-in registry, so a
+// scheduler binary that imports this package (for its side effect) can list
+// "hopper" in volcano-scheduler.conf like a built-in plug-in.
+func init() {
+	framework.RegisterPluginBuilder(PluginName, New)
+}
+
 // New builds the plug-in from its volcano-scheduler.conf arguments (thesis
 // §3.5); it is the framework.PluginBuilder to register under PluginName.
 // Arguments that are missing, of the wrong type or out of range keep their
