@@ -1,11 +1,14 @@
 package volcano
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	v1 "k8s.io/api/core/v1"
 
 	"volcano.sh/volcano/pkg/scheduler/framework"
 )
@@ -94,5 +97,54 @@ func TestArguments(t *testing.T) {
 				t.Errorf("log lines %q, want %d", sink.lines, c.logs)
 			}
 		})
+	}
+}
+
+// TestBadBetaEvents: every job whose β annotation the plug-in cannot use
+// gets one Warning event on its own PodGroup, through the session's event
+// recorder, with the annotation's text verbatim (a "%" in it is not read as
+// a format); good and missing annotations get none.
+func TestBadBetaEvents(t *testing.T) {
+	bad := []string{"1", "-3", "NaN", "+Inf", "one point five", " ", "1.5x", "1e400", "50%d"}
+	spec := sessionSpec{nodes: 2, cpus: 3, eps: DefaultEpsilon, jobs: []jobSpec{
+		{name: "good", pending: 2, beta: "1.7"},
+		{name: "none", pending: 2},
+	}}
+	for i, raw := range bad {
+		spec.jobs = append(spec.jobs, jobSpec{name: fmt.Sprintf("bad%d", i), pending: 1 + i%3, beta: raw})
+	}
+	recorder := &eventLog{}
+	ssn, plugin, sink := openSession(spec, recorder)
+	defer framework.CloseSession(ssn)
+	if plugin == nil {
+		t.Fatal("the session did not build the hopper plug-in")
+	}
+	if len(sink.lines) != len(bad) {
+		t.Errorf("%d log lines, want %d: %q", len(sink.lines), len(bad), sink.lines)
+	}
+	byName := map[string][]event{}
+	for _, e := range recorder.events {
+		byName[e.name] = append(byName[e.name], e)
+	}
+	for i, raw := range bad {
+		name := fmt.Sprintf("bad%d", i)
+		got := byName[name]
+		if len(got) != 1 {
+			t.Errorf("job %s (β %q): %d events, want 1: %+v", name, raw, len(got), got)
+			continue
+		}
+		e := got[0]
+		if e.namespace != testNamespace || e.eventType != v1.EventTypeWarning || e.reason != EventBadBeta {
+			t.Errorf("job %s: event %+v, want a Warning %s on %s/%s", name, e, EventBadBeta, testNamespace, name)
+		}
+		for _, part := range []string{string(jobID(name)), AnnotationBeta, strconv.Quote(raw)} {
+			if !strings.Contains(e.message, part) {
+				t.Errorf("job %s: event message %q does not name %s", name, e.message, part)
+			}
+		}
+		delete(byName, name)
+	}
+	if len(byName) != 0 {
+		t.Errorf("events on other objects: %+v", byName)
 	}
 }

@@ -7,11 +7,15 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/record"
 	schedulingv1beta1 "volcano.sh/apis/pkg/apis/scheduling/v1beta1"
 
 	"volcano.sh/volcano/pkg/scheduler/actions/allocate"
 	"volcano.sh/volcano/pkg/scheduler/api"
+	"volcano.sh/volcano/pkg/scheduler/cache"
 	"volcano.sh/volcano/pkg/scheduler/conf"
 	"volcano.sh/volcano/pkg/scheduler/framework"
 	"volcano.sh/volcano/pkg/scheduler/uthelper"
@@ -213,3 +217,67 @@ type fataler interface {
 }
 
 func jobID(name string) api.JobID { return api.JobID(testNamespace + "/" + name) }
+
+// event is one event a session recorded: on which object, of what type,
+// for what reason, with what message.
+type event struct {
+	namespace, name   string
+	eventType, reason string
+	message           string
+}
+
+// eventLog is a record.EventRecorder that keeps every event with the
+// namespace and name of its object (client-go's FakeRecorder keeps only a
+// string without the object's name).
+type eventLog struct {
+	mu     sync.Mutex
+	events []event
+}
+
+var _ record.EventRecorder = (*eventLog)(nil)
+
+func (l *eventLog) Event(object runtime.Object, eventType, reason, message string) {
+	e := event{eventType: eventType, reason: reason, message: message}
+	if m, err := meta.Accessor(object); err == nil {
+		e.namespace, e.name = m.GetNamespace(), m.GetName()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, e)
+}
+
+func (l *eventLog) Eventf(object runtime.Object, eventType, reason, messageFmt string, args ...interface{}) {
+	l.Event(object, eventType, reason, fmt.Sprintf(messageFmt, args...))
+}
+
+func (l *eventLog) AnnotatedEventf(object runtime.Object, _ map[string]string, eventType, reason, messageFmt string, args ...interface{}) {
+	l.Eventf(object, eventType, reason, messageFmt, args...)
+}
+
+// openSession opens a session on the spec with the hopper plug-in and the
+// given event recorder, on a scheduler cache built by Volcano's
+// cache.NewCustomMockSchedulerCache with the fake binder, evictor and
+// status updater — what uthelper.TestCommonStruct does, which keeps its
+// recorder to itself. The caller closes the session.
+func openSession(s sessionSpec, recorder record.EventRecorder) (*framework.Session, *Plugin, *logSink) {
+	var plugin *Plugin
+	sink := &logSink{}
+	framework.RegisterPluginBuilder(PluginName, func(args framework.Arguments) framework.Plugin {
+		plugin = newPlugin(args, sink.logf)
+		return plugin
+	})
+	sc := cache.NewCustomMockSchedulerCache("hopper-test", util.NewFakeBinder(0), util.NewFakeEvictor(0), &util.FakeStatusUpdater{}, nil, nil, recorder)
+	nodes, pods, groups := s.objects()
+	for _, node := range nodes {
+		sc.AddOrUpdateNode(node)
+	}
+	for _, pod := range pods {
+		sc.AddPod(pod)
+	}
+	for _, group := range groups {
+		sc.AddPodGroupV1beta1(group)
+	}
+	sc.AddQueueV1beta1(util.BuildQueue("default", 1, nil))
+	ssn := framework.OpenSession(sc, hopperTiers(s.eps), nil)
+	return ssn, plugin, sink
+}

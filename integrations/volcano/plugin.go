@@ -54,8 +54,8 @@ const (
 // speculative copy is a second slot for a task).
 const (
 	// AnnotationBeta on a PodGroup sets the job's β, a decimal number
-	// > 1. Bad values (≤ 1, NaN, ±Inf, not a number) are logged and
-	// ignored.
+	// > 1. Bad values (≤ 1, NaN, ±Inf, not a number) are logged, reported
+	// as an EventBadBeta event on the PodGroup and ignored.
 	AnnotationBeta = "hopper.specsched.io/beta"
 	// AnnotationSpeculative = "true" on a pod marks it as a speculative
 	// copy of a task already counted (for Spark, an executor pod asked for
@@ -63,6 +63,11 @@ const (
 	// target but does not count as a remaining task.
 	AnnotationSpeculative = "hopper.specsched.io/speculative"
 )
+
+// EventBadBeta is the reason of the Warning event the plug-in records on a
+// PodGroup whose AnnotationBeta it cannot use (once per session, like the log
+// line; Kubernetes' event correlator folds the repeats into a count).
+const EventBadBeta = "HopperBadBeta"
 
 // Plugin is the "hopper" Volcano plug-in (thesis §3.5, Algorithm 2, run once
 // per scheduling session).
@@ -257,7 +262,7 @@ func (p *Plugin) OnSessionOpen(ssn *framework.Session) {
 				tasks++
 			}
 		}
-		st.beta = p.jobBeta(job)
+		st.beta = p.jobBeta(ssn, job)
 		demands[i] = JobDemand{Tasks: tasks, Beta: st.beta}
 		p.jobs[uid] = st
 	}
@@ -281,15 +286,20 @@ func isSpeculative(pod *v1.Pod) bool {
 }
 
 // jobBeta picks the job's β: annotation, else fit, else default (thesis
-// §3.1; conference paper §7.2 for the online fit).
-func (p *Plugin) jobBeta(job *api.JobInfo) float64 {
+// §3.1; conference paper §7.2 for the online fit). A bad annotation is
+// logged and reported as a Warning event (EventBadBeta) on the PodGroup.
+func (p *Plugin) jobBeta(ssn *framework.Session, job *api.JobInfo) float64 {
 	if job.PodGroup != nil {
 		if raw, ok := job.PodGroup.Annotations[AnnotationBeta]; ok {
 			b, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
 			if err == nil && validBeta(b) {
 				return b
 			}
-			p.logf("hopper: job %s: annotation %s = %q is not a finite number > 1; using the fitted or default β", job.UID, AnnotationBeta, raw)
+			msg := fmt.Sprintf("job %s: annotation %s = %q is not a finite number > 1; using the fitted or default β", job.UID, AnnotationBeta, raw)
+			p.logf("hopper: %s", msg)
+			// The session's recorder takes a format: the annotation's
+			// text must not be read as one.
+			ssn.RecordPodGroupEvent(job.PodGroup, v1.EventTypeWarning, EventBadBeta, strings.ReplaceAll(msg, "%", "%%"))
 		}
 	}
 	var fit stragglers.ParetoFit
