@@ -138,31 +138,18 @@ func hopperTiers(eps float64) []conf.Tier {
 // the placements (CheckBind).
 func runSession(t fataler, s sessionSpec, check bool) outcome {
 	t.Helper()
-	var plugin *Plugin
-	sink := &logSink{}
-	builder := func(args framework.Arguments) framework.Plugin {
-		plugin = newPlugin(args, sink.logf)
-		return plugin
-	}
-	nodes, pods, groups := s.objects()
+	h := newHarness(s)
 	// The session shares the pod objects and the bind writes their node
 	// name: note the waiting ones first.
 	waiting := map[string]bool{}
-	for _, pod := range pods {
+	for _, pod := range h.test.Pods {
 		if pod.Spec.NodeName == "" {
 			waiting[pod.Name] = true
 		}
 	}
-	test := uthelper.TestCommonStruct{
-		Name:      "hopper",
-		Plugins:   map[string]framework.PluginBuilder{PluginName: builder},
-		Pods:      pods,
-		Nodes:     nodes,
-		PodGroups: groups,
-		Queues:    []*schedulingv1beta1.Queue{util.BuildQueue("default", 1, nil)},
-	}
-	ssn := test.RegisterSession(hopperTiers(s.eps), nil)
-	defer test.Close()
+	ssn := h.test.RegisterSession(hopperTiers(s.eps), nil)
+	defer h.test.Close()
+	plugin, sink, test := h.plugin, h.sink, &h.test
 	if plugin == nil {
 		t.Fatalf("the harness did not build the hopper plug-in")
 	}
@@ -208,6 +195,32 @@ func runSession(t fataler, s sessionSpec, check bool) outcome {
 	}
 	out.logs = sink.lines
 	return out
+}
+
+// harness is uthelper's TestCommonStruct for a spec, with a builder that
+// keeps the plug-in it builds and sends its warnings to sink.
+type harness struct {
+	test   uthelper.TestCommonStruct
+	plugin *Plugin
+	sink   *logSink
+}
+
+func newHarness(s sessionSpec) *harness {
+	h := &harness{sink: &logSink{}}
+	builder := func(args framework.Arguments) framework.Plugin {
+		h.plugin = newPlugin(args, h.sink.logf)
+		return h.plugin
+	}
+	nodes, pods, groups := s.objects()
+	h.test = uthelper.TestCommonStruct{
+		Name:      "hopper",
+		Plugins:   map[string]framework.PluginBuilder{PluginName: builder},
+		Pods:      pods,
+		Nodes:     nodes,
+		PodGroups: groups,
+		Queues:    []*schedulingv1beta1.Queue{util.BuildQueue("default", 1, nil)},
+	}
+	return h
 }
 
 // fataler is what runSession needs of *testing.T, *testing.B and *rapid.T.
