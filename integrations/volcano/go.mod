@@ -16,6 +16,7 @@ require (
 	github.com/specsched/specsched v0.0.0
 	k8s.io/api v0.30.2
 	k8s.io/apimachinery v0.30.2
+	k8s.io/client-go v0.30.2
 	k8s.io/klog/v2 v2.120.1
 	pgregory.net/rapid v1.2.0
 	volcano.sh/apis v1.10.0
@@ -46,6 +47,7 @@ require (
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/matttproud/golang_protobuf_extensions v1.0.4 // indirect
+	github.com/mitchellh/mapstructure v1.5.0 // indirect
 	github.com/moby/sys/mountinfo v0.6.2 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.2 // indirect
@@ -72,7 +74,6 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/apiextensions-apiserver v0.25.0 // indirect
 	k8s.io/apiserver v0.30.2 // indirect
-	k8s.io/client-go v0.30.2 // indirect
 	k8s.io/cloud-provider v0.25.0 // indirect
 	k8s.io/component-base v0.30.2 // indirect
 	k8s.io/component-helpers v0.30.2 // indirect

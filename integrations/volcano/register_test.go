@@ -11,10 +11,10 @@ import (
 // lists), and the builder found there builds this plug-in with its
 // arguments.
 func TestRegisteredAtInit(t *testing.T) {
-	if registeredAtInit == nil {
+	if hopperAtInit == nil {
 		t.Fatalf("no plug-in builder registered under %q at init", PluginName)
 	}
-	built := registeredAtInit(framework.Arguments{ArgEpsilon: 0.25, ArgBeta: 1.3})
+	built := hopperAtInit(framework.Arguments{ArgEpsilon: 0.25, ArgBeta: 1.3})
 	if built == nil || built.Name() != "hopper" {
 		t.Fatalf("the registered builder built %v, want the hopper plug-in", built)
 	}
