@@ -1,6 +1,7 @@
 package volcano
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/specsched/specsched"
+	"volcano.sh/volcano/pkg/scheduler/api"
 
 	"volcano.sh/volcano/pkg/scheduler/framework"
 )
@@ -146,5 +150,76 @@ func TestBadBetaEvents(t *testing.T) {
 	}
 	if len(byName) != 0 {
 		t.Errorf("events on other objects: %+v", byName)
+	}
+}
+
+// TestDecideErrorFields: Decide's bad inputs come back as an InputError
+// naming the job and field, and a nil dst as an error, not a panic; a nil
+// workspace computes what a fresh one does.
+func TestDecideErrorFields(t *testing.T) {
+	cases := []struct {
+		name    string
+		dst     *Decision
+		jobs    []JobDemand
+		betaRef float64
+		index   int
+		field   string
+	}{
+		{"nil dst", nil, []JobDemand{{3, 1.5}}, 1.5, -1, "dst"},
+		{"ref β 1", &Decision{}, []JobDemand{{3, 1.5}}, 1, -1, "betaRef"},
+		{"ref β +Inf", &Decision{}, []JobDemand{{3, 1.5}}, math.Inf(1), -1, "betaRef"},
+		{"job 1 tasks -2", &Decision{}, []JobDemand{{3, 1.5}, {-2, 1.5}}, 1.5, 1, "Tasks"},
+		{"job 2 β NaN", &Decision{}, []JobDemand{{3, 1.5}, {1, 1.2}, {4, math.NaN()}}, 1.5, 2, "Beta"},
+		{"job 0 β 0.9", &Decision{}, []JobDemand{{3, 0.9}}, 1.5, 0, "Beta"},
+	}
+	for _, c := range cases {
+		err := Decide(c.dst, c.jobs, 10, c.betaRef, 0.1, nil)
+		var ie *specsched.InputError
+		if !errors.As(err, &ie) || ie.Func != "volcano.Decide" || ie.Index != c.index || ie.Field != c.field {
+			t.Errorf("%s: error %v, want an InputError of volcano.Decide on job %d field %s", c.name, err, c.index, c.field)
+		}
+	}
+	jobs := []JobDemand{{4, 1.5}, {6, 1.2}, {0, 3}}
+	var withNil, withWS Decision
+	if err := Decide(&withNil, jobs, 6, 1.5, 0.1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := Decide(&withWS, jobs, 6, 1.5, 0.1, &Workspace{}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(withWS, withNil); diff != "" {
+		t.Errorf("nil workspace (-fresh +nil):\n%s", diff)
+	}
+}
+
+// TestNilInputs: the exported methods on a nil plug-in and OnSessionOpen on
+// a nil session do nothing, and the hooks' helpers refuse what is not a
+// job or a task, rather than panic.
+func TestNilInputs(t *testing.T) {
+	var nilPlugin *Plugin
+	nilPlugin.OnSessionOpen(nil)
+	nilPlugin.OnSessionClose(nil)
+	if target, ok := nilPlugin.Target("x"); target != 0 || ok || nilPlugin.Floor() != 0 || nilPlugin.Slots() != 0 || nilPlugin.String() != "hopper(nil)" || nilPlugin.Name() != PluginName {
+		t.Errorf("a nil plug-in answers target %d (known %v), floor %d, slots %d, %q", target, ok, nilPlugin.Floor(), nilPlugin.Slots(), nilPlugin.String())
+	}
+	sink := &logSink{}
+	p := newPlugin(nil, sink.logf)
+	p.OnSessionOpen(nil)
+	if p.jobs != nil {
+		t.Errorf("OnSessionOpen(nil) left jobs %v", p.jobs)
+	}
+	(&Plugin{}).OnSessionClose(nil)
+	for _, obj := range []interface{}{nil, "job", (*api.JobInfo)(nil), &api.JobInfo{UID: "unknown"}} {
+		if j, ok := p.jobOf(obj); ok || j != nil {
+			t.Errorf("jobOf(%#v) = %v, %v", obj, j, ok)
+		}
+	}
+	for _, obj := range []interface{}{nil, "task", (*api.TaskInfo)(nil), &api.TaskInfo{}} {
+		if isSpeculativeTask(obj) {
+			t.Errorf("isSpeculativeTask(%#v) = true", obj)
+		}
+	}
+	if got := p.victims(nil, []*api.TaskInfo{nil, {Job: "a"}}); got != nil {
+		t.Errorf("victims of a nil preemptor: %v", got)
 	}
 }

@@ -3,6 +3,7 @@ package volcano
 import (
 	"math"
 
+	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/fairness"
 )
@@ -46,12 +47,32 @@ type Decision struct {
 // exactly.
 //
 // Special cases: jobs with no tasks get target 0 and do not count in N;
-// slots ≤ 0 gives every job 0. betaRef must be > 1 and finite and every
-// job's Beta too, eps in [0, 1]: otherwise the library's *InputError is
-// returned (the plug-in validates them first, so it never reaches this).
+// slots ≤ 0 gives every job 0. dst must not be nil; a nil ws uses a
+// temporary workspace. betaRef must be > 1 and finite and every job's Beta
+// too, every job's Tasks ≥ 0, eps in [0, 1]: otherwise a
+// *specsched.InputError naming the job and field is returned and dst is
+// left unspecified (the plug-in validates β first, so it never reaches
+// this).
 //
 // Complexity: O(n) for n jobs; dst and ws are reused when large enough.
 func Decide(dst *Decision, jobs []JobDemand, slots int, betaRef, eps float64, ws *Workspace) error {
+	if dst == nil {
+		return &specsched.InputError{Func: decideFunc, Index: -1, Field: "dst", Text: "nil", Reason: "must not be nil"}
+	}
+	if ws == nil {
+		ws = &Workspace{}
+	}
+	if !validBeta(betaRef) {
+		return &specsched.InputError{Func: decideFunc, Index: -1, Field: "betaRef", Value: betaRef, Reason: "must be finite and > 1"}
+	}
+	for i, job := range jobs {
+		if job.Tasks < 0 {
+			return &specsched.InputError{Func: decideFunc, Index: i, Field: "Tasks", Value: float64(job.Tasks), Reason: "must be ≥ 0"}
+		}
+		if !validBeta(job.Beta) {
+			return &specsched.InputError{Func: decideFunc, Index: i, Field: "Beta", Value: job.Beta, Reason: "must be finite and > 1"}
+		}
+	}
 	n := len(jobs)
 	dst.Targets = resizeInts(dst.Targets, n)
 	dst.Virtual = resizeFloats(dst.Virtual, n)
@@ -88,6 +109,8 @@ func Decide(dst *Decision, jobs []JobDemand, slots int, betaRef, eps float64, ws
 	}
 	return nil
 }
+
+const decideFunc = "volcano.Decide"
 
 // Workspace holds Decide's scratch memory; the zero value is ready to use.
 // Reusing one makes steady-state sessions allocation-free (§3.5's

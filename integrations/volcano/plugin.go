@@ -205,6 +205,9 @@ func (p *Plugin) Name() string { return PluginName }
 // Target returns the job's target for the current session and whether the
 // session knows the job (thesis §3.5, Algorithm 2's integer share).
 func (p *Plugin) Target(uid api.JobID) (int, bool) {
+	if p == nil {
+		return 0, false
+	}
 	j, ok := p.jobs[uid]
 	if !ok {
 		return 0, false
@@ -214,19 +217,37 @@ func (p *Plugin) Target(uid api.JobID) (int, bool) {
 
 // Floor returns the current session's ε-fair floor ⌊(1−ε)·S/N⌋ (thesis
 // §3.5).
-func (p *Plugin) Floor() int { return p.decision.Floor }
+func (p *Plugin) Floor() int {
+	if p == nil {
+		return 0
+	}
+	return p.decision.Floor
+}
 
 // Slots returns the current session's S, in slots of the session's largest
 // pod shape (see Plugin; thesis §3.1's slots).
-func (p *Plugin) Slots() int { return p.slots }
+func (p *Plugin) Slots() int {
+	if p == nil {
+		return 0
+	}
+	return p.slots
+}
 
 // OnSessionOpen computes every job's target and registers the hooks that
-// enforce it (thesis §3.5; see Plugin). On a library error it logs and
-// registers nothing, leaving the session to the other plug-ins.
+// enforce it (thesis §3.5; see Plugin). On a library error, or a nil
+// session or plug-in, it logs and registers nothing, leaving the session to
+// the other plug-ins.
 //
 // Complexity: O(P log P + J log J + N·R) for P pods, J jobs, N nodes and R
 // resource dimensions.
 func (p *Plugin) OnSessionOpen(ssn *framework.Session) {
+	if p == nil || ssn == nil {
+		klog.Warningf("hopper: OnSessionOpen on a nil plug-in or session (%p, %p); no targets", p, ssn)
+		return
+	}
+	if p.logf == nil {
+		p.logf = klog.Warningf
+	}
 	uids := make([]api.JobID, 0, len(ssn.Jobs))
 	for uid := range ssn.Jobs {
 		uids = append(uids, uid)
@@ -241,8 +262,16 @@ func (p *Plugin) OnSessionOpen(ssn *framework.Session) {
 		job := ssn.Jobs[uid]
 		st := &states[i]
 		st.index, st.uid = i, uid
+		p.jobs[uid] = st
+		if job == nil {
+			demands[i] = JobDemand{Beta: p.beta}
+			continue
+		}
 		tasks := 0
 		for _, task := range job.Tasks {
+			if task == nil {
+				continue
+			}
 			var counts bool
 			switch {
 			case task.Status == api.Pending:
@@ -264,7 +293,6 @@ func (p *Plugin) OnSessionOpen(ssn *framework.Session) {
 		}
 		st.beta = p.jobBeta(ssn, job)
 		demands[i] = JobDemand{Tasks: tasks, Beta: st.beta}
-		p.jobs[uid] = st
 	}
 	p.slots = sessionSlots(ssn, shape)
 
@@ -378,6 +406,9 @@ func sessionSlots(ssn *framework.Session, shape *api.Resource) int {
 // register installs the session hooks (see Plugin).
 func (p *Plugin) register(ssn *framework.Session) {
 	ssn.AddAllocatableFn(p.Name(), func(_ *api.QueueInfo, candidate *api.TaskInfo) bool {
+		if candidate == nil {
+			return true
+		}
 		j, ok := p.jobs[candidate.Job]
 		if !ok {
 			return true
@@ -385,15 +416,15 @@ func (p *Plugin) register(ssn *framework.Session) {
 		return j.held < j.target
 	})
 	ssn.AddJobOrderFn(p.Name(), func(l, r interface{}) int {
-		lj, lok := p.jobs[l.(*api.JobInfo).UID]
-		rj, rok := p.jobs[r.(*api.JobInfo).UID]
+		lj, lok := p.jobOf(l)
+		rj, rok := p.jobOf(r)
 		if !lok || !rok {
 			return 0
 		}
 		return p.compare(lj, rj)
 	})
 	ssn.AddTaskOrderFn(p.Name(), func(l, r interface{}) int {
-		ls, rs := isSpeculative(l.(*api.TaskInfo).Pod), isSpeculative(r.(*api.TaskInfo).Pod)
+		ls, rs := isSpeculativeTask(l), isSpeculativeTask(r)
 		switch {
 		case ls == rs:
 			return 0
@@ -405,7 +436,7 @@ func (p *Plugin) register(ssn *framework.Session) {
 	})
 	ssn.AddJobStarvingFns(p.Name(), func(obj interface{}) bool {
 		job, ok := obj.(*api.JobInfo)
-		if !ok {
+		if !ok || job == nil {
 			return false
 		}
 		j, ok := p.jobs[job.UID]
@@ -418,18 +449,42 @@ func (p *Plugin) register(ssn *framework.Session) {
 	ssn.AddReclaimableFn(p.Name(), evictable)
 	ssn.AddEventHandler(&framework.EventHandler{
 		AllocateFunc: func(event *framework.Event) {
+			if event == nil || event.Task == nil {
+				return
+			}
 			if j, ok := p.jobs[event.Task.Job]; ok {
 				j.held++
 				j.pending--
 			}
 		},
 		DeallocateFunc: func(event *framework.Event) {
+			if event == nil || event.Task == nil {
+				return
+			}
 			if j, ok := p.jobs[event.Task.Job]; ok {
 				j.held--
 				j.pending++
 			}
 		},
 	})
+}
+
+// jobOf is the session's state of a job handed to a hook as an
+// interface{} (a *api.JobInfo).
+func (p *Plugin) jobOf(obj interface{}) (*jobState, bool) {
+	job, ok := obj.(*api.JobInfo)
+	if !ok || job == nil {
+		return nil, false
+	}
+	j, ok := p.jobs[job.UID]
+	return j, ok
+}
+
+// isSpeculativeTask is isSpeculative for a task handed to a hook as an
+// interface{} (a *api.TaskInfo).
+func isSpeculativeTask(obj interface{}) bool {
+	task, ok := obj.(*api.TaskInfo)
+	return ok && task != nil && isSpeculative(task.Pod)
 }
 
 // compare is the job order: when capacity is short (ΣV ≥ S, Guideline 1 of
@@ -471,6 +526,9 @@ func (p *Plugin) compare(l, r *jobState) int {
 // crossed). A preemptee of the preemptor's own job is kept: it does not
 // change the job's count.
 func (p *Plugin) victims(preemptor *api.TaskInfo, preemptees []*api.TaskInfo) []*api.TaskInfo {
+	if preemptor == nil {
+		return nil
+	}
 	pj, ok := p.jobs[preemptor.Job]
 	if !ok || pj.held >= pj.target {
 		return nil
@@ -478,6 +536,9 @@ func (p *Plugin) victims(preemptor *api.TaskInfo, preemptees []*api.TaskInfo) []
 	taken := map[api.JobID]int{}
 	var out []*api.TaskInfo
 	for _, victim := range preemptees {
+		if victim == nil {
+			continue
+		}
 		if victim.Job == preemptor.Job {
 			out = append(out, victim)
 			continue
@@ -497,10 +558,16 @@ func (p *Plugin) victims(preemptor *api.TaskInfo, preemptees []*api.TaskInfo) []
 // OnSessionClose drops the session's state (thesis §3.5: targets are
 // recomputed from the next session's snapshot).
 func (p *Plugin) OnSessionClose(*framework.Session) {
+	if p == nil {
+		return
+	}
 	p.jobs = nil
 }
 
 // String describes the plug-in's settings, for logs.
 func (p *Plugin) String() string {
+	if p == nil {
+		return "hopper(nil)"
+	}
 	return fmt.Sprintf("hopper(ε=%v, β=%v, minFitSamples=%d)", p.eps, p.beta, p.minFitSamples)
 }
