@@ -5,10 +5,12 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/record"
 	schedulingv1beta1 "volcano.sh/apis/pkg/apis/scheduling/v1beta1"
@@ -38,6 +40,10 @@ type jobSpec struct {
 	copies  int
 	running int
 	beta    string
+	// finished are the durations in seconds of the job's Succeeded pods
+	// (start time to the container's finish); a duration ≤ 0 gives a pod
+	// with no start time.
+	finished []float64
 }
 
 // sessionSpec is a cluster of identical nodes of cpus one-CPU slots each.
@@ -85,6 +91,19 @@ func (s sessionSpec) objects() ([]*v1.Node, []*v1.Pod, []*schedulingv1beta1.PodG
 		}
 		for i := 0; i < job.pending; i++ {
 			pods = append(pods, util.BuildPod(testNamespace, podName(job.name, "t", i), "", v1.PodPending, slotRequest(), job.name, nil, nil))
+		}
+		start := time.Date(2015, 6, 1, 0, 0, 0, 0, time.UTC)
+		for i, seconds := range job.finished {
+			pod := util.BuildPod(testNamespace, podName(job.name, "f", i), "", v1.PodSucceeded, slotRequest(), job.name, nil, nil)
+			if seconds > 0 {
+				pod.Status.StartTime = &metav1.Time{Time: start}
+				finish := metav1.Time{Time: start.Add(time.Duration(seconds * float64(time.Second)))}
+				pod.Status.ContainerStatuses = []v1.ContainerStatus{
+					{Name: "early", State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{FinishedAt: metav1.Time{Time: start.Add(time.Millisecond)}}}},
+					{Name: "main", State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{FinishedAt: finish}}},
+				}
+			}
+			pods = append(pods, pod)
 		}
 		for i := 0; i < job.copies; i++ {
 			pod := util.BuildPod(testNamespace, podName(job.name, "x", i), "", v1.PodPending, slotRequest(), job.name, nil, nil)
