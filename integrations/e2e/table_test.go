@@ -15,11 +15,16 @@ import (
 // default β given. β is never fitted here (hopper.minFitSamples far above any
 // job's pods): a job's β is its annotation's or the default.
 func hopperConf(eps, beta float64) string {
-	return fmt.Sprintf(`actions: "enqueue, allocate, backfill"
+	return hopperConfWith("enqueue, allocate, backfill", "  - name: priority\n", eps, beta)
+}
+
+// hopperConfWith is hopperConf with the given actions and the plug-ins
+// before gang (YAML list items of the first tier, or "").
+func hopperConfWith(actions, first string, eps, beta float64) string {
+	return fmt.Sprintf(`actions: "%s"
 tiers:
 - plugins:
-  - name: priority
-  - name: gang
+%s  - name: gang
     enablePreemptable: false
   - name: conformance
   - name: hopper
@@ -30,7 +35,7 @@ tiers:
 - plugins:
   - name: predicates
   - name: nodeorder
-`, eps, beta)
+`, actions, first, eps, beta)
 }
 
 // defaultConf is Volcano's default policy for the comparison: gang for
@@ -72,9 +77,9 @@ func TestTable21(t *testing.T) {
 	beta := map[string]string{"hopper.specsched.io/beta": "1.5"}
 	s.createPodGroup("a", 1, beta)
 	s.createPodGroup("b", 1, beta)
-	s.createPods("a", "t", 4, false)
-	s.createPods("a", "x", 4, true)
-	s.createPods("b", "t", 6, false)
+	s.createPods("a", "t", 4, podSpec{})
+	s.createPods("a", "x", 4, podSpec{speculative: true})
+	s.createPods("b", "t", 6, podSpec{})
 	w := s.watchPods()
 	s.startScheduler(hopperConf(1, 1.5), sessionPeriod)
 

@@ -46,6 +46,7 @@ type podSpec struct {
 	group       string
 	name        string
 	speculative bool
+	preemptable bool          // Volcano may evict it (volcano.sh/preemptable)
 	duration    time.Duration // 0: runs until deleted
 }
 
@@ -55,6 +56,9 @@ func (s *stack) createPod(ctx context.Context, p podSpec) error {
 	annotations := map[string]string{annotationGroup: p.group}
 	if p.speculative {
 		annotations[volcano.AnnotationSpeculative] = "true"
+	}
+	if p.preemptable {
+		annotations[schedulingv1beta1.PodPreemptable] = "true"
 	}
 	if p.duration > 0 {
 		annotations[annotationDuration] = p.duration.String()
@@ -83,11 +87,13 @@ func (s *stack) createPod(ctx context.Context, p podSpec) error {
 	return err
 }
 
-// createPods creates n pods of group named group-prefix-i.
-func (s *stack) createPods(group, prefix string, n int, speculative bool) {
+// createPods creates n pods of group named group-prefix-i, otherwise like
+// like.
+func (s *stack) createPods(group, prefix string, n int, like podSpec) {
 	s.t.Helper()
 	for i := range n {
-		p := podSpec{group: group, name: fmt.Sprintf("%s-%s%d", group, prefix, i), speculative: speculative}
+		p := like
+		p.group, p.name = group, fmt.Sprintf("%s-%s%d", group, prefix, i)
 		if err := s.createPod(context.Background(), p); err != nil {
 			s.t.Fatalf("create pod %s: %v", p.name, err)
 		}
@@ -102,6 +108,7 @@ type podRecord struct {
 	seen        time.Time // first seen by the informer
 	bound       time.Time // first seen with spec.nodeName, by the informer's clock
 	finished    time.Time // first seen Succeeded, by the informer's clock
+	deleted     time.Time // seen deleted (evicted), by the informer's clock
 }
 
 // podWatch follows every pod of the namespace through a shared informer (a
@@ -145,9 +152,24 @@ func (s *stack) watchPods() *podWatch {
 			r.finished = now
 		}
 	}
+	remove := func(obj any) {
+		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = tomb.Obj
+		}
+		pod, ok := obj.(*corev1.Pod)
+		if !ok {
+			return
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if r := w.pods[pod.Name]; r != nil && r.deleted.IsZero() {
+			r.deleted = time.Now()
+		}
+	}
 	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    update,
 		UpdateFunc: func(_, obj any) { update(obj) },
+		DeleteFunc: remove,
 	}); err != nil {
 		s.t.Fatal(err)
 	}
@@ -184,6 +206,24 @@ func (w *podWatch) boundBy(speculative bool) map[string]int {
 		}
 	}
 	return count
+}
+
+// holding is, per group, the pods that hold a slot now (bound, neither
+// finished nor deleted) and the pods still waiting (not bound, not deleted).
+func (w *podWatch) holding() (held, waiting map[string]int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	held, waiting = map[string]int{}, map[string]int{}
+	for _, r := range w.pods {
+		switch {
+		case !r.deleted.IsZero() || !r.finished.IsZero():
+		case !r.bound.IsZero():
+			held[r.group]++
+		default:
+			waiting[r.group]++
+		}
+	}
+	return held, waiting
 }
 
 // records is a copy of every pod's record.
