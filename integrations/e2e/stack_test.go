@@ -128,6 +128,14 @@ type stackOptions struct {
 func newStack(t *testing.T, opts stackOptions) *stack {
 	t.Helper()
 	dir := t.TempDir()
+	if keep := os.Getenv("SPECSCHED_E2E_LOGS"); keep != "" {
+		// Kept for reading after the run: logs, confs, etcd's data.
+		kept, err := os.MkdirTemp(keep, strings.ReplaceAll(t.Name(), "/", "_")+"-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir = kept
+	}
 	s := &stack{t: t, dir: dir}
 	t.Cleanup(s.stopAll)
 
@@ -358,7 +366,14 @@ func (s *stack) installCRDs() {
 // scheduling session every period.
 func (s *stack) startScheduler(conf string, period time.Duration) *process {
 	s.t.Helper()
-	confPath := filepath.Join(s.dir, "volcano-scheduler.conf")
+	// A directory of its own: Volcano watches the conf's directory and
+	// reloads on every write in it, so beside the logs it would reload
+	// (and log that it did) in a loop.
+	confDir := filepath.Join(s.dir, "scheduler-conf")
+	if err := os.MkdirAll(confDir, 0o755); err != nil {
+		s.t.Fatal(err)
+	}
+	confPath := filepath.Join(confDir, "volcano-scheduler.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o600); err != nil {
 		s.t.Fatal(err)
 	}
@@ -372,8 +387,17 @@ func (s *stack) startScheduler(conf string, period time.Duration) *process {
 		"--cache-dumper=false",
 		"--kube-api-qps=500",
 		"--kube-api-burst=1000",
-		"--v=2",
+		"--v="+schedulerVerbosity(),
 	)
+}
+
+// schedulerVerbosity is vc-scheduler's klog level: SPECSCHED_E2E_SCHED_V, or
+// 2 (its sessions' start and end, no per-task lines).
+func schedulerVerbosity() string {
+	if v := os.Getenv("SPECSCHED_E2E_SCHED_V"); v != "" {
+		return v
+	}
+	return "2"
 }
 
 // addNodes creates n KWOK nodes named prefix-i, each with cpus CPUs (a pod of

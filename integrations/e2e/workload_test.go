@@ -46,7 +46,6 @@ type podSpec struct {
 	group       string
 	name        string
 	speculative bool
-	preemptable bool          // Volcano may evict it (volcano.sh/preemptable)
 	duration    time.Duration // 0: runs until deleted
 }
 
@@ -56,9 +55,6 @@ func (s *stack) createPod(ctx context.Context, p podSpec) error {
 	annotations := map[string]string{annotationGroup: p.group}
 	if p.speculative {
 		annotations[volcano.AnnotationSpeculative] = "true"
-	}
-	if p.preemptable {
-		annotations[schedulingv1beta1.PodPreemptable] = "true"
 	}
 	if p.duration > 0 {
 		annotations[annotationDuration] = p.duration.String()

@@ -1,0 +1,195 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	schedulingv1beta1 "volcano.sh/apis/pkg/apis/scheduling/v1beta1"
+
+	"github.com/specsched/specsched/fairness"
+)
+
+// knownGap, when SPECSCHED_E2E_KNOWN_GAPS is unset, skips the checks of
+// behaviour issue 20 asks for that the plug-in does not have yet, saying
+// which; set it to run them (they fail until the plug-in changes).
+func knownGap(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("SPECSCHED_E2E_KNOWN_GAPS") == "" {
+		t.Skipf("known gap (set SPECSCHED_E2E_KNOWN_GAPS=1 to check it): %s", what)
+	}
+}
+
+// gangCluster starts a stack with room for slots pods, PodGroup g of
+// minMember 5 with 3 pods, x and y with 10 pods each, and hopper at ε, β.
+func gangCluster(t *testing.T, slots int, eps, beta float64) (*stack, *podWatch) {
+	s := newStack(t, stackOptions{})
+	s.addNodes("node", 1, slots)
+	s.createPodGroup("g", 5, nil)
+	s.createPods("g", "t", 3, podSpec{})
+	s.createPodGroup("x", 1, nil)
+	s.createPods("x", "t", 10, podSpec{})
+	s.createPodGroup("y", 1, nil)
+	s.createPods("y", "t", 10, podSpec{})
+	w := s.watchPods()
+	s.startScheduler(hopperConf(eps, beta), sessionPeriod)
+	return s, w
+}
+
+// TestGangBlocked runs hopper beside gang at the default ε = 0.1 on room for
+// 8 pods. PodGroup g asks for minMember 5 but has only 3 pods: gang never
+// lets it run, so none of its pods may be bound and it never reaches phase
+// Running; x and y (10 tasks each) are bound no further than their hopper
+// targets over the three jobs.
+func TestGangBlocked(t *testing.T) {
+	const (
+		slots = 8
+		eps   = 0.1
+		beta  = 1.5
+	)
+	s, w := gangCluster(t, slots, eps, beta)
+
+	// PodGroup UIDs order hopper's jobs; the targets do not depend on the
+	// order of jobs with equal demand up to which of x and y gets the odd
+	// slot, so compare the multiset.
+	all, err := fairness.AllocateSlots(nil, []float64{3, 10, 10}, slots, beta, eps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * sessionPeriod)
+	got := s.settle(w, 1, 10*sessionPeriod, 60*time.Second)
+	if got["g"] != 0 {
+		t.Errorf("gang-blocked g has %d pods bound, want 0", got["g"])
+	}
+	if got["x"]+got["y"] > all[1]+all[2] {
+		t.Errorf("x %d + y %d bound, more than their targets %d + %d over the three jobs", got["x"], got["y"], all[1], all[2])
+	}
+	pg, err := s.vc.SchedulingV1beta1().PodGroups(namespace).Get(context.Background(), "g", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.Status.Phase == schedulingv1beta1.PodGroupRunning {
+		t.Errorf("PodGroup g is %s with 3 of its minMember 5 pods", pg.Status.Phase)
+	}
+	t.Logf("PodGroup g: phase %q, 0 bound; bound x %d, y %d of %d slots (targets over g, x, y: %v)",
+		pg.Status.Phase, got["x"], got["y"], slots, all)
+}
+
+// TestGangHoldsNoSlot is TestGangBlocked's cluster with what issue 20 asks
+// further: g holds no slot, so all 8 go to x and y as fairness.AllocateSlots
+// shares them between those two. The plug-in gives g a target like any job
+// with pending pods (its OnSessionOpen does not ask gang's JobValid), so the
+// slots of g's target stay idle.
+func TestGangHoldsNoSlot(t *testing.T) {
+	knownGap(t, "hopper counts a gang-blocked job (minMember not met) in its targets, leaving that target's slots idle; the plug-in should leave out jobs that fail ssn.JobValid")
+	const (
+		slots = 8
+		eps   = 0.1
+		beta  = 1.5
+	)
+	s, w := gangCluster(t, slots, eps, beta)
+
+	want, err := fairness.AllocateSlots(nil, []float64{10, 10}, slots, beta, eps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.settle(w, slots, 10*sessionPeriod, 60*time.Second)
+	if got["g"] != 0 || got["x"] != want[0] || got["y"] != want[1] {
+		t.Errorf("bound g %d / x %d / y %d, want 0 / %d / %d", got["g"], got["x"], got["y"], want[0], want[1])
+	}
+}
+
+// TestFloorAcrossSessions: x and y (40 pods of 2 s each) fill room for 8;
+// then z (20 pods of 2 s) arrives. Slots turn over every second or so, so
+// every session hands freed slots out again. From the moment z holds the
+// ε-fair floor ⌊(1−ε)·8/3⌋ = 2, the test samples the jobs' holdings every
+// 100 ms for 6 s and checks, against targets from fairness.AllocateSlots
+// over the pods then left: every job with pods waiting holds at least
+// min(floor, its pods), and no job holds more than its target while another
+// holds fewer with pods waiting. A finished pod leaves its job below target
+// until the next session (200 ms) binds a successor and the informer sees
+// it, so a breach counts only when it lasts more than 1 s (5 sessions).
+func TestFloorAcrossSessions(t *testing.T) {
+	const (
+		slots = 8
+		eps   = 0.1
+		beta  = 1.5
+		grace = time.Second
+	)
+	s := newStack(t, stackOptions{podStages: podStagesComplete})
+	s.addNodes("node", 1, slots)
+	short := podSpec{duration: 2 * time.Second}
+	s.createPodGroup("x", 1, nil)
+	s.createPods("x", "t", 40, short)
+	s.createPodGroup("y", 1, nil)
+	s.createPods("y", "t", 40, short)
+	w := s.watchPods()
+	s.startScheduler(hopperConf(eps, beta), sessionPeriod)
+	s.settle(w, slots, 0, 60*time.Second)
+
+	s.createPodGroup("z", 1, nil)
+	s.createPods("z", "t", 20, short)
+	groups := []string{"x", "y", "z"}
+	floor := int((1 - eps) * float64(slots) / float64(len(groups))) // ⌊(1−ε)·S/N⌋
+	waitFor(t, "z to reach the ε-fair floor", 30*time.Second, func(context.Context) (bool, error) {
+		held, _ := w.holding()
+		return held["z"] >= floor, nil
+	})
+
+	breachSince := map[string]time.Time{}
+	breach := func(key, msg string, now time.Time) {
+		since, ok := breachSince[key]
+		if !ok {
+			breachSince[key] = now
+			return
+		}
+		if now.Sub(since) > grace {
+			t.Errorf("%s for %v", msg, now.Sub(since).Round(10*time.Millisecond))
+			breachSince[key] = now.Add(time.Hour) // report once
+		}
+	}
+	samples := 0
+	for end := time.Now().Add(6 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		now := time.Now()
+		held, waiting := w.holding()
+		remaining := make([]float64, len(groups))
+		for i, g := range groups {
+			remaining[i] = float64(held[g] + waiting[g])
+		}
+		targets, err := fairness.AllocateSlots(nil, remaining, slots, beta, eps, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for i, g := range groups {
+			if waiting[g] > 0 && held[g] < min(floor, int(remaining[i])) {
+				key := "floor " + g
+				seen[key] = true
+				breach(key, fmt.Sprintf("job %s holds %d, below the ε-fair floor %d, with %d pods waiting", g, held[g], floor, waiting[g]), now)
+			}
+		}
+		for i, over := range groups {
+			for k, under := range groups {
+				if held[over] > targets[i] && held[under] < targets[k] && waiting[under] > 0 {
+					key := "target " + over + " " + under
+					seen[key] = true
+					breach(key, fmt.Sprintf("job %s holds %d > its target %d while %s holds %d < %d with %d pods waiting",
+						over, held[over], targets[i], under, held[under], targets[k], waiting[under]), now)
+				}
+			}
+		}
+		for key, since := range breachSince {
+			if !seen[key] && since.Before(now) {
+				delete(breachSince, key)
+			}
+		}
+		samples++
+	}
+	held, waiting := w.holding()
+	t.Logf("%d samples; at the end held %v, waiting %v, floor %d", samples, held, waiting, floor)
+}
