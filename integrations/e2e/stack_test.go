@@ -97,7 +97,7 @@ const token = "specsched-e2e"
 // test has created its objects. Every process is stopped by its pid in
 // t.Cleanup, whether the test passed or not.
 type stack struct {
-	t          *testing.T
+	t          testing.TB
 	dir        string
 	kubeconfig string
 	cfg        *rest.Config
@@ -125,7 +125,7 @@ type stackOptions struct {
 
 // newStack starts etcd, the API server (with Volcano's CRDs) and KWOK on free
 // loopback ports in a temporary directory.
-func newStack(t *testing.T, opts stackOptions) *stack {
+func newStack(t testing.TB, opts stackOptions) *stack {
 	t.Helper()
 	dir := t.TempDir()
 	if keep := os.Getenv("SPECSCHED_E2E_LOGS"); keep != "" {
@@ -363,8 +363,8 @@ func (s *stack) installCRDs() {
 }
 
 // startScheduler writes conf and starts our vc-scheduler with it, one
-// scheduling session every period.
-func (s *stack) startScheduler(conf string, period time.Duration) *process {
+// scheduling session every period; extra flags follow the suite's.
+func (s *stack) startScheduler(conf string, period time.Duration, extra ...string) *process {
 	s.t.Helper()
 	// A directory of its own: Volcano watches the conf's directory and
 	// reloads on every write in it, so beside the logs it would reload
@@ -377,18 +377,19 @@ func (s *stack) startScheduler(conf string, period time.Duration) *process {
 	if err := os.WriteFile(confPath, []byte(conf), 0o600); err != nil {
 		s.t.Fatal(err)
 	}
-	return s.start("vc-scheduler",
-		"--kubeconfig="+s.kubeconfig,
-		"--scheduler-conf="+confPath,
-		"--schedule-period="+period.String(),
+	args := []string{
+		"--kubeconfig=" + s.kubeconfig,
+		"--scheduler-conf=" + confPath,
+		"--schedule-period=" + period.String(),
 		"--leader-elect=false",
 		fmt.Sprintf("--listen-address=127.0.0.1:%d", freePort(s.t)),
 		fmt.Sprintf("--healthz-address=127.0.0.1:%d", freePort(s.t)),
 		"--cache-dumper=false",
 		"--kube-api-qps=500",
 		"--kube-api-burst=1000",
-		"--v="+schedulerVerbosity(),
-	)
+		"--v=" + schedulerVerbosity(),
+	}
+	return s.start("vc-scheduler", append(args, extra...)...)
 }
 
 // schedulerVerbosity is vc-scheduler's klog level: SPECSCHED_E2E_SCHED_V, or
@@ -446,7 +447,7 @@ func (s *stack) addNodes(prefix string, n, cpus int) {
 }
 
 // freePort is a TCP port free on 127.0.0.1 when asked.
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -458,7 +459,7 @@ func freePort(t *testing.T) int {
 
 // writeKey writes a fresh RSA key for the API server's service-account
 // tokens (it takes the private key as both key files).
-func writeKey(t *testing.T, path string) {
+func writeKey(t testing.TB, path string) {
 	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
@@ -472,7 +473,7 @@ func writeKey(t *testing.T, path string) {
 
 // writeKubeconfig writes a kubeconfig for the stack's user, for the scheduler
 // and KWOK.
-func writeKubeconfig(t *testing.T, path, host string) {
+func writeKubeconfig(t testing.TB, path, host string) {
 	t.Helper()
 	conf := fmt.Sprintf(`apiVersion: v1
 kind: Config

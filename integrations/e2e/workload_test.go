@@ -258,7 +258,7 @@ func (s *stack) settle(w *podWatch, want int, hold, timeout time.Duration) map[s
 }
 
 // waitFor polls cond every 200 ms until it holds or timeout passes.
-func waitFor(t *testing.T, what string, timeout time.Duration, cond func(ctx context.Context) (bool, error)) {
+func waitFor(t testing.TB, what string, timeout time.Duration, cond func(ctx context.Context) (bool, error)) {
 	t.Helper()
 	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, timeout, true, cond)
 	if err != nil {
