@@ -544,7 +544,7 @@ func (p *probe) Use(d *Decision, k, g int) error {
 				t.Fatalf("CanUse(%d) of %d active", bad, d.Active())
 			}
 			switch p.r.(type) {
-			case *SpeculateRule, *BestEffortRule:
+			case *SpeculateRule, *BestEffortRule, *IdleRule: // canJudge's
 				p.miss("sim.InJobRule.CanUse", bad, "k")
 			case *PlanRule:
 				p.miss("sim.PlanRule.CanUse", bad, "k")
