@@ -590,10 +590,10 @@ const reproReading = `## Reading the tables
   with SRPT when both run one speculation algorithm per job, so the gain is
   the allocation's alone. With the thesis's own rule (speculate) Hopper
   gains a little (0.5–8%; with Mantri's kill-and-restart variant it loses
-  11.6% on FB-2010, not traced): SRPT caps a job at its unfinished tasks, and that rule's
-  copies do not count in the demand, so under SRPT they run only in slots
-  the job's own tasks leave. With S slots busy and mean task duration 1, a
-  slot frees every 1/S on average — 1/200 of a task on the default
+  11.6% on FB-2010, not traced): SRPT caps a job at its unfinished tasks,
+  and that rule's copies do not count in the demand, so under SRPT they run
+  only in slots the job's own tasks leave. With S slots busy and mean task
+  duration 1, a slot frees every 1/S on average — 1/200 of a task on the default
   cluster, far less than the time a straggler takes to be detected (0.1 of
   a new copy's duration, later under observed progress) — so a copy that
   may take the next free slot barely waits.
@@ -608,10 +608,11 @@ const reproReading = `## Reading the tables
   unscheduled tasks, and Hopper's allocation adds nothing: with best
   effort, GRASS, Dolly and Hadoop's rule the two end within about 1% in
   every table, and with LATE's and Spark's rules Hopper is behind, by up to
-  5.7% and 3.1% (FB-2010; we have not traced why). At the lowest priority — a copy only on a slot no job's
-  unscheduled task wants (srpt-conserving+idle, sim.IdleRule) — SRPT's
-  copies wait for slots to go idle, rarer the higher the load, and Hopper
-  gains more the higher the load (the lowest-priority rows).
+  5.7% and 3.1% (FB-2010; we have not traced why). At the lowest
+  priority — a copy only on a slot no job's unscheduled task wants
+  (srpt-conserving+idle, sim.IdleRule) — SRPT's copies wait for slots to go
+  idle, rarer the higher the load, and Hopper gains more the higher the load
+  (the lowest-priority rows).
 - **How much speculation is worth.** No allocation of copies gains more
   than speculation itself: Hopper's gain over SRPT without any copy (the
   estimator table). With exact or early estimates (oracle, progress)
