@@ -2,6 +2,7 @@ package volcano
 
 import (
 	"math"
+	"slices"
 
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
@@ -74,10 +75,10 @@ func Decide(dst *Decision, jobs []JobDemand, slots int, betaRef, eps float64, ws
 		}
 	}
 	n := len(jobs)
-	dst.Targets = resizeInts(dst.Targets, n)
-	dst.Virtual = resizeFloats(dst.Virtual, n)
+	dst.Targets = slices.Grow(dst.Targets[:0], n)[:n]
+	dst.Virtual = slices.Grow(dst.Virtual[:0], n)[:n]
 	dst.Floor, dst.Constrained = 0, false
-	ws.scaled = resizeFloats(ws.scaled, n)
+	ws.scaled = slices.Grow(ws.scaled[:0], n)[:n]
 	unit, err := alloc.VirtualSize(1, betaRef)
 	if err != nil {
 		return err
@@ -118,18 +119,4 @@ const decideFunc = "volcano.Decide"
 type Workspace struct {
 	scaled []float64
 	fair   fairness.Workspace
-}
-
-func resizeInts(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	return s[:n]
-}
-
-func resizeFloats(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
 }

@@ -93,18 +93,34 @@ func wantTargets(t *rapid.T, s sessionSpec) ([]int, int) {
 	return dec.Targets, dec.Floor
 }
 
+// checkedSession draws a session (genSession), runs it through the plug-in
+// and fails unless its targets are the library's (wantTargets); it returns
+// the session, the targets, the ε-fair floor and the outcome.
+func checkedSession(t *rapid.T, withRunning bool) (sessionSpec, []int, int, outcome) {
+	s := genSession(t, withRunning)
+	want, floor := wantTargets(t, s)
+	got := runSession(t, s, false)
+	if diff := cmp.Diff(want, got.targets); diff != "" {
+		t.Fatalf("targets (-library +plug-in):\n%s", diff)
+	}
+	return s, want, floor, got
+}
+
+// checkRerun runs s again and fails unless it binds the same pods as got.
+func checkRerun(t *rapid.T, s sessionSpec, got outcome) {
+	again := runSession(t, s, false)
+	if diff := cmp.Diff(got.boundBy, again.boundBy); diff != "" {
+		t.Fatalf("not deterministic (-first +second):\n%s", diff)
+	}
+}
+
 // testPendingSessions: sessions with nothing running. Every job is placed
 // exactly min(target, its waiting pods) — so no job passes its target, a
 // job below target waits only when it has nothing left to place, every job
 // with tasks keeps min(floor, waiting) — the total stays within the slots,
 // and the same session gives the same pods.
 func testPendingSessions(t *rapid.T) {
-	s := genSession(t, false)
-	want, floor := wantTargets(t, s)
-	got := runSession(t, s, false)
-	if diff := cmp.Diff(want, got.targets); diff != "" {
-		t.Fatalf("targets (-library +plug-in):\n%s", diff)
-	}
+	s, want, floor, got := checkedSession(t, false)
 	if got.floor != floor || got.slots != s.slots() {
 		t.Fatalf("floor %d slots %d, want %d %d", got.floor, got.slots, floor, s.slots())
 	}
@@ -122,10 +138,7 @@ func testPendingSessions(t *rapid.T) {
 	if total > got.slots {
 		t.Fatalf("bound %d pods on %d slots", total, got.slots)
 	}
-	again := runSession(t, s, false)
-	if diff := cmp.Diff(got.boundBy, again.boundBy); diff != "" {
-		t.Fatalf("not deterministic (-first +second):\n%s", diff)
-	}
+	checkRerun(t, s, got)
 }
 
 func TestPendingSessions(t *testing.T) { rapid.Check(t, testPendingSessions) }
@@ -137,12 +150,7 @@ func TestPendingSessions(t *testing.T) { rapid.Check(t, testPendingSessions) }
 // min(target − held, waiting), hence keeps the floor; the same session
 // gives the same pods.
 func testRunningSessions(t *rapid.T) {
-	s := genSession(t, true)
-	want, floor := wantTargets(t, s)
-	got := runSession(t, s, false)
-	if diff := cmp.Diff(want, got.targets); diff != "" {
-		t.Fatalf("targets (-library +plug-in):\n%s", diff)
-	}
+	s, want, floor, got := checkedSession(t, true)
 	slots := s.slots()
 	held, withinTargets := 0, true
 	for i, job := range s.jobs {
@@ -171,10 +179,7 @@ func testRunningSessions(t *rapid.T) {
 			}
 		}
 	}
-	again := runSession(t, s, false)
-	if diff := cmp.Diff(got.boundBy, again.boundBy); diff != "" {
-		t.Fatalf("not deterministic (-first +second):\n%s", diff)
-	}
+	checkRerun(t, s, got)
 }
 
 func TestRunningSessions(t *testing.T) { rapid.Check(t, testRunningSessions) }
