@@ -12,14 +12,17 @@
 //
 // Once per scheduling session, OnSessionOpen takes Volcano's snapshot of
 // every job (a PodGroup, api.JobInfo) and computes an integer target per job
-// with fairness.AllocateSlots. The session's callbacks then keep every job at
-// its target: the allocate and reclaim actions ask AllocatableFn before
-// placing each task, and it refuses a task whose job already holds its
-// target; JobOrderFn picks the next job; JobStarvingFn names the jobs below
-// target as the preemptors; PreemptableFn and ReclaimableFn never take a job
-// below its target (so never below the ε-fair floor); an event handler keeps
-// the per-job counts current as tasks are placed and evicted within the
-// session. See Plugin for the mapping from pods to tasks, β and slots.
+// with fairness.AllocateSlots (a job the session's JobValid refuses, such as
+// a gang short of its minMember, gets none). The session's callbacks then
+// keep every job at its target while another waits below its own: the
+// allocate and reclaim actions ask AllocatableFn before placing each task,
+// and it refuses a task whose job already holds its target unless no job is
+// left waiting (work conservation: slots no waiting job can use go to the
+// others); JobOrderFn serves jobs below their target first; JobStarvingFn
+// names the jobs below target as the preemptors; PreemptableFn and
+// ReclaimableFn never take a job below its target (so never below the ε-fair
+// floor); an event handler keeps the per-job counts current as tasks are
+// placed and evicted within the session. See Plugin for the mapping from pods to tasks, β and slots.
 //
 // The decision itself (targets, floor, order) is the pure function Decide,
 // separate from the Volcano plumbing, so it can be checked against the

@@ -44,6 +44,11 @@ type jobSpec struct {
 	// (start time to the container's finish); a duration ≤ 0 gives a pod
 	// with no start time.
 	finished []float64
+	// minMember is the PodGroup's minMember (0: 1); phase its phase
+	// ("": Inqueue); selector the node selector of its pending pods.
+	minMember int32
+	phase     schedulingv1beta1.PodGroupPhase
+	selector  map[string]string
 }
 
 // sessionSpec is a cluster of identical nodes of cpus one-CPU slots each.
@@ -83,14 +88,21 @@ func (s sessionSpec) objects() ([]*v1.Node, []*v1.Pod, []*schedulingv1beta1.PodG
 		if job.beta != "" {
 			annotations[AnnotationBeta] = job.beta
 		}
-		groups = append(groups, util.BuildPodGroupWithAnno(job.name, testNamespace, "default", 1, nil, schedulingv1beta1.PodGroupInqueue, annotations))
+		minMember, phase := job.minMember, job.phase
+		if minMember == 0 {
+			minMember = 1
+		}
+		if phase == "" {
+			phase = schedulingv1beta1.PodGroupInqueue
+		}
+		groups = append(groups, util.BuildPodGroupWithAnno(job.name, testNamespace, "default", minMember, nil, phase, annotations))
 		for i := 0; i < job.running; i++ {
 			node := nodeName(placed / s.cpus)
 			placed++
 			pods = append(pods, util.BuildPod(testNamespace, podName(job.name, "r", i), node, v1.PodRunning, slotRequest(), job.name, nil, nil))
 		}
 		for i := 0; i < job.pending; i++ {
-			pods = append(pods, util.BuildPod(testNamespace, podName(job.name, "t", i), "", v1.PodPending, slotRequest(), job.name, nil, nil))
+			pods = append(pods, util.BuildPod(testNamespace, podName(job.name, "t", i), "", v1.PodPending, slotRequest(), job.name, nil, job.selector))
 		}
 		start := time.Date(2015, 6, 1, 0, 0, 0, 0, time.UTC)
 		for i, seconds := range job.finished {

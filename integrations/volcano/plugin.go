@@ -74,8 +74,11 @@ const EventBadBeta = "HopperBadBeta"
 //
 // Jobs. Every job of the session with pending or allocated pods (Pending,
 // Allocated, Pipelined, Binding, Bound, Running) has T = those pods less the
-// ones annotated AnnotationSpeculative; its demand is all of them. Jobs are
-// taken in UID order, so nothing depends on Go's map order.
+// ones annotated AnnotationSpeculative; its demand is all of them. A job the
+// session's JobValid refuses (gang: fewer pods than its PodGroup's
+// minMember) has T = 0: Volcano's actions skip it, so it gets no target and
+// does not count among the N jobs sharing the slots. Jobs are taken in UID
+// order, so nothing depends on Go's map order.
 //
 // β. The PodGroup's AnnotationBeta if it is a number > 1; else, when the job
 // has at least minFitSamples Succeeded pods with a start time and a
@@ -91,12 +94,26 @@ const EventBadBeta = "HopperBadBeta"
 // is not subtracted.
 //
 // Targets come from Decide. The hooks registered in OnSessionOpen:
-//   - AllocatableFn refuses a task whose job holds its target: this is the
-//     per-job cap. Volcano's allocate, preempt and reclaim actions ask it
-//     before every placement, with the task (hence the job) in hand, which
-//     the queue-level OverusedFn is not.
-//   - JobOrderFn: smallest virtual size first when ΣV ≥ S (Guideline 1),
-//     else lowest held/target; ties by UID.
+//   - AllocatableFn refuses a task whose job holds its target while another
+//     job waits below its own target: this is the per-job cap. Volcano's
+//     allocate, preempt and reclaim actions ask it before every placement,
+//     with the task (hence the job) in hand, which the queue-level
+//     OverusedFn is not. A job waits when it holds fewer pods than its
+//     target, has Pending pods, its target reaches its PodGroup's minMember
+//     (else gang would discard what it gets), it is not Pending itself (the
+//     enqueue action did not admit it) and none of its pods failed the
+//     session's predicates. When no job waits, a job at or past its target
+//     may take a free slot: the plug-in is work-conserving, as the thesis's
+//     allocation is (§3.5: slots a job cannot use go to the others), rather
+//     than leaving a target its job has no pods for idle until the next
+//     session.
+//   - JobOrderFn: jobs below their target first; then smallest virtual
+//     size first when ΣV ≥ S (Guideline 1), else lowest held/target (target
+//     0 last); ties by UID. Volcano's allocate action takes one job at a
+//     time in this order and puts it back after each placement, so within a
+//     queue every waiting job has been served, or found it cannot be, before
+//     a job at its target is offered a slot. (A job refused by
+//     AllocatableFn loses its turn for the session: Volcano drops the task.)
 //   - TaskOrderFn: within a job, tasks before speculative copies, so the
 //     job's target goes to its remaining tasks first (§3.3); otherwise
 //     Volcano's own order.
@@ -106,7 +123,9 @@ const EventBadBeta = "HopperBadBeta"
 //     holds its target; a victim only if its job stays at or above its
 //     target afterwards, hence never below the ε-fair floor.
 //   - An event handler counts allocations and evictions as the actions make
-//     them, so the checks above see the session's current holdings.
+//     them, so the checks above see the session's current holdings (an
+//     evicted pod is Releasing: it leaves its job's held count and does not
+//     return to its pending count; a discarded placement does).
 type Plugin struct {
 	eps, beta     float64
 	minFitSamples int
@@ -120,17 +139,26 @@ type Plugin struct {
 	decision Decision
 	ws       Workspace
 	slots    int
+	// listed holds the jobs that may be waiting (see Plugin); waiting
+	// drops those that are not, so the check is amortised O(1) per call.
+	listed []*jobState
 }
 
 // jobState is one job's view within a session.
 type jobState struct {
 	index   int // position in UID order, the input index of Decide
 	uid     api.JobID
+	info    *api.JobInfo // the session's job, for its live phase and fit errors
 	target  int
 	held    int // pods in Allocated, Pipelined, Binding, Bound or Running
 	pending int
 	virtual float64
 	beta    float64
+	// minMember is the PodGroup's minMember (gang's minimum), invalid
+	// that the session's JobValid refused the job.
+	minMember int
+	invalid   bool
+	listed    bool // in Plugin.listed
 }
 
 var _ framework.Plugin = (*Plugin)(nil)
@@ -291,6 +319,10 @@ func (p *Plugin) OnSessionOpen(ssn *framework.Session) {
 				tasks++
 			}
 		}
+		st.info, st.minMember = job, int(job.MinAvailable)
+		if vr := ssn.JobValid(job); vr != nil && !vr.Pass {
+			st.invalid, tasks = true, 0
+		}
 		st.beta = p.jobBeta(ssn, job)
 		demands[i] = JobDemand{Tasks: tasks, Beta: st.beta}
 	}
@@ -301,9 +333,11 @@ func (p *Plugin) OnSessionOpen(ssn *framework.Session) {
 		p.jobs = nil
 		return
 	}
+	p.listed = p.listed[:0]
 	for i := range states {
 		states[i].target = p.decision.Targets[i]
 		states[i].virtual = p.decision.Virtual[i]
+		p.relist(&states[i])
 	}
 	p.register(ssn)
 }
@@ -413,7 +447,7 @@ func (p *Plugin) register(ssn *framework.Session) {
 		if !ok {
 			return true
 		}
-		return j.held < j.target
+		return j.held < j.target || !p.anyWaiting()
 	})
 	ssn.AddJobOrderFn(p.Name(), func(l, r interface{}) int {
 		lj, lok := p.jobOf(l)
@@ -454,7 +488,11 @@ func (p *Plugin) register(ssn *framework.Session) {
 			}
 			if j, ok := p.jobs[event.Task.Job]; ok {
 				j.held++
-				j.pending--
+				// Running: an eviction undone (Statement.unevict),
+				// not a Pending pod placed.
+				if event.Task.Status != api.Running {
+					j.pending--
+				}
 			}
 		},
 		DeallocateFunc: func(event *framework.Event) {
@@ -463,10 +501,47 @@ func (p *Plugin) register(ssn *framework.Session) {
 			}
 			if j, ok := p.jobs[event.Task.Job]; ok {
 				j.held--
-				j.pending++
+				// Pending: a placement undone; else an eviction
+				// (Releasing), whose pod does not wait again.
+				if event.Task.Status == api.Pending {
+					j.pending++
+				}
+				p.relist(j)
 			}
 		},
 	})
+}
+
+// mayWait is the part of "j waits" (see Plugin) that only this plug-in's
+// counts change: below its target with Pending pods, a valid job whose
+// target reaches its minMember.
+func mayWait(j *jobState) bool {
+	return !j.invalid && j.held < j.target && j.pending > 0 && j.target >= j.minMember
+}
+
+// relist puts j in p.listed if it may wait and is not there.
+func (p *Plugin) relist(j *jobState) {
+	if !j.listed && mayWait(j) {
+		j.listed = true
+		p.listed = append(p.listed, j)
+	}
+}
+
+// anyWaiting reports whether some job waits below its target (see Plugin).
+// It drops from p.listed the jobs that do not: within a session a job's
+// fit errors stay and the enqueue action has run, so only a deallocation
+// (relist) brings one back. Amortised O(1) per call, O(J + deallocations)
+// per session.
+func (p *Plugin) anyWaiting() bool {
+	for n := len(p.listed); n > 0; n = len(p.listed) {
+		j := p.listed[n-1]
+		if mayWait(j) && (j.info == nil || !j.info.IsPending() && len(j.info.NodesFitErrors) == 0) {
+			return true
+		}
+		j.listed = false
+		p.listed = p.listed[:n-1]
+	}
+	return false
 }
 
 // jobOf is the session's state of a job handed to a hook as an
@@ -487,10 +562,17 @@ func isSpeculativeTask(obj interface{}) bool {
 	return ok && task != nil && isSpeculative(task.Pod)
 }
 
-// compare is the job order: when capacity is short (ΣV ≥ S, Guideline 1 of
-// §3.4) the smaller virtual size first; otherwise the lower held/target
-// first, a job with target 0 last. Ties go to the smaller UID.
+// compare is the job order: a job below its target before one at or past
+// it; then, when capacity is short (ΣV ≥ S, Guideline 1 of §3.4), the
+// smaller virtual size first, otherwise the lower held/target first, a job
+// with target 0 last. Ties go to the smaller UID.
 func (p *Plugin) compare(l, r *jobState) int {
+	if lb, rb := l.held < l.target, r.held < r.target; lb != rb {
+		if lb {
+			return -1
+		}
+		return 1
+	}
 	if p.decision.Constrained {
 		if l.virtual != r.virtual {
 			if l.virtual < r.virtual {
@@ -562,6 +644,8 @@ func (p *Plugin) OnSessionClose(*framework.Session) {
 		return
 	}
 	p.jobs = nil
+	clear(p.listed) // the session's jobs, not to be kept alive
+	p.listed = p.listed[:0]
 }
 
 // String describes the plug-in's settings, for logs.

@@ -79,9 +79,11 @@ func TestVictimsByHand(t *testing.T) {
 	}
 }
 
-// TestCompareByHand: the job order on states written by hand (thesis §3.4's
-// Guideline 1 when ΣV ≥ S; else lowest held/target, target 0 last; ties by
-// UID).
+// TestCompareByHand: the job order on states written by hand (a job below
+// its target first; then thesis §3.4's Guideline 1 when ΣV ≥ S, else lowest
+// held/target, target 0 last; ties by UID). Unconstrained, below-target
+// first is already the ratio's order (held/target < 1 exactly when below),
+// so only the constrained cases can tell it apart.
 func TestCompareByHand(t *testing.T) {
 	p := &Plugin{}
 	j := func(uid string, held, target int, virtual float64) *jobState {
@@ -92,9 +94,13 @@ func TestCompareByHand(t *testing.T) {
 		l, r        *jobState
 		want        int
 	}{
-		{true, j("b", 9, 1, 2.5), j("a", 0, 9, 3), -1},
-		{true, j("a", 0, 9, 3), j("b", 9, 1, 2.5), 1},
-		{true, j("b", 0, 1, 3), j("a", 5, 1, 3), 1},
+		{true, j("b", 0, 1, 2.5), j("a", 0, 9, 3), -1}, // both below: smaller V
+		{true, j("a", 0, 9, 3), j("b", 0, 1, 2.5), 1},
+		{true, j("b", 9, 1, 2.5), j("a", 9, 9, 3), -1}, // both at or past: smaller V
+		{true, j("b", 0, 1, 3), j("a", 0, 2, 3), 1},    // equal V: UID
+		{true, j("b", 9, 1, 2.5), j("a", 0, 9, 3), 1},  // b past its target, a below
+		{true, j("a", 0, 9, 3), j("b", 9, 1, 2.5), -1},
+		{true, j("b", 1, 2, 9), j("a", 2, 2, 1), -1}, // b below, a at its target
 		{false, j("a", 1, 0, 1), j("b", 5, 2, 9), 1},
 		{false, j("b", 5, 2, 9), j("a", 1, 0, 1), -1},
 		{false, j("b", 0, 0, 1), j("a", 0, 0, 1), 1},

@@ -114,69 +114,85 @@ func checkRerun(t *rapid.T, s sessionSpec, got outcome) {
 	}
 }
 
-// testPendingSessions: sessions with nothing running. Every job is placed
-// exactly min(target, its waiting pods) — so no job passes its target, a
-// job below target waits only when it has nothing left to place, every job
-// with tasks keeps min(floor, waiting) — the total stays within the slots,
+// testPendingSessions: sessions with nothing running. Every job gets at
+// least min(target, its waiting pods), so every job with tasks keeps
+// min(floor, waiting); a job passes its target only when no job is left
+// below its target with pods to place; the pods placed are min(slots, all
+// waiting) — no slot stays free while a pod waits; the placements are the
+// model's (modelPlacements: which job takes each slot past the targets);
 // and the same session gives the same pods.
 func testPendingSessions(t *rapid.T) {
 	s, want, floor, got := checkedSession(t, false)
 	if got.floor != floor || got.slots != s.slots() {
 		t.Fatalf("floor %d slots %d, want %d %d", got.floor, got.slots, floor, s.slots())
 	}
-	total := 0
+	checkPlacements(t, s, want, got)
 	for i, job := range s.jobs {
-		waiting := job.pending + job.copies
-		if exp := min(want[i], waiting); got.bound[i] != exp {
-			t.Fatalf("job %s: bound %d, want min(target %d, waiting %d)", job.name, got.bound[i], want[i], waiting)
-		}
-		if job.pending > 0 && got.bound[i] < min(floor, waiting) {
+		if job.pending > 0 && got.bound[i] < min(floor, job.pending+job.copies) {
 			t.Fatalf("job %s: bound %d below the floor %d", job.name, got.bound[i], floor)
 		}
-		total += got.bound[i]
-	}
-	if total > got.slots {
-		t.Fatalf("bound %d pods on %d slots", total, got.slots)
 	}
 	checkRerun(t, s, got)
+}
+
+// checkPlacements fails unless the session's placements are work-conserving
+// and capped as the plug-in documents: when no job held more than its
+// target, every job ends with at least min(target, held + waiting); a job
+// placed past its target means no job is left below its target with a pod
+// to place; all pods are placed or the slots are full; and the placements
+// equal modelOf's.
+func checkPlacements(t *rapid.T, s sessionSpec, want []int, got outcome) {
+	slots := s.slots()
+	held, all := 0, 0
+	past, short := "", ""
+	withinTargets := true
+	for i, job := range s.jobs {
+		withinTargets = withinTargets && job.running <= want[i]
+	}
+	for i, job := range s.jobs {
+		after := job.running + got.bound[i]
+		waiting := job.pending + job.copies
+		held += after
+		all += job.running + waiting
+		if withinTargets && after < min(want[i], job.running+waiting) {
+			t.Fatalf("job %s: holds %d, want at least min(target %d, %d pods)", job.name, after, want[i], job.running+waiting)
+		}
+		if got.bound[i] > 0 && after > want[i] {
+			past = job.name
+		}
+		if after < want[i] && got.bound[i] < waiting {
+			short = job.name
+		}
+	}
+	if past != "" && short != "" {
+		t.Fatalf("job %s placed past its target while job %s waits below its own", past, short)
+	}
+	if held != min(slots, all) {
+		t.Fatalf("%d pods held of %d on %d slots: want min(slots, pods)", held, all, slots)
+	}
+	if diff := cmp.Diff(modelOf(t, s, want), got.bound); diff != "" {
+		t.Fatalf("placements (-model +plug-in):\n%s", diff)
+	}
 }
 
 func TestPendingSessions(t *testing.T) { rapid.Check(t, testPendingSessions) }
 
 // testRunningSessions: sessions where jobs already hold slots, possibly past
-// their new targets. No job is placed past its target; a job left below its
-// target with pods waiting means the cluster is full; the total stays within
-// the slots; when no job held more than its target, each gets exactly
-// min(target − held, waiting), hence keeps the floor; the same session
-// gives the same pods.
+// their new targets. The placements are checkPlacements' (capped and
+// work-conserving, the model's); when no job held more than its target,
+// every job with tasks keeps min(floor, its pods); the same session gives
+// the same pods.
 func testRunningSessions(t *rapid.T) {
 	s, want, floor, got := checkedSession(t, true)
-	slots := s.slots()
-	held, withinTargets := 0, true
+	checkPlacements(t, s, want, got)
+	withinTargets := true
 	for i, job := range s.jobs {
-		after := job.running + got.bound[i]
-		held += after
-		if got.bound[i] > 0 && after > want[i] {
-			t.Fatalf("job %s placed past its target: holds %d, target %d", job.name, after, want[i])
-		}
 		withinTargets = withinTargets && job.running <= want[i]
 	}
-	if held > slots {
-		t.Fatalf("%d pods held on %d slots", held, slots)
-	}
 	for i, job := range s.jobs {
 		after := job.running + got.bound[i]
-		waiting := job.pending + job.copies - got.bound[i]
-		if after < want[i] && waiting > 0 && held < slots {
-			t.Fatalf("job %s waits below its target (%d < %d) with %d slots free", job.name, after, want[i], slots-held)
-		}
-		if withinTargets {
-			if exp := min(want[i]-job.running, job.pending+job.copies); got.bound[i] != exp {
-				t.Fatalf("job %s: bound %d, want %d", job.name, got.bound[i], exp)
-			}
-			if job.pending+job.running > 0 && after < min(floor, job.running+job.pending+job.copies) {
-				t.Fatalf("job %s: holds %d, below the floor %d", job.name, after, floor)
-			}
+		if withinTargets && job.pending+job.running > 0 && after < min(floor, job.running+job.pending+job.copies) {
+			t.Fatalf("job %s: holds %d, below the floor %d", job.name, after, floor)
 		}
 	}
 	checkRerun(t, s, got)

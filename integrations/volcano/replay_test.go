@@ -27,9 +27,10 @@ type replayState struct {
 
 // modelSession is the policy as the library computes it, independently of
 // the plug-in's code: targets from fairness.AllocateSlots on the task counts
-// (one β), then one slot at a time to the first job in the policy's order
-// (ΣV ≥ S: smallest virtual size; else lowest held/target; ties by name)
-// among those below target with tasks waiting, while slots are free.
+// (one β, so virtual sizes order as the task counts do), then the free
+// slots placed as modelPlacements does (below target first, then the
+// policy's order; past the targets only once no job below its target has
+// a task waiting).
 func modelSession(names []string, held, waiting []int, slots int, eps float64) ([]int, error) {
 	n := len(names)
 	remaining := make([]float64, n)
@@ -46,42 +47,7 @@ func modelSession(names []string, held, waiting []int, slots int, eps float64) (
 	if err != nil {
 		return nil, err
 	}
-	constrained := sumV >= float64(slots)
-	free := slots
-	for i := range held {
-		free -= held[i]
-	}
-	now := append([]int(nil), held...)
-	bound := make([]int, n)
-	for ; free > 0; free-- {
-		best := -1
-		for i := range names {
-			if now[i] >= targets[i] || bound[i] >= waiting[i] {
-				continue
-			}
-			if best < 0 || before(constrained, remaining[i], remaining[best], now[i], targets[i], now[best], targets[best], names[i], names[best]) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		now[best]++
-		bound[best]++
-	}
-	return bound, nil
-}
-
-// before is the model's job order (one β, so virtual size orders as the
-// remaining tasks do).
-func before(constrained bool, ri, rj float64, hi, ti, hj, tj int, ni, nj string) bool {
-	if constrained && ri != rj {
-		return ri < rj
-	}
-	if !constrained && hi*tj != hj*ti {
-		return hi*tj < hj*ti
-	}
-	return ni < nj
+	return modelPlacements(names, targets, remaining, sumV >= float64(slots), held, waiting, slots), nil
 }
 
 // TestReplay runs a small workload over 12 sessions through the harness:
@@ -91,15 +57,15 @@ func before(constrained bool, ri, rj float64, hi, ti, hj, tj int, ni, nj string)
 //
 // Why modelSession and not sim.Simulate: the issue asks for agreement with
 // sim "running the same policy", and sim cannot run this one. sim decides
-// at every event (each copy's end, each arrival) and hands the slots left
-// after the targets to the jobs (work conservation); the plug-in decides
-// once per session on a snapshot and caps every job at its target, so a
-// slot a job cannot use stays free until the next session. sim's jobs also
-// launch their own copies (its in-job rule) where Volcano only places the
-// pods a framework created. A per-session, capped policy with fixed task
-// durations is exactly what modelSession computes, from
-// fairness.AllocateSlots (the allocation sim's EpsFairAllocator also calls)
-// and the documented order, with none of the plug-in's code.
+// at every event (each copy's end, each arrival); the plug-in decides once
+// per session on a snapshot, so a slot freed between sessions stays free
+// until the next one, and the slots left after the targets go in the
+// plug-in's job order rather than sim's. sim's jobs also launch their own
+// copies (its in-job rule) where Volcano only places the pods a framework
+// created. A per-session policy with fixed task durations is exactly what
+// modelSession computes, from fairness.AllocateSlots (the allocation sim's
+// EpsFairAllocator also calls) and the documented order, with none of the
+// plug-in's code.
 func TestReplay(t *testing.T) {
 	const nodes, cpus, sessions = 2, 4, 12
 	workload := []replayJob{
