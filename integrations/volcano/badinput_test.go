@@ -162,18 +162,21 @@ func TestDecideErrorFields(t *testing.T) {
 		dst     *Decision
 		jobs    []JobDemand
 		betaRef float64
+		slots   int
 		index   int
 		field   string
 	}{
-		{"nil dst", nil, []JobDemand{{3, 1.5}}, 1.5, -1, "dst"},
-		{"ref β 1", &Decision{}, []JobDemand{{3, 1.5}}, 1, -1, "betaRef"},
-		{"ref β +Inf", &Decision{}, []JobDemand{{3, 1.5}}, math.Inf(1), -1, "betaRef"},
-		{"job 1 tasks -2", &Decision{}, []JobDemand{{3, 1.5}, {-2, 1.5}}, 1.5, 1, "Tasks"},
-		{"job 2 β NaN", &Decision{}, []JobDemand{{3, 1.5}, {1, 1.2}, {4, math.NaN()}}, 1.5, 2, "Beta"},
-		{"job 0 β 0.9", &Decision{}, []JobDemand{{3, 0.9}}, 1.5, 0, "Beta"},
+		{"nil dst", nil, []JobDemand{{3, 1.5}}, 1.5, 10, -1, "dst"},
+		{"slots -1", &Decision{}, []JobDemand{{3, 1.5}}, 1.5, -1, -1, "slots"},
+		{"slots MinInt", &Decision{}, []JobDemand{{3, 1.5}}, 1.5, math.MinInt, -1, "slots"},
+		{"ref β 1", &Decision{}, []JobDemand{{3, 1.5}}, 1, 10, -1, "betaRef"},
+		{"ref β +Inf", &Decision{}, []JobDemand{{3, 1.5}}, math.Inf(1), 10, -1, "betaRef"},
+		{"job 1 tasks -2", &Decision{}, []JobDemand{{3, 1.5}, {-2, 1.5}}, 1.5, 10, 1, "Tasks"},
+		{"job 2 β NaN", &Decision{}, []JobDemand{{3, 1.5}, {1, 1.2}, {4, math.NaN()}}, 1.5, 10, 2, "Beta"},
+		{"job 0 β 0.9", &Decision{}, []JobDemand{{3, 0.9}}, 1.5, 10, 0, "Beta"},
 	}
 	for _, c := range cases {
-		err := Decide(c.dst, c.jobs, 10, c.betaRef, 0.1, nil)
+		err := Decide(c.dst, c.jobs, c.slots, c.betaRef, 0.1, nil)
 		var ie *specsched.InputError
 		if !errors.As(err, &ie) || ie.Func != "volcano.Decide" || ie.Index != c.index || ie.Field != c.field {
 			t.Errorf("%s: error %v, want an InputError of volcano.Decide on job %d field %s", c.name, err, c.index, c.field)

@@ -48,9 +48,9 @@ type Decision struct {
 // exactly.
 //
 // Special cases: jobs with no tasks get target 0 and do not count in N;
-// slots ≤ 0 gives every job 0. dst must not be nil; a nil ws uses a
-// temporary workspace. betaRef must be > 1 and finite and every job's Beta
-// too, every job's Tasks ≥ 0, eps in [0, 1]: otherwise a
+// slots = 0 gives every job 0. dst must not be nil; a nil ws uses a
+// temporary workspace. slots must be ≥ 0, betaRef > 1 and finite and every
+// job's Beta too, every job's Tasks ≥ 0, eps in [0, 1]: otherwise a
 // *specsched.InputError naming the job and field is returned and dst is
 // left unspecified (the plug-in validates β first, so it never reaches
 // this).
@@ -63,8 +63,14 @@ func Decide(dst *Decision, jobs []JobDemand, slots int, betaRef, eps float64, ws
 	if ws == nil {
 		ws = &Workspace{}
 	}
+	if slots < 0 {
+		return &specsched.InputError{Func: decideFunc, Index: -1, Field: "slots", Value: float64(slots), Reason: "must be ≥ 0"}
+	}
 	if !validBeta(betaRef) {
 		return &specsched.InputError{Func: decideFunc, Index: -1, Field: "betaRef", Value: betaRef, Reason: "must be finite and > 1"}
+	}
+	if !(eps >= 0 && eps <= 1) {
+		return &specsched.InputError{Func: decideFunc, Index: -1, Field: "eps", Value: eps, Reason: "must be in [0, 1]"}
 	}
 	for i, job := range jobs {
 		if job.Tasks < 0 {
@@ -96,9 +102,6 @@ func Decide(dst *Decision, jobs []JobDemand, slots int, betaRef, eps float64, ws
 		if job.Tasks > 0 {
 			active++
 		}
-	}
-	if slots < 0 {
-		slots = 0
 	}
 	dst.Targets, err = fairness.AllocateSlots(dst.Targets, ws.scaled, slots, betaRef, eps, &ws.fair)
 	if err != nil {
