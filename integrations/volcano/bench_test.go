@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"volcano.sh/volcano/pkg/scheduler/framework"
+	"volcano.sh/volcano/pkg/scheduler/plugins/drf"
+	"volcano.sh/volcano/pkg/scheduler/plugins/proportion"
 )
 
 // benchmarkSessionOpen times OnSessionOpen, the plug-in's per-session
@@ -15,8 +17,10 @@ import (
 // n/10 nodes of 32 slots. The session is built once, outside the timer,
 // on Volcano's mock scheduler cache (openSession); Volcano's own snapshot is not
 // timed. Each call appends one event handler to the session (a few bytes,
-// amortised).
-func benchmarkSessionOpen(b *testing.B, n int) {
+// amortised). With baseline set, the same session times that Volcano
+// plug-in's OnSessionOpen instead (drf, proportion: the per-session share
+// computations hopper stands beside), for a ratio measured in one run.
+func benchmarkSessionOpen(b *testing.B, n int, baseline framework.PluginBuilder) {
 	spec := sessionSpec{nodes: max(1, n/10), cpus: 32, eps: DefaultEpsilon}
 	for i := 0; i < n; i++ {
 		job := jobSpec{name: fmt.Sprintf("j%05d", i), pending: 1 + i%4, running: i % 3}
@@ -33,10 +37,14 @@ func benchmarkSessionOpen(b *testing.B, n int) {
 	if len(ssn.Jobs) != n || plugin == nil {
 		b.Fatalf("session has %d jobs, want %d (plug-in built: %v)", len(ssn.Jobs), n, plugin != nil)
 	}
+	var timed framework.Plugin = plugin
+	if baseline != nil {
+		timed = baseline(framework.Arguments{})
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		plugin.OnSessionOpen(ssn)
+		timed.OnSessionOpen(ssn)
 	}
 	b.StopTimer()
 	if plugin.Slots() != spec.nodes*spec.cpus {
@@ -52,7 +60,9 @@ func benchmarkSessionOpen(b *testing.B, n int) {
 
 func BenchmarkSessionOpen(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) { benchmarkSessionOpen(b, n) })
+		b.Run(fmt.Sprintf("jobs=%d/hopper", n), func(b *testing.B) { benchmarkSessionOpen(b, n, nil) })
+		b.Run(fmt.Sprintf("jobs=%d/drf", n), func(b *testing.B) { benchmarkSessionOpen(b, n, drf.New) })
+		b.Run(fmt.Sprintf("jobs=%d/proportion", n), func(b *testing.B) { benchmarkSessionOpen(b, n, proportion.New) })
 	}
 }
 
