@@ -374,3 +374,19 @@ func TestMutTaskOrder(t *testing.T) {
 		t.Errorf("two tasks of one kind ordered by the plug-in: %d, %d", ssn.TaskCompareFns(tasks[0], tasks[1]), ssn.TaskCompareFns(copies[0], copies[1]))
 	}
 }
+
+// TestMutBetaArgument: hopper.beta = 1.9 is the β of a job with no
+// annotation and no fit: its virtual size is (2/1.9)·3.
+func TestMutBetaArgument(t *testing.T) {
+	s := sessionSpec{nodes: 1, cpus: 4, eps: DefaultEpsilon, jobs: []jobSpec{{name: "a", pending: 3}}}
+	h := newHarness(s)
+	on := true
+	tiers := []conf.Tier{{Plugins: []conf.PluginOption{{Name: PluginName, EnabledJobOrder: &on, EnabledAllocatable: &on,
+		Arguments: map[string]interface{}{ArgBeta: 1.9}}}}}
+	h.test.RegisterSession(tiers, nil)
+	defer h.test.Close()
+	want := 2 / 1.9 * 3
+	if len(h.plugin.decision.Virtual) != 1 || math.Abs(h.plugin.decision.Virtual[0]-want) > 1e-9 {
+		t.Errorf("virtual sizes %v, want [%v] (β = 1.9 from the argument)", h.plugin.decision.Virtual, want)
+	}
+}
