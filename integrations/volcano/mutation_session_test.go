@@ -58,3 +58,34 @@ func TestMutNoShapeNoSlots(t *testing.T) {
 		t.Errorf("Target(a) = %d, %v; want 0, true", got, ok)
 	}
 }
+
+// TestMutNilSessionJob: a nil entry in the session's jobs is a job with no
+// tasks (target 0, not among the N sharing the slots): the two real jobs,
+// 3 pending pods each on 2 nodes of 3 slots, keep fairness.AllocateSlots'
+// targets for T = 3 and 3 on 6 slots.
+func TestMutNilSessionJob(t *testing.T) {
+	s := sessionSpec{nodes: 2, cpus: 3, eps: DefaultEpsilon, jobs: []jobSpec{
+		{name: "a", pending: 3},
+		{name: "b", pending: 3},
+	}}
+	oracle, err := fairness.AllocateSlots(nil, []float64{3, 3}, 6, DefaultBeta, DefaultEpsilon, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ssn, _, _ := openSession(s, &eventLog{})
+	defer framework.CloseSession(ssn)
+	ghost := jobID("ghost")
+	ssn.Jobs[ghost] = nil
+	defer delete(ssn.Jobs, ghost)
+	sink := &logSink{}
+	p := newPlugin(nil, sink.logf)
+	p.OnSessionOpen(ssn)
+	if got, ok := p.Target(ghost); !ok || got != 0 {
+		t.Errorf("Target(nil job) = %d, %v; want 0, true", got, ok)
+	}
+	for i, name := range []string{"a", "b"} {
+		if got, ok := p.Target(jobID(name)); !ok || got != oracle[i] {
+			t.Errorf("Target(%s) = %d, %v; want %d, true", name, got, ok, oracle[i])
+		}
+	}
+}
