@@ -283,18 +283,21 @@ func TestMutHugeMinFitSamples(t *testing.T) {
 // TestMutFitRange: with minFitSamples = 2, finished durations 1 s and 100 s
 // fit β̂ = 2/ln 100 ≈ 0.43, not > 1: the job keeps the default β (its
 // virtual size is (2/1.5)·T); 1 s and 2 s fit β̂ = 2/ln 2 ≈ 2.89, taken
-// (V = T). A Succeeded pod whose container finished at its start time has
-// no duration: it is skipped without a log line.
+// (V = T). A Succeeded pod whose container finished at its start time, or
+// one with a finished container and no start time, has no duration: it is
+// skipped without a log line.
 func TestMutFitRange(t *testing.T) {
 	cases := []struct {
 		name     string
 		finished []float64
 		zero     bool // a third pod finishing at its start
+		noStart  bool // a third pod with a finished container and no start time
 		beta     float64
 	}{
-		{"β̂ ≤ 1", []float64{1, 100}, false, DefaultBeta},
-		{"β̂ > 1", []float64{1, 2}, false, 2 / math.Log(2)},
-		{"zero duration skipped", []float64{1, 2}, true, 2 / math.Log(2)},
+		{"β̂ ≤ 1", []float64{1, 100}, false, false, DefaultBeta},
+		{"β̂ > 1", []float64{1, 2}, false, false, 2 / math.Log(2)},
+		{"zero duration skipped", []float64{1, 2}, true, false, 2 / math.Log(2)},
+		{"no start time skipped", []float64{1, 2}, false, true, 2 / math.Log(2)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -305,6 +308,12 @@ func TestMutFitRange(t *testing.T) {
 				pod := util.BuildPod(testNamespace, podName("a", "f", 9), "", v1.PodSucceeded, slotRequest(), "a", nil, nil)
 				pod.Status.StartTime = &start
 				pod.Status.ContainerStatuses = []v1.ContainerStatus{{Name: "main", State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{FinishedAt: start}}}}
+				h.test.Pods = append(h.test.Pods, pod)
+			}
+			if c.noStart {
+				finish := metav1.Time{Time: time.Date(2015, 6, 1, 0, 0, 5, 0, time.UTC)}
+				pod := util.BuildPod(testNamespace, podName("a", "f", 8), "", v1.PodSucceeded, slotRequest(), "a", nil, nil)
+				pod.Status.ContainerStatuses = []v1.ContainerStatus{{Name: "main", State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{FinishedAt: finish}}}}
 				h.test.Pods = append(h.test.Pods, pod)
 			}
 			on := true
