@@ -3,6 +3,7 @@ package volcano
 import (
 	"testing"
 
+	"volcano.sh/volcano/pkg/scheduler/api"
 	"volcano.sh/volcano/pkg/scheduler/framework"
 
 	"github.com/specsched/specsched/fairness"
@@ -86,6 +87,37 @@ func TestMutNilSessionJob(t *testing.T) {
 	for i, name := range []string{"a", "b"} {
 		if got, ok := p.Target(jobID(name)); !ok || got != oracle[i] {
 			t.Errorf("Target(%s) = %d, %v; want %d, true", name, got, ok, oracle[i])
+		}
+	}
+}
+
+// TestForeignObjects: the job-order and starving hooks, asked about a job
+// the session does not know or an object that is not a job (only a direct
+// Session call can do that; Volcano's actions pass the session's jobs), give
+// no opinion: the order falls to Volcano's own (creation time, then UID:
+// "~unknown" sorts after "default/a", so the unknown job is not first) and
+// nothing foreign starves.
+func TestForeignObjects(t *testing.T) {
+	s := sessionSpec{nodes: 1, cpus: 2, eps: DefaultEpsilon, jobs: []jobSpec{{name: "a", pending: 3}}}
+	ssn, p, _ := openSession(s, &eventLog{})
+	defer framework.CloseSession(ssn)
+	if p == nil {
+		t.Fatal("the harness did not build the hopper plug-in")
+	}
+	known := ssn.Jobs[jobID("a")]
+	unknown := &api.JobInfo{UID: "~unknown", CreationTimestamp: known.CreationTimestamp}
+	if ssn.JobOrderFn(unknown, known) {
+		t.Errorf("an unknown job ordered before a: hopper gave an opinion on a job it does not know")
+	}
+	if !ssn.JobOrderFn(known, unknown) {
+		t.Errorf("a not ordered before the unknown job by Volcano's fallback (UID)")
+	}
+	if !ssn.JobStarving(known) {
+		t.Errorf("a (target %d, 0 held, 3 pending) does not starve", func() int { v, _ := p.Target(jobID("a")); return v }())
+	}
+	for _, obj := range []interface{}{"not a job", (*api.JobInfo)(nil), unknown} {
+		if ssn.JobStarving(obj) {
+			t.Errorf("%#v starves", obj)
 		}
 	}
 }
