@@ -9,14 +9,11 @@ import (
 	"github.com/specsched/specsched/fairness"
 )
 
-// TestMutSessionStateDropped: Target knows a job only while its session is
-// open. 2 nodes of 3 slots, a and b with 3 pending pods each: the targets
-// are fairness.AllocateSlots' for T = 3 and 3 on 6 slots while the session
-// is open; once it is closed Target reports the job unknown. A zero-value
-// Plugin (no logger, β = 0) cannot compute targets (Decide refuses β = 0):
-// OnSessionOpen logs through klog instead of panicking and leaves no job
-// known.
-func TestMutSessionStateDropped(t *testing.T) {
+// twoJobsOfThree is the session of a and b, 3 pending pods each, on 2 nodes
+// of 3 slots, and its targets as fairness.AllocateSlots gives them for
+// T = 3 and 3 on 6 slots.
+func twoJobsOfThree(t *testing.T) (sessionSpec, []int) {
+	t.Helper()
 	s := sessionSpec{nodes: 2, cpus: 3, eps: DefaultEpsilon, jobs: []jobSpec{
 		{name: "a", pending: 3},
 		{name: "b", pending: 3},
@@ -25,6 +22,18 @@ func TestMutSessionStateDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, oracle
+}
+
+// TestMutSessionStateDropped: Target knows a job only while its session is
+// open. 2 nodes of 3 slots, a and b with 3 pending pods each: the targets
+// are fairness.AllocateSlots' for T = 3 and 3 on 6 slots while the session
+// is open; once it is closed Target reports the job unknown. A zero-value
+// Plugin (no logger, β = 0) cannot compute targets (Decide refuses β = 0):
+// OnSessionOpen logs through klog instead of panicking and leaves no job
+// known.
+func TestMutSessionStateDropped(t *testing.T) {
+	s, oracle := twoJobsOfThree(t)
 	ssn, p, _ := openSession(s, &eventLog{})
 	for i, name := range []string{"a", "b"} {
 		if got, ok := p.Target(jobID(name)); !ok || got != oracle[i] {
@@ -65,14 +74,7 @@ func TestMutNoShapeNoSlots(t *testing.T) {
 // 3 pending pods each on 2 nodes of 3 slots, keep fairness.AllocateSlots'
 // targets for T = 3 and 3 on 6 slots.
 func TestMutNilSessionJob(t *testing.T) {
-	s := sessionSpec{nodes: 2, cpus: 3, eps: DefaultEpsilon, jobs: []jobSpec{
-		{name: "a", pending: 3},
-		{name: "b", pending: 3},
-	}}
-	oracle, err := fairness.AllocateSlots(nil, []float64{3, 3}, 6, DefaultBeta, DefaultEpsilon, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, oracle := twoJobsOfThree(t)
 	ssn, _, _ := openSession(s, &eventLog{})
 	defer framework.CloseSession(ssn)
 	ghost := jobID("ghost")
