@@ -11,6 +11,12 @@ go 1.23.0
 // session hooks the plug-in registers (see plugin.go).
 require volcano.sh/volcano v1.10.0
 
+// Every module whose packages this one and ../e2e (the end-to-end stack)
+// both build is at the version ../e2e selects — golang.org/x/net, sys,
+// crypto and term are raised here for that — so that a cold .ci/run
+// compiles Volcano and Kubernetes once for both; .ci/run checks it
+// (`go list -deps` in both).
+
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/specsched/specsched v0.0.0
@@ -59,6 +65,7 @@ require (
 	github.com/prometheus/common v0.44.0 // indirect
 	github.com/prometheus/procfs v0.10.1 // indirect
 	github.com/spf13/pflag v1.0.5 // indirect
+	golang.org/x/mod v0.21.0 // indirect
 	golang.org/x/net v0.30.0 // indirect
 	golang.org/x/oauth2 v0.10.0 // indirect
 	golang.org/x/sys v0.26.0 // indirect
