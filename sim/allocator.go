@@ -218,10 +218,17 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) {
 // every active job's integer target (alloc.AllocateSlots' largest
 // remainders) at every decision, which online does not keep incrementally
 // (one event can reorder every remainder; online's doc), and the engine's
-// grant visits every job anyway. On BenchmarkHopperMillion the allocation
-// is about a third of the run, the grants and the in-job rules' checks the
-// rest; an engine taking Next's one-slot-at-a-time grants instead would
-// change the policy's results.
+// grant visits every job anyway. Measured (issue 14's experiment,
+// onlineAllocator in online_test.go: an online.Hopper kept across
+// decisions, its integer form from SnapshotSlots; the same targets up to
+// the order of equal remainders, TestOnlineAllocator): on
+// BenchmarkHopperMillion it is 1.42× slower, 6.22 s against 4.38 s
+// (medians of 5 in one run, 2026-12-05, 2 cores, load 2–3), since finding
+// the changed jobs and SnapshotSlots are each O(n) per decision, as the
+// recomputation is. On that benchmark the allocation is about a third of
+// the run (Algorithm 1's apportionment a quarter), the grants and the
+// in-job rules' checks the rest; an engine taking Next's one-slot-at-a-time
+// grants instead would change the policy's results.
 type HopperAllocator struct {
 	// Reserve: no work conservation (ConservingAllocator); the zero value
 	// conserves work.
