@@ -501,58 +501,89 @@ func (b *bpTree) next() (int32, bool) {
 	return 0, false
 }
 
-// checkBP verifies the tree: every non-root node's fill, the leaves in
-// order the jobs in strictly increasing (T, id) order, all at one depth,
-// parent and leafOf links, and every item's summary recomputed.
+// bpSummary is a subtree's summary as checkBP recomputes it, apart from
+// summarize: ΣT (added in the tree's grouping), the least below, greatest
+// ratio, least plus and greatest frac, whether a job is short, the last
+// key.
+type bpSummary struct {
+	sum            float64
+	lo, hi, plus   ratio
+	frac           float64
+	short          bool
+	lastT          float64
+	lastID, leaves int32
+}
+
+// checkBP verifies the tree: every node's fill (an inner root holds at
+// least two items), all leaves at one depth, the jobs in order in strictly
+// increasing (T, id) order, parent and leafOf links, the short bits past
+// a node's items clear, and every item's keys, sums and bounds what the
+// jobs below it give, recomputed from T and held by its own code; the
+// total their sum over the root's items.
 func (b *bpTree) checkBP(jobs int) error {
 	var order []int32
 	depth := -1
-	var walk func(x int32, d int) error
-	walk = func(x int32, d int) error {
+	var walk func(x int32, d int) (bpSummary, error)
+	walk = func(x int32, d int) (bpSummary, error) {
 		n := &b.nodes[x]
-		if x != b.root && (n.n < bpWidth/4 || n.n > bpWidth) {
-			return fmt.Errorf("node %d holds %d items", x, n.n)
-		}
-		if n.short>>n.n != 0 {
-			return fmt.Errorf("node %d: short bits %b past its %d items", x, n.short, n.n)
-		}
-		if n.leaf {
-			if depth >= 0 && depth != d {
-				return fmt.Errorf("leaf %d at depth %d, another at %d", x, d, depth)
-			}
-			depth = d
-			for k := range n.n {
-				id := n.kid[k]
-				if b.leafOf[id] != x {
-					return fmt.Errorf("job %d in leaf %d, leafOf %d", id, x, b.leafOf[id])
-				}
-				saved := *n
-				b.setJob(x, k, id)
-				if *n != saved {
-					return fmt.Errorf("leaf %d item %d: stored %+v, recomputed %+v", x, k, saved, *n)
-				}
-				order = append(order, id)
-			}
-			return nil
+		got := bpSummary{lo: everything, hi: nothing, plus: everything, frac: -1}
+		switch {
+		case x != b.root && (n.n < bpWidth/4 || n.n > bpWidth):
+			return got, fmt.Errorf("node %d holds %d items", x, n.n)
+		case x == b.root && !n.leaf && n.n < 2:
+			return got, fmt.Errorf("inner root %d holds %d items", x, n.n)
+		case n.short>>n.n != 0:
+			return got, fmt.Errorf("node %d: short bits %b past its %d items", x, n.short, n.n)
 		}
 		for k := range n.n {
-			c := n.kid[k]
-			if b.nodes[c].parent != x {
-				return fmt.Errorf("node %d's child %d has parent %d", x, c, b.nodes[c].parent)
+			var item bpSummary
+			if n.leaf {
+				if depth >= 0 && depth != d {
+					return got, fmt.Errorf("leaf %d at depth %d, another at %d", x, d, depth)
+				}
+				depth = d
+				id := n.kid[k]
+				if b.leafOf[id] != x {
+					return got, fmt.Errorf("job %d in leaf %d, leafOf %d", id, x, b.leafOf[id])
+				}
+				order = append(order, id)
+				t, held := b.t[id], b.held[id]
+				item = bpSummary{sum: t, lo: everything, hi: nothing, plus: everything, frac: -1, short: held <= b.c*t-1, lastT: t, lastID: id}
+				if t > 0 {
+					item.lo, item.hi, item.plus = quotient(held, t), quotient(held, t), quotient(held+1, t)
+				} else if held > 0 {
+					item.hi = everything
+				}
+				if d := b.c*t - held; d > 0 && d < 1 {
+					item.frac = d
+				}
+			} else {
+				c := n.kid[k]
+				if b.nodes[c].parent != x {
+					return got, fmt.Errorf("node %d's child %d has parent %d", x, c, b.nodes[c].parent)
+				}
+				var err error
+				if item, err = walk(c, d+1); err != nil {
+					return got, err
+				}
 			}
-			if err := walk(c, d+1); err != nil {
-				return err
+			stored := bpSummary{n.sum[k], n.lo[k], n.hi[k], n.plus[k], n.frac[k], n.short>>k&1 == 1, n.t[k], n.id[k], 0}
+			if stored != item {
+				return got, fmt.Errorf("node %d item %d: stored %+v, recomputed %+v", x, k, stored, item)
 			}
-			saved := *n
-			b.summarize(c, n, k)
-			if *n != saved {
-				return fmt.Errorf("node %d item %d: stored %+v, recomputed %+v", x, k, saved, *n)
-			}
+			got.sum += item.sum
+			got.lo, got.hi, got.plus, got.frac = min(got.lo, item.lo), max(got.hi, item.hi), min(got.plus, item.plus), max(got.frac, item.frac)
+			got.short = got.short || item.short
+			got.lastT, got.lastID = item.lastT, item.lastID
 		}
-		return nil
+		return got, nil
 	}
-	if err := walk(b.root, 0); err != nil {
+	all, err := walk(b.root, 0)
+	if err != nil {
 		return err
+	}
+	if all.sum != b.total {
+		return fmt.Errorf("total %v, the root's items sum to %v", b.total, all.sum)
 	}
 	for k := 1; k < len(order); k++ {
 		if !keyLess(b.t[order[k-1]], order[k-1], b.t[order[k]], order[k]) {
@@ -567,54 +598,119 @@ func (b *bpTree) checkBP(jobs int) error {
 
 // TestBPTree: after every event of a random stream (updates to random
 // counts and by −1, with ties; SetHeld of the job next names and of random
-// jobs) the B+-tree passes checkBP, and next and the shares agree with
-// Hopper's on the same jobs.
+// jobs; the slots now and then just above ΣV, where the case is
+// capacity-constrained within alloc's tolerance but every job gets V_i)
+// the B+-tree passes checkBP, its case is the one ΣT gives, its next is
+// Hopper's on the same jobs and its cut-off job gets what Hopper's Target
+// gives; a cut kept fresh by update equals the cut searched again, exactly.
+// Jobs leave en masse now and then and come back one by one (merges,
+// borrows, the root shrinking). Counts are whole (sums exact) or
+// fractional (sums rounded in the tree's grouping, which a split or merge
+// changes).
 func TestBPTree(t *testing.T) {
-	for _, n := range []int{1, 3, 17, 100, 1000} {
-		rng := rand.New(rand.NewPCG(7, uint64(n)))
-		slots := float64(n) * 2
-		b := newBP(slots, 1.5)
-		h, _ := New(slots, 1.5)
-		for range n {
-			v := float64(rng.IntN(8))
-			b.add(v)
-			h.Add(v)
+	for _, whole := range []bool{true, false} {
+		for _, n := range []int{1, 3, 17, 100, 1000} {
+			testBPTree(t, n, whole)
 		}
-		for step := range 3000 {
-			id := int32(rng.IntN(n))
-			switch rng.IntN(4) {
-			case 0:
-				v := float64(rng.IntN(8))
-				b.update(id, v)
-				h.Update(int(id), v)
-			case 1:
-				v := max(b.t[id]-1, 0)
-				b.update(id, v)
-				h.Update(int(id), v)
-			case 2:
-				v := float64(rng.IntN(12))
-				b.setHeld(id, v)
-				h.SetHeld(int(id), int(v))
-			}
-			got, gok := b.next()
-			if !b.constrained {
-				continue
-			}
-			want, wok := h.Next()
-			if gok != wok || gok && int(got) != want {
-				t.Fatalf("n %d step %d: next %d %v, Hopper's %d %v", n, step, got, gok, want, wok)
-			}
-			if gok {
-				b.setHeld(got, b.held[got]+1)
-				h.SetHeld(want, h.Held(want)+1)
-			}
-			if err := b.checkBP(n); err != nil {
-				t.Fatalf("n %d step %d: %v", n, step, err)
-			}
-			if b.constrained && b.cut != none {
-				if want, _ := h.Target(int(b.cut)); math.Abs(want-b.left0) > 1e-9*slots {
-					t.Fatalf("n %d step %d: cut %d gets %v, Hopper's Target %v", n, step, b.cut, b.left0, want)
+	}
+}
+
+func testBPTree(t *testing.T, n int, whole bool) {
+	rng := rand.New(rand.NewPCG(7, uint64(n)))
+	count := func() float64 {
+		if whole {
+			return float64(rng.IntN(8))
+		}
+		return float64(rng.IntN(8)) + rng.Float64()
+	}
+	slots := float64(n) * 2
+	b := newBP(slots, 1.5)
+	h, _ := New(slots, 1.5)
+	for range n {
+		v := count()
+		b.add(v)
+		h.Add(v)
+	}
+	absent := make([]bool, n) // out of the tree: 0 tasks, 0 held in Hopper
+	jobs := n
+	for step := range 6000 {
+		if step%1500 == 1000 { // most jobs leave: merges up to the root
+			for id := range int32(n) {
+				if !absent[id] && rng.IntN(10) > 0 {
+					b.remove(id)
+					b.t[id], b.held[id], absent[id], b.fresh = 0, 0, true, false
+					jobs--
+					h.Update(int(id), 0)
+					h.SetHeld(int(id), 0)
 				}
+			}
+		}
+		id := int32(rng.IntN(n))
+		if absent[id] { // it arrives
+			b.t[id], absent[id], b.fresh = count(), false, false
+			b.insert(id)
+			jobs++
+			h.Update(int(id), b.t[id])
+			id = int32(rng.IntN(n))
+		}
+		if absent[id] {
+			continue
+		}
+		switch rng.IntN(5) {
+		case 0:
+			v := count()
+			b.update(id, v)
+			h.Update(int(id), v)
+		case 1:
+			v := max(b.t[id]-1, 0)
+			b.update(id, v)
+			h.Update(int(id), v)
+		case 2:
+			v := float64(rng.IntN(12))
+			b.setHeld(id, v)
+			h.SetHeld(int(id), int(v))
+		case 3:
+			s := float64(n) * 2
+			if rng.IntN(4) == 0 {
+				s = b.c * h.total() * (1 + hopper.CaseTolerance/2)
+			}
+			b.slots, b.fresh = s, false
+			h.SetSlots(s)
+		}
+		if b.fresh {
+			cut, left0 := b.cut, b.left0
+			b.fresh = false
+			b.refresh()
+			if b.cut != cut || b.left0 != left0 {
+				t.Fatalf("n %d whole %v step %d: kept cut %d getting %v, searched again %d getting %v", n, whole, step, cut, left0, b.cut, b.left0)
+			}
+		}
+		got, gok := b.next()
+		total := 0.0
+		for _, v := range b.t {
+			total += v
+		}
+		constrained := total > 0 && b.slots > 0 && b.c*total >= b.slots*(1-hopper.CaseTolerance)
+		if whole && b.total != total || b.constrained != constrained {
+			t.Fatalf("n %d whole %v step %d: total %v constrained %v, want %v %v (slots %v fresh %v)", n, whole, step, b.total, b.constrained, total, constrained, b.slots, b.fresh)
+		}
+		if err := b.checkBP(jobs); err != nil {
+			t.Fatalf("n %d whole %v step %d: %v", n, whole, step, err)
+		}
+		if !b.constrained {
+			continue
+		}
+		want, wok := h.Next()
+		if gok != wok || gok && int(got) != want {
+			t.Fatalf("n %d whole %v step %d: next %d %v, Hopper's %d %v", n, whole, step, got, gok, want, wok)
+		}
+		if gok {
+			b.setHeld(got, b.held[got]+1)
+			h.SetHeld(want, h.Held(want)+1)
+		}
+		if b.cut != none {
+			if want, _ := h.Target(int(b.cut)); math.Abs(want-b.left0) > 1e-9*b.slots {
+				t.Fatalf("n %d whole %v step %d: cut %d gets %v, Hopper's Target %v", n, whole, step, b.cut, b.left0, want)
 			}
 		}
 	}
