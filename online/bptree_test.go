@@ -788,3 +788,63 @@ func BenchmarkBPLatency(b *testing.B) {
 		}
 	}
 }
+
+// TestBPTreeCutRounding sets the slots to c times the root's items' ΣT up
+// to and including item k, added as refresh adds them, so that the cut's
+// search descends into item k's child; there the child's own items, added
+// one by one, may stay below the slots by rounding, and the cut is then
+// the child's last job (refresh's fallback). The cut must get what
+// Hopper's Target gives it, and some trials must reach the fallback.
+func TestBPTreeCutRounding(t *testing.T) {
+	t.Parallel()
+	const tol = 1e-9 // of the slots, as TestBPTree
+	rng := rand.New(rand.NewPCG(5, 8))
+	fallbacks := 0
+	for trial := range 2000 {
+		b := newBP(1, 1.5)
+		h, _ := New(1, 1.5)
+		for range 40 {
+			v := 0.1 + 7*rng.Float64()
+			b.add(v)
+			h.Add(v)
+		}
+		r := &b.nodes[b.root]
+		if r.leaf {
+			t.Fatalf("trial %d: 40 jobs in a leaf root", trial)
+		}
+		k := rng.IntN(r.n)
+		before := 0.0
+		for i := range k {
+			before += r.sum[i]
+		}
+		slots := b.c * (before + r.sum[k])
+		child := &b.nodes[r.kid[k]]
+		reached := false
+		for i := range child.n {
+			if b.c*(before+child.sum[i]) >= slots {
+				reached = true
+				break
+			}
+			before += child.sum[i]
+		}
+		b.slots, b.fresh = slots, false
+		h.SetSlots(slots)
+		b.refresh()
+		if !b.constrained || b.cut == none {
+			t.Fatalf("trial %d: slots %v of c·ΣT %v: constrained %v, cut %d", trial, slots, b.c*b.total, b.constrained, b.cut)
+		}
+		if !reached {
+			fallbacks++
+			if last := child.kid[child.n-1]; b.cut != last {
+				t.Fatalf("trial %d: cut %d, want the child's last job %d", trial, b.cut, last)
+			}
+		}
+		if want, _ := h.Target(int(b.cut)); math.Abs(want-b.left0) > tol*slots {
+			t.Fatalf("trial %d: cut %d gets %v, Hopper's Target %v", trial, b.cut, b.left0, want)
+		}
+	}
+	if fallbacks == 0 {
+		t.Fatalf("no trial of 2000 reached the fallback")
+	}
+	t.Logf("%d of 2000 trials reached the fallback", fallbacks)
+}
