@@ -81,7 +81,10 @@ func TestArguments(t *testing.T) {
 		samples   int
 		logs      int
 	}{
-		{"none", nil, DefaultEpsilon, DefaultBeta, DefaultMinFitSamples, 0},
+		// The documented defaults as numbers, so a changed constant
+		// fails here: ε = 10% (§3.5, §6), β = 1.5 (Table 2.1, §2.1),
+		// 20 finished tasks.
+		{"none", nil, 0.1, 1.5, 20, 0},
 		{"floats", framework.Arguments{ArgEpsilon: 0.25, ArgBeta: 1.3, ArgMinFitSamples: 50}, 0.25, 1.3, 50, 0},
 		{"strings", framework.Arguments{ArgEpsilon: "0", ArgBeta: "1.9", ArgMinFitSamples: "2"}, 0, 1.9, 2, 0},
 		{"ints", framework.Arguments{ArgEpsilon: 1, ArgBeta: 3}, 1, 3, DefaultMinFitSamples, 0},

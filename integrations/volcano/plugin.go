@@ -45,8 +45,9 @@ const (
 	// (Table 2.1, §2.1) and inside the 1 < β < 2 range the thesis reports
 	// for production traces (§3.1).
 	DefaultBeta = 1.5
-	// DefaultMinFitSamples is 20 finished tasks: fewer give a maximum-
-	// likelihood β whose relative standard error, about 1/√n, exceeds 20%.
+	// DefaultMinFitSamples is 20 finished tasks: the maximum-likelihood
+	// β's relative standard error is about 1/√n, 22% at 20 samples and
+	// more with fewer.
 	DefaultMinFitSamples = 20
 )
 
