@@ -16,17 +16,23 @@
 // T_i/ΣT·S: only the sum changes with an event, and the shares are formed
 // when asked for. In the capacity-constrained case (Guideline 1) the jobs
 // in increasing order of T_i (ties by id) get V_i = c·T_i until the slots
-// run out; the jobs are kept in a balanced search tree (a treap) ordered by
-// (T_i, id) whose nodes hold the sums of T over their subtrees, so the
-// job at which the slots run out is found by one descent from the root,
-// and a job's share follows from comparing its key with that job's.
+// run out; the jobs are kept in a B+-tree of fanout 16 ordered by
+// (T_i, id): every job in a leaf, all leaves at one depth, and each item
+// of a node — a job in a leaf, a child in an inner node — holding, in the
+// node's arrays, its last key and the sum of T below it. The job at which
+// the slots run out is found by one descent from the root, adding each
+// node's items in order until the slots are reached, and a job's share
+// follows from comparing its key with that job's. At fanout 16 the tree is
+// about log₁₀ n levels deep (five at 10⁵ jobs, where a treap averages
+// some 23), and a level's items are read from a few contiguous arrays:
+// an event's cost is mostly its cache misses, one or two per level.
 //
 // Slots. A scheduler also records what each job holds (SetHeld) and asks
 // Next for the job that should get a free slot — the first job in
 // Algorithm 1's order holding less than its share — and Reclaim for the
 // job whose slot to take back when the cluster shrinks, the last holding
-// more. Each node also keeps the least and greatest held/T over its
-// subtree: a job is below its share exactly when its held/T is below the
+// more. Each item also keeps the least and greatest held/T over the jobs
+// below it: a job is below its share exactly when its held/T is below the
 // share per task (S/ΣT in the proportional case, 2/β before the cut), so
 // one descent finds it, O(log n).
 //
@@ -41,7 +47,9 @@
 // Algorithm 2 and K classes. Fair keeps the ε-fair allocation (thesis
 // §3.5, fairness.Allocate) and Classes the water-filling over jobs of
 // different tail indices (§4.2 carried to K classes, stragglers.Allocate)
-// the same way: the jobs in a treap with per-subtree sums, each of the
+// the same way, but still on a treap (jobs.go; a binary search tree,
+// balanced in expectation by fixed per-id priorities), not Hopper's
+// B+-tree: the jobs in a treap with per-subtree sums, each of the
 // algorithm's cut-offs found by one descent (Fair: m₁, case 1's fill, m₂,
 // O(log n); Classes: the level's class, then Algorithm 1's
 // cut within it in O(log n)), and a job's share by comparing its key with
