@@ -5,7 +5,7 @@ import "fmt"
 // CheckTree verifies Hopper's B+-tree against its definition, for the
 // state-machine tests: every node's fill (a node other than the root
 // holds bpWidth/4 to bpWidth items, an inner root at least 2), all leaves
-// at one depth, the parent and leafOf links, the short bits past a node's
+// at one depth, the parent and job.leaf links, the short bits past a node's
 // items clear, the jobs in the leaves in strictly increasing (T, id)
 // order, each live job there once and no other; every item's last key,
 // ΣT and bounds what the jobs below it give, recomputed from T and held by
@@ -45,11 +45,11 @@ func (h *Hopper) CheckTree() error {
 				}
 				depth = d
 				id := n.kid[k]
-				if id < 0 || int(id) >= len(h.t) || h.leafOf[id] != x {
-					return got, fmt.Errorf("job %d in leaf %d, not there by leafOf", id, x)
+				if id < 0 || int(id) >= len(h.jobs) || h.jobs[id].leaf != x {
+					return got, fmt.Errorf("job %d in leaf %d, not there by its job.leaf", id, x)
 				}
 				order = append(order, id)
-				t, held := h.t[id], h.held[id]
+				t, held := h.jobs[id].t, h.jobs[id].held
 				item = summary{sum: t, lo: everything, hi: nothing, plus: everything, frac: -1, short: held <= h.c*t-1, lastT: t, lastID: id}
 				if t > 0 {
 					item.lo, item.hi, item.plus = quotient(held, t), quotient(held, t), quotient(held+1, t)
@@ -91,8 +91,8 @@ func (h *Hopper) CheckTree() error {
 		return fmt.Errorf("total %v, the root's items sum to %v", h.sum, all.sum)
 	}
 	for k := 1; k < len(order); k++ {
-		if !keyLess(h.t[order[k-1]], order[k-1], h.t[order[k]], order[k]) {
-			return fmt.Errorf("jobs %d (T %v) and %d (T %v) out of (T, id) order", order[k-1], h.t[order[k-1]], order[k], h.t[order[k]])
+		if !keyLess(h.jobs[order[k-1]].t, order[k-1], h.jobs[order[k]].t, order[k]) {
+			return fmt.Errorf("jobs %d (T %v) and %d (T %v) out of (T, id) order", order[k-1], h.jobs[order[k-1]].t, order[k], h.jobs[order[k]].t)
 		}
 	}
 	if len(order) != h.n {
@@ -101,20 +101,20 @@ func (h *Hopper) CheckTree() error {
 	if reached+len(h.freeNodes) != len(h.nodes) {
 		return fmt.Errorf("%d nodes in the tree and %d free, of %d", reached, len(h.freeNodes), len(h.nodes))
 	}
-	onFree := make([]bool, len(h.t))
+	onFree := make([]bool, len(h.jobs))
 	for _, id := range h.free {
-		if id < 0 || int(id) >= len(h.t) || onFree[id] || h.leafOf[id] != none {
+		if id < 0 || int(id) >= len(h.jobs) || onFree[id] || h.jobs[id].leaf != none {
 			return fmt.Errorf("free id %d: in use, repeated or out of range", id)
 		}
 		onFree[id] = true
 	}
-	for id := range h.t {
-		if h.leafOf[id] == none && (!onFree[id] || h.t[id] != 0 || h.held[id] != 0) {
-			return fmt.Errorf("id %d not in use: on the free list %v, T %v, held %v", id, onFree[id], h.t[id], h.held[id])
+	for id := range h.jobs {
+		if h.jobs[id].leaf == none && (!onFree[id] || h.jobs[id].t != 0 || h.jobs[id].held != 0) {
+			return fmt.Errorf("id %d not in use: on the free list %v, T %v, held %v", id, onFree[id], h.jobs[id].t, h.jobs[id].held)
 		}
 	}
-	if len(h.held) != len(h.t) || len(h.leafOf) != len(h.t) || len(h.free)+h.n != len(h.t) {
-		return fmt.Errorf("%d counts, %d held, %d leaves, %d free ids, %d jobs", len(h.t), len(h.held), len(h.leafOf), len(h.free), h.n)
+	if len(h.free)+h.n != len(h.jobs) {
+		return fmt.Errorf("%d ids, %d free, %d jobs", len(h.jobs), len(h.free), h.n)
 	}
 	return nil
 }

@@ -113,7 +113,7 @@ func TestUpdateKeepsCut(t *testing.T) {
 }
 
 // TestSetHeldAfterQuery: SetHeld of the job Next or Reclaim just named
-// finds it by its leaf (leafOf), which must follow the job as the tree
+// finds it by its leaf (job.leaf), which must follow the job as the tree
 // changes. Between the query and SetHeld, half the time, an arrival, a
 // removal or an update reshapes the tree (splits, merges, borrows);
 // CheckTree after every SetHeld catches a stale leaf, and the loop must

@@ -45,13 +45,11 @@ type Hopper struct {
 	counts []float64       // scratch: the remaining tasks by id (SnapshotSlots)
 	ws     alloc.Workspace // SnapshotSlots' reference's
 
-	// The jobs by id: remaining tasks, held slots and the leaf holding the
-	// job (none for an id not in use, which sits on the free list with T
-	// and held 0).
-	t, held []float64
-	leafOf  []int32
-	free    []int32
-	n       int
+	// The jobs by id (an id not in use has leaf none, T and held 0, and
+	// sits on the free list).
+	jobs []job
+	free []int32
+	n    int
 
 	// The tree: its nodes (those not in use on freeNodes), the root, and
 	// ΣT, the root's items' sums added in order.
@@ -71,12 +69,20 @@ type Hopper struct {
 	saved hopperSave // the tree before a change near overflow (Add, Update)
 }
 
+// A job is what Hopper keeps of a job by its id, in one record so that an
+// event on a random job misses the cache once: its remaining tasks T, the
+// slots it holds, and the leaf it sits in (none for an id not in use).
+type job struct {
+	t, held float64
+	leaf    int32
+}
+
 // hopperSave is a copy of the tree, taken before an Add or Update that
 // brings ΣT near overflow and put back if it overflows.
 type hopperSave struct {
 	nodes     []bpNode
 	freeNodes []int32
-	leafOf    []int32
+	jobs      []job
 	root      int32
 	sum       float64
 }
@@ -103,7 +109,7 @@ func (h *Hopper) Len() int { return h.n }
 
 // IDs is one more than the largest id in use or ever returned by Add and
 // not reused since: the length Snapshot writes. O(1).
-func (h *Hopper) IDs() int { return len(h.t) }
+func (h *Hopper) IDs() int { return len(h.jobs) }
 
 // Slots is the cluster's slots. O(1).
 func (h *Hopper) Slots() float64 { return h.slots }
@@ -116,7 +122,7 @@ func (h *Hopper) Slots() float64 { return h.slots }
 // O(1) allocations while the ids grow, none after.
 func (h *Hopper) Add(remaining float64) (int, error) {
 	const fn = "online.Hopper.Add"
-	if err := h.checkCount(fn, len(h.t), remaining, 0); err != nil {
+	if err := h.checkCount(fn, len(h.jobs), remaining, 0); err != nil {
 		return 0, err
 	}
 	var id int32
@@ -124,10 +130,10 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 		id = h.free[k-1]
 		h.free = h.free[:k-1]
 	} else {
-		h.t, h.held, h.leafOf = append(h.t, 0), append(h.held, 0), append(h.leafOf, none)
-		id = int32(len(h.t) - 1)
+		h.jobs = append(h.jobs, job{leaf: none})
+		id = int32(len(h.jobs) - 1)
 	}
-	h.t[id] = remaining + 0 // −0 is +0
+	h.jobs[id].t = remaining + 0 // −0 is +0
 	h.n++
 	h.fresh = false
 	risky := h.risky(0, remaining)
@@ -155,13 +161,13 @@ func (h *Hopper) risky(old, new float64) bool {
 	return h.sum-old+new >= math.MaxFloat64/4
 }
 
-// save copies the tree (nodes, free nodes, leaves, root, total) into
+// save copies the tree (nodes, free nodes, jobs, root, total) into
 // h.saved. O(n).
 func (h *Hopper) save() {
 	s := &h.saved
 	s.nodes = append(s.nodes[:0], h.nodes...)
 	s.freeNodes = append(s.freeNodes[:0], h.freeNodes...)
-	s.leafOf = append(s.leafOf[:0], h.leafOf...)
+	s.jobs = append(s.jobs[:0], h.jobs...)
 	s.root, s.sum = h.root, h.sum
 }
 
@@ -171,7 +177,7 @@ func (h *Hopper) restore() {
 	s := &h.saved
 	h.nodes = append(h.nodes[:0], s.nodes...)
 	h.freeNodes = append(h.freeNodes[:0], s.freeNodes...)
-	h.leafOf = append(h.leafOf[:0], s.leafOf...)
+	h.jobs = append(h.jobs[:0], s.jobs...)
 	h.root, h.sum = s.root, s.sum
 	h.fresh = false
 }
@@ -186,7 +192,7 @@ func (h *Hopper) Update(id int, remaining float64) error {
 	if err := h.checkID(fn, id); err != nil {
 		return err
 	}
-	old := h.t[id]
+	old := h.jobs[id].t
 	if err := h.checkCount(fn, id, remaining, old); err != nil {
 		return err
 	}
@@ -199,7 +205,7 @@ func (h *Hopper) Update(id int, remaining float64) error {
 	h.move(int32(id), remaining+0)
 	if math.IsInf(h.sum, 1) { // summed in the tree's order, it overflowed
 		h.restore()
-		h.t[id] = old
+		h.jobs[id].t = old
 		return check.Err(fn, id, "remaining", remaining, overflows)
 	}
 	return nil
@@ -220,8 +226,8 @@ func (h *Hopper) Remove(id int) error {
 
 // release frees id, out of the tree: T and held 0, on the free list.
 func (h *Hopper) release(id int32) {
-	h.leafOf[id] = none
-	h.t[id], h.held[id] = 0, 0
+	h.jobs[id].leaf = none
+	h.jobs[id].t, h.jobs[id].held = 0, 0
 	h.free = append(h.free, id)
 	h.n--
 }
@@ -251,8 +257,8 @@ func (h *Hopper) SetHeld(id, slots int) error {
 	if err := check.Total(fn, "slots", slots); err != nil {
 		return err
 	}
-	h.held[id] = float64(slots)
-	x := h.leafOf[id]
+	h.jobs[id].held = float64(slots)
+	x := h.jobs[id].leaf
 	h.setJob(x, h.indexIn(x, int32(id)), int32(id))
 	h.fixUp(x, true)
 	return nil
@@ -260,10 +266,10 @@ func (h *Hopper) SetHeld(id, slots int) error {
 
 // Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
 func (h *Hopper) Held(id int) int {
-	if id < 0 || id >= len(h.held) {
+	if id < 0 || id >= len(h.jobs) {
 		return 0
 	}
-	return int(h.held[id])
+	return int(h.jobs[id].held)
 }
 
 // Next returns the job that should receive the next free slot, and true,
@@ -309,14 +315,14 @@ func (h *Hopper) Next() (int, bool) {
 	if x := h.firstShort(); x != none && h.inPrefix(x) {
 		return int(x), true
 	}
-	if h.cut != none && h.held[h.cut] <= h.left0-1 {
+	if h.cut != none && h.jobs[h.cut].held <= h.left0-1 {
 		return int(h.cut), true
 	}
 	// 2. The largest fraction before the cut, then the cut's own.
 	best := h.prefixFrac()
 	cutFrac := -1.0
 	if h.cut != none {
-		if d := h.left0 - h.held[h.cut]; d > 0 && d < 1 {
+		if d := h.left0 - h.jobs[h.cut].held; d > 0 && d < 1 {
 			cutFrac = d
 		}
 	}
@@ -357,7 +363,7 @@ func (h *Hopper) Reclaim() (int, bool) {
 		if x := h.lastAbove(holding); x != none && h.before(h.cut, x) {
 			return int(x), true
 		}
-		if h.held[h.cut] > h.left0 {
+		if h.jobs[h.cut].held > h.left0 {
 			return int(h.cut), true
 		}
 	}
@@ -430,7 +436,7 @@ func (h *Hopper) Compare(a, b int) int {
 // and returns dst[:IDs()] (grown if its capacity is less): alloc.Allocate
 // on the remaining tasks indexed by id, 0 for ids not in use. O(IDs()).
 func (h *Hopper) Snapshot(dst []float64) []float64 {
-	n := len(h.t)
+	n := len(h.jobs)
 	if cap(dst) < n {
 		dst = make([]float64, n)
 	}
@@ -438,7 +444,7 @@ func (h *Hopper) Snapshot(dst []float64) []float64 {
 	h.refresh()
 	for id := range dst {
 		dst[id] = 0
-		if h.leafOf[id] != none {
+		if h.jobs[id].leaf != none {
 			dst[id] = h.share(int32(id))
 		}
 	}
@@ -447,15 +453,15 @@ func (h *Hopper) Snapshot(dst []float64) []float64 {
 
 // remainingOf is the remaining tasks of id, 0 for an id not in use.
 func (h *Hopper) remainingOf(id int) float64 {
-	if id < 0 || id >= len(h.t) {
+	if id < 0 || id >= len(h.jobs) {
 		return 0
 	}
-	return h.t[id]
+	return h.jobs[id].t
 }
 
 // share is job id's share, with the cut fresh.
 func (h *Hopper) share(id int32) float64 {
-	t := h.t[id]
+	t := h.jobs[id].t
 	switch {
 	case h.sum == 0 || h.slots == 0:
 		return 0
@@ -511,12 +517,12 @@ func (h *Hopper) refresh() {
 
 // before reports whether job a comes before job b in (T, id) order.
 func (h *Hopper) before(a, b int32) bool {
-	return keyLess(h.t[a], a, h.t[b], b)
+	return keyLess(h.jobs[a].t, a, h.jobs[b].t, b)
 }
 
 // checkID returns an error unless id is in use.
 func (h *Hopper) checkID(fn string, id int) error {
-	if id < 0 || id >= len(h.t) || h.leafOf[id] == none {
+	if id < 0 || id >= len(h.jobs) || h.jobs[id].leaf == none {
 		return check.Err(fn, id, "id", float64(id), "no job with this id (never added, or removed)")
 	}
 	return nil

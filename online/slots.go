@@ -45,7 +45,10 @@ func (h *Hopper) SnapshotSlots(dst []int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.counts = append(h.counts[:0], h.t...) // 0 for an id not in use (release)
+	h.counts = grown(h.counts, len(h.jobs))
+	for id := range h.jobs {
+		h.counts[id] = h.jobs[id].t // 0 for an id not in use (release)
+	}
 	return alloc.AllocateSlots(dst, h.counts, slots, h.beta, &h.ws)
 }
 
