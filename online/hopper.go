@@ -117,18 +117,24 @@ func (h *Hopper) Slots() float64 { return h.slots }
 // Add adds a job of remaining ≥ 0 tasks (finite) and returns its id: the
 // id Remove freed most recently, if one is free, else IDs(). An error
 // (an *specsched.InputError on "remaining", index IDs()), with h
-// unchanged, for a negative, NaN or infinite count, or one that would make
-// the jobs' total overflow (summed in the tree's order). O(log n); amortised
+// unchanged — IDs() and the free ids included — for a negative, NaN or
+// infinite count, or one that would make the jobs' total overflow (summed
+// in the tree's order). O(log n); amortised
 // O(1) allocations while the ids grow, none after.
 func (h *Hopper) Add(remaining float64) (int, error) {
 	const fn = "online.Hopper.Add"
 	if err := h.checkCount(fn, len(h.jobs), remaining, 0); err != nil {
 		return 0, err
 	}
+	risky := h.risky(0, remaining)
+	if risky {
+		h.save() // before the id is taken: the jobs as they were
+	}
 	var id int32
-	if k := len(h.free); k > 0 {
-		id = h.free[k-1]
-		h.free = h.free[:k-1]
+	reused := len(h.free) > 0
+	if reused {
+		id = h.free[len(h.free)-1]
+		h.free = h.free[:len(h.free)-1]
 	} else {
 		h.jobs = append(h.jobs, job{leaf: none})
 		id = int32(len(h.jobs) - 1)
@@ -136,15 +142,14 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 	h.jobs[id].t = remaining + 0 // −0 is +0
 	h.n++
 	h.fresh = false
-	risky := h.risky(0, remaining)
-	if risky {
-		h.save()
-	}
 	h.insert(id)
 	if risky && math.IsInf(h.sum, 1) { // summed in the tree's order, it overflowed
-		h.restore()
-		h.release(id)
-		return 0, check.Err(fn, int(id), "remaining", remaining, overflows)
+		h.restore() // a new id gone again, a reused one free as it was
+		if reused {
+			h.free = append(h.free, id)
+		}
+		h.n--
+		return 0, check.Err(fn, len(h.jobs), "remaining", remaining, overflows)
 	}
 	return int(id), nil
 }
@@ -204,8 +209,7 @@ func (h *Hopper) Update(id int, remaining float64) error {
 	h.save()
 	h.move(int32(id), remaining+0)
 	if math.IsInf(h.sum, 1) { // summed in the tree's order, it overflowed
-		h.restore()
-		h.jobs[id].t = old
+		h.restore() // the job's count with the rest
 		return check.Err(fn, id, "remaining", remaining, overflows)
 	}
 	return nil
