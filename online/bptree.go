@@ -258,9 +258,12 @@ func (h *Hopper) place(id int32) int32 {
 	return x
 }
 
-// fixPair recomputes the items above leaves x and y (of one tree shape,
-// no split since either changed): side by side up to their lowest common
-// ancestor, then once to the root.
+// fixPair recomputes the items above leaves x and y, at one depth as all
+// leaves are: side by side up to their lowest common ancestor, then once
+// to the root. A split since x changed (place's) leaves stale items only
+// on x's path and y's — a split node's items are its children's, stale
+// only for the child on x's path, which the walk up x's parents reaches
+// in whichever half it went — so the two walks still cover them.
 func (h *Hopper) fixPair(x, y int32) {
 	for x != y {
 		px, py := h.nodes[x].parent, h.nodes[y].parent
@@ -336,7 +339,7 @@ func (h *Hopper) rebalance(x int32) {
 // move changes job id's remaining tasks to t: in place if the new key
 // stays between the job's neighbours in its leaf, else out of its leaf
 // and into the one its new key falls in (its old leaf rebalanced if left
-// short), the two leaves' paths recomputed side by side when no node split.
+// short), the two leaves' paths recomputed side by side.
 // O(bpWidth · depth).
 func (h *Hopper) move(id int32, t float64) {
 	x := h.jobs[id].leaf
@@ -354,15 +357,7 @@ func (h *Hopper) move(id int32, t float64) {
 		h.insert(id)
 		return
 	}
-	nodes := len(h.nodes) - len(h.freeNodes)
-	y := h.place(id)
-	if nodes == len(h.nodes)-len(h.freeNodes) {
-		h.fixPair(x, y)
-		return
-	}
-	// A split: x's path may run through the new nodes.
-	h.fixUp(x, false)
-	h.fixUp(y, false)
+	h.fixPair(x, h.place(id))
 }
 
 // depth is the number of levels, leaves included. O(depth).

@@ -240,3 +240,74 @@ func TestQueryPath(t *testing.T) {
 		}
 	}
 }
+
+// TestSetHeldOneBound: SetHeld stops recomputing the items above its job
+// at the first that comes out unchanged, so a change to any one of an
+// item's bounds alone must be carried up — in a tree of three levels (300
+// jobs of 0 tasks first, neutral in every bound), where the item above the
+// job's leaf is not the root's. Each case is worked by hand so that one
+// step changes one bound over the job's leaf and nothing else: whether a
+// job is a whole slot short (TestSetHeldShortOnly's jobs), the least
+// (held+1)/T, the least held/T, the greatest held/T, the greatest fraction
+// c·T − held in (0, 1). CheckTree recomputes every item from the jobs.
+func TestSetHeldOneBound(t *testing.T) {
+	type job struct {
+		tasks float64
+		held  int
+	}
+	for _, c := range []struct {
+		name  string
+		beta  float64
+		jobs  []job
+		steps [][2]int // job (index into jobs), held
+	}{
+		// c = 2/1.3: 195 tasks holding 299 are a whole slot short, holding
+		// 300 not; (held+1)/T 20/13 either way beside 156 holding 239.
+		{"short", 1.3, []job{{195, 0}, {156, 239}, {1, 10}}, [][2]int{{0, 299}, {0, 300}, {0, 299}}},
+		// c = 1: the least (held+1)/T is job 2's, 51/100 → 61/100; the
+		// least held/T stays job 0's 0, the greatest job 1's 10.
+		{"plus", 2, []job{{1, 0}, {1, 10}, {100, 50}}, [][2]int{{2, 60}, {2, 50}}},
+		// c = 1: the least held/T, job 2's 10/100, becomes job 3's
+		// 1050/10000; the least (held+1)/T stays job 3's.
+		{"lo", 2, []job{{1, 1}, {1, 10}, {100, 10}, {10000, 1050}}, [][2]int{{2, 11}, {2, 10}}},
+		// c = 1: the greatest held/T, job 1's 10 → 11.
+		{"hi", 2, []job{{1, 0}, {1, 10}, {100, 50}}, [][2]int{{1, 11}, {1, 10}}},
+		// c = 4/3: the greatest fraction, job 1's 8/3 − 2 = 2/3, becomes
+		// job 0's 4/3 − 1 = 1/3 when job 1 holds 3; job 2 keeps the least
+		// held/T and (held+1)/T and is short, job 3 the greatest held/T.
+		{"frac", 1.5, []job{{1, 1}, {2, 2}, {1000, 0}, {1, 10}}, [][2]int{{1, 3}, {1, 2}}},
+	} {
+		h, err := online.New(1e6, c.beta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 {
+			if _, err := h.Add(0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids := make([]int, len(c.jobs))
+		for k, j := range c.jobs {
+			if ids[k], err = h.Add(j.tasks); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.SetHeld(ids[k], j.held); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if h.PathLen() < 3 {
+			t.Fatalf("%s: a tree of %d levels, want 3 or more", c.name, h.PathLen())
+		}
+		if err := h.CheckTree(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, s := range c.steps {
+			if err := h.SetHeld(ids[s[0]], s[1]); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.CheckTree(); err != nil {
+				t.Fatalf("%s: after SetHeld(job %d, %d): %v", c.name, s[0], s[1], err)
+			}
+		}
+	}
+}

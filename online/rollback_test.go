@@ -149,3 +149,50 @@ func TestRemovedID(t *testing.T) {
 		t.Fatalf("removed id 2: share %v, held %d, Compare(2, 1) %d; want 0, 0, −1 (0 tasks)", before[2], h.Held(2), h.Compare(2, 1))
 	}
 }
+
+// TestRollbackFreeNodes: a rejected Add whose insertion split the tree's
+// only leaf, full, taking two nodes from the free nodes' list (left there
+// by a merge and the root's collapse), puts the list back: CheckTree
+// counts every node as in the tree or free. The counts are
+// TestRollbackAdd's, beside 14 jobs of 0 tasks.
+func TestRollbackFreeNodes(t *testing.T) {
+	t.Parallel()
+	a, b, c := 0x1.0000000000006p+1022, 0x1.ffffffffffff7p+1022, 0x1.0000000000001p+1022
+	h, err := online.New(10, 1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 { // two leaves under a root
+		if _, err := h.Add(0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if h.PathLen() != 2 {
+		t.Fatalf("20 jobs: depth %d, want 2", h.PathLen())
+	}
+	for id := range 6 { // the first leaf merges into the second, the root gives way
+		if err := h.Remove(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if h.PathLen() != 1 {
+		t.Fatalf("14 jobs after the removals: depth %d, want 1", h.PathLen())
+	}
+	for _, v := range []float64{a, b} { // 16 jobs: the leaf is full
+		if _, err := h.Add(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := h.Snapshot(nil)
+	_, err = h.Add(c)
+	rejected(t, h, err, "remaining", before, 16)
+	if h.PathLen() != 1 {
+		t.Fatalf("after the rejected Add: depth %d, want 1", h.PathLen())
+	}
+	if _, err := h.Add(1); err != nil { // the leaf splits for good
+		t.Fatal(err)
+	}
+	if err := h.CheckTree(); err != nil {
+		t.Fatal(err)
+	}
+}
