@@ -90,7 +90,7 @@ type hopperSave struct {
 // New returns a Hopper holding no job, for a cluster of slots ≥ 0 slots
 // (finite) and the jobs' Pareto tail index beta > 1 (finite; β ≥ 2 means
 // no speculation). Errors are *specsched.InputError naming "slots" or
-// "beta".
+// "beta". O(1).
 func New(slots, beta float64) (*Hopper, error) {
 	const fn = "online.New"
 	if err := check.TailIndex(fn, check.Scalar, "beta", beta); err != nil {
@@ -287,7 +287,7 @@ func (h *Hopper) Held(id int) int {
 //     the one with the largest fraction S_i − held_i, ties in Algorithm 1's
 //     order — in the capacity-constrained case. There the fractions before
 //     the cut-off job are those of V_i = 2/β·T_i, fixed per job, and each
-//     node keeps its subtree's largest: from none held, Next hands out
+//     item keeps the largest below it: from none held, Next hands out
 //     alloc.AllocateSlots's integer allocation (tested), up to remainders
 //     that tie in exact arithmetic, which the two round apart (the cut-off
 //     job's share is S less the others' V, summed in another order). In the
@@ -299,7 +299,7 @@ func (h *Hopper) Held(id int) int {
 // ≤ S/ΣT and held_i/T_i < S/ΣT, on quotients rounded once at every
 // magnitude (ratio), so a job holding exactly its share is not below it. A
 // job of 0 tasks is never below its share (0), nor a job after the cut-off
-// job. O(log n) expected, after the search for the cut if an event came
+// job. O(log n), after the search for the cut if an event came
 // since the last query.
 func (h *Hopper) Next() (int, bool) {
 	h.refresh()
