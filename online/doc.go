@@ -82,18 +82,22 @@
 // one), its leaf and its new leaf (an event reads and shifts a node's
 // arrays), and the few levels above them, about log₁₀ n. Measured
 // (BenchmarkLatency, the completion stream: a task completion, Next,
-// SetHeld of the job it names; -count 5, medians of p50/p99, on a shared
-// two-core machine at load 3.3–4.3, taskset -c 1), Hopper's event takes
-// 0.34/0.54 µs at 10³ jobs, 0.49/0.83 at 10⁴, 1.22/1.95 at 10⁵ and
-// 2.67/4.35 at 10⁶, 0 allocs/op; its former treap core, in the same
-// session, 0.51/0.89, 0.78/1.19, 1.86/3.87 and 4.90/13.1. Fair's event
-// (on its treap, unchanged) costs about twice what Hopper's did on the
-// treap, and Classes' three to five times. The
+// SetHeld of the job it names; -count 5, medians of p50/p99, taskset -c 1
+// on a shared two-core VM at load 0.7–1.0), Hopper's event takes
+// 0.43/0.73 µs at 10³ jobs, 0.65/1.09 at 10⁴, 1.38/2.18 at 10⁵ and
+// 3.21/4.84 at 10⁶, 0 allocs/op; its former treap core, right after,
+// 0.48/0.84, 0.73/1.10, 1.48/2.44 and 4.31/7.01, and at 10⁵, the two run
+// alternately five times, 1.42 against 1.95 µs. The machine's speed varies
+// by a third between sessions: an earlier run at load 3.3–4.3 gave
+// 0.34/0.54, 0.49/0.83, 1.22/1.95 and 2.67/4.35 µs (treap 0.51, 0.78,
+// 1.86, 4.90). Fair's event (on its treap, unchanged) costs about twice
+// what Hopper's did on the treap, and Classes' three to five times. The
 // levels grow as log n, but each costs more as the tree leaves each cache
 // level, so over 10³..10⁶ the time grows faster than the depth. Against
 // recomputing the allocation from every job (BenchmarkRecompute,
-// alloc.Allocate, same run: 71.8 µs at 10⁴ jobs, 657 µs at 10⁵), a
-// Hopper event is about 146× cheaper at 10⁴ jobs and 538× at 10⁵.
+// alloc.Allocate, same run: 47.4 µs at 10⁴ jobs, 525 µs at 10⁵), a
+// Hopper event is 73× cheaper at 10⁴ jobs and 380× at 10⁵ (146× and 538×
+// in the earlier run).
 //
 // Concurrency. None of the types is safe for concurrent use, queries
 // included (a query may run the lazy search, and Classes splits and
