@@ -19,7 +19,7 @@ import "math/bits"
 // events, not only on the jobs held: ΣT, added in the tree's grouping,
 // may differ in the last place between two histories of the same jobs.
 //
-// Costs, n the jobs: depth ⌈log₄ n⌉ at most (every node but the root at
+// Costs, n the jobs: depth at most 1 + log₄ n (every node but the root at
 // least a quarter full), ~log₁₀ n in practice; an insertion, removal or
 // move O(bpWidth · depth) = O(log n), splits and merges included (each at
 // most once per level); the bounds' update after a change of held stops

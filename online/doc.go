@@ -62,7 +62,7 @@
 // descent, O(log n).
 //
 // Costs. Every event (Add, Update, Remove, SetHeld) is O(log n) worst
-// case for Hopper — the B+-tree's depth, at most ⌈log₄ n⌉ (every node but
+// case for Hopper — the B+-tree's depth, at most 1 + log₄ n (every node but
 // the root at least a quarter full), times a node's 16 items; splits and
 // merges at most once per level; nothing amortised but the slices' growth
 // — and O(log n) expected for Fair and Classes (a treap's expected depth).

@@ -22,7 +22,7 @@ const none = -1
 // The jobs sit in a B+-tree of fanout 16 ordered by (T, id) (bptree.go),
 // each item holding ΣT and the bounds Next and Reclaim descend by over the
 // jobs below it. Costs, n the jobs held, each O(log n) worst case (the
-// tree's depth, at most ⌈log₄ n⌉, times a node's 16 items; nothing
+// tree's depth, at most 1 + log₄ n, times a node's 16 items; nothing
 // amortised but the slices' growth): Add, Update and Remove (an Update
 // that keeps the job between its neighbours in its leaf is made in place;
 // a split or merge costs one more pass per level it reaches); SetHeld
