@@ -16,17 +16,23 @@
 // T_i/ΣT·S: only the sum changes with an event, and the shares are formed
 // when asked for. In the capacity-constrained case (Guideline 1) the jobs
 // in increasing order of T_i (ties by id) get V_i = c·T_i until the slots
-// run out; the jobs are kept in a balanced search tree (a treap) ordered by
-// (T_i, id) whose nodes hold the sums of T over their subtrees, so the
-// job at which the slots run out is found by one descent from the root,
-// and a job's share follows from comparing its key with that job's.
+// run out; the jobs are kept in a B+-tree of fanout 16 ordered by
+// (T_i, id): every job in a leaf, all leaves at one depth, and each item
+// of a node — a job in a leaf, a child in an inner node — holding, in the
+// node's arrays, its last key and the sum of T below it. The job at which
+// the slots run out is found by one descent from the root, adding each
+// node's items in order until the slots are reached, and a job's share
+// follows from comparing its key with that job's. At fanout 16 the tree is
+// about log₁₀ n levels deep (five at 10⁵ jobs, where a treap averages
+// some 23), and a level's items are read from a few contiguous arrays:
+// an event's cost is mostly its cache misses, one or two per level.
 //
 // Slots. A scheduler also records what each job holds (SetHeld) and asks
 // Next for the job that should get a free slot — the first job in
 // Algorithm 1's order holding less than its share — and Reclaim for the
 // job whose slot to take back when the cluster shrinks, the last holding
-// more. Each node also keeps the least and greatest held/T over its
-// subtree: a job is below its share exactly when its held/T is below the
+// more. Each item also keeps the least and greatest held/T over the jobs
+// below it: a job is below its share exactly when its held/T is below the
 // share per task (S/ΣT in the proportional case, 2/β before the cut), so
 // one descent finds it, O(log n).
 //
@@ -41,7 +47,9 @@
 // Algorithm 2 and K classes. Fair keeps the ε-fair allocation (thesis
 // §3.5, fairness.Allocate) and Classes the water-filling over jobs of
 // different tail indices (§4.2 carried to K classes, stragglers.Allocate)
-// the same way: the jobs in a treap with per-subtree sums, each of the
+// the same way, but still on a treap (jobs.go; a binary search tree,
+// balanced in expectation by fixed per-id priorities), not Hopper's
+// B+-tree: the jobs in a treap with per-subtree sums, each of the
 // algorithm's cut-offs found by one descent (Fair: m₁, case 1's fill, m₂,
 // O(log n); Classes: the level's class, then Algorithm 1's
 // cut within it in O(log n)), and a job's share by comparing its key with
@@ -53,32 +61,43 @@
 // held per unit of weight over its subtree, so each run is searched by one
 // descent, O(log n).
 //
-// Costs. Every event (Add, Update, Remove, SetHeld) is O(log n) expected
-// — a treap's expected depth, not amortised — and SetSlots O(1). The
-// cut-offs are searched again lazily, once per batch of events, by the
-// first query after it (Target, Next, Reclaim, Snapshot): a query after
-// an event costs that search, O(log n), and
+// Costs. Every event (Add, Update, Remove, SetHeld) is O(log n) worst
+// case for Hopper — the B+-tree's depth, at most 1 + log₄ n (every node but
+// the root at least a quarter full), times a node's 16 items; splits and
+// merges at most once per level; nothing amortised but the slices' growth
+// — and O(log n) expected for Fair and Classes (a treap's expected depth).
+// SetSlots is O(1). The cut-offs are searched again lazily, once per
+// batch of events, by the first query after it (Target, Next, Reclaim,
+// Snapshot): a query after an event costs that search, O(log n), and
 // queries with no event between cost O(1) (Target) or O(log n) (Next,
-// Reclaim). Hopper spares some of that work: an Update that keeps the job
-// between its neighbours is made in place, one that leaves a job after the
-// cut-off job keeps the cut, and SetHeld recomputes the path only as far
-// as the bounds change, with no descent for the job Next just named.
-// Memory is O(ids), the most jobs held at once; nothing allocates once the
-// ids stop growing.
+// Reclaim). An Update that keeps the job between its neighbours in its
+// leaf is made in place, and SetHeld recomputes the items above the job
+// only as far as they change. A Hopper event that brings ΣT within a
+// factor 4 of MaxFloat64 copies the tree first, O(n), to put it back if
+// the total overflows. Memory is O(ids), the most jobs held at once;
+// nothing allocates once the ids stop growing.
 //
 // In time, once the tree outgrows the caches an event is bound by its
-// cache misses along a random job's path, about 2 ln n levels: Hopper
-// keeps what a descent reads (T, held, the children: 24 bytes a job)
-// apart from what an update reads (64 bytes, one cache line), and walks a
-// job's old and new places in one loop so that their misses overlap.
-// Measured (BenchmarkLatency: a task completion, Next, SetHeld of the job
-// it names; a shared two-core machine under load), Hopper's median event
-// takes about 0.5 µs at 10³ jobs, 0.8 µs at 10⁴, 2 µs at 10⁵ and 5 µs at
-// 10⁶, Fair's about twice that and Classes' three to five times: the
+// cache misses: for Hopper a random job's record (T, held and its leaf in
+// one), its leaf and its new leaf (an event reads and shifts a node's
+// arrays), and the few levels above them, about log₁₀ n. Measured
+// (BenchmarkLatency, the completion stream: a task completion, Next,
+// SetHeld of the job it names; -count 5, medians of p50/p99, taskset -c 1
+// on a shared two-core VM at load 0.7–1.0), Hopper's event takes
+// 0.43/0.73 µs at 10³ jobs, 0.65/1.09 at 10⁴, 1.38/2.18 at 10⁵ and
+// 3.21/4.84 at 10⁶, 0 allocs/op; its former treap core, right after,
+// 0.48/0.84, 0.73/1.10, 1.48/2.44 and 4.31/7.01, and at 10⁵, the two run
+// alternately five times, 1.42 against 1.95 µs. The machine's speed varies
+// by a third between sessions: an earlier run at load 3.3–4.3 gave
+// 0.34/0.54, 0.49/0.83, 1.22/1.95 and 2.67/4.35 µs (treap 0.51, 0.78,
+// 1.86, 4.90). Fair's event (on its treap, unchanged) costs about twice
+// what Hopper's did on the treap, and Classes' three to five times. The
 // levels grow as log n, but each costs more as the tree leaves each cache
 // level, so over 10³..10⁶ the time grows faster than the depth. Against
-// recomputing the allocation from every job (BenchmarkRecompute), an event
-// is about 90× cheaper at 10⁴ jobs and 230× at 10⁵ (alloc.Allocate).
+// recomputing the allocation from every job (BenchmarkRecompute,
+// alloc.Allocate, same run: 47.4 µs at 10⁴ jobs, 525 µs at 10⁵), a
+// Hopper event is 73× cheaper at 10⁴ jobs and 380× at 10⁵ (146× and 538×
+// in the earlier run).
 //
 // Concurrency. None of the types is safe for concurrent use, queries
 // included (a query may run the lazy search, and Classes splits and

@@ -2,52 +2,119 @@ package online
 
 import "fmt"
 
-// CheckTree verifies the search tree against its definition, for the
-// state-machine test: the nodes in order are the live jobs in strictly
-// increasing (T, id) order; every parent is above its children in
-// priority (a bijection of the id, so priorities never tie), which with
-// the order makes the shape the one treap of these jobs; and every node's subtree sum and bounds are what
-// update computes from its children's, checked by recomputing them.
+// CheckTree verifies Hopper's B+-tree against its definition, for the
+// state-machine tests: every node's fill (a node other than the root
+// holds bpWidth/4 to bpWidth items, an inner root at least 2), all leaves
+// at one depth, the parent and job.leaf links, the short bits past a node's
+// items clear, the jobs in the leaves in strictly increasing (T, id)
+// order, each live job there once and no other; every item's last key,
+// ΣT and bounds what the jobs below it give, recomputed from T and held by
+// this function's own code (not summarize or setJob), and the total their
+// sum over the root's items; the ids not in use at T = 0 and held 0, each
+// once on the free list, and every node in the tree or on the free nodes'
+// list.
 func (h *Hopper) CheckTree() error {
-	count := 0
-	var prev int32 = none
-	var walk func(x, parent int32) error
-	walk = func(x, parent int32) error {
-		if x == none {
-			return nil
-		}
-		if !h.nodes[x].live {
-			return fmt.Errorf("node %d in the tree is not live", x)
-		}
-		if parent != none && !h.above(parent, x) {
-			return fmt.Errorf("node %d (prio %d) below its child %d (prio %d)", parent, priority(parent), x, priority(x))
-		}
-		if err := walk(h.keys[x].kid[0], x); err != nil {
-			return err
-		}
-		if prev != none && !h.before(prev, x) {
-			return fmt.Errorf("nodes %d (T %v) and %d (T %v) out of (T, id) order", prev, h.keys[prev].t, x, h.keys[x].t)
-		}
-		prev = x
-		count++
-		if err := walk(h.keys[x].kid[1], x); err != nil {
-			return err
-		}
-		saved := h.nodes[x]
-		h.setRatios(x)
-		h.update(x)
-		if h.nodes[x] != saved {
-			got := h.nodes[x]
-			h.nodes[x] = saved
-			return fmt.Errorf("node %d: stored %+v, recomputed %+v", x, saved, got)
-		}
-		return nil
+	type summary struct {
+		sum          float64
+		lo, hi, plus ratio
+		frac         float64
+		short        bool
+		lastT        float64
+		lastID       int32
 	}
-	if err := walk(h.root, none); err != nil {
+	var order []int32
+	depth, reached := -1, 0
+	var walk func(x int32, d int) (summary, error)
+	walk = func(x int32, d int) (summary, error) {
+		reached++
+		n := &h.nodes[x]
+		got := summary{lo: everything, hi: nothing, plus: everything, frac: -1}
+		switch {
+		case x != h.root && (n.n < bpWidth/4 || n.n > bpWidth):
+			return got, fmt.Errorf("node %d holds %d items", x, n.n)
+		case x == h.root && !n.leaf && n.n < 2:
+			return got, fmt.Errorf("inner root %d holds %d items", x, n.n)
+		case n.short>>n.n != 0:
+			return got, fmt.Errorf("node %d: short bits %b past its %d items", x, n.short, n.n)
+		}
+		for k := range n.n {
+			var item summary
+			if n.leaf {
+				if depth >= 0 && depth != d {
+					return got, fmt.Errorf("leaf %d at depth %d, another at %d", x, d, depth)
+				}
+				depth = d
+				id := n.kid[k]
+				if id < 0 || int(id) >= len(h.jobs) || h.jobs[id].leaf != x {
+					return got, fmt.Errorf("job %d in leaf %d, not there by its job.leaf", id, x)
+				}
+				order = append(order, id)
+				t, held := h.jobs[id].t, h.jobs[id].held
+				item = summary{sum: t, lo: everything, hi: nothing, plus: everything, frac: -1, short: held <= h.c*t-1, lastT: t, lastID: id}
+				if t > 0 {
+					item.lo, item.hi, item.plus = quotient(held, t), quotient(held, t), quotient(held+1, t)
+				} else if held > 0 {
+					item.hi = everything
+				}
+				if d := h.c*t - held; d > 0 && d < 1 {
+					item.frac = d
+				}
+			} else {
+				c := n.kid[k]
+				if c < 0 || int(c) >= len(h.nodes) || h.nodes[c].parent != x {
+					return got, fmt.Errorf("node %d's child %d does not name it its parent", x, c)
+				}
+				var err error
+				if item, err = walk(c, d+1); err != nil {
+					return got, err
+				}
+			}
+			stored := summary{n.sum[k], n.lo[k], n.hi[k], n.plus[k], n.frac[k], n.short>>k&1 == 1, n.t[k], n.id[k]}
+			if stored != item {
+				return got, fmt.Errorf("node %d item %d: stored %+v, recomputed %+v", x, k, stored, item)
+			}
+			got.sum += item.sum
+			got.lo, got.hi, got.plus, got.frac = min(got.lo, item.lo), max(got.hi, item.hi), min(got.plus, item.plus), max(got.frac, item.frac)
+			got.short = got.short || item.short
+			got.lastT, got.lastID = item.lastT, item.lastID
+		}
+		return got, nil
+	}
+	if h.nodes[h.root].parent != none {
+		return fmt.Errorf("root %d has parent %d", h.root, h.nodes[h.root].parent)
+	}
+	all, err := walk(h.root, 0)
+	if err != nil {
 		return err
 	}
-	if count != h.n {
-		return fmt.Errorf("%d nodes in the tree, %d jobs held", count, h.n)
+	if all.sum != h.sum {
+		return fmt.Errorf("total %v, the root's items sum to %v", h.sum, all.sum)
+	}
+	for k := 1; k < len(order); k++ {
+		if !keyLess(h.jobs[order[k-1]].t, order[k-1], h.jobs[order[k]].t, order[k]) {
+			return fmt.Errorf("jobs %d (T %v) and %d (T %v) out of (T, id) order", order[k-1], h.jobs[order[k-1]].t, order[k], h.jobs[order[k]].t)
+		}
+	}
+	if len(order) != h.n {
+		return fmt.Errorf("%d jobs in the tree, %d jobs held", len(order), h.n)
+	}
+	if reached+len(h.freeNodes) != len(h.nodes) {
+		return fmt.Errorf("%d nodes in the tree and %d free, of %d", reached, len(h.freeNodes), len(h.nodes))
+	}
+	onFree := make([]bool, len(h.jobs))
+	for _, id := range h.free {
+		if id < 0 || int(id) >= len(h.jobs) || onFree[id] || h.jobs[id].leaf != none {
+			return fmt.Errorf("free id %d: in use, repeated or out of range", id)
+		}
+		onFree[id] = true
+	}
+	for id := range h.jobs {
+		if h.jobs[id].leaf == none && (!onFree[id] || h.jobs[id].t != 0 || h.jobs[id].held != 0) {
+			return fmt.Errorf("id %d not in use: on the free list %v, T %v, held %v", id, onFree[id], h.jobs[id].t, h.jobs[id].held)
+		}
+	}
+	if len(h.free)+h.n != len(h.jobs) {
+		return fmt.Errorf("%d ids, %d free, %d jobs", len(h.jobs), len(h.free), h.n)
 	}
 	return nil
 }
@@ -131,6 +198,7 @@ func (j *jobs) checkTree() error {
 // CheckTree verifies Classes' search tree as Hopper.CheckTree does Hopper's.
 func (c *Classes) CheckTree() error { return c.jobs.checkTree() }
 
-// PathLen is the length of Hopper's scratch path: at most the tree's
-// depth, however many queries ran (each resets it).
-func (h *Hopper) PathLen() int { return len(h.path) }
+// PathLen is the length of the path SetHeld recomputes, from a job's leaf
+// to the root: the tree's depth, however many queries ran (the B+-tree
+// keeps no scratch path).
+func (h *Hopper) PathLen() int { return h.depth() }

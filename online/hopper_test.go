@@ -34,6 +34,12 @@ func count(t *rapid.T, label string) float64 {
 	return math.Pow(10, float64(rapid.IntRange(-300, 300).Draw(t, label+"Exp")))
 }
 
+// fatalfer is what the checks need of a test: *rapid.T, or *testing.T for
+// a fixed stream (TestTreeStress).
+type fatalfer interface {
+	Fatalf(format string, args ...any)
+}
+
 // model is the state the test keeps beside a Hopper: the remaining tasks by
 // id (NaN for an id not in use).
 type model struct {
@@ -47,7 +53,7 @@ type model struct {
 }
 
 // check compares every share of h with alloc.Allocate on the model's jobs.
-func (m *model) check(t *rapid.T) {
+func (m *model) check(t fatalfer) {
 	rem := make([]float64, len(m.t))
 	for i, v := range m.t {
 		if !math.IsNaN(v) {
@@ -91,7 +97,7 @@ func (m *model) check(t *rapid.T) {
 // holding more than its share. A job within rounding of a bound
 // (shareTol·S, and 1e-12 relatively) may count either way, and so may the
 // case near its boundary.
-func (m *model) checkNext(t *rapid.T, shares []float64) {
+func (m *model) checkNext(t fatalfer, shares []float64) {
 	var order []int
 	total := 0.0
 	for id, v := range m.t {
@@ -219,7 +225,7 @@ func (m *model) unchanged(t *rapid.T, err error, field string, before []float64)
 // ids, slot changes, and rejected events — every share equals
 // alloc.Allocate's on the same jobs within shareTol·S, Target equals
 // Snapshot, a rejected event changes nothing, and the search tree is the
-// treap of the jobs held with every subtree's totals (CheckTree).
+// B+-tree of the jobs held with every item's totals (CheckTree).
 func testEvents(t *rapid.T) {
 	beta := rapid.SampledFrom([]float64{1.1, 1.5, 1.99, 2, 3}).Draw(t, "beta")
 	slots := count(t, "slots")

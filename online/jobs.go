@@ -735,3 +735,14 @@ func (j *jobs) snapshot(dst []float64, share func(int32) float64) []float64 {
 	}
 	return dst
 }
+
+// priority is id's treap priority: a fixed hash of the id, so the tree's
+// shape depends only on the jobs held. It is splitmix64's finaliser, a
+// bijection (an added constant, xor-shifts and multiplications by odd
+// numbers, each invertible on 64 bits): no two ids share a priority.
+func priority(id int32) uint64 {
+	z := uint64(id) + 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

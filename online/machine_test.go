@@ -89,7 +89,7 @@ func (m *machine) want() []float64 {
 // integer form on the same jobs, ref(S), exactly (cmp.Diff) when the slots
 // S are a whole number at most 2^53; otherwise err must be an InputError on
 // "slots".
-func checkSlots(t *rapid.T, got []int, err error, slots float64, ref func(slots int) ([]int, error)) {
+func checkSlots(t fatalfer, got []int, err error, slots float64, ref func(slots int) ([]int, error)) {
 	if slots != math.Trunc(slots) || slots > 1<<53 {
 		var ie *specsched.InputError
 		if !errors.As(err, &ie) || ie.Field != "slots" {

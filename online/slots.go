@@ -45,9 +45,9 @@ func (h *Hopper) SnapshotSlots(dst []int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.counts = grown(h.counts, len(h.nodes))
-	for id := range h.nodes {
-		h.counts[id] = h.keys[id].t // 0 for an id not in use (release)
+	h.counts = grown(h.counts, len(h.jobs))
+	for id := range h.jobs {
+		h.counts[id] = h.jobs[id].t // 0 for an id not in use (release)
 	}
 	return alloc.AllocateSlots(dst, h.counts, slots, h.beta, &h.ws)
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/specsched/specsched/online"
 )
 
-// TestSetHeldShortOnly: SetHeld recomputes the subtree sums and bounds up
-// its job's path only as far as they change (a node whose sum and bounds
+// TestSetHeldShortOnly: SetHeld recomputes the items' sums and bounds up
+// its job's path only as far as they change (an item whose sum and bounds
 // come out unchanged leaves its ancestors' unchanged), so a change to
-// whether some job of a subtree is a whole slot short, alone, must still
+// whether some job below an item is a whole slot short, alone, must still
 // be carried up. β = 1.3, c = 2/1.3: a job of 195 tasks holding 299 is a
 // whole slot short (299 ≤ c·195 − 1 in floats) and one of 156 holding 239
 // is not, yet both hold (held+1)/T = 20/13, the same ratio; a job of 1
@@ -21,7 +21,7 @@ import (
 // and back changes no least (held+1)/T, least or greatest held/T, greatest
 // fraction or sum over any subtree holding the three — only whether one of
 // them is short. Jobs of 0 tasks (neutral in every bound) around them put
-// the three's subtree at several depths below the root.
+// the three in trees of one and two levels.
 func TestSetHeldShortOnly(t *testing.T) {
 	for extra := range 12 {
 		h, err := online.New(1e6, 1.3)
@@ -53,10 +53,11 @@ func TestSetHeldShortOnly(t *testing.T) {
 	}
 }
 
-// TestUpdateKeepsCut: an Update that moves a job from after the cut-off
-// job to after it keeps the cut (Hopper.afterCut) — but only a cut that
-// was fresh before it, and only a cut-off job that exists. β = 2 (c = 1),
-// exact small counts, so the shares must equal alloc.Allocate's exactly.
+// TestUpdateKeepsCut: Updates before and after the cut-off job, with and
+// without a query between (the cut searched again lazily), and a case with
+// no cut-off job at all. (The treap kept the cut over an Update after it;
+// the B+-tree searches it again after every event.) β = 2 (c = 1), exact
+// small counts, so the shares must equal alloc.Allocate's exactly.
 func TestUpdateKeepsCut(t *testing.T) {
 	check := func(h *online.Hopper, counts []float64, slots float64, when string) {
 		t.Helper()
@@ -112,12 +113,11 @@ func TestUpdateKeepsCut(t *testing.T) {
 }
 
 // TestSetHeldAfterQuery: SetHeld of the job Next or Reclaim just named
-// reuses the query's path from the root (Hopper.pathTo) — only while the
-// tree keeps its shape. Between the query and SetHeld, half the time, an
-// arrival, a removal or an update reshapes the tree (the path may then
-// run through rotated nodes); CheckTree after every SetHeld catches a
-// stale path, and the loop must allocate nothing (the path is reset, not
-// grown). Both cases: capacity-constrained (Next's whole-slot descent)
+// finds it by its leaf (job.leaf), which must follow the job as the tree
+// changes. Between the query and SetHeld, half the time, an arrival, a
+// removal or an update reshapes the tree (splits, merges, borrows);
+// CheckTree after every SetHeld catches a stale leaf, and the loop must
+// allocate nothing. Both cases: capacity-constrained (Next's whole-slot descent)
 // and proportional (its per-task descents), with Reclaim's.
 func TestSetHeldAfterQuery(t *testing.T) {
 	for _, load := range []float64{0.5, 2} { // slots per unit of c·ΣT
@@ -198,10 +198,9 @@ func TestSetHeldAfterQuery(t *testing.T) {
 
 // TestQueryPath: each of Next's descents (a whole slot short before the
 // cut; a whole slot short per task, then short at all per task, in the
-// proportional case) leaves the path from the root to the job it names,
-// for SetHeld to reuse — the path reset at each query, so that repeated
-// queries allocate nothing, and the job named last on it, so that SetHeld
-// updates its node. β = 2 (c = 1).
+// proportional case) allocates nothing, however often repeated, and names
+// a job whose SetHeld leaves a valid tree (its leaf and the items above
+// recomputed); the path SetHeld walks is the tree's depth. β = 2 (c = 1).
 func TestQueryPath(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -238,6 +237,77 @@ func TestQueryPath(t *testing.T) {
 		}
 		if err := h.CheckTree(); err != nil {
 			t.Fatalf("%s: SetHeld(%d) after Next: %v", tc.name, id, err)
+		}
+	}
+}
+
+// TestSetHeldOneBound: SetHeld stops recomputing the items above its job
+// at the first that comes out unchanged, so a change to any one of an
+// item's bounds alone must be carried up — in a tree of three levels (300
+// jobs of 0 tasks first, neutral in every bound), where the item above the
+// job's leaf is not the root's. Each case is worked by hand so that one
+// step changes one bound over the job's leaf and nothing else: whether a
+// job is a whole slot short (TestSetHeldShortOnly's jobs), the least
+// (held+1)/T, the least held/T, the greatest held/T, the greatest fraction
+// c·T − held in (0, 1). CheckTree recomputes every item from the jobs.
+func TestSetHeldOneBound(t *testing.T) {
+	type job struct {
+		tasks float64
+		held  int
+	}
+	for _, c := range []struct {
+		name  string
+		beta  float64
+		jobs  []job
+		steps [][2]int // job (index into jobs), held
+	}{
+		// c = 2/1.3: 195 tasks holding 299 are a whole slot short, holding
+		// 300 not; (held+1)/T 20/13 either way beside 156 holding 239.
+		{"short", 1.3, []job{{195, 0}, {156, 239}, {1, 10}}, [][2]int{{0, 299}, {0, 300}, {0, 299}}},
+		// c = 1: the least (held+1)/T is job 2's, 51/100 → 61/100; the
+		// least held/T stays job 0's 0, the greatest job 1's 10.
+		{"plus", 2, []job{{1, 0}, {1, 10}, {100, 50}}, [][2]int{{2, 60}, {2, 50}}},
+		// c = 1: the least held/T, job 2's 10/100, becomes job 3's
+		// 1050/10000; the least (held+1)/T stays job 3's.
+		{"lo", 2, []job{{1, 1}, {1, 10}, {100, 10}, {10000, 1050}}, [][2]int{{2, 11}, {2, 10}}},
+		// c = 1: the greatest held/T, job 1's 10 → 11.
+		{"hi", 2, []job{{1, 0}, {1, 10}, {100, 50}}, [][2]int{{1, 11}, {1, 10}}},
+		// c = 4/3: the greatest fraction, job 1's 8/3 − 2 = 2/3, becomes
+		// job 0's 4/3 − 1 = 1/3 when job 1 holds 3; job 2 keeps the least
+		// held/T and (held+1)/T and is short, job 3 the greatest held/T.
+		{"frac", 1.5, []job{{1, 1}, {2, 2}, {1000, 0}, {1, 10}}, [][2]int{{1, 3}, {1, 2}}},
+	} {
+		h, err := online.New(1e6, c.beta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 {
+			if _, err := h.Add(0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids := make([]int, len(c.jobs))
+		for k, j := range c.jobs {
+			if ids[k], err = h.Add(j.tasks); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.SetHeld(ids[k], j.held); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if h.PathLen() < 3 {
+			t.Fatalf("%s: a tree of %d levels, want 3 or more", c.name, h.PathLen())
+		}
+		if err := h.CheckTree(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, s := range c.steps {
+			if err := h.SetHeld(ids[s[0]], s[1]); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.CheckTree(); err != nil {
+				t.Fatalf("%s: after SetHeld(job %d, %d): %v", c.name, s[0], s[1], err)
+			}
 		}
 	}
 }
