@@ -77,10 +77,20 @@ func NewClasses(slots float64) (*Classes, error) {
 }
 
 // Len is the number of jobs held. O(1).
-func (c *Classes) Len() int { return c.n }
+func (c *Classes) Len() int {
+	if !c.made() {
+		return 0
+	}
+	return c.n
+}
 
 // IDs is the length Snapshot writes (as Hopper.IDs). O(1).
-func (c *Classes) IDs() int { return len(c.nodes) }
+func (c *Classes) IDs() int {
+	if !c.made() {
+		return 0
+	}
+	return len(c.nodes)
+}
 
 // fields are a job's class and sums: class min(β, 2), w = T/√(β−1) (0 for
 // β ≥ 2), V = (2/β)·T (T for β ≥ 2), and the basis of its per-unit bounds
@@ -100,6 +110,9 @@ func fields(t, beta float64) (class, w, v, u float64) {
 // unchanged, for a count or β stragglers.Allocate rejects, or one that
 // makes ΣT or Σw exceed MaxFloat64/2 (its bound). O(log n) expected.
 func (c *Classes) Add(remaining, beta float64) (int, error) {
+	if !c.made() {
+		return 0, errUnmade("online.Classes.Add")
+	}
 	if err := c.checkJob("online.Classes.Add", len(c.nodes), remaining, beta, sums{}); err != nil {
 		return 0, err
 	}
@@ -113,6 +126,9 @@ func (c *Classes) Add(remaining, beta float64) (int, error) {
 // unchanged, for an id not in use or a job Add would reject. O(log n)
 // expected.
 func (c *Classes) Update(id int, remaining, beta float64) error {
+	if !c.made() {
+		return errUnmade("online.Classes.Update")
+	}
 	const fn = "online.Classes.Update"
 	if err := c.checkID(fn, id); err != nil {
 		return err
@@ -128,11 +144,19 @@ func (c *Classes) Update(id int, remaining, beta float64) error {
 
 // Remove removes job id. An error (an *specsched.InputError on "id"),
 // with c unchanged, for an id not in use. O(log n) expected.
-func (c *Classes) Remove(id int) error { return c.removeJob("online.Classes.Remove", id) }
+func (c *Classes) Remove(id int) error {
+	if !c.made() {
+		return errUnmade("online.Classes.Remove")
+	}
+	return c.removeJob("online.Classes.Remove", id)
+}
 
 // SetSlots changes the cluster's slots to slots ≥ 0 (finite); an error
 // (an *specsched.InputError on "slots"), with c unchanged, otherwise. O(1).
 func (c *Classes) SetSlots(slots float64) error {
+	if !c.made() {
+		return errUnmade("online.Classes.SetSlots")
+	}
 	return c.setSlots("online.Classes.SetSlots", slots)
 }
 
@@ -140,23 +164,39 @@ func (c *Classes) SetSlots(slots float64) error {
 // error (an *specsched.InputError on "id" or "slots"), with c unchanged,
 // otherwise. O(log n) expected.
 func (c *Classes) SetHeld(id, slots int) error {
+	if !c.made() {
+		return errUnmade("online.Classes.SetHeld")
+	}
 	return c.setHeldJob("online.Classes.SetHeld", id, slots)
 }
 
 // Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
-func (c *Classes) Held(id int) int { return c.heldOf(id) }
+func (c *Classes) Held(id int) int {
+	if !c.made() {
+		return 0
+	}
+	return c.heldOf(id)
+}
 
 // Compare is the water-fill's job order: heavier tail first (smaller
 // min(β, 2)), then fewer remaining tasks (Algorithm 1's order within a
 // class), then the smaller id; −1, 0 (a = b) or +1. A strict total order
 // on the jobs held; ids not in use compare as jobs of class 0 and 0 tasks
 // (before every job). O(1).
-func (c *Classes) Compare(a, b int) int { return c.compare(a, b) }
+func (c *Classes) Compare(a, b int) int {
+	if !c.made() {
+		return 0
+	}
+	return c.compare(a, b)
+}
 
 // Target returns job id's share: what stragglers.Allocate gives it on the
 // jobs held. An error (an *specsched.InputError on "id") for an id not in
 // use. O(1) after refresh.
 func (c *Classes) Target(id int) (float64, error) {
+	if !c.made() {
+		return 0, errUnmade("online.Classes.Target")
+	}
 	if err := c.checkID("online.Classes.Target", id); err != nil {
 		return 0, err
 	}
@@ -168,6 +208,9 @@ func (c *Classes) Target(id int) (float64, error) {
 // and returns dst[:IDs()], grown if too small: stragglers.Allocate on the
 // jobs indexed by id. O(IDs()).
 func (c *Classes) Snapshot(dst []float64) []float64 {
+	if !c.made() {
+		return dst[:0]
+	}
 	c.refresh()
 	return c.snapshot(dst, c.shareOf)
 }
@@ -296,6 +339,9 @@ func slope(class float64) float64 {
 // is one descent on the subtree bounds of (held+1)/u and held/u: O(log n)
 // expected, after refresh.
 func (c *Classes) Next() (int, bool) {
+	if !c.made() {
+		return 0, false
+	}
 	rs := c.runs()
 	return c.next(&rs)
 }
@@ -309,6 +355,9 @@ func (c *Classes) Next() (int, bool) {
 // last, each by one descent on the subtree bounds of the greatest held
 // and held/u: O(log n) expected, after refresh.
 func (c *Classes) Reclaim() (int, bool) {
+	if !c.made() {
+		return 0, false
+	}
 	rs := c.runs()
 	return c.reclaim(&rs)
 }

@@ -72,16 +72,29 @@ func NewFair(slots, beta, eps float64) (*Fair, error) {
 }
 
 // Len is the number of jobs held. O(1).
-func (f *Fair) Len() int { return f.n }
+func (f *Fair) Len() int {
+	if !f.made() {
+		return 0
+	}
+	return f.n
+}
 
 // IDs is the length Snapshot writes (as Hopper.IDs). O(1).
-func (f *Fair) IDs() int { return len(f.nodes) }
+func (f *Fair) IDs() int {
+	if !f.made() {
+		return 0
+	}
+	return len(f.nodes)
+}
 
 // Add adds a job of remaining ≥ 0 tasks (finite) and returns its id (the
 // last freed, else IDs()). An error (an *specsched.InputError on
 // "remaining", index IDs()), with f unchanged, for a negative, NaN or
 // infinite count, or one that makes Σ c·T_i overflow. O(log n) expected.
 func (f *Fair) Add(remaining float64) (int, error) {
+	if !f.made() {
+		return 0, errUnmade("online.Fair.Add")
+	}
 	if err := f.checkCount("online.Fair.Add", len(f.nodes), remaining, 0); err != nil {
 		return 0, err
 	}
@@ -94,6 +107,9 @@ func (f *Fair) Add(remaining float64) (int, error) {
 // *specsched.InputError naming "id" or "remaining"), with f unchanged, for
 // an id not in use or a count Add would reject. O(log n) expected.
 func (f *Fair) Update(id int, remaining float64) error {
+	if !f.made() {
+		return errUnmade("online.Fair.Update")
+	}
 	const fn = "online.Fair.Update"
 	if err := f.checkID(fn, id); err != nil {
 		return err
@@ -109,11 +125,19 @@ func (f *Fair) Update(id int, remaining float64) error {
 
 // Remove removes job id. An error (an *specsched.InputError on "id"),
 // with f unchanged, for an id not in use. O(log n) expected.
-func (f *Fair) Remove(id int) error { return f.removeJob("online.Fair.Remove", id) }
+func (f *Fair) Remove(id int) error {
+	if !f.made() {
+		return errUnmade("online.Fair.Remove")
+	}
+	return f.removeJob("online.Fair.Remove", id)
+}
 
 // SetSlots changes the cluster's slots to slots ≥ 0 (finite); an error
 // (an *specsched.InputError on "slots"), with f unchanged, otherwise. O(1).
 func (f *Fair) SetSlots(slots float64) error {
+	if !f.made() {
+		return errUnmade("online.Fair.SetSlots")
+	}
 	return f.setSlots("online.Fair.SetSlots", slots)
 }
 
@@ -121,22 +145,38 @@ func (f *Fair) SetSlots(slots float64) error {
 // Next compares with its share. An error (an *specsched.InputError on
 // "id" or "slots"), with f unchanged, otherwise. O(log n) expected.
 func (f *Fair) SetHeld(id, slots int) error {
+	if !f.made() {
+		return errUnmade("online.Fair.SetHeld")
+	}
 	return f.setHeldJob("online.Fair.SetHeld", id, slots)
 }
 
 // Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
-func (f *Fair) Held(id int) int { return f.heldOf(id) }
+func (f *Fair) Held(id int) int {
+	if !f.made() {
+		return 0
+	}
+	return f.heldOf(id)
+}
 
 // Compare is Algorithm 2's job order, the fill order of its case 1:
 // fewer remaining tasks first, ties by id; −1, 0 (a = b) or +1. A strict
 // total order on the jobs held; ids not in use compare as jobs of 0 tasks.
 // O(1).
-func (f *Fair) Compare(a, b int) int { return f.compare(a, b) }
+func (f *Fair) Compare(a, b int) int {
+	if !f.made() {
+		return 0
+	}
+	return f.compare(a, b)
+}
 
 // Target returns job id's share: what fairness.Allocate gives it on the
 // jobs held. An error (an *specsched.InputError on "id") for an id not in
 // use. O(1) after refresh.
 func (f *Fair) Target(id int) (float64, error) {
+	if !f.made() {
+		return 0, errUnmade("online.Fair.Target")
+	}
 	if err := f.checkID("online.Fair.Target", id); err != nil {
 		return 0, err
 	}
@@ -148,6 +188,9 @@ func (f *Fair) Target(id int) (float64, error) {
 // and returns dst[:IDs()], grown if too small: fairness.Allocate on the
 // remaining tasks indexed by id. O(IDs()).
 func (f *Fair) Snapshot(dst []float64) []float64 {
+	if !f.made() {
+		return dst[:0]
+	}
 	f.refresh()
 	return f.snapshot(dst, f.shareOf)
 }
@@ -240,6 +283,9 @@ func (f *Fair) refresh() {
 // searched by one descent on the subtree bounds of held and (held+1)/T:
 // O(log n) expected, after refresh.
 func (f *Fair) Next() (int, bool) {
+	if !f.made() {
+		return 0, false
+	}
 	rs := f.runs()
 	return f.next(&rs)
 }
@@ -254,6 +300,9 @@ func (f *Fair) Next() (int, bool) {
 // subtree bounds of the greatest held and held/T: O(log n) expected, after
 // refresh.
 func (f *Fair) Reclaim() (int, bool) {
+	if !f.made() {
+		return 0, false
+	}
 	rs := f.runs()
 	return f.reclaim(&rs)
 }

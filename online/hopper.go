@@ -36,7 +36,10 @@ const none = -1
 // largest number of jobs held at once. In steady state (no more jobs held
 // than before) no method allocates.
 //
-// The zero Hopper is not usable: create one with New.
+// The zero Hopper is not usable: create one with New. A nil or zero
+// Hopper (likewise Fair and Classes) does not panic: its methods return an
+// *specsched.InputError on Field "receiver", no job (Next, Reclaim) or
+// zero.
 type Hopper struct {
 	slots float64
 	beta  float64
@@ -105,14 +108,29 @@ func New(slots, beta float64) (*Hopper, error) {
 }
 
 // Len is the number of jobs held. O(1).
-func (h *Hopper) Len() int { return h.n }
+func (h *Hopper) Len() int {
+	if !h.made() {
+		return 0
+	}
+	return h.n
+}
 
 // IDs is one more than the largest id in use or ever returned by Add and
 // not reused since: the length Snapshot writes. O(1).
-func (h *Hopper) IDs() int { return len(h.jobs) }
+func (h *Hopper) IDs() int {
+	if !h.made() {
+		return 0
+	}
+	return len(h.jobs)
+}
 
 // Slots is the cluster's slots. O(1).
-func (h *Hopper) Slots() float64 { return h.slots }
+func (h *Hopper) Slots() float64 {
+	if !h.made() {
+		return 0
+	}
+	return h.slots
+}
 
 // Add adds a job of remaining ≥ 0 tasks (finite) and returns its id: the
 // id Remove freed most recently, if one is free, else IDs(). An error
@@ -122,6 +140,9 @@ func (h *Hopper) Slots() float64 { return h.slots }
 // in the tree's order). O(log n); amortised
 // O(1) allocations while the ids grow, none after.
 func (h *Hopper) Add(remaining float64) (int, error) {
+	if !h.made() {
+		return 0, errUnmade("online.Hopper.Add")
+	}
 	const fn = "online.Hopper.Add"
 	if err := h.checkCount(fn, len(h.jobs), remaining, 0); err != nil {
 		return 0, err
@@ -193,6 +214,9 @@ func (h *Hopper) restore() {
 // in place when the new count keeps the job between its neighbours in its
 // leaf, else out of its leaf and into its new one.
 func (h *Hopper) Update(id int, remaining float64) error {
+	if !h.made() {
+		return errUnmade("online.Hopper.Update")
+	}
 	const fn = "online.Hopper.Update"
 	if err := h.checkID(fn, id); err != nil {
 		return err
@@ -219,6 +243,9 @@ func (h *Hopper) Update(id int, remaining float64) error {
 // later Add. An error (an *specsched.InputError on "id"), with h unchanged,
 // for an id not in use. O(log n).
 func (h *Hopper) Remove(id int) error {
+	if !h.made() {
+		return errUnmade("online.Hopper.Remove")
+	}
 	if err := h.checkID("online.Hopper.Remove", id); err != nil {
 		return err
 	}
@@ -239,6 +266,9 @@ func (h *Hopper) release(id int32) {
 // SetSlots changes the cluster's slots to slots ≥ 0 (finite). An error (an
 // *specsched.InputError on "slots"), with h unchanged, otherwise. O(1).
 func (h *Hopper) SetSlots(slots float64) error {
+	if !h.made() {
+		return errUnmade("online.Hopper.SetSlots")
+	}
 	if err := check.NonNegative("online.Hopper.SetSlots", check.Scalar, "slots", slots); err != nil {
 		return err
 	}
@@ -254,6 +284,9 @@ func (h *Hopper) SetSlots(slots float64) error {
 // O(log n): the job's leaf and the items above it, recomputed bottom-up
 // as far as they change.
 func (h *Hopper) SetHeld(id, slots int) error {
+	if !h.made() {
+		return errUnmade("online.Hopper.SetHeld")
+	}
 	const fn = "online.Hopper.SetHeld"
 	if err := h.checkID(fn, id); err != nil {
 		return err
@@ -270,6 +303,9 @@ func (h *Hopper) SetHeld(id, slots int) error {
 
 // Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
 func (h *Hopper) Held(id int) int {
+	if !h.made() {
+		return 0
+	}
 	if id < 0 || id >= len(h.jobs) {
 		return 0
 	}
@@ -302,6 +338,9 @@ func (h *Hopper) Held(id int) int {
 // job. O(log n), after the search for the cut if an event came
 // since the last query.
 func (h *Hopper) Next() (int, bool) {
+	if !h.made() {
+		return 0, false
+	}
 	h.refresh()
 	if h.sum == 0 || h.slots == 0 {
 		return 0, false
@@ -351,6 +390,9 @@ func (h *Hopper) inPrefix(x int32) bool { return h.cut == none || h.before(x, h.
 // O(log n), after the search for the cut if an event came since the last
 // query.
 func (h *Hopper) Reclaim() (int, bool) {
+	if !h.made() {
+		return 0, false
+	}
 	h.refresh()
 	holding := nothing // above it: every job holding a slot
 	if h.sum == 0 || h.slots == 0 {
@@ -416,6 +458,9 @@ func quotient(a, b float64) ratio {
 // for an id not in use. O(1), after the search for the cut (O(log n)) if
 // an event came since the last query.
 func (h *Hopper) Target(id int) (float64, error) {
+	if !h.made() {
+		return 0, errUnmade("online.Hopper.Target")
+	}
 	if err := h.checkID("online.Hopper.Target", id); err != nil {
 		return 0, err
 	}
@@ -430,6 +475,9 @@ func (h *Hopper) Target(id int) (float64, error) {
 // in which the capacity-constrained case fills jobs). Ids not in use
 // compare as jobs of 0 tasks. O(1).
 func (h *Hopper) Compare(a, b int) int {
+	if !h.made() {
+		return 0
+	}
 	if c := cmp.Compare(h.remainingOf(a), h.remainingOf(b)); c != 0 {
 		return c
 	}
@@ -440,6 +488,9 @@ func (h *Hopper) Compare(a, b int) int {
 // and returns dst[:IDs()] (grown if its capacity is less): alloc.Allocate
 // on the remaining tasks indexed by id, 0 for ids not in use. O(IDs()).
 func (h *Hopper) Snapshot(dst []float64) []float64 {
+	if !h.made() {
+		return dst[:0]
+	}
 	n := len(h.jobs)
 	if cap(dst) < n {
 		dst = make([]float64, n)
@@ -543,4 +594,20 @@ func (h *Hopper) checkCount(fn string, id int, remaining, old float64) error {
 		return check.Err(fn, id, "remaining", remaining, overflows)
 	}
 	return nil
+}
+
+// made reports whether h was made by New: a nil or zero Hopper is not
+// usable, and its methods return an error (Field "receiver"), zero or no
+// job instead of panicking. O(1).
+func (h *Hopper) made() bool { return h != nil && h.c > 0 }
+
+// made reports whether f was made by NewFair (see Hopper's made).
+func (f *Fair) made() bool { return f != nil && f.c > 0 }
+
+// made reports whether c was made by NewClasses (see Hopper's made).
+func (c *Classes) made() bool { return c != nil && c.ends }
+
+// errUnmade is the error of method fn called on a nil or zero value.
+func errUnmade(fn string) error {
+	return check.ErrText(fn, check.Scalar, "receiver", "nil or zero value", "not made by its constructor (New, NewFair, NewClasses)")
 }

@@ -41,6 +41,9 @@ func grown(buf []float64, n int) []float64 {
 // the slots are not a whole number at most 2^53. O(IDs()); no allocation
 // with a dst of capacity IDs() once the ids stop growing.
 func (h *Hopper) SnapshotSlots(dst []int) ([]int, error) {
+	if !h.made() {
+		return dst[:0], errUnmade("online.Hopper.SnapshotSlots")
+	}
 	slots, err := wholeSlots("online.Hopper.SnapshotSlots", h.slots)
 	if err != nil {
 		return nil, err
@@ -57,6 +60,9 @@ func (h *Hopper) SnapshotSlots(dst []int) ([]int, error) {
 // fairness.AllocateSlots on the remaining tasks indexed by id. Errors,
 // cost and allocations as Hopper.SnapshotSlots.
 func (f *Fair) SnapshotSlots(dst []int) ([]int, error) {
+	if !f.made() {
+		return dst[:0], errUnmade("online.Fair.SnapshotSlots")
+	}
 	slots, err := wholeSlots("online.Fair.SnapshotSlots", f.slots)
 	if err != nil {
 		return nil, err
@@ -71,6 +77,9 @@ func (f *Fair) SnapshotSlots(dst []int) ([]int, error) {
 // class, min(β, 2): the water-fill reads no more of it). Errors, cost and
 // allocations as Hopper.SnapshotSlots.
 func (c *Classes) SnapshotSlots(dst []int) ([]int, error) {
+	if !c.made() {
+		return dst[:0], errUnmade("online.Classes.SnapshotSlots")
+	}
 	slots, err := wholeSlots("online.Classes.SnapshotSlots", c.slots)
 	if err != nil {
 		return nil, err
