@@ -40,13 +40,17 @@ func TestBPTreeCutRounding(t *testing.T) {
 		}
 		slots := h.c * (before + r.sum[k])
 		child := &h.nodes[r.kid[k]]
+		sums := &child.sum // a leaf item's ΣT is its T
+		if child.leaf {
+			sums = &child.t
+		}
 		reached := false
 		for i := range child.n {
-			if h.c*(before+child.sum[i]) >= slots {
+			if h.c*(before+sums[i]) >= slots {
 				reached = true
 				break
 			}
-			before += child.sum[i]
+			before += sums[i]
 		}
 		if err := h.SetSlots(slots); err != nil {
 			t.Fatal(err)
