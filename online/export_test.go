@@ -6,7 +6,7 @@ import "fmt"
 // state-machine tests: every node's fill (a node other than the root
 // holds bpWidth/4 to bpWidth items, an inner root at least 2), all leaves
 // at one depth, the parent and job.leaf links, the short bits past a node's
-// items clear, the jobs in the leaves in strictly increasing (T, id)
+// items clear, a leaf's id, sum and lo arrays (not kept) zero, the jobs in the leaves in strictly increasing (T, id)
 // order, each live job there once and no other; every item's last key,
 // ΣT and bounds what the jobs below it give, recomputed from T and held by
 // this function's own code (not summarize or setJob; a leaf item's id, ΣT
@@ -37,6 +37,8 @@ func (h *Hopper) CheckTree() error {
 			return got, fmt.Errorf("inner root %d holds %d items", x, n.n)
 		case n.short>>n.n != 0:
 			return got, fmt.Errorf("node %d: short bits %b past its %d items", x, n.short, n.n)
+		case n.leaf && (n.id != [bpWidth]int32{} || n.sum != [bpWidth]float64{} || n.lo != [bpWidth]ratio{}):
+			return got, fmt.Errorf("leaf %d: its id, sum or lo array (not kept) written", x)
 		}
 		for k := range n.n {
 			var item summary
