@@ -40,13 +40,17 @@ func TestBPTreeCutRounding(t *testing.T) {
 		}
 		slots := h.c * (before + r.sum[k])
 		child := &h.nodes[r.kid[k]]
+		sums := &child.sum // a leaf item's ΣT is its T
+		if child.leaf {
+			sums = &child.t
+		}
 		reached := false
 		for i := range child.n {
-			if h.c*(before+child.sum[i]) >= slots {
+			if h.c*(before+sums[i]) >= slots {
 				reached = true
 				break
 			}
-			before += child.sum[i]
+			before += sums[i]
 		}
 		if err := h.SetSlots(slots); err != nil {
 			t.Fatal(err)
@@ -75,4 +79,47 @@ func TestBPTreeCutRounding(t *testing.T) {
 		t.Fatalf("no trial of 2000 reached the fallback")
 	}
 	t.Logf("%d of 2000 trials reached the fallback", fallbacks)
+}
+
+// TestMoveInPlace moves a job to a key between its neighbours in a leaf
+// holding the fewest items a leaf may (bpWidth/4): move keeps it in place,
+// so no node is merged — the same nodes in use, every job in its leaf —
+// where taking it out first would leave the leaf short and merge it. The
+// new key ties its right neighbour's T (the tie broken by the ids, as a
+// leaf item's id is its kid).
+func TestMoveInPlace(t *testing.T) {
+	t.Parallel()
+	h, _ := New(10, 1.5)
+	for k := range bpWidth + 1 { // job k has k+1 tasks: two leaves, 8 and 9
+		if _, err := h.Add(float64(k + 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id := bpWidth / 4; id < bpWidth/2; id++ { // the first leaf down to 4
+		if err := h.Remove(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := h.depth(); d != 2 {
+		t.Fatalf("depth %d, want 2", d)
+	}
+	leaf := h.jobs[1].leaf
+	if n := h.nodes[leaf].n; n != bpWidth/4 {
+		t.Fatalf("job 1's leaf holds %d, want %d", n, bpWidth/4)
+	}
+	inUse := len(h.nodes) - len(h.freeNodes)
+	if err := h.Update(1, 3); err != nil { // job 2 has 3 tasks too
+		t.Fatal(err)
+	}
+	if err := h.CheckTree(); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(h.nodes) - len(h.freeNodes); got != inUse {
+		t.Fatalf("%d nodes in use after the move, %d before", got, inUse)
+	}
+	for id := range bpWidth / 4 {
+		if h.jobs[id].leaf != leaf {
+			t.Fatalf("job %d in leaf %d, want %d", id, h.jobs[id].leaf, leaf)
+		}
+	}
 }

@@ -6,10 +6,11 @@ import "fmt"
 // state-machine tests: every node's fill (a node other than the root
 // holds bpWidth/4 to bpWidth items, an inner root at least 2), all leaves
 // at one depth, the parent and job.leaf links, the short bits past a node's
-// items clear, the jobs in the leaves in strictly increasing (T, id)
+// items clear, a leaf's id, sum and lo arrays (not kept) zero, the jobs in the leaves in strictly increasing (T, id)
 // order, each live job there once and no other; every item's last key,
 // ΣT and bounds what the jobs below it give, recomputed from T and held by
-// this function's own code (not summarize or setJob), and the total their
+// this function's own code (not summarize or setJob; a leaf item's id, ΣT
+// and lo read as its kid, T, and hi for T > 0), and the total their
 // sum over the root's items; the ids not in use at T = 0 and held 0, each
 // once on the free list, and every node in the tree or on the free nodes'
 // list.
@@ -36,6 +37,8 @@ func (h *Hopper) CheckTree() error {
 			return got, fmt.Errorf("inner root %d holds %d items", x, n.n)
 		case n.short>>n.n != 0:
 			return got, fmt.Errorf("node %d: short bits %b past its %d items", x, n.short, n.n)
+		case n.leaf && (n.id != [bpWidth]int32{} || n.sum != [bpWidth]float64{} || n.lo != [bpWidth]ratio{}):
+			return got, fmt.Errorf("leaf %d: its id, sum or lo array (not kept) written", x)
 		}
 		for k := range n.n {
 			var item summary
@@ -70,6 +73,12 @@ func (h *Hopper) CheckTree() error {
 				}
 			}
 			stored := summary{n.sum[k], n.lo[k], n.hi[k], n.plus[k], n.frac[k], n.short>>k&1 == 1, n.t[k], n.id[k]}
+			if n.leaf { // a leaf keeps no id, sum or lo: kid, t, and hi for T > 0
+				stored.sum, stored.lastID, stored.lo = n.t[k], n.kid[k], everything
+				if n.t[k] > 0 {
+					stored.lo = n.hi[k]
+				}
+			}
 			if stored != item {
 				return got, fmt.Errorf("node %d item %d: stored %+v, recomputed %+v", x, k, stored, item)
 			}

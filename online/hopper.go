@@ -551,12 +551,16 @@ func (h *Hopper) refresh() {
 	before := 0.0 // ΣT of the jobs before item i
 	for x := h.root; ; {
 		n := &h.nodes[x]
+		sums := &n.sum // a leaf item's ΣT is its T
+		if n.leaf {
+			sums = &n.t
+		}
 		i := 0
-		for i < n.n-1 && h.c*(before+n.sum[i]) < h.slots {
-			before += n.sum[i]
+		for i < n.n-1 && h.c*(before+sums[i]) < h.slots {
+			before += sums[i]
 			i++
 		}
-		if x == h.root && h.c*(before+n.sum[i]) < h.slots {
+		if x == h.root && h.c*(before+sums[i]) < h.slots {
 			// Rounding kept the virtual sizes a hair below S although
 			// c·ΣT ≥ S within the tolerance: every job gets V_i (cut none).
 			return
