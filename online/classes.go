@@ -126,10 +126,10 @@ func (c *Classes) Add(remaining, beta float64) (int, error) {
 // unchanged, for an id not in use or a job Add would reject. O(log n)
 // expected.
 func (c *Classes) Update(id int, remaining, beta float64) error {
-	if !c.made() {
-		return errUnmade("online.Classes.Update")
-	}
 	const fn = "online.Classes.Update"
+	if !c.made() {
+		return errUnmade(fn)
+	}
 	if err := c.checkID(fn, id); err != nil {
 		return err
 	}

@@ -107,10 +107,10 @@ func (f *Fair) Add(remaining float64) (int, error) {
 // *specsched.InputError naming "id" or "remaining"), with f unchanged, for
 // an id not in use or a count Add would reject. O(log n) expected.
 func (f *Fair) Update(id int, remaining float64) error {
-	if !f.made() {
-		return errUnmade("online.Fair.Update")
-	}
 	const fn = "online.Fair.Update"
+	if !f.made() {
+		return errUnmade(fn)
+	}
 	if err := f.checkID(fn, id); err != nil {
 		return err
 	}

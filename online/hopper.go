@@ -140,10 +140,10 @@ func (h *Hopper) Slots() float64 {
 // in the tree's order). O(log n); amortised
 // O(1) allocations while the ids grow, none after.
 func (h *Hopper) Add(remaining float64) (int, error) {
-	if !h.made() {
-		return 0, errUnmade("online.Hopper.Add")
-	}
 	const fn = "online.Hopper.Add"
+	if !h.made() {
+		return 0, errUnmade(fn)
+	}
 	if err := h.checkCount(fn, len(h.jobs), remaining, 0); err != nil {
 		return 0, err
 	}
@@ -214,10 +214,10 @@ func (h *Hopper) restore() {
 // in place when the new count keeps the job between its neighbours in its
 // leaf, else out of its leaf and into its new one.
 func (h *Hopper) Update(id int, remaining float64) error {
-	if !h.made() {
-		return errUnmade("online.Hopper.Update")
-	}
 	const fn = "online.Hopper.Update"
+	if !h.made() {
+		return errUnmade(fn)
+	}
 	if err := h.checkID(fn, id); err != nil {
 		return err
 	}
@@ -284,10 +284,10 @@ func (h *Hopper) SetSlots(slots float64) error {
 // O(log n): the job's leaf and the items above it, recomputed bottom-up
 // as far as they change.
 func (h *Hopper) SetHeld(id, slots int) error {
-	if !h.made() {
-		return errUnmade("online.Hopper.SetHeld")
-	}
 	const fn = "online.Hopper.SetHeld"
+	if !h.made() {
+		return errUnmade(fn)
+	}
 	if err := h.checkID(fn, id); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/specsched/specsched"
 	"github.com/specsched/specsched/alloc"
 	"github.com/specsched/specsched/fairness"
+	"github.com/specsched/specsched/internal/check"
 )
 
 // JobDemand is one job of a scheduling session as Decide sees it (thesis
@@ -63,14 +64,14 @@ func Decide(dst *Decision, jobs []JobDemand, slots int, betaRef, eps float64, ws
 	if ws == nil {
 		ws = &Workspace{}
 	}
-	if slots < 0 {
-		return &specsched.InputError{Func: decideFunc, Index: -1, Field: "slots", Value: float64(slots), Reason: "must be ≥ 0"}
+	if err := check.NonNegative(decideFunc, check.Scalar, "slots", float64(slots)); err != nil {
+		return err
 	}
 	if !validBeta(betaRef) {
 		return &specsched.InputError{Func: decideFunc, Index: -1, Field: "betaRef", Value: betaRef, Reason: "must be finite and > 1"}
 	}
-	if !(eps >= 0 && eps <= 1) {
-		return &specsched.InputError{Func: decideFunc, Index: -1, Field: "eps", Value: eps, Reason: "must be in [0, 1]"}
+	if err := check.Unit(decideFunc, check.Scalar, "eps", eps); err != nil {
+		return err
 	}
 	for i, job := range jobs {
 		if job.Tasks < 0 {
