@@ -66,36 +66,51 @@ func TestGangBlocked(t *testing.T) {
 		pg.Status.Phase, got["g"], got["x"], got["y"], slots, want)
 }
 
-// TestFloorAcrossSessions: x and y (40 pods of 2 s each) fill room for 8;
-// then z (20 pods of 2 s) arrives. Slots turn over every second or so, so
-// every session hands freed slots out again. From the moment z holds the
-// ε-fair floor ⌊(1−ε)·8/3⌋ = 2, the test samples the jobs' holdings every
-// 100 ms for 6 s and checks, against targets from fairness.AllocateSlots
-// over the pods then left: every job with pods waiting holds at least
-// min(floor, its pods), and no job holds more than its target while another
-// holds fewer with pods waiting. A finished pod leaves its job below target
-// until the next session (200 ms) binds a successor and the informer sees
-// it, so a breach counts only when it lasts more than 1 s (5 sessions).
+// TestFloorAcrossSessions: x and y (60 pods of 2 s each) fill room for 8;
+// then z (30 pods of 2 s), the smallest job, arrives, with hopper at ε = 0.5.
+// Slots turn over as pods finish, so every session hands freed slots out
+// again. From the moment z holds the ε-fair floor ⌊(1−ε)·8/3⌋ = 1, the test
+// samples the jobs' holdings every 100 ms for 10 s and checks them against
+// targets from fairness.AllocateSlots over the pods then left (z's is 5,
+// x's and y's 2 and 1, the smaller of the two getting 2): every job with pods waiting holds at least
+// min(floor, its pods) and at least its target.
+//
+// ε = 0.5, not the default 0.1, so that the check tells hopper from a
+// scheduler that is merely fair: at ε = 0.1 z's target (3 of 8) is what an
+// even split gives it too, and Volcano's defaults (drf) passed. At 0.5 the
+// test fails, each run of it here, with Volcano's defaults (z holds 2 of
+// its 5), with hopper at ε = 0, 0.1 (z holds 3) and with hopper at ε = 1
+// (x and y held 0, below the floor).
+//
+// A job waits below its target, without fault, until a slot frees: the conf
+// has no preempt action, so the slots above other jobs' targets come back
+// only as their pods finish, up to a pod's 2 s later (the targets move with
+// every finished pod), and then the next session (200 ms) binds and the
+// informer sees it. So a breach counts only when it lasts longer than a
+// pod's duration plus five sessions, 3 s; the sampling runs for 10 s, so a
+// breach the scheduler keeps up is seen for 7 s past that. (The test's
+// earlier form, at ε = 0.1 with a grace of 1 s, failed one run in six on a
+// job whose target had just risen while another held its old one.)
 func TestFloorAcrossSessions(t *testing.T) {
 	const (
 		slots = 8
-		eps   = 0.1
+		eps   = 0.5
 		beta  = 1.5
-		grace = time.Second
 	)
 	s := newStack(t, stackOptions{podStages: podStagesComplete})
 	s.addNodes("node", 1, slots)
 	short := podSpec{duration: 2 * time.Second}
+	grace := short.duration + 5*sessionPeriod
 	s.createPodGroup("x", 1, nil)
-	s.createPods("x", "t", 40, short)
+	s.createPods("x", "t", 60, short)
 	s.createPodGroup("y", 1, nil)
-	s.createPods("y", "t", 40, short)
+	s.createPods("y", "t", 60, short)
 	w := s.watchPods()
 	s.startScheduler(hopperConf(eps, beta), sessionPeriod)
 	s.settle(w, slots, 0, 60*time.Second)
 
 	s.createPodGroup("z", 1, nil)
-	s.createPods("z", "t", 20, short)
+	s.createPods("z", "t", 30, short)
 	groups := []string{"x", "y", "z"}
 	floor := int((1 - eps) * float64(slots) / float64(len(groups))) // ⌊(1−ε)·S/N⌋
 	waitFor(t, "z to reach the ε-fair floor", 30*time.Second, func(context.Context) (bool, error) {
@@ -104,19 +119,21 @@ func TestFloorAcrossSessions(t *testing.T) {
 	})
 
 	breachSince := map[string]time.Time{}
+	var longest time.Duration // the longest breach seen, for the log
 	breach := func(key, msg string, now time.Time) {
 		since, ok := breachSince[key]
 		if !ok {
 			breachSince[key] = now
 			return
 		}
+		longest = max(longest, now.Sub(since))
 		if now.Sub(since) > grace {
 			t.Errorf("%s for %v", msg, now.Sub(since).Round(10*time.Millisecond))
 			breachSince[key] = now.Add(time.Hour) // report once
 		}
 	}
 	samples := 0
-	for end := time.Now().Add(6 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		now := time.Now()
 		held, waiting := w.holding()
 		remaining := make([]float64, len(groups))
@@ -129,21 +146,20 @@ func TestFloorAcrossSessions(t *testing.T) {
 		}
 		seen := map[string]bool{}
 		for i, g := range groups {
-			if waiting[g] > 0 && held[g] < min(floor, int(remaining[i])) {
-				key := "floor " + g
-				seen[key] = true
-				breach(key, fmt.Sprintf("job %s holds %d, below the ε-fair floor %d, with %d pods waiting", g, held[g], floor, waiting[g]), now)
+			if waiting[g] == 0 {
+				continue
 			}
-		}
-		for i, over := range groups {
-			for k, under := range groups {
-				if held[over] > targets[i] && held[under] < targets[k] && waiting[under] > 0 {
-					key := "target " + over + " " + under
-					seen[key] = true
-					breach(key, fmt.Sprintf("job %s holds %d > its target %d while %s holds %d < %d with %d pods waiting",
-						over, held[over], targets[i], under, held[under], targets[k], waiting[under]), now)
-				}
+			var msg string // one episode while g waits below its target, the floor first
+			switch {
+			case held[g] < min(floor, int(remaining[i])):
+				msg = fmt.Sprintf("job %s holds %d, below the ε-fair floor %d, with %d pods waiting", g, held[g], floor, waiting[g])
+			case held[g] < targets[i]:
+				msg = fmt.Sprintf("job %s holds %d, below its target %d (targets %v over %v), with %d pods waiting", g, held[g], targets[i], targets, groups, waiting[g])
+			default:
+				continue
 			}
+			seen[g] = true
+			breach(g, msg, now)
 		}
 		for key, since := range breachSince {
 			if !seen[key] && since.Before(now) {
@@ -153,5 +169,6 @@ func TestFloorAcrossSessions(t *testing.T) {
 		samples++
 	}
 	held, waiting := w.holding()
-	t.Logf("%d samples; at the end held %v, waiting %v, floor %d", samples, held, waiting, floor)
+	t.Logf("%d samples; the longest breach %v (grace %v); at the end held %v, waiting %v, floor %d",
+		samples, longest.Round(10*time.Millisecond), grace, held, waiting, floor)
 }
