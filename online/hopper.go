@@ -446,11 +446,26 @@ func quotient(a, b float64) ratio {
 	if a == 0 {
 		return nothing
 	}
-	ma, ea := math.Frexp(a)
-	mb, eb := math.Frexp(b)
-	m, e := math.Frexp(ma / mb) // ma/mb in (0.5, 2): no overflow, no underflow
+	ma, ea := frexp(a)
+	mb, eb := frexp(b)
+	m, e := frexp(ma / mb) // ma/mb in (0.5, 2): no overflow, no underflow
 	const fraction = 1<<52 - 1
 	return ratio(uint64(ea-eb+e+ratioBias)<<51 | math.Float64bits(m)&fraction>>1)
+}
+
+// frexp is math.Frexp for finite f > 0 (quotient's operands): f = m·2^e,
+// m in [0.5, 1). A normal f's m and e are read off its bits (its fraction
+// under the exponent of 0.5; its exponent less 1022), without math.Frexp's
+// cases for 0, ±Inf and NaN; a subnormal (exponent field 0) goes to
+// math.Frexp. The event paths call it three times for every quotient
+// (setJob's two): 6% of an event at 10³ jobs. O(1).
+func frexp(f float64) (float64, int) {
+	const expMask = 0x7ff << 52
+	b := math.Float64bits(f)
+	if e := int(b >> 52); e != 0 {
+		return math.Float64frombits(b&^expMask | 1022<<52), e - 1022
+	}
+	return math.Frexp(f)
 }
 
 // Target returns job id's share S_i of Algorithm 1: what alloc.Allocate

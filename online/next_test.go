@@ -210,3 +210,26 @@ func TestNextApportions(t *testing.T) {
 		}
 	})
 }
+
+// TestFrexp: frexp, quotient's fast path, gives math.Frexp's mantissa (bit
+// for bit) and exponent for every finite f > 0: the bounds of the normal
+// range and the subnormals below it (passed on to math.Frexp), powers of
+// two, and random bit patterns over every exponent.
+func TestFrexp(t *testing.T) {
+	t.Parallel()
+	same := func(t interface{ Fatalf(string, ...any) }, f float64) {
+		m, e := frexp(f)
+		wm, we := math.Frexp(f)
+		if math.Float64bits(m) != math.Float64bits(wm) || e != we {
+			t.Fatalf("frexp(%v) = %v·2^%d, math.Frexp %v·2^%d", f, m, e, wm, we)
+		}
+	}
+	for _, f := range []float64{math.SmallestNonzeroFloat64, 0x1p-1022 - 0x1p-1074, 0x1p-1022, 0x1p-1022 + 0x1p-1074,
+		1e-300, 0.5, 1 - 0x1p-53, 1, 1.5, 3, 1e300, math.MaxFloat64} {
+		same(t, f)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		// Any sign-free bit pattern below the Inf/NaN exponent: subnormal or normal.
+		same(t, math.Float64frombits(rapid.Uint64Range(1, 0x7fefffffffffffff).Draw(t, "bits")))
+	})
+}
