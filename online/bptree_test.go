@@ -123,3 +123,99 @@ func TestMoveInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestSpill: a job whose key falls in a full leaf goes in without a split
+// when a sibling under the same parent has room. Two leaves under the root
+// (jobs of 1 to 17 tasks: 8 and 9 jobs); the tree is checked (CheckTree)
+// and the nodes in use counted after each step:
+//   - the right leaf full, a key in its middle: its first job moves to the
+//     end of the left leaf, no node is added;
+//   - the right leaf full again, a key at the seam (between the left's last
+//     and the right's first): the job goes to the left leaf, nothing moves;
+//     and with the left leaf one short of full, it still takes one;
+//   - in a second tree, the left leaf full, a key in its middle: its last
+//     job moves to the front of the right leaf;
+//   - both leaves full: a split, one node more.
+func TestSpill(t *testing.T) {
+	t.Parallel()
+	inUse := func(h *Hopper) int { return len(h.nodes) - len(h.freeNodes) }
+	add := func(t *testing.T, h *Hopper, counts ...float64) int {
+		t.Helper()
+		id := -1
+		for _, c := range counts {
+			var err error
+			if id, err = h.Add(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := h.CheckTree(); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	build := func(t *testing.T) (*Hopper, int32, int32) {
+		h, _ := New(10, 1.5)
+		for k := range bpWidth + 1 {
+			add(t, h, float64(k+1))
+		}
+		l, r := h.jobs[0].leaf, h.jobs[bpWidth].leaf
+		if h.depth() != 2 || l == r || h.nodes[l].n != bpWidth/2 || h.nodes[r].n != bpWidth/2+1 {
+			t.Fatalf("depth %d, leaves of %d and %d jobs, want 2, %d and %d", h.depth(), h.nodes[l].n, h.nodes[r].n, bpWidth/2, bpWidth/2+1)
+		}
+		return h, l, r
+	}
+	t.Run("right full", func(t *testing.T) {
+		h, l, r := build(t)
+		for k := range bpWidth/2 - 1 { // the right leaf to bpWidth
+			add(t, h, float64(100+k))
+		}
+		if h.nodes[r].n != bpWidth {
+			t.Fatalf("right leaf holds %d, want %d", h.nodes[r].n, bpWidth)
+		}
+		first, nodes := h.nodes[r].kid[0], inUse(h)
+		id := add(t, h, 12.5)
+		if inUse(h) != nodes || h.jobs[first].leaf != l || h.jobs[id].leaf != r {
+			t.Fatalf("nodes %d (were %d); job %d (the right leaf's first) in %d, want %d; the new job in %d, want %d",
+				inUse(h), nodes, first, h.jobs[first].leaf, l, h.jobs[id].leaf, r)
+		}
+		// The seam: the left leaf's last job now has 9 tasks, the right's first 10.
+		id = add(t, h, 9.5)
+		if inUse(h) != nodes || h.jobs[id].leaf != l || h.nodes[r].n != bpWidth {
+			t.Fatalf("nodes %d (were %d); the new job in %d, want the left leaf %d; right leaf holds %d, want %d",
+				inUse(h), nodes, h.jobs[id].leaf, l, h.nodes[r].n, bpWidth)
+		}
+		// The left leaf one short of full takes one more: no split.
+		for h.nodes[l].n < bpWidth-1 {
+			add(t, h, 0.5)
+		}
+		add(t, h, 14.5)
+		if inUse(h) != nodes || h.nodes[l].n != bpWidth || h.nodes[r].n != bpWidth {
+			t.Fatalf("nodes %d (were %d); leaves of %d and %d jobs, want %d and %d", inUse(h), nodes, h.nodes[l].n, h.nodes[r].n, bpWidth, bpWidth)
+		}
+	})
+	t.Run("left full", func(t *testing.T) {
+		h, l, r := build(t)
+		for k := range bpWidth / 2 { // the left leaf to bpWidth: 1/2, 1/3, …
+			add(t, h, 1/float64(k+2))
+		}
+		if h.nodes[l].n != bpWidth {
+			t.Fatalf("left leaf holds %d, want %d", h.nodes[l].n, bpWidth)
+		}
+		last, nodes := h.nodes[l].kid[bpWidth-1], inUse(h)
+		id := add(t, h, 4.5)
+		if inUse(h) != nodes || h.jobs[last].leaf != r || h.nodes[r].kid[0] != last || h.jobs[id].leaf != l {
+			t.Fatalf("nodes %d (were %d); job %d (the left leaf's last) in %d at item %d, want %d at 0; the new job in %d, want %d",
+				inUse(h), nodes, last, h.jobs[last].leaf, h.indexIn(h.jobs[last].leaf, last), r, h.jobs[id].leaf, l)
+		}
+		for h.nodes[r].n < bpWidth { // both full
+			add(t, h, 1000)
+		}
+		for h.nodes[l].n < bpWidth {
+			add(t, h, 0.01)
+		}
+		add(t, h, 2.5)
+		if inUse(h) != nodes+1 {
+			t.Fatalf("both leaves full: %d nodes in use after an add, want %d (a split)", inUse(h), nodes+1)
+		}
+	})
+}

@@ -64,7 +64,9 @@
 // Costs. Every event (Add, Update, Remove, SetHeld) is O(log n) worst
 // case for Hopper — the B+-tree's depth, at most 1 + log₄ n (every node but
 // the root at least a quarter full), times a node's 16 items; splits and
-// merges at most once per level; nothing amortised but the slices' growth
+// merges at most once per level (a full leaf first passes a job to a
+// sibling with room, which keeps the leaves some 70% full); nothing
+// amortised but the slices' growth
 // — and O(log n) expected for Fair and Classes (a treap's expected depth).
 // SetSlots is O(1). The cut-offs are searched again lazily, once per
 // batch of events, by the first query after it (Target, Next, Reclaim,
