@@ -159,7 +159,8 @@ type eventer interface {
 // state: see the warm-up). The random draws are made before the benchmark
 // starts, and each event's own records (which job, its count and the new
 // one) are read before its clock starts, so the time is the library's
-// alone; nothing in the loop allocates.
+// alone; after the warm-up nothing in the loop allocates (during it, the
+// node store grows).
 func BenchmarkLatency(b *testing.B) {
 	benchmarkLatency(b, func(b *testing.B, n int) eventer {
 		h, _ := benchJobs(b, n, float64(n)*250)

@@ -329,7 +329,8 @@ func (h *Hopper) place(id, from int32) int32 {
 // 6–8% faster. (place never takes the right seam: its descent chose x over
 // the right sibling, so the key is at most x's last — only the moving
 // job's old leaf has a stale item in its parent, and that leaf is not
-// full. The branch keeps spill right for any key.) O(bpWidth).
+// full. The branch keeps spill right for any key the descent could send
+// to x, up to its right sibling's first; no test reaches it.) O(bpWidth).
 func (h *Hopper) spill(x int32, t float64, id int32) (int32, bool) {
 	p := h.nodes[x].parent
 	if p == none {
