@@ -82,33 +82,21 @@
 // In time, once the tree outgrows the caches an event is bound by its
 // cache misses: for Hopper a random job's record (T, held and its leaf in
 // one), its leaf and its new leaf (an event reads and shifts a node's
-// arrays), and the few levels above them, about log₁₀ n. Measured
-// (BenchmarkLatency, the completion stream: a task completion, Next,
-// SetHeld of the job it names; -count 5, medians of p50/p99, taskset -c 1
-// on a shared two-core VM at load 0.7–1.0), Hopper's event takes
-// 0.43/0.73 µs at 10³ jobs, 0.65/1.09 at 10⁴, 1.38/2.18 at 10⁵ and
-// 3.21/4.84 at 10⁶, 0 allocs/op; its former treap core, right after,
-// 0.48/0.84, 0.73/1.10, 1.48/2.44 and 4.31/7.01, and at 10⁵, the two run
-// alternately five times, 1.42 against 1.95 µs. The machine's speed varies
-// by a third between sessions: an earlier run at load 3.3–4.3 gave
-// 0.34/0.54, 0.49/0.83, 1.22/1.95 and 2.67/4.35 µs (treap 0.51, 0.78,
-// 1.86, 4.90). A leaf now keeps only what its items cannot share (an
-// item's id is its kid, its ΣT its T, its lo its hi), in the arrays next
-// to the node's header, and a move looks for the job's new leaf from its
-// old leaf's parent: run alternately with the former layout, five times
-// each in one session (load 0.3–1.0), the event takes 0.32/0.53 µs at
-// 10³ jobs, 0.46/0.76 at 10⁴, 1.18/1.97 at 10⁵ and 2.75/4.07 at 10⁶,
-// against 0.33/0.50, 0.49/0.77, 1.22/1.97 and 2.75/4.13 — a few per cent
-// up to 10⁵, none at 10⁶: the misses on the leaves and their parents,
-// not the items read, set the cost. Fair's event (on its treap,
-// unchanged) costs about twice what Hopper's did on the treap, and
-// Classes' three to five times. The
-// levels grow as log n, but each costs more as the tree leaves each cache
-// level, so over 10³..10⁶ the time grows faster than the depth. Against
-// recomputing the allocation from every job (BenchmarkRecompute,
-// alloc.Allocate, same run: 47.4 µs at 10⁴ jobs, 525 µs at 10⁵), a
-// Hopper event is 73× cheaper at 10⁴ jobs and 380× at 10⁵ (146× and 538×
-// in the earlier run).
+// arrays), and the few levels above them, about log₁₀ n: 3, 4, 5 and 6
+// levels at 10³ … 10⁶ jobs. Measured (BenchmarkLatency, the completion
+// stream in steady state: a task completion, Next, SetHeld of the job it
+// names; five rounds in one session, medians, taskset -c 1 on a shared
+// two-core VM whose speed varies by up to 1.7× within minutes), Hopper's
+// event takes p50/p99 0.31/0.50 µs at 10³ jobs, 0.45/0.70 at 10⁴,
+// 0.99/1.81 at 10⁵ and 2.36/3.51 at 10⁶, 0 allocs/op: 104× less than
+// recomputing the allocation with alloc.Allocate (BenchmarkRecompute, same
+// run: 44.6 µs) at 10⁴ jobs and 439× less (432 µs) at 10⁵. Fair's event
+// (ε = 0.5, on its treap) takes 0.96, 1.49, 4.12 and 10.5 µs, Classes'
+// (ten classes) 2.41, 3.52, 6.58 and 13.0 µs: 291× and 149× less than
+// fairness.Allocate and stragglers.Allocate at 10⁵ jobs. The levels grow
+// as log n, but each costs more as the tree leaves each cache level (on
+// that VM a dependent load costs 24 ns within 4 MiB, 126 ns at 8 MiB), so
+// over 10³ … 10⁶ the time grows faster than the depth.
 //
 // Concurrency. None of the types is safe for concurrent use, queries
 // included (a query may run the lazy search, and Classes splits and
