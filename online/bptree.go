@@ -69,17 +69,10 @@ func keyLess(t1 float64, id1 int32, t2 float64, id2 int32) bool {
 	return t1 < t2 || t1 == t2 && id1 < id2
 }
 
-// newNode returns a node, the last freed or a new one, empty. O(1),
-// amortised for the append.
+// newNode returns a node, the last freed or a new one (takeID), empty.
+// O(1), amortised for the append.
 func (h *Hopper) newNode(leaf bool, parent int32) int32 {
-	var x int32
-	if k := len(h.freeNodes); k > 0 {
-		x = h.freeNodes[k-1]
-		h.freeNodes = h.freeNodes[:k-1]
-	} else {
-		h.nodes = append(h.nodes, bpNode{})
-		x = int32(len(h.nodes) - 1)
-	}
+	x := takeID(&h.freeNodes, &h.nodes, bpNode{})
 	h.nodes[x] = bpNode{leaf: leaf, parent: parent}
 	return x
 }

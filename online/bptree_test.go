@@ -219,3 +219,46 @@ func TestSpill(t *testing.T) {
 		}
 	})
 }
+
+// TestNodesReused: freed nodes are taken again before the store grows, so
+// its length is the peak of the nodes in use, not the splits made. 2 000
+// jobs, then 50 000 events of the completion stream (counts down, a job
+// of one task replaced by a new one), the peak taken after every event.
+func TestNodesReused(t *testing.T) {
+	t.Parallel()
+	h, _ := New(1000, 1.5)
+	rng := rand.New(rand.NewPCG(3, 4))
+	rem := make([]float64, 2000)
+	for i := range rem {
+		rem[i] = float64(1 + rng.IntN(100))
+		if _, err := h.Add(rem[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	peak := len(h.nodes) - len(h.freeNodes)
+	for range 50_000 {
+		j := rng.IntN(len(rem))
+		if rem[j] > 1 {
+			rem[j]--
+			if err := h.Update(j, rem[j]); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			if err := h.Remove(j); err != nil {
+				t.Fatal(err)
+			}
+			rem[j] = float64(1 + rng.IntN(100))
+			if id, err := h.Add(rem[j]); err != nil || id != j {
+				t.Fatalf("Add: id %d, error %v; want the id %d just freed", id, err, j)
+			}
+		}
+		peak = max(peak, len(h.nodes)-len(h.freeNodes))
+	}
+	if err := h.CheckTree(); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.nodes) != peak {
+		t.Fatalf("%d nodes stored, a peak of %d in use: freed nodes were not taken again", len(h.nodes), peak)
+	}
+	t.Logf("%d nodes stored, the peak in use", peak)
+}

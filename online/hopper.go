@@ -151,16 +151,9 @@ func (h *Hopper) Add(remaining float64) (int, error) {
 	if risky {
 		h.save() // before the id is taken: the jobs as they were
 	}
-	var id int32
 	reused := len(h.free) > 0
-	if reused {
-		id = h.free[len(h.free)-1]
-		h.free = h.free[:len(h.free)-1]
-	} else {
-		h.jobs = append(h.jobs, job{leaf: none})
-		id = int32(len(h.jobs) - 1)
-	}
-	h.jobs[id].t = remaining + 0 // −0 is +0
+	id := takeID(&h.free, &h.jobs, job{leaf: none}) // a freed record as release left it
+	h.jobs[id].t = remaining + 0                    // −0 is +0
 	h.n++
 	h.fresh = false
 	h.insert(id)

@@ -667,7 +667,8 @@ func (j *jobs) keyOrZero(id int) key {
 }
 
 // takeID returns the last freed id of free (its node as its release left
-// it), else a new one whose node, fresh, it appends to nodes. O(1),
+// it), else a new one whose node, fresh, it appends to nodes: the ids of
+// Fair's and Classes' jobs, and of Hopper's jobs and B+-tree nodes. O(1),
 // amortised for the append.
 func takeID[T any](free *[]int32, nodes *[]T, fresh T) int32 {
 	if k := len(*free); k > 0 {
