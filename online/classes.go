@@ -29,8 +29,8 @@ import (
 // split off the tree and merged back (O(log n)). A job's share then
 // follows from its class and its key against the cut's: O(1).
 //
-// Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n) expected;
-// SetSlots O(1); Target O(1) after the search (O(log n) expected), done
+// Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n);
+// SetSlots O(1); Target O(1) after the search (O(log n)), done
 // once after each batch of events (the first query after an event); Next
 // and Reclaim O(log n) after the search; Snapshot O(ids); Compare O(1). No method
 // allocates once the ids stop growing. Not safe for concurrent use: every
@@ -73,7 +73,7 @@ func NewClasses(slots float64) (*Classes, error) {
 	if err := check.NonNegative("online.NewClasses", check.Scalar, "slots", slots); err != nil {
 		return nil, err
 	}
-	return &Classes{jobs: jobs{root: none, ends: true, slots: slots}}, nil
+	return &Classes{jobs: newJobs(slots, true)}, nil
 }
 
 // Len is the number of jobs held. O(1).
@@ -108,7 +108,7 @@ func fields(t, beta float64) (class, w, v, u float64) {
 // finite, and returns its id (the last freed, else IDs()). An error (an
 // *specsched.InputError on "remaining" or "beta", index IDs()), with c
 // unchanged, for a count or β stragglers.Allocate rejects, or one that
-// makes ΣT or Σw exceed MaxFloat64/2 (its bound). O(log n) expected.
+// makes ΣT or Σw exceed MaxFloat64/2 (its bound). O(log n).
 func (c *Classes) Add(remaining, beta float64) (int, error) {
 	if !c.made() {
 		return 0, errUnmade("online.Classes.Add")
@@ -143,7 +143,7 @@ func (c *Classes) Update(id int, remaining, beta float64) error {
 }
 
 // Remove removes job id. An error (an *specsched.InputError on "id"),
-// with c unchanged, for an id not in use. O(log n) expected.
+// with c unchanged, for an id not in use. O(log n).
 func (c *Classes) Remove(id int) error {
 	if !c.made() {
 		return errUnmade("online.Classes.Remove")
@@ -162,7 +162,7 @@ func (c *Classes) SetSlots(slots float64) error {
 
 // SetHeld records that job id holds slots ≥ 0 slots (at most 2^53). An
 // error (an *specsched.InputError on "id" or "slots"), with c unchanged,
-// otherwise. O(log n) expected.
+// otherwise. O(log n).
 func (c *Classes) SetHeld(id, slots int) error {
 	if !c.made() {
 		return errUnmade("online.Classes.SetHeld")
@@ -279,16 +279,13 @@ func (c *Classes) refresh() {
 	// The level: the first class at whose end reaches holds
 	// (stragglers' reaches: Σw through it / √a(next class) ≥ S, or no next
 	// class).
-	x := c.levelEnd(func(w, a float64) bool { return a < 0 || w/math.Sqrt(a) >= slots })
-	g := c.nodes[x].class
+	g := c.levelClass(func(w, a float64) bool { return a < 0 || w/math.Sqrt(a) >= slots })
 	start, end := classKeys(g)
 	c.g, c.rootSlope = g, math.Sqrt(slope(g))
-	c.before = c.sumBelow(start)
+	c.before = c.sumRange(keyFirst, start)
 	// Class g's own sums, taken over the class alone (not as a difference
-	// of prefixes, which would cancel): split it off, sum, merge back.
-	left, rest := c.split(c.root, start)
-	mid, right := c.split(rest, end)
-	c.group = c.subtree(mid)
+	// of prefixes, which would cancel).
+	c.group = c.sumRange(start, end)
 	atLevel := c.before.sumW / c.rootSlope
 	switch {
 	case c.before.sumW == 0 || (slots > atLevel && slots <= atLevel+c.group.sumV):
@@ -303,8 +300,8 @@ func (c *Classes) refresh() {
 			// Algorithm 1's cut: the first job of the class at which the
 			// virtual sizes so far reach what the class shares.
 			var before sums
-			c.cut, before = c.searchIn(mid, func(b sums, x int32) bool {
-				return b.sumV+c.nodes[x].v >= c.share
+			c.cut, before = c.searchThrough(start, end, func(through sums, _ key) bool {
+				return through.sumV >= c.share
 			})
 			if c.cut != none {
 				c.left = min(c.nodes[c.cut].v, c.share-before.sumV)
@@ -317,7 +314,6 @@ func (c *Classes) refresh() {
 	default:
 		c.kind = noSpeculation
 	}
-	c.root = c.merge(left, c.merge(mid, right))
 }
 
 // slope is a(β) = β²/(4(β−1)) for a class β < 2, 1 for the class 2
@@ -353,7 +349,7 @@ func (c *Classes) Next() (int, bool) {
 // class g's cut-off job, or of 0 tasks, holding any slot, or every job
 // holding one when there are no slots. Next's runs searched from the
 // last, each by one descent on the subtree bounds of the greatest held
-// and held/u: O(log n) expected, after refresh.
+// and held/u: O(log n), after refresh.
 func (c *Classes) Reclaim() (int, bool) {
 	if !c.made() {
 		return 0, false

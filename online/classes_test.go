@@ -15,7 +15,10 @@ import (
 // same jobs within shareTol·S, Target equals Snapshot, Next is the
 // brute-force choice from the reference's shares, and a rejected event
 // returns an InputError and changes nothing.
-func testClassesEvents(t *rapid.T) {
+func testClassesEvents(t *rapid.T) { t.Repeat(classesMachine(t).events(t)) }
+
+// classesMachine is a machine over a new Classes of drawn slots.
+func classesMachine(t *rapid.T) *machine {
 	slots := count(t, "slots")
 	c, err := online.NewClasses(slots)
 	if err != nil {
@@ -40,7 +43,7 @@ func testClassesEvents(t *rapid.T) {
 		},
 		slots: slots,
 	}
-	t.Repeat(m.events(t))
+	return m
 }
 
 func TestClassesEvents(t *testing.T) { t.Parallel(); rapid.Check(t, testClassesEvents) }

@@ -1,6 +1,9 @@
 package online
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // CheckTree verifies Hopper's B+-tree against its definition, for the
 // state-machine tests: every node's fill (a node other than the root
@@ -131,75 +134,152 @@ func (h *Hopper) CheckTree() error {
 // CheckTree verifies Fair's search tree as Hopper.CheckTree does Hopper's.
 func (f *Fair) CheckTree() error { return f.jobs.checkTree() }
 
-// checkTree: the nodes in order are the live jobs in strictly increasing
-// (class, T, id) order, every parent above its children in priority, and
-// every node's own ratios what setOwn computes and its subtree sums and
-// bounds what update computes from its children's.
+// checkTree verifies the B+-tree of Fair and Classes as CheckTree does
+// Hopper's: every node's fill (a node other than the root holds jbWidth/4
+// to jbWidth items, an inner root at least 2), the items past a node's
+// count zero, all leaves at one depth, the parent and leaf links, the
+// jobs in the leaves in strictly increasing (class, T, id) order, each
+// live job there once and no other; every item recomputed by this
+// function's own code — a leaf's from its job's record, an inner one's
+// from its child's items: the first and last keys, the sums (added in
+// order), the bounds, idle, and for Classes the class starts, whose flag
+// and slope are also checked against the jobs below in order (a start:
+// a job, not the first below, of another class than its predecessor) and
+// startW against their Σw added one by one (1e-12 relatively); the total
+// the root's items' sums; the ids not in use with zero records, each once
+// on the free list; every node in the tree or on the free list.
 func (j *jobs) checkTree() error {
-	count := 0
-	var prev int32 = none
-	var walk func(x, parent int32) error
-	walk = func(x, parent int32) error {
-		if x == none {
-			return nil
+	inf := math.Inf(1)
+	depth, reached := -1, 0
+	var order []int32
+	var walk func(x int32, d int) (jbItem, []int32, error)
+	walk = func(x int32, d int) (jbItem, []int32, error) {
+		reached++
+		n := &j.tree[x]
+		got := jbItem{kid: x, minHeld: inf, maxHeld: -inf, minPlus: everything, minHold: everything, maxHold: nothing}
+		var below []int32
+		switch {
+		case x != j.root && (n.n < jbWidth/4 || n.n > jbWidth):
+			return got, nil, fmt.Errorf("node %d holds %d items", x, n.n)
+		case x == j.root && !n.leaf && n.n < 2:
+			return got, nil, fmt.Errorf("inner root %d holds %d items", x, n.n)
 		}
-		if !j.nodes[x].live {
-			return fmt.Errorf("node %d in the tree is not live", x)
+		for k := n.n; k < jbWidth; k++ {
+			if n.items[k] != (jbItem{}) {
+				return got, nil, fmt.Errorf("node %d: item %d past its %d written", x, k, n.n)
+			}
 		}
-		if parent != none && priority(parent) < priority(x) {
-			return fmt.Errorf("node %d below its child %d in priority", parent, x)
+		wBefore := 0.0 // Σw of the items before k, added in order
+		for k := range n.n {
+			var item jbItem
+			var jobsBelow []int32
+			if n.leaf {
+				if depth >= 0 && depth != d {
+					return got, nil, fmt.Errorf("leaf %d at depth %d, another at %d", x, d, depth)
+				}
+				depth = d
+				id := n.items[k].kid
+				if id < 0 || int(id) >= len(j.nodes) || !j.nodes[id].live || j.nodes[id].leaf != x {
+					return got, nil, fmt.Errorf("job %d in leaf %d, not live there by its record", id, x)
+				}
+				r := j.nodes[id]
+				kk := key{r.class, r.t, int64(id)}
+				item = jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: kk, last: kk, kid: id, minHeld: inf, maxHeld: -inf, minPlus: everything, minHold: everything, maxHold: nothing}
+				if r.t > 0 {
+					item.s.count = 1
+					item.minHeld, item.maxHeld = r.held, r.held
+					item.minPlus, item.minHold, item.maxHold = quotient(r.held+1, r.u), quotient(r.held, r.u), quotient(r.held, r.u)
+				} else {
+					item.idle = r.held > 0
+				}
+				jobsBelow = []int32{id}
+				order = append(order, id)
+			} else {
+				c := n.items[k].kid
+				if c < 0 || int(c) >= len(j.tree) || j.tree[c].parent != x {
+					return got, nil, fmt.Errorf("node %d's child %d does not name it its parent", x, c)
+				}
+				var err error
+				if item, jobsBelow, err = walk(c, d+1); err != nil {
+					return got, nil, err
+				}
+			}
+			if n.items[k] != item {
+				return got, nil, fmt.Errorf("node %d item %d: stored %+v, recomputed %+v", x, k, n.items[k], item)
+			}
+			if k == 0 {
+				got.first = item.first
+			}
+			got.last = item.last
+			if j.ends && k > 0 && n.items[k-1].last.class != item.first.class {
+				got.start, got.startW, got.startSlope = true, wBefore, slope(item.first.class)
+			}
+			if j.ends && item.start {
+				got.start, got.startW, got.startSlope = true, wBefore+item.startW, item.startSlope
+			}
+			wBefore += item.s.sumW
+			got.s = sums{got.s.count + item.s.count, got.s.sumT + item.s.sumT, got.s.sumW + item.s.sumW, got.s.sumV + item.s.sumV}
+			got.minHeld, got.maxHeld = min(got.minHeld, item.minHeld), max(got.maxHeld, item.maxHeld)
+			got.minPlus, got.minHold, got.maxHold = min(got.minPlus, item.minPlus), min(got.minHold, item.minHold), max(got.maxHold, item.maxHold)
+			got.idle = got.idle || item.idle
+			below = append(below, jobsBelow...)
 		}
-		if err := walk(j.nodes[x].left, x); err != nil {
-			return err
+		// The starts against the jobs below, in order.
+		start, slopeWant, wWant, w := false, 0.0, 0.0, 0.0
+		for k, id := range below {
+			if k > 0 && j.nodes[below[k-1]].class != j.nodes[id].class {
+				start, slopeWant, wWant = true, slope(j.nodes[id].class), w
+			}
+			w += j.nodes[id].w
 		}
-		if prev != none && !j.keyOf(prev).less(j.keyOf(x)) {
-			return fmt.Errorf("nodes %d and %d out of order", prev, x)
+		if !j.ends {
+			start = false
 		}
-		prev = x
-		count++
-		if err := walk(j.nodes[x].right, x); err != nil {
-			return err
+		if got.start != start || start && (got.startSlope != slopeWant || math.Abs(got.startW-wWant) > 1e-12*w) {
+			return got, nil, fmt.Errorf("node %d: start %v slope %v Σw before %v; the jobs below give %v, %v, %v", x, got.start, got.startSlope, got.startW, start, slopeWant, wWant)
 		}
-		saved := j.nodes[x]
-		j.setOwn(x)
-		j.update(x)
-		if j.nodes[x] != saved {
-			got := j.nodes[x]
-			j.nodes[x] = saved
-			return fmt.Errorf("node %d: stored %+v, recomputed %+v", x, saved, got)
-		}
-		return nil
+		return got, below, nil
 	}
-	if err := walk(j.root, none); err != nil {
+	if j.tree[j.root].parent != none {
+		return fmt.Errorf("root %d has parent %d", j.root, j.tree[j.root].parent)
+	}
+	all, _, err := walk(j.root, 0)
+	if err != nil {
 		return err
 	}
-	if count != j.n {
-		return fmt.Errorf("%d nodes in the tree, %d jobs held", count, j.n)
+	if all.s != j.total {
+		return fmt.Errorf("total %+v, the root's items sum to %+v", j.total, all.s)
 	}
-	if !j.ends {
-		return nil
-	}
-	// Each class's last job, and only it, is marked, with the next class's
-	// slope (−1 for the last class): checked against the nodes in order.
-	var order []int32
-	var in func(x int32)
-	in = func(x int32) {
-		if x != none {
-			in(j.nodes[x].left)
-			order = append(order, x)
-			in(j.nodes[x].right)
+	for k := 1; k < len(order); k++ {
+		if !j.keyOf(order[k-1]).less(j.keyOf(order[k])) {
+			return fmt.Errorf("jobs %d and %d out of (class, T, id) order", order[k-1], order[k])
 		}
 	}
-	in(j.root)
-	for k, x := range order {
-		end, next := true, -1.0
-		if k+1 < len(order) {
-			end = j.nodes[order[k+1]].class != j.nodes[x].class
-			next = slope(j.nodes[order[k+1]].class)
+	if len(order) != j.n {
+		return fmt.Errorf("%d jobs in the tree, %d jobs held", len(order), j.n)
+	}
+	if reached+len(j.freeTree) != len(j.tree) {
+		return fmt.Errorf("%d nodes in the tree and %d free, of %d", reached, len(j.freeTree), len(j.tree))
+	}
+	for _, x := range j.freeTree {
+		if x < 0 || int(x) >= len(j.tree) || j.tree[x] != (jbNode{}) {
+			return fmt.Errorf("free node %d out of range or not cleared", x)
 		}
-		if j.nodes[x].end != end || end && j.nodes[x].nextSlope != next {
-			return fmt.Errorf("node %d (class %v): end %v, next slope %v; want %v, %v", x, j.nodes[x].class, j.nodes[x].end, j.nodes[x].nextSlope, end, next)
+	}
+	onFree := make([]bool, len(j.nodes))
+	for _, id := range j.free {
+		if id < 0 || int(id) >= len(j.nodes) || onFree[id] || j.nodes[id].live {
+			return fmt.Errorf("free id %d: in use, repeated or out of range", id)
 		}
+		onFree[id] = true
+	}
+	for id := range j.nodes {
+		if !j.nodes[id].live && (!onFree[id] || j.nodes[id] != (jobNode{leaf: none})) {
+			return fmt.Errorf("id %d not in use: on the free list %v, record %+v", id, onFree[id], j.nodes[id])
+		}
+	}
+	if len(j.free)+j.n != len(j.nodes) {
+		return fmt.Errorf("%d ids, %d free, %d jobs", len(j.nodes), len(j.free), j.n)
 	}
 	return nil
 }

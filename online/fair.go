@@ -23,7 +23,7 @@ import (
 // proportional share of what the floors leave reaches f). A job's share
 // then follows from comparing its key with the cut-offs': O(1).
 //
-// Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n) expected;
+// Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n);
 // SetSlots O(1); Target O(1) after at most three O(log n) descents, done
 // once after each batch of events (the first query after an event); Next
 // and Reclaim O(log n); Snapshot O(ids); Compare O(1). No method
@@ -68,7 +68,7 @@ func NewFair(slots, beta, eps float64) (*Fair, error) {
 	if err := check.Unit(fn, check.Scalar, "eps", eps); err != nil {
 		return nil, err
 	}
-	return &Fair{jobs: jobs{root: none, slots: slots}, c: hopper.Factor(beta), beta: beta, eps: eps}, nil
+	return &Fair{jobs: newJobs(slots, false), c: hopper.Factor(beta), beta: beta, eps: eps}, nil
 }
 
 // Len is the number of jobs held. O(1).
@@ -90,7 +90,7 @@ func (f *Fair) IDs() int {
 // Add adds a job of remaining ≥ 0 tasks (finite) and returns its id (the
 // last freed, else IDs()). An error (an *specsched.InputError on
 // "remaining", index IDs()), with f unchanged, for a negative, NaN or
-// infinite count, or one that makes Σ c·T_i overflow. O(log n) expected.
+// infinite count, or one that makes Σ c·T_i overflow. O(log n).
 func (f *Fair) Add(remaining float64) (int, error) {
 	if !f.made() {
 		return 0, errUnmade("online.Fair.Add")
@@ -105,7 +105,7 @@ func (f *Fair) Add(remaining float64) (int, error) {
 
 // Update sets job id's remaining tasks. An error (an
 // *specsched.InputError naming "id" or "remaining"), with f unchanged, for
-// an id not in use or a count Add would reject. O(log n) expected.
+// an id not in use or a count Add would reject. O(log n).
 func (f *Fair) Update(id int, remaining float64) error {
 	const fn = "online.Fair.Update"
 	if !f.made() {
@@ -124,7 +124,7 @@ func (f *Fair) Update(id int, remaining float64) error {
 }
 
 // Remove removes job id. An error (an *specsched.InputError on "id"),
-// with f unchanged, for an id not in use. O(log n) expected.
+// with f unchanged, for an id not in use. O(log n).
 func (f *Fair) Remove(id int) error {
 	if !f.made() {
 		return errUnmade("online.Fair.Remove")
@@ -143,7 +143,7 @@ func (f *Fair) SetSlots(slots float64) error {
 
 // SetHeld records that job id holds slots ≥ 0 slots (at most 2^53), what
 // Next compares with its share. An error (an *specsched.InputError on
-// "id" or "slots"), with f unchanged, otherwise. O(log n) expected.
+// "id" or "slots"), with f unchanged, otherwise. O(log n).
 func (f *Fair) SetHeld(id, slots int) error {
 	if !f.made() {
 		return errUnmade("online.Fair.SetHeld")
@@ -234,7 +234,7 @@ func (f *Fair) refresh() {
 	floor := (1 - f.eps) * slots / float64(all.count)
 	f.floor = floor
 	// m₁: the first job with c·T > f.
-	m1, before1 := f.search(func(_ sums, x int32) bool { return c*f.nodes[x].t > floor })
+	m1, before1 := f.searchThrough(keyFirst, keyLast, func(_ sums, k key) bool { return c*k.t > floor })
 	f.m1 = m1
 	aboveV := c * (all.sumT - before1.sumT)
 	f.caseOne = slots <= (aboveV+float64(before1.count)*floor)*(1+hopper.CaseTolerance)
@@ -246,18 +246,22 @@ func (f *Fair) refresh() {
 			return max(0, c*(through.sumT-before1.sumT)-floor*float64(through.count-before1.count))
 		}
 		// Jobs before m₁ have no top-up: a prefix that ends before it sums 0.
-		beforeM1 := func(x int32) bool { return m1 == none || f.keyOf(x).less(f.keyOf(m1)) }
+		m1Key := keyLast
+		if m1 != none {
+			m1Key = f.keyOf(m1)
+		}
+		beforeM1 := func(k key) bool { return k.less(m1Key) }
 		var before sums
-		f.cut, before = f.search(func(b sums, x int32) bool {
-			if beforeM1(x) {
+		f.cut, before = f.searchThrough(keyFirst, keyLast, func(through sums, k key) bool {
+			if beforeM1(k) {
 				return 0 >= extra
 			}
-			return topups(b.add(f.own(x))) >= extra
+			return topups(through) >= extra
 		})
 		switch {
 		case f.cut == none:
 			f.scale = slots / (float64(all.count)*floor + topups(all))
-		case beforeM1(f.cut):
+		case beforeM1(f.keyOf(f.cut)):
 			f.left = extra
 		default:
 			f.left = extra - topups(before)
@@ -267,9 +271,8 @@ func (f *Fair) refresh() {
 	// Case 2: m₂, the first job whose proportional share of what the
 	// floors before it leave reaches the floor.
 	var before sums
-	f.cut, before = f.search(func(b sums, x int32) bool {
-		t := f.nodes[x].t
-		return t > 0 && hopper.Proportional(t, all.sumT-b.sumT, slots-float64(b.count)*floor) >= floor
+	f.cut, before = f.search(func(b sums, k key) bool {
+		return k.t > 0 && hopper.Proportional(k.t, all.sumT-b.sumT, slots-float64(b.count)*floor) >= floor
 	})
 	f.rest, f.share = all.sumT-before.sumT, slots-float64(before.count)*floor
 }
@@ -281,7 +284,7 @@ func (f *Fair) refresh() {
 // constant (f, or f·scale) or proportional to T (c·T, c·T·scale, or
 // T·share/rest) over at most five runs of the order (runs), so each run is
 // searched by one descent on the subtree bounds of held and (held+1)/T:
-// O(log n) expected, after refresh.
+// O(log n), after refresh.
 func (f *Fair) Next() (int, bool) {
 	if !f.made() {
 		return 0, false
@@ -297,7 +300,7 @@ func (f *Fair) Next() (int, bool) {
 // share (0), as is every job holding one when there are no slots. The
 // comparisons are Next's (per task where the shares are proportional to
 // T), on the same runs searched from the last, each by one descent on the
-// subtree bounds of the greatest held and held/T: O(log n) expected, after
+// subtree bounds of the greatest held and held/T: O(log n), after
 // refresh.
 func (f *Fair) Reclaim() (int, bool) {
 	if !f.made() {

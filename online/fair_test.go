@@ -14,7 +14,10 @@ import (
 // shareTol·S, Target equals Snapshot, Next is the brute-force choice from
 // the reference's shares, and a rejected event returns an InputError and
 // changes nothing. ε includes 0 (Fair) and 1 (Algorithm 1).
-func testFairEvents(t *rapid.T) {
+func testFairEvents(t *rapid.T) { t.Repeat(fairMachine(t).events(t)) }
+
+// fairMachine is a machine over a new Fair of drawn β, ε and slots.
+func fairMachine(t *rapid.T) *machine {
 	beta := rapid.SampledFrom([]float64{1.1, 1.5, 1.99, 2, 3}).Draw(t, "beta")
 	eps := rapid.SampledFrom([]float64{0, 0.1, 0.5, 0.9, 1}).Draw(t, "eps")
 	slots := count(t, "slots")
@@ -41,7 +44,7 @@ func testFairEvents(t *rapid.T) {
 		beta:  func(*rapid.T) float64 { return beta },
 		slots: slots,
 	}
-	t.Repeat(m.events(t))
+	return m
 }
 
 func TestFairEvents(t *testing.T) { t.Parallel(); rapid.Check(t, testFairEvents) }

@@ -6,63 +6,99 @@ import (
 	"github.com/specsched/specsched/internal/check"
 )
 
-// jobs is the job set under Fair and Classes: a treap ordered by (class,
-// T, id), the class being a job's tail index min(β, 2) for Classes and 0
-// for Fair, whose nodes hold sums and bounds over their subtrees. Ids are
-// small integers, reused after remove, as in Hopper. The tree is a treap
-// on the ids' fixed priorities (priority), so its shape, and the order in
-// which its sums add, depend only on the jobs held; its operations are
-// recursive split, merge and descent, O(depth) = O(log n) expected
-// (Seidel and Aragon 1996), and allocate nothing once the ids stop
-// growing.
+// jobs is the job set under Fair and Classes: a B+-tree ordered by
+// (class, T, id), the class being a job's tail index min(β, 2) for
+// Classes and 0 for Fair, in the shape of Hopper's (bptree.go): every job
+// in a leaf, all leaves at one depth, each node holding up to jbWidth
+// items — a leaf its jobs, an inner node its children — in key order. Each
+// item keeps the keys of the first and last job below it and, over those
+// jobs, the sums the algorithms' cut-offs are found by (active jobs, ΣT,
+// Σw, ΣV), the bounds Next and Reclaim descend by, and, for Classes, where
+// a class starts below it. At fanout 16 the tree is about log₁₀ n levels
+// deep: five at 10⁵ jobs, against the ~23 expected of the treap it
+// replaces, whose cache misses were most of an event's cost.
+//
+// Every item is recomputed from its node's items (summarize), never
+// adjusted by differences, so the sums carry no drift; their grouping, and
+// so their last bits, follows the tree's shape, which depends on the order
+// of the events. Ids are small integers, reused after remove, as in
+// Hopper; id = the job's index in nodes.
+//
+// Costs, n the jobs: depth at most 1 + log₄ n; an insertion or removal
+// O(jbWidth · depth) = O(log n), splits and merges included (each at most
+// once per level); a change of held recomputes up the job's path only as
+// far as the items change. Nothing allocates once the ids and the nodes
+// stop growing.
 type jobs struct {
-	nodes []jobNode
+	nodes []jobNode // the jobs by id
 	free  []int32
-	root  int32
 	n     int
-	ends  bool    // keep the class ends (Classes): see jobNode.end
+
+	tree     []jbNode
+	freeTree []int32
+	root     int32 // a leaf, empty, when no job is held
+	total    sums  // over every job: the root's items added in order
+
+	ends  bool    // keep where classes start (Classes): see jbItem.start
 	slots float64 // the cluster's slots
 	fresh bool    // the owner's cut-offs are valid: no event since its refresh
 }
 
-// A jobNode is one job and, over its subtree, the sums the algorithms'
-// cut-offs are found by and the bounds Next descends by.
+// A jobNode is what is kept of one job by its id: its class, T, held
+// slots, proportional weight w (T/√(β−1), or T), virtual size v (c·T),
+// the basis u of its per-unit bounds (a job's share, where proportional,
+// is k·u), and the leaf it sits in (none for an id not in use).
 type jobNode struct {
 	class, t, held float64
-	w, v           float64 // proportional weight (T/√(β−1), or T) and virtual size (c·T)
-	u              float64 // the basis of the per-unit bounds: a job's share, where proportional, is k·u
-	left, right    int32
+	w, v, u        float64
+	leaf           int32
 	live           bool
-	plus, hold     ratio // (held+1)/u and held/u if T > 0, else everything (setOwn): update's own terms, not recomputed per update
+}
 
-	count            int     // active jobs (T > 0) in the subtree
-	sumT, sumW, sumV float64 // over the subtree
-	minHeld          float64 // least held of the subtree's active jobs (+Inf if none)
-	minPlus, minHold ratio   // least (held+1)/u and held/u of its active jobs (everything if none)
-	maxHeld          float64 // greatest held of the subtree's active jobs (−Inf if none)
-	maxHold          ratio   // greatest held/u of its active jobs (nothing if none)
-	idleHolds        bool    // some job of 0 tasks in the subtree holds a slot (over its share, 0)
+// jbWidth is a node's capacity in items. A node other than the root holds
+// at least jbWidth/4; an inner root at least 2.
+const jbWidth = 16
 
-	// Class ends, kept when jobs.ends is set: the node is the last of its
-	// class (end), the next class's slope a (nextSlope, −1 if none); over
-	// the subtree, whether it holds an end (hasEnd), Σw of its nodes up to
-	// and including its last end (lastW) and that end's nextSlope
-	// (lastSlope). Classes' level search descends by them.
-	end              bool
-	nextSlope        float64
-	hasEnd           bool
-	lastW, lastSlope float64
+// A jbNode is a node of the tree: n items, in key order.
+type jbNode struct {
+	n      int
+	leaf   bool
+	parent int32
+	items  [jbWidth]jbItem
+}
+
+// A jbItem is a job, in a leaf, or a child node with what its jobs add up
+// to, in an inner node.
+type jbItem struct {
+	s           sums // over the jobs below
+	first, last key  // the keys of the first and last job below
+	kid         int32
+
+	minHeld          float64 // least held of the active jobs (T > 0) below (+Inf if none)
+	maxHeld          float64 // greatest held of the active jobs below (−Inf if none)
+	minPlus, minHold ratio   // least (held+1)/u and held/u of the active jobs below (everything if none)
+	maxHold          ratio   // greatest held/u of the active jobs below (nothing if none)
+	idle             bool    // a job of 0 tasks below holds a slot (over its share, 0)
+
+	// Classes (jobs.ends): a class starts below the item — at a job below
+	// it, not its first, whose predecessor is of another class (start) —
+	// and, for its last such job, Σw of the jobs below before it (startW)
+	// and the slope of its class (startSlope). A start at an item's first
+	// job is its node's to see: the previous item's last key differs in
+	// class. Classes' level search descends by them.
+	start              bool
+	startW, startSlope float64
 }
 
 // A key is a place in the (class, T, id) order; ids are int64 so that a
-// key just before or after a node's own can be written (id ∓ 1/2 as id ∓ 1
+// key just before or after a job's own can be written (id ∓ 1/2 as id ∓ 1
 // with the order strict, see runs.start and keyAfter).
 type key struct {
 	class, t float64
 	id       int64
 }
 
-// keyOf is node x's key.
+// keyOf is job x's key.
 func (j *jobs) keyOf(x int32) key { return key{j.nodes[x].class, j.nodes[x].t, int64(x)} }
 
 // less reports whether a comes before b.
@@ -76,277 +112,319 @@ func (a key) less(b key) bool {
 	return a.id < b.id
 }
 
-// Sentinel keys: before and after every node.
+// Sentinel keys: before and after every job.
 var (
 	keyFirst = key{math.Inf(-1), 0, 0}
 	keyLast  = key{math.Inf(1), 0, 0}
 )
 
+// newJobs returns an empty job set (its root an empty leaf) on slots
+// slots, keeping class starts if ends.
+func newJobs(slots float64, ends bool) jobs {
+	j := jobs{slots: slots, ends: ends}
+	j.root = j.newTreeNode(true, none)
+	return j
+}
+
+// newTreeNode returns a node, the last freed or a new one (takeID), empty.
+// O(1), amortised for the append.
+func (j *jobs) newTreeNode(leaf bool, parent int32) int32 {
+	x := takeID(&j.freeTree, &j.tree, jbNode{})
+	j.tree[x] = jbNode{leaf: leaf, parent: parent}
+	return x
+}
+
 // add takes an id (the last freed, else a new one) for a job of the given
-// class, T, weight, virtual size and basis u, and inserts it. O(log n)
-// expected.
+// class, T, weight, virtual size and basis u, and inserts it. O(log n).
 func (j *jobs) add(class, t, w, v, u float64) int32 {
-	id := takeID(&j.free, &j.nodes, jobNode{})
-	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v, u: u, left: none, right: none, live: true}
+	id := takeID(&j.free, &j.nodes, jobNode{leaf: none})
+	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v, u: u, leaf: none, live: true}
 	j.n++
-	j.setOwn(id)
-	j.update(id)
-	j.root = j.insert(j.root, id)
-	if j.ends {
-		j.fixEnd(id)
-		j.fixEnd(j.lastBefore(j.keyOf(id)))
-	}
+	j.insert(id)
 	return id
 }
 
-// detach takes id out of the tree, keeping the class-end marks (its
-// predecessor may become its class's last job). O(log n) expected.
-func (j *jobs) detach(id int32) {
-	var pred int32 = none
-	if j.ends {
-		pred = j.lastBefore(j.keyOf(id))
-	}
-	j.root = j.remove(j.root, id)
-	if j.ends {
-		j.fixEnd(pred)
-	}
-}
-
-// release removes id from the tree and frees it. O(log n) expected.
+// release removes id from the tree and frees it. O(log n).
 func (j *jobs) release(id int32) {
 	j.detach(id)
-	j.nodes[id] = jobNode{left: none, right: none}
+	j.nodes[id] = jobNode{leaf: none}
 	j.free = append(j.free, id)
 	j.n--
 }
 
-// set changes id's class, T, weight, virtual size and basis. O(log n)
-// expected.
+// set changes id's class, T, weight, virtual size and basis: in place when
+// its new key stays between its neighbours in its leaf, else out of the
+// tree and in again. O(log n).
 func (j *jobs) set(id int32, class, t, w, v, u float64) {
+	x := j.nodes[id].leaf
+	n := &j.tree[x]
+	i := j.indexIn(x, id)
+	k := key{class, t, int64(id)}
+	if i > 0 && i < n.n-1 && n.items[i-1].last.less(k) && k.less(n.items[i+1].first) {
+		r := &j.nodes[id]
+		r.class, r.t, r.w, r.v, r.u = class, t, w, v, u
+		n.items[i] = j.jobItem(id)
+		j.fixUp(x, false)
+		return
+	}
 	j.detach(id)
-	n := &j.nodes[id]
-	n.class, n.t, n.w, n.v, n.u, n.left, n.right = class, t, w, v, u, none, none
-	j.setOwn(id)
-	j.update(id)
-	j.root = j.insert(j.root, id)
-	if j.ends {
-		j.fixEnd(id)
-		j.fixEnd(j.lastBefore(j.keyOf(id)))
-	}
+	r := &j.nodes[id]
+	r.class, r.t, r.w, r.v, r.u = class, t, w, v, u
+	j.insert(id)
 }
 
-// levelEnd returns the last job of the first class, in order, at whose
-// end reaches(w, a) holds — w the Σw of the jobs up to that end, a the
-// next class's slope (−1 if none) — for a predicate monotone along the
-// classes: one descent on the subtree ends, O(depth). none for an empty
-// tree.
-func (j *jobs) levelEnd(reaches func(w, a float64) bool) int32 {
-	acc := 0.0 // Σw before the subtree
-	for x := j.root; x != none; {
-		n := &j.nodes[x]
-		l := n.left
-		upTo := acc + n.w
-		if l != none {
-			upTo += j.nodes[l].sumW
-		}
-		// The last end at or before x in its subtree: in the left subtree
-		// if it holds one and the search holds there, else x itself.
-		if l != none && j.nodes[l].hasEnd && reaches(acc+j.nodes[l].lastW, j.nodes[l].lastSlope) {
-			x = l
-			continue
-		}
-		if n.end && reaches(upTo, n.nextSlope) {
-			return x
-		}
-		acc = upTo
-		x = n.right
-	}
-	return none
-}
-
-// setHeld changes id's held slots, updating its path. O(log n) expected.
+// setHeld changes id's held slots, recomputing its path only as far as
+// the items change. O(log n).
 func (j *jobs) setHeld(id int32, held float64) {
 	j.nodes[id].held = held
-	j.setOwn(id)
-	j.touch(j.root, id)
+	x := j.nodes[id].leaf
+	j.tree[x].items[j.indexIn(x, id)] = j.jobItem(id)
+	j.fixUp(x, true)
 }
 
-// setOwn sets node id's (held+1)/u and held/u from its held, u and T.
-// O(1).
-func (j *jobs) setOwn(id int32) {
-	n := &j.nodes[id]
-	n.plus, n.hold = everything, everything
-	if n.t > 0 {
-		n.plus, n.hold = quotient(n.held+1, n.u), quotient(n.held, n.u)
-	}
-}
-
-// touch recomputes, bottom-up, the sums and bounds of the nodes on the
-// path from x down to id (whose own fields changed), up to the first that
-// comes out unchanged: a parent's update reads of its children only their
-// sums and bounds, so above it nothing changes. It reports whether x
-// changed. O(depth).
-func (j *jobs) touch(x, id int32) bool {
-	if x != id {
-		c := j.nodes[x].right
-		if j.keyOf(id).less(j.keyOf(x)) {
-			c = j.nodes[x].left
-		}
-		if !j.touch(c, id) {
-			return false // nothing below changed: nor does x
-		}
-	}
-	old := j.nodes[x]
-	j.update(x)
-	return j.nodes[x] != old
-}
-
-// insert puts id into the subtree rooted at x by its (T, id) key, at the
-// depth its priority gives it (the subtree below split there by the key),
-// and returns the subtree's new root. O(log n) expected. It and remove are the two descents of one treap, alike in
-// shape (duplicates pairs them) but not in what they do at the bottom.
-func (j *jobs) insert(x, id int32) int32 {
-	if x == none {
-		return id
-	}
-	if priority(id) > priority(x) {
-		j.nodes[id].left, j.nodes[id].right = j.split(x, j.keyOf(id))
-		j.update(id)
-		return id
-	}
-	if j.keyOf(id).less(j.keyOf(x)) {
-		j.nodes[x].left = j.insert(j.nodes[x].left, id)
+// jobItem is job id's item in its leaf: its key as first and last, its own
+// sums, and bounds over itself — held, held/u and (held+1)/u for T > 0 (a
+// job of 0 tasks is never short, and is over its share, 0, exactly when it
+// holds a slot: idle). O(1).
+func (j *jobs) jobItem(id int32) jbItem {
+	r := &j.nodes[id]
+	k := key{r.class, r.t, int64(id)}
+	it := jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: k, last: k, kid: id,
+		minHeld: math.Inf(1), maxHeld: math.Inf(-1), minPlus: everything, minHold: everything, maxHold: nothing}
+	if r.t > 0 {
+		it.s.count = 1
+		it.minHeld, it.maxHeld = r.held, r.held
+		it.minPlus, it.minHold = quotient(r.held+1, r.u), quotient(r.held, r.u)
+		it.maxHold = it.minHold
 	} else {
-		j.nodes[x].right = j.insert(j.nodes[x].right, id)
+		it.idle = r.held > 0
 	}
-	j.update(x)
-	return x
+	return it
 }
 
-// remove takes id out of the subtree rooted at x, merging its children in
-// its place, and returns the subtree's new root. O(log n) expected.
-func (j *jobs) remove(x, id int32) int32 {
-	if x == id {
-		return j.merge(j.nodes[x].left, j.nodes[x].right)
-	}
-	if j.keyOf(id).less(j.keyOf(x)) {
-		j.nodes[x].left = j.remove(j.nodes[x].left, id)
-	} else {
-		j.nodes[x].right = j.remove(j.nodes[x].right, id)
-	}
-	j.update(x)
-	return x
-}
-
-// split splits subtree x into the nodes before k and the rest.
-func (j *jobs) split(x int32, k key) (int32, int32) {
-	if x == none {
-		return none, none
-	}
-	if j.keyOf(x).less(k) {
-		l, r := j.split(j.nodes[x].right, k)
-		j.nodes[x].right = l
-		j.update(x)
-		return x, r
-	}
-	l, r := j.split(j.nodes[x].left, k)
-	j.nodes[x].left = r
-	j.update(x)
-	return l, x
-}
-
-// merge joins subtrees a and b, every node of a before every node of b.
-func (j *jobs) merge(a, b int32) int32 {
-	switch {
-	case a == none:
-		return b
-	case b == none:
-		return a
-	case priority(a) > priority(b):
-		j.nodes[a].right = j.merge(j.nodes[a].right, b)
-		j.update(a)
-		return a
-	}
-	j.nodes[b].left = j.merge(a, j.nodes[b].left)
-	j.update(b)
-	return b
-}
-
-// update recomputes node x's subtree sums and bounds from its own fields
-// and its children's.
-func (j *jobs) update(x int32) {
-	n := &j.nodes[x]
-	n.count, n.sumT, n.sumW, n.sumV = 0, n.t, n.w, n.v
-	n.minHeld, n.minPlus, n.minHold = math.Inf(1), everything, everything
-	n.maxHeld, n.maxHold, n.idleHolds = math.Inf(-1), nothing, false
-	if n.t > 0 {
-		n.count, n.minHeld, n.maxHeld = 1, n.held, n.held
-		n.minPlus, n.minHold, n.maxHold = n.plus, n.hold, n.hold
-	} else {
-		n.idleHolds = n.held > 0
-	}
-	for _, c := range [2]int32{n.left, n.right} {
-		if c == none {
-			continue
+// summarize is node x's item in its parent: its first and last keys, its
+// items' sums added in order, the bounds over them and, for Classes, its
+// last class start (at an item's first job when the item before ends in
+// another class, or inside an item). O(jbWidth).
+func (j *jobs) summarize(x int32) jbItem {
+	n := &j.tree[x]
+	it := jbItem{first: n.items[0].first, last: n.items[n.n-1].last, kid: x,
+		minHeld: math.Inf(1), maxHeld: math.Inf(-1), minPlus: everything, minHold: everything, maxHold: nothing}
+	for k := range n.n {
+		c := &n.items[k]
+		if j.ends {
+			if k > 0 && n.items[k-1].last.class != c.first.class {
+				it.start, it.startW, it.startSlope = true, it.s.sumW, slope(c.first.class)
+			}
+			if c.start {
+				it.start, it.startW, it.startSlope = true, it.s.sumW+c.startW, c.startSlope
+			}
 		}
-		s := &j.nodes[c]
-		n.count += s.count
-		n.sumT += s.sumT
-		n.sumW += s.sumW
-		n.sumV += s.sumV
-		n.minHeld = min(n.minHeld, s.minHeld)
-		n.minPlus, n.minHold = min(n.minPlus, s.minPlus), min(n.minHold, s.minHold)
-		n.maxHeld, n.maxHold = max(n.maxHeld, s.maxHeld), max(n.maxHold, s.maxHold)
-		n.idleHolds = n.idleHolds || s.idleHolds
+		it.s = it.s.add(c.s)
+		it.minHeld, it.maxHeld = min(it.minHeld, c.minHeld), max(it.maxHeld, c.maxHeld)
+		it.minPlus, it.minHold, it.maxHold = min(it.minPlus, c.minPlus), min(it.minHold, c.minHold), max(it.maxHold, c.maxHold)
+		it.idle = it.idle || c.idle
 	}
-	if !j.ends {
-		return
-	}
-	upTo := n.w // Σw of the left subtree and the node
-	if n.left != none {
-		upTo = j.nodes[n.left].sumW + n.w
-	}
-	switch {
-	case n.right != none && j.nodes[n.right].hasEnd:
-		r := &j.nodes[n.right]
-		n.hasEnd, n.lastW, n.lastSlope = true, upTo+r.lastW, r.lastSlope
-	case n.end:
-		n.hasEnd, n.lastW, n.lastSlope = true, upTo, n.nextSlope
-	case n.left != none && j.nodes[n.left].hasEnd:
-		l := &j.nodes[n.left]
-		n.hasEnd, n.lastW, n.lastSlope = true, l.lastW, l.lastSlope
-	default:
-		n.hasEnd, n.lastW, n.lastSlope = false, 0, 0
-	}
+	return it
 }
 
-// lastBefore is the last node whose key is before k, or none. O(depth).
-func (j *jobs) lastBefore(k key) int32 {
-	best := int32(none)
-	for x := j.root; x != none; {
-		if j.keyOf(x).less(k) {
-			best, x = x, j.nodes[x].right
+// indexIn is the item of node p whose kid is x (a child node, or a job in
+// a leaf), which must be there. O(jbWidth).
+func (j *jobs) indexIn(p, x int32) int {
+	n := &j.tree[p]
+	i := 0
+	for i < n.n-1 && n.items[i].kid != x {
+		i++
+	}
+	return i
+}
+
+// fixUp recomputes the items above node x up to the root, and the total;
+// with stop, only as far as they change (a change of held: the sums stay).
+// O(jbWidth · depth).
+func (j *jobs) fixUp(x int32, stop bool) {
+	for {
+		p := j.tree[x].parent
+		if p == none {
+			break
+		}
+		i := j.indexIn(p, x)
+		it := j.summarize(x)
+		if stop && j.tree[p].items[i] == it {
+			return
+		}
+		j.tree[p].items[i] = it
+		x = p
+	}
+	r := &j.tree[j.root]
+	s := sums{}
+	for k := range r.n {
+		s = s.add(r.items[k].s)
+	}
+	j.total = s
+}
+
+// relink points the items of node x from k on at it: their jobs' leaf, or
+// their children's parent.
+func (j *jobs) relink(x int32, k int) {
+	n := &j.tree[x]
+	for ; k < n.n; k++ {
+		if n.leaf {
+			j.nodes[n.items[k].kid].leaf = x
 		} else {
-			x = j.nodes[x].left
+			j.tree[n.items[k].kid].parent = x
 		}
 	}
-	return best
 }
 
-// fixEnd recomputes whether node y (none: nothing) is the last of its
-// class, and the next class's slope, from its successor, and updates its
-// path. O(depth).
-func (j *jobs) fixEnd(y int32) {
-	if y == none {
+// openAt opens item i of node x, not full, moving the items from i on one
+// place right; closeAt closes it, moving the items after it left.
+func (j *jobs) openAt(x int32, i int) {
+	n := &j.tree[x]
+	copy(n.items[i+1:n.n+1], n.items[i:n.n])
+	n.n++
+}
+
+func (j *jobs) closeAt(x int32, i int) {
+	n := &j.tree[x]
+	copy(n.items[i:n.n-1], n.items[i+1:n.n])
+	n.n--
+	n.items[n.n] = jbItem{}
+}
+
+// split moves the upper half of node x, full, to a new node right after
+// it in x's parent (a new root above x if x is the root; the parent split
+// first if full), and returns the new node; x's and the new node's items
+// in the parent are recomputed. O(jbWidth · levels split).
+func (j *jobs) split(x int32) int32 {
+	p := j.tree[x].parent
+	if p == none {
+		p = j.newTreeNode(false, none)
+		j.tree[p].n = 1
+		j.tree[p].items[0].kid = x
+		j.tree[x].parent = p
+		j.root = p
+	} else if j.tree[p].n == jbWidth {
+		j.split(p)
+		p = j.tree[x].parent
+	}
+	y := j.newTreeNode(j.tree[x].leaf, p)
+	xn, yn := &j.tree[x], &j.tree[y]
+	half := xn.n / 2
+	yn.n = copy(yn.items[:], xn.items[half:xn.n])
+	clear(xn.items[half:xn.n])
+	xn.n = half
+	j.relink(y, 0)
+	i := j.indexIn(p, x)
+	j.openAt(p, i+1)
+	j.tree[p].items[i] = j.summarize(x)
+	j.tree[p].items[i+1] = j.summarize(y)
+	return y
+}
+
+// insert puts job id in the leaf its key falls in, splitting it if full,
+// and recomputes the items on its path. O(jbWidth · depth).
+func (j *jobs) insert(id int32) {
+	k := j.keyOf(id)
+	x := j.root
+	for !j.tree[x].leaf {
+		n := &j.tree[x]
+		i := 0
+		for i < n.n-1 && n.items[i].last.less(k) {
+			i++
+		}
+		x = n.items[i].kid
+	}
+	if j.tree[x].n == jbWidth {
+		y := j.split(x)
+		if n := &j.tree[x]; n.items[n.n-1].last.less(k) {
+			x = y
+		}
+	}
+	n := &j.tree[x]
+	i := 0
+	for i < n.n && n.items[i].last.less(k) {
+		i++
+	}
+	j.openAt(x, i)
+	n.items[i] = j.jobItem(id)
+	j.nodes[id].leaf = x
+	j.fixUp(x, false)
+}
+
+// detach takes job id out of the tree, rebalancing its leaf and
+// recomputing the items above. O(jbWidth · depth).
+func (j *jobs) detach(id int32) {
+	x := j.nodes[id].leaf
+	j.closeAt(x, j.indexIn(x, id))
+	j.nodes[id].leaf = none
+	j.rebalance(x)
+}
+
+// rebalance restores node x's fill after it lost an item — merged with a
+// sibling if the two fit in one node, else topped up with one item of the
+// sibling — and recomputes the items above; a merge may leave the parent
+// short in turn, and an inner root left with one child gives way to it.
+// O(jbWidth · depth).
+func (j *jobs) rebalance(x int32) {
+	n := &j.tree[x]
+	p := n.parent
+	if p == none {
+		if !n.leaf && n.n == 1 {
+			j.root = n.items[0].kid
+			j.tree[j.root].parent = none
+			j.tree[x] = jbNode{}
+			j.freeTree = append(j.freeTree, x)
+			x = j.root
+		}
+		j.fixUp(x, false)
 		return
 	}
-	n := &j.nodes[y]
-	s := j.firstAfter(j.keyOf(y))
-	n.end, n.nextSlope = s == none || j.nodes[s].class != n.class, -1
-	if s != none {
-		n.nextSlope = slope(j.nodes[s].class)
+	if n.n >= jbWidth/4 {
+		j.fixUp(x, false)
+		return
 	}
-	j.touch(j.root, y)
+	i := j.indexIn(p, x)
+	l, r := x, x
+	if i > 0 {
+		l = j.tree[p].items[i-1].kid
+	} else {
+		r = j.tree[p].items[i+1].kid
+	}
+	ln, rn := &j.tree[l], &j.tree[r]
+	if ln.n+rn.n <= jbWidth { // merge r into l
+		k := ln.n
+		ln.n += copy(ln.items[ln.n:], rn.items[:rn.n])
+		j.relink(l, k)
+		j.closeAt(p, j.indexIn(p, r))
+		j.tree[r] = jbNode{}
+		j.freeTree = append(j.freeTree, r)
+		j.tree[p].items[j.indexIn(p, l)] = j.summarize(l)
+		j.rebalance(p)
+		return
+	}
+	if l == x { // borrow the right sibling's first item
+		ln.items[ln.n] = rn.items[0]
+		ln.n++
+		j.closeAt(r, 0)
+		j.relink(l, ln.n-1)
+	} else { // the left sibling's last
+		j.openAt(r, 0)
+		rn.items[0] = ln.items[ln.n-1]
+		j.closeAt(l, ln.n-1)
+		j.relink(r, 0)
+	}
+	j.tree[p].items[j.indexIn(p, l)] = j.summarize(l)
+	j.fixUp(r, false)
+}
+
+// depth is the number of levels, leaves included. O(depth).
+func (j *jobs) depth() int {
+	d := 1
+	for x := j.root; !j.tree[x].leaf; x = j.tree[x].items[0].kid {
+		d++
+	}
+	return d
 }
 
 // sums is what a run of jobs in order adds up to.
@@ -355,19 +433,11 @@ type sums struct {
 	sumT, sumW, sumV float64
 }
 
-func (s sums) plusNode(n *jobNode) sums {
-	return sums{s.count + n.count, s.sumT + n.sumT, s.sumW + n.sumW, s.sumV + n.sumV}
+func (s sums) add(o sums) sums {
+	return sums{s.count + o.count, s.sumT + o.sumT, s.sumW + o.sumW, s.sumV + o.sumV}
 }
 
-// subtree is the sums of subtree x (zero for none).
-func (j *jobs) subtree(x int32) sums {
-	if x == none {
-		return sums{}
-	}
-	return sums{}.plusNode(&j.nodes[x])
-}
-
-// own is node x's own sums.
+// own is job x's own sums.
 func (j *jobs) own(x int32) sums {
 	n := &j.nodes[x]
 	s := sums{sumT: n.t, sumW: n.w, sumV: n.v}
@@ -377,40 +447,145 @@ func (j *jobs) own(x int32) sums {
 	return s
 }
 
-func (s sums) add(o sums) sums {
-	return sums{s.count + o.count, s.sumT + o.sumT, s.sumW + o.sumW, s.sumV + o.sumV}
-}
-
 // all is the sums over every job held.
-func (j *jobs) all() sums { return j.subtree(j.root) }
+func (j *jobs) all() sums { return j.total }
 
-// search returns the first node x, in order, at which found(before, x)
-// holds — before the sums of the jobs ahead of x — with those sums, or
-// none and the sums of every job. found must be monotone along the order
-// (false, then true). O(depth).
-func (j *jobs) search(found func(before sums, x int32) bool) (int32, sums) {
-	return j.searchIn(j.root, found)
+// The searches. A found function is monotone along the order (false, then
+// true), so a descent tests it once per item, at the item's last job (or
+// the next item's first) with the sums up to there taken from the items
+// before: O(jbWidth · depth). The sums below a node, added one item at a
+// time, may round a hair differently from its parent's item for it, so a
+// descent into an item whose test held takes the item's last job (or the
+// parent's next first job) if no test below holds.
+
+// searchThrough returns the first job x with lo < key(x) < hi at which
+// found(through, key(x)) holds — through the sums of the jobs in that range
+// up to and including x — with the sums of the range's jobs before x; or
+// none and the sums of every job in the range. Items wholly in the range
+// are tested whole; at most two items per level straddle its ends.
+// O(jbWidth · depth).
+func (j *jobs) searchThrough(lo, hi key, found func(through sums, k key) bool) (int32, sums) {
+	var acc sums
+	x := j.through(j.root, lo, hi, found, false, &acc)
+	return x, acc
 }
 
-// searchIn is search over subtree root alone.
-func (j *jobs) searchIn(root int32, found func(before sums, x int32) bool) (int32, sums) {
-	best, bestBefore := int32(none), sums{}
-	acc := sums{}
-	for x := root; x != none; {
-		l := j.nodes[x].left
-		before := acc.add(j.subtree(l))
-		if found(before, x) {
-			best, bestBefore = x, before
-			x = l
+// through is searchThrough below node x, acc the sums of the range's jobs
+// before it (advanced past the items passed); forced: x's parent's test
+// held, so x's last job is the answer if no test holds below.
+func (j *jobs) through(x int32, lo, hi key, found func(sums, key) bool, forced bool, acc *sums) int32 {
+	n := &j.tree[x]
+	for i := range n.n {
+		it := &n.items[i]
+		if !lo.less(it.last) {
+			continue // at or before lo
+		}
+		if !it.first.less(hi) {
+			break // at or after hi
+		}
+		if lo.less(it.first) && it.last.less(hi) { // wholly in range
+			through := acc.add(it.s)
+			if found(through, it.last) || forced && i == n.n-1 {
+				if n.leaf {
+					return it.kid
+				}
+				return j.through(it.kid, keyFirst, keyLast, found, true, acc)
+			}
+			*acc = through
 			continue
 		}
-		acc = before.add(j.own(x))
-		x = j.nodes[x].right
+		if y := j.through(it.kid, lo, hi, found, false, acc); y != none {
+			return y
+		}
 	}
-	if best == none {
+	return none
+}
+
+// sumRange is the sums of the jobs with lo < key < hi, each item wholly in
+// the range added whole. O(jbWidth · depth).
+func (j *jobs) sumRange(lo, hi key) sums {
+	_, s := j.searchThrough(lo, hi, func(sums, key) bool { return false })
+	return s
+}
+
+// search returns the first job x at which found(before, key(x)) holds —
+// before the sums of the jobs ahead of x — with those sums, or none and
+// the sums of every job: a test needing a job's sums before it, not
+// through it (subtracting the job's own from the sums through it could
+// lose a small job's T entirely). An inner node tests each item's boundary
+// at the next item's first job; its last item is entered untested (its
+// boundary, the next node's first job, was tested above, or is the end).
+// O(jbWidth · depth).
+func (j *jobs) search(found func(before sums, k key) bool) (int32, sums) {
+	var acc sums
+	fallback, fallbackBefore := int32(none), sums{}
+	x := j.root
+	for !j.tree[x].leaf {
+		n := &j.tree[x]
+		i := 0
+		for ; i < n.n-1; i++ {
+			through := acc.add(n.items[i].s)
+			if next := n.items[i+1].first; found(through, next) {
+				fallback, fallbackBefore = int32(next.id), through
+				break
+			}
+			acc = through
+		}
+		x = n.items[i].kid
+	}
+	n := &j.tree[x]
+	for i := range n.n {
+		if found(acc, n.items[i].last) {
+			return n.items[i].kid, acc
+		}
+		acc = acc.add(n.items[i].s)
+	}
+	if fallback == none {
 		return none, acc
 	}
-	return best, bestBefore
+	return fallback, fallbackBefore
+}
+
+// levelClass returns the class of the first class end, in order, at which
+// reaches(w, a) holds — w the Σw of the jobs up to that end, a the next
+// class's slope — or the last class if none does (the caller's predicate
+// holds there: no next class), for a predicate monotone along the classes
+// and a tree holding a job. A class ends where the next starts: one
+// descent tests each start between two items at its node and each item's
+// last start inside it, and enters the item whose last start holds.
+// O(jbWidth · depth).
+func (j *jobs) levelClass(reaches func(w, a float64) bool) float64 {
+	acc := 0.0 // Σw before item i
+	forced := false
+	for x := j.root; ; {
+		n := &j.tree[x]
+		last := 0 // forced: the node's last start, 2i at item i's first job, 2i+1 inside item i
+		if forced {
+			for i := range n.n {
+				if i > 0 && n.items[i-1].last.class != n.items[i].first.class {
+					last = 2 * i
+				}
+				if n.items[i].start {
+					last = 2*i + 1
+				}
+			}
+		}
+		entered := false
+		for i := range n.n {
+			it := &n.items[i]
+			if i > 0 && n.items[i-1].last.class != it.first.class && (reaches(acc, slope(it.first.class)) || forced && last == 2*i) {
+				return n.items[i-1].last.class
+			}
+			if it.start && (reaches(acc+it.startW, it.startSlope) || forced && last == 2*i+1) {
+				x, forced, entered = it.kid, true, true
+				break
+			}
+			acc += it.s.sumW
+		}
+		if !entered {
+			return n.items[n.n-1].last.class
+		}
+	}
 }
 
 // A probe asks of a job whether it is short of a share or over it: its
@@ -436,105 +611,64 @@ const (
 	over                        // over the share: held > share
 )
 
-// may reports whether subtree x may hold a job the probe accepts (exact
-// for a subtree wholly in range), is whether node x itself is one.
-func (j *jobs) may(x int32, p probe) bool {
-	n := &j.nodes[x]
+// may reports whether a job below item it is one the probe accepts: exact,
+// since the bounds are over exactly the jobs below (a leaf's item: the job
+// itself).
+func (it *jbItem) may(p probe) bool {
 	switch {
 	case p.mode == over && p.perWeight:
-		return n.idleHolds || p.r < n.maxHold
+		return it.idle || p.r < it.maxHold
 	case p.mode == over:
-		return n.idleHolds || p.bound < n.maxHeld
+		return it.idle || p.bound < it.maxHeld
+	case it.s.count == 0:
+		return false // no active job below: none is short, whatever the bound
 	case !p.perWeight && p.mode == shortWhole:
-		return n.minHeld <= p.bound-1
+		return it.minHeld <= p.bound-1
 	case !p.perWeight:
-		return n.minHeld < p.bound
+		return it.minHeld < p.bound
 	case p.mode == shortWhole:
-		return n.minPlus <= p.r
+		return it.minPlus <= p.r
 	}
-	return n.minHold < p.r
+	return it.minHold < p.r
 }
 
-func (j *jobs) is(x int32, p probe) bool {
-	n := &j.nodes[x]
-	if n.t == 0 {
-		return p.mode == over && n.held > 0
-	}
-	switch {
-	case p.mode == over && p.perWeight:
-		return p.r < n.hold
-	case p.mode == over:
-		return p.bound < n.held
-	case !p.perWeight && p.mode == shortWhole:
-		return n.held <= p.bound-1
-	case !p.perWeight:
-		return n.held < p.bound
-	case p.mode == shortWhole:
-		return n.plus <= p.r
-	}
-	return n.hold < p.r
-}
-
-// find returns the first node (the last, if last) of subtree x with lo <
-// key < hi that p accepts, or none. O(depth): a subtree may cannot hold
-// one is skipped; the nodes visited lie on the paths to lo and hi, plus
-// one descent into a subtree wholly in range that holds the answer (there
-// may is exact, so a descent into it never comes back empty).
+// find returns the first job (the last, if last) below node x with lo <
+// key < hi that p accepts, or none. An item wholly in the range that may
+// holds one is entered and yields it (may is exact); at most two items per
+// level straddle the range's ends: O(jbWidth · depth).
 func (j *jobs) find(x int32, lo, hi key, p probe, last bool) int32 {
-	for x != none && j.may(x, p) {
-		k := j.keyOf(x)
+	n := &j.tree[x]
+	for k := range n.n {
+		i := k
+		if last {
+			i = n.n - 1 - k
+		}
+		it := &n.items[i]
 		switch {
-		case !lo.less(k):
-			x = j.nodes[x].right
-		case !k.less(hi):
-			x = j.nodes[x].left
-		default:
-			// x in range: its left subtree is bounded by lo only, its right
-			// by hi only. The near side is searched first (recursively), then
-			// x, then the far side (in this loop).
-			near, far := j.nodes[x].left, j.nodes[x].right
-			nearLo, nearHi, farLo, farHi := lo, keyLast, keyFirst, hi
+		case !lo.less(it.last): // at or before lo
 			if last {
-				near, far = far, near
-				nearLo, nearHi, farLo, farHi = keyFirst, hi, lo, keyLast
+				return none
 			}
-			if y := j.find(near, nearLo, nearHi, p, last); y != none {
-				return y
+			continue
+		case !it.first.less(hi): // at or after hi
+			if !last {
+				return none
 			}
-			if j.is(x, p) {
-				return x
-			}
-			x, lo, hi = far, farLo, farHi
+			continue
+		case !it.may(p):
+			continue
+		case n.leaf:
+			return it.kid
+		}
+		l, h := lo, hi
+		if lo.less(it.first) && it.last.less(hi) {
+			l, h = keyFirst, keyLast // wholly in range
+		}
+		if y := j.find(it.kid, l, h, p, last); y != none {
+			return y
 		}
 	}
 	return none
-}
-
-// sumBelow is the sums of the jobs before key k. O(depth).
-func (j *jobs) sumBelow(k key) sums {
-	acc := sums{}
-	for x := j.root; x != none; {
-		if j.keyOf(x).less(k) {
-			acc = acc.add(j.subtree(j.nodes[x].left)).add(j.own(x))
-			x = j.nodes[x].right
-		} else {
-			x = j.nodes[x].left
-		}
-	}
-	return acc
-}
-
-// firstAfter is the first node whose key is after k, or none. O(depth).
-func (j *jobs) firstAfter(k key) int32 {
-	best := int32(none)
-	for x := j.root; x != none; {
-		if k.less(j.keyOf(x)) {
-			best, x = x, j.nodes[x].left
-		} else {
-			x = j.nodes[x].right
-		}
-	}
-	return best
 }
 
 // A share is what the jobs of a run of the order get: a constant
@@ -685,7 +819,7 @@ func takeID[T any](free *[]int32, nodes *[]T, fresh T) int32 {
 // cut-offs stale (fresh = false).
 
 // removeJob is Remove: an error (an *specsched.InputError on "id"), with j
-// unchanged, for an id not in use. O(log n) expected.
+// unchanged, for an id not in use. O(log n).
 func (j *jobs) removeJob(fn string, id int) error {
 	if err := j.checkID(fn, id); err != nil {
 		return err
@@ -707,7 +841,7 @@ func (j *jobs) setSlots(fn string, slots float64) error {
 
 // setHeldJob is SetHeld: job id holds slots ≥ 0 slots (at most 2^53), else
 // an error (an *specsched.InputError on "id" or "slots") with j unchanged.
-// The shares do not change. O(log n) expected.
+// The shares do not change. O(log n).
 func (j *jobs) setHeldJob(fn string, id, slots int) error {
 	if err := j.checkID(fn, id); err != nil {
 		return err
@@ -735,15 +869,4 @@ func (j *jobs) snapshot(dst []float64, share func(int32) float64) []float64 {
 		}
 	}
 	return dst
-}
-
-// priority is id's treap priority: a fixed hash of the id, so the tree's
-// shape depends only on the jobs held. It is splitmix64's finaliser, a
-// bijection (an added constant, xor-shifts and multiplications by odd
-// numbers, each invertible on 64 bits): no two ids share a priority.
-func priority(id int32) uint64 {
-	z := uint64(id) + 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
 }
