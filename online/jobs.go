@@ -153,24 +153,35 @@ func (j *jobs) release(id int32) {
 }
 
 // set changes id's class, T, weight, virtual size and basis: in place when
-// its new key stays between its neighbours in its leaf, else out of the
-// tree and in again. O(log n).
+// its new key stays between its neighbours in its leaf; else out of its
+// leaf and into the one its new key falls in, found from the old leaf's
+// parent up (place), the two leaves' paths recomputed side by side
+// (fixPair) — or, when the old leaf is left short, rebalanced and the job
+// inserted from the root. O(jbWidth · depth).
 func (j *jobs) set(id int32, class, t, w, v, u float64) {
 	x := j.nodes[id].leaf
 	n := &j.tree[x]
 	i := j.indexIn(x, id)
 	k := key{class, t, int64(id)}
+	r := &j.nodes[id]
+	r.class, r.t, r.w, r.v, r.u = class, t, w, v, u
 	if i > 0 && i < n.n-1 && n.items[i-1].last.less(k) && k.less(n.items[i+1].first) {
-		r := &j.nodes[id]
-		r.class, r.t, r.w, r.v, r.u = class, t, w, v, u
 		n.items[i] = j.jobItem(id)
 		j.fixUp(x, false)
 		return
 	}
-	j.detach(id)
-	r := &j.nodes[id]
-	r.class, r.t, r.w, r.v, r.u = class, t, w, v, u
-	j.insert(id)
+	j.closeAt(x, i)
+	if x != j.root && n.n < jbWidth/4 {
+		r.leaf = none
+		j.rebalance(x)
+		j.insert(id)
+		return
+	}
+	from := n.parent
+	if x == j.root {
+		from = x
+	}
+	j.fixPair(x, j.place(id, from))
 }
 
 // setHeld changes id's held slots, recomputing its path only as far as
@@ -322,11 +333,30 @@ func (j *jobs) split(x int32) int32 {
 	return y
 }
 
-// insert puts job id in the leaf its key falls in, splitting it if full,
-// and recomputes the items on its path. O(jbWidth · depth).
-func (j *jobs) insert(id int32) {
+// insert puts job id in the leaf its key falls in and recomputes the
+// items on its path. O(jbWidth · depth).
+func (j *jobs) insert(id int32) { j.fixUp(j.place(id, j.root), false) }
+
+// place puts job id in the leaf its key falls in, splitting it if full,
+// and returns the leaf; the items above it are not yet recomputed (a
+// split's own are). The descent starts at node from, or the first node
+// above it whose keys enclose the job's — after its first item's first
+// key and at most its last item's last, so that every node above would
+// choose it too (the items before it end before its first key) — or the
+// root: a move finds its new leaf from its old one's parent, most often
+// without the levels above. (from's items may be stale for the job's old
+// leaf, the job taken out of it: a key between the stale and the true
+// bound still falls between the leaf's neighbours.) O(jbWidth · depth).
+func (j *jobs) place(id, from int32) int32 {
 	k := j.keyOf(id)
-	x := j.root
+	x := from
+	for x != j.root {
+		n := &j.tree[x]
+		if n.items[0].first.less(k) && !n.items[n.n-1].last.less(k) {
+			break
+		}
+		x = n.parent
+	}
 	for !j.tree[x].leaf {
 		n := &j.tree[x]
 		i := 0
@@ -349,6 +379,23 @@ func (j *jobs) insert(id int32) {
 	j.openAt(x, i)
 	n.items[i] = j.jobItem(id)
 	j.nodes[id].leaf = x
+	return x
+}
+
+// fixPair recomputes the items above leaves x and y, at one depth as all
+// leaves are: side by side up to their lowest common ancestor, then once
+// to the root. A split since x changed (place's) leaves stale items only
+// on x's path and y's — a split node's items are its children's, stale
+// only for the child on x's path, which the walk up x's parents reaches
+// in whichever half it went — so the two walks cover them.
+// O(jbWidth · depth).
+func (j *jobs) fixPair(x, y int32) {
+	for x != y {
+		px, py := j.tree[x].parent, j.tree[y].parent
+		j.tree[px].items[j.indexIn(px, x)] = j.summarize(x)
+		j.tree[py].items[j.indexIn(py, y)] = j.summarize(y)
+		x, y = px, py
+	}
 	j.fixUp(x, false)
 }
 
