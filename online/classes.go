@@ -15,19 +15,22 @@ import (
 // its cases and its special cases — over a changing set of jobs, named by
 // ids as in Hopper.
 //
-// How. The jobs sit in a treap ordered by (min(β_i, 2), T_i, id): the
-// classes in the water level's order (heaviest tail first), and within a
-// class Algorithm 1's order. Its nodes hold ΣT, Σw (w = T/√(β−1) for
-// β < 2, 0 for β ≥ 2) and ΣV over their subtrees. The class g at which the
-// water level stops is the first class at whose end Σw/√a(next class) ≥
-// S, a predicate monotone along the classes. It is a property of a
-// class's last job, not of every job, so the last job of each class is
-// marked with the next class's slope (a mark only the events of it and of
-// its neighbours change: O(log n) per event), and each subtree keeps Σw up
-// to its last mark and that mark's slope: one descent finds g, O(log n).
-// Within class g, Algorithm 1's cut is found by one descent over the class
-// split off the tree and merged back (O(log n)). A job's share then
-// follows from its class and its key against the cut's: O(1).
+// How. The jobs sit in a B+-tree (jobs.go) ordered by (min(β_i, 2), T_i,
+// id): the classes in the water level's order (heaviest tail first), and
+// within a class Algorithm 1's order. Its items hold ΣT, Σw (w =
+// T/√(β−1) for β < 2, 0 for β ≥ 2) and ΣV over the jobs below them. The
+// class g at which the water level stops is the first class at whose end
+// Σw/√a(next class) ≥ S, a predicate monotone along the classes. A class
+// ends where the next starts, at a job whose predecessor is of another
+// class: a node sees a start between two of its items by their first and
+// last keys, and each item keeps whether a class starts inside it, with Σw
+// before the last such start and that class's slope, so one descent finds
+// g, O(log n), and nothing is marked on the jobs (an event changes only
+// its own path). Class g's sums are taken over its key range, items
+// wholly inside added whole and at most two per level entered; Algorithm
+// 1's cut within it is one more descent over that range (O(log n)). A
+// job's share then follows from its class and its key against the cut's:
+// O(1).
 //
 // Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n);
 // SetSlots O(1); Target O(1) after the search (O(log n)), done

@@ -47,27 +47,27 @@
 // Algorithm 2 and K classes. Fair keeps the ε-fair allocation (thesis
 // §3.5, fairness.Allocate) and Classes the water-filling over jobs of
 // different tail indices (§4.2 carried to K classes, stragglers.Allocate)
-// the same way, but still on a treap (jobs.go; a binary search tree,
-// balanced in expectation by fixed per-id priorities), not Hopper's
-// B+-tree: the jobs in a treap with per-subtree sums, each of the
-// algorithm's cut-offs found by one descent (Fair: m₁, case 1's fill, m₂,
-// O(log n); Classes: the level's class, then Algorithm 1's
-// cut within it in O(log n)), and a job's share by comparing its key with
-// the cut-offs'. Their Next is the first job, in the algorithm's order,
+// the same way, on a B+-tree of the same shape (jobs.go) ordered by
+// (class, T, id), whose items keep, over the jobs below them, the counts,
+// ΣT, Σw, ΣV, the bounds Next and Reclaim descend by and where classes
+// start: each of the algorithm's cut-offs is found by one descent (Fair:
+// m₁, case 1's fill, m₂; Classes: the level's class, then Algorithm 1's
+// cut within it over the class's key range), O(log n), and a job's share
+// by comparing its key with the cut-offs'. Their Next is the first job, in the algorithm's order,
 // a whole slot short of its share, else the first short at all, and their
 // Reclaim the last holding more than its share: over the order the shares
 // are one constant, or one factor per unit of a job's weight, on each of
-// at most five runs, and each node keeps the least and greatest held and
-// held per unit of weight over its subtree, so each run is searched by one
-// descent, O(log n).
+// at most five runs, and each item keeps the least and greatest held and
+// held per unit of weight over the jobs below it, so each run is searched
+// by one descent, O(log n).
 //
 // Costs. Every event (Add, Update, Remove, SetHeld) is O(log n) worst
 // case for Hopper — the B+-tree's depth, at most 1 + log₄ n (every node but
 // the root at least a quarter full), times a node's 16 items; splits and
 // merges at most once per level (a full leaf first passes a job to a
 // sibling with room, which keeps the leaves some 70% full); nothing
-// amortised but the slices' growth
-// — and O(log n) expected for Fair and Classes (a treap's expected depth).
+// amortised but the slices' growth — and likewise for Fair and Classes,
+// whose tree has no spill.
 // SetSlots is O(1). The cut-offs are searched again lazily, once per
 // batch of events, by the first query after it (Target, Next, Reclaim,
 // Snapshot): a query after an event costs that search, O(log n), and
@@ -91,16 +91,19 @@
 // 0.99/1.81 at 10⁵ and 2.36/3.51 at 10⁶, 0 allocs/op: 104× less than
 // recomputing the allocation with alloc.Allocate (BenchmarkRecompute, same
 // run: 44.6 µs) at 10⁴ jobs and 439× less (432 µs) at 10⁵. Fair's event
-// (ε = 0.5, on its treap) takes 0.96, 1.49, 4.12 and 10.5 µs, Classes'
-// (ten classes) 2.41, 3.52, 6.58 and 13.0 µs: 291× and 149× less than
-// fairness.Allocate and stragglers.Allocate at 10⁵ jobs. The levels grow
+// (ε = 0.5) takes 0.77, 1.11, 2.52 and 4.73 µs (p99 1.12, 1.76, 3.97,
+// 6.39), Classes' (ten classes) 0.89, 1.25, 2.65 and 5.10 µs (p99 1.15,
+// 1.79, 4.05, 7.84) — three rounds in another session — 65× and 72× less
+// than recomputing with fairness.Allocate and stragglers.Allocate at 10⁴
+// jobs, 486× and 343× less at 10⁵; their tree's items are larger than
+// Hopper's (every sum and bound of both algorithms, in one record per
+// item), so each level costs more misses. The levels grow
 // as log n, but each costs more as the tree leaves each cache level (on
 // that VM a dependent load costs 24 ns within 4 MiB, 126 ns at 8 MiB), so
 // over 10³ … 10⁶ the time grows faster than the depth.
 //
 // Concurrency. None of the types is safe for concurrent use, queries
-// included (a query may run the lazy search, and Classes splits and
-// merges its tree while searching): one goroutine applies the events and
-// asks. A reader elsewhere takes a consistent view as a Snapshot, O(n),
+// included (a query may run the lazy search, which writes the cut-offs):
+// one goroutine applies the events and asks. A reader elsewhere takes a consistent view as a Snapshot, O(n),
 // made by that goroutine between events into a buffer it then hands over.
 package online

@@ -13,15 +13,17 @@ import (
 // m₂ and its special cases) over a changing set of jobs, named by ids as in
 // Hopper.
 //
-// How. The jobs sit in a treap ordered by (T_i, id) whose nodes hold, over
-// their subtrees, the number of active jobs (T > 0) and ΣT. With N the
-// active jobs and f = (1−ε)·S/N the floor, each of the algorithm's
-// cut-offs is the first job in that order at which a monotone condition on
-// the sums before it holds, found by one descent: m₁ (the first job with
-// c·T > f), case 1's fill (the first job at which the top-ups Σ(c·T − f)
-// after m₁ reach S − N·f), and case 2's m₂ (the first job whose
-// proportional share of what the floors leave reaches f). A job's share
-// then follows from comparing its key with the cut-offs': O(1).
+// How. The jobs sit in a B+-tree ordered by (T_i, id) (jobs.go) whose
+// items hold, over the jobs below them, the number of active jobs (T > 0)
+// and ΣT. With N the active jobs and f = (1−ε)·S/N the floor, each of the
+// algorithm's cut-offs is the first job in that order at which a monotone
+// condition on the sums before or through it holds, found by one descent
+// that tests it once per item: m₁ (the first job with c·T > f), case 1's
+// fill (the first job at which the top-ups Σ(c·T − f) after m₁ reach
+// S − N·f), and case 2's m₂ (the first job whose proportional share of
+// what the floors leave reaches f; tested with the sums before the job,
+// at the next item's first job). A job's share then follows from
+// comparing its key with the cut-offs': O(1).
 //
 // Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n);
 // SetSlots O(1); Target O(1) after at most three O(log n) descents, done
