@@ -147,9 +147,9 @@ type eventer interface {
 // BenchmarkLatency times every event of a long scheduler-like stream one
 // by one and reports the median (p50-ns) and the 99th percentile (p99-ns)
 // of the per-event times, with the clock's own cost (clock-ns, two reads
-// of time.Now with nothing between) included in both; for Hopper, also
-// its B+-tree's levels at the end (an event's work is O(levels): 3, 4, 5
-// and 6 at 10³ … 10⁶ jobs). An event is a task
+// of time.Now with nothing between) included in both, and the B+-tree's
+// levels at the end (an event's work is O(levels): 3, 4, 5 and 6 at
+// 10³ … 10⁶ jobs, for Hopper, Fair and Classes alike). An event is a task
 // completion on a random job j — Update(j, T_j − 1), or, when the job's
 // last task completes, Remove(j) and the Add of an arriving job of 1 to
 // 1000 tasks — followed by Next() and SetHeld of the job it names, in the
@@ -287,7 +287,7 @@ func benchmarkLatency(b *testing.B, build func(b *testing.B, n int) eventer) {
 				slices.Sort(times)
 				b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "p50-ns")
 				b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
-				if t, ok := h.(interface{ PathLen() int }); ok { // Hopper: its B+-tree's levels
+				if t, ok := h.(interface{ PathLen() int }); ok { // the B+-tree's levels
 					b.ReportMetric(float64(t.PathLen()), "levels")
 				}
 				clock := make([]time.Duration, 1000)

@@ -291,3 +291,10 @@ func (c *Classes) CheckTree() error { return c.jobs.checkTree() }
 // to the root: the tree's depth, however many queries ran (the B+-tree
 // keeps no scratch path).
 func (h *Hopper) PathLen() int { return h.depth() }
+
+// PathLen is the levels of Fair's B+-tree (leaves included), reported by
+// BenchmarkFairLatency as Hopper's are by BenchmarkLatency.
+func (f *Fair) PathLen() int { return f.depth() }
+
+// PathLen is the levels of Classes' B+-tree (BenchmarkClassesLatency).
+func (c *Classes) PathLen() int { return c.depth() }
