@@ -126,8 +126,7 @@ func (c *Classes) Add(remaining, beta float64) (int, error) {
 
 // Update sets job id's remaining tasks and tail index. An error (an
 // *specsched.InputError naming "id", "remaining" or "beta"), with c
-// unchanged, for an id not in use or a job Add would reject. O(log n)
-// expected.
+// unchanged, for an id not in use or a job Add would reject. O(log n).
 func (c *Classes) Update(id int, remaining, beta float64) error {
 	const fn = "online.Classes.Update"
 	if !c.made() {
@@ -335,8 +334,8 @@ func slope(class float64) float64 {
 // proportional to each job's basis u (w, or T in the β ≥ 2 class) with
 // one factor per run — the classes before g, the jobs of class g before
 // its cut — plus the cut-off job itself, and 0 after (runs), so each run
-// is one descent on the subtree bounds of (held+1)/u and held/u: O(log n)
-// expected, after refresh.
+// is one descent on the items' bounds of (held+1)/u and held/u: O(log n),
+// after refresh.
 func (c *Classes) Next() (int, bool) {
 	if !c.made() {
 		return 0, false
@@ -351,7 +350,7 @@ func (c *Classes) Next() (int, bool) {
 // (held_i > S_i; Target) — a job of a class after the level's, after
 // class g's cut-off job, or of 0 tasks, holding any slot, or every job
 // holding one when there are no slots. Next's runs searched from the
-// last, each by one descent on the subtree bounds of the greatest held
+// last, each by one descent on the items' bounds of the greatest held
 // and held/u: O(log n), after refresh.
 func (c *Classes) Reclaim() (int, bool) {
 	if !c.made() {

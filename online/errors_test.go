@@ -3,6 +3,7 @@ package online_test
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/specsched/specsched"
@@ -299,6 +300,63 @@ func TestQueriesAllocateNothing(t *testing.T) {
 			reclaim()
 		}); a != 0 {
 			t.Errorf("%s: Next and Reclaim: %v allocations", o.name, a)
+		}
+	}
+}
+
+// TestEventsAllocateNothing: in steady state — 5000 jobs held, four
+// levels of tree, the ids and nodes grown to their peak by a warm-up of
+// the same stream — every event and query allocates nothing, splits,
+// merges and moves included: Update (across classes, for Classes),
+// Remove, Add, SetHeld, Next, Reclaim and Target, for Hopper, Fair and
+// Classes. Not parallel: AllocsPerRun counts the whole process's
+// allocations.
+func TestEventsAllocateNothing(t *testing.T) {
+	const n = 5000
+	h, _ := online.New(1000, 1.5)
+	f, _ := online.NewFair(1000, 1.5, 0.5)
+	c, _ := online.NewClasses(1000)
+	r := rand.New(rand.NewPCG(1, 2))
+	beta := func() float64 { return 1.1 + float64(r.IntN(10))/10 }
+	for range n {
+		_, _ = h.Add(float64(r.IntN(100)))
+		_, _ = f.Add(float64(r.IntN(100)))
+		_, _ = c.Add(float64(r.IntN(100)), beta())
+	}
+	step := func() {
+		id := r.IntN(n)
+		_ = h.Update(id, float64(r.IntN(100)))
+		_ = f.Update(id, float64(r.IntN(100)))
+		_ = c.Update(id, float64(r.IntN(100)), beta())
+		_, _, _ = h.Remove(id), f.Remove(id), c.Remove(id)
+		_, _ = h.Add(float64(r.IntN(100)))
+		_, _ = f.Add(float64(r.IntN(100)))
+		_, _ = c.Add(float64(r.IntN(100)), beta())
+		for _, a := range []interface {
+			Next() (int, bool)
+			Reclaim() (int, bool)
+			SetHeld(id, slots int) error
+			Held(id int) int
+			Target(id int) (float64, error)
+		}{h, f, c} {
+			if x, ok := a.Next(); ok {
+				_ = a.SetHeld(x, a.Held(x)+1)
+			}
+			if x, ok := a.Reclaim(); ok {
+				_ = a.SetHeld(x, a.Held(x)-1)
+			}
+			_, _ = a.Target(id)
+		}
+	}
+	for range 20 * n {
+		step()
+	}
+	if a := testing.AllocsPerRun(2000, step); a != 0 {
+		t.Errorf("steady state: %v allocations per step", a)
+	}
+	for name, tree := range map[string]interface{ CheckTree() error }{"Hopper": h, "Fair": f, "Classes": c} {
+		if err := tree.CheckTree(); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

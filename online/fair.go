@@ -285,7 +285,7 @@ func (f *Fair) refresh() {
 // S_i − 1), else the first short at all (held_i < S_i). The shares are
 // constant (f, or f·scale) or proportional to T (c·T, c·T·scale, or
 // T·share/rest) over at most five runs of the order (runs), so each run is
-// searched by one descent on the subtree bounds of held and (held+1)/T:
+// searched by one descent on the items' bounds of held and (held+1)/T:
 // O(log n), after refresh.
 func (f *Fair) Next() (int, bool) {
 	if !f.made() {
@@ -302,7 +302,7 @@ func (f *Fair) Next() (int, bool) {
 // share (0), as is every job holding one when there are no slots. The
 // comparisons are Next's (per task where the shares are proportional to
 // T), on the same runs searched from the last, each by one descent on the
-// subtree bounds of the greatest held and held/T: O(log n), after
+// items' bounds of the greatest held and held/T: O(log n), after
 // refresh.
 func (f *Fair) Reclaim() (int, bool) {
 	if !f.made() {
