@@ -172,7 +172,6 @@ func (j *jobs) set(id int32, class, t, w, v, u float64) {
 	}
 	j.closeAt(x, i)
 	if x != j.root && n.n < jbWidth/4 {
-		r.leaf = none
 		j.rebalance(x)
 		j.insert(id)
 		return
