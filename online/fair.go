@@ -248,10 +248,7 @@ func (f *Fair) refresh() {
 			return max(0, c*(through.sumT-before1.sumT)-floor*float64(through.count-before1.count))
 		}
 		// Jobs before m₁ have no top-up: a prefix that ends before it sums 0.
-		m1Key := keyLast
-		if m1 != none {
-			m1Key = f.keyOf(m1)
-		}
+		m1Key := f.keyOrLast(m1)
 		beforeM1 := func(k key) bool { return k.less(m1Key) }
 		var before sums
 		f.cut, before = f.searchThrough(keyFirst, keyLast, func(through sums, k key) bool {
@@ -321,10 +318,7 @@ func (f *Fair) runs() runs {
 		rs.add(keyLast, constantShare(0))
 		return rs
 	}
-	m1Key := keyLast
-	if f.m1 != none {
-		m1Key = f.keyOf(f.m1)
-	}
+	m1Key := f.keyOrLast(f.m1)
 	switch {
 	case f.caseOne && f.cut == none:
 		if m1Key != keyLast {

@@ -101,6 +101,15 @@ type key struct {
 // keyOf is job x's key.
 func (j *jobs) keyOf(x int32) key { return key{j.nodes[x].class, j.nodes[x].t, int64(x)} }
 
+// keyOrLast is job x's key, or keyLast for none (a cut-off not found:
+// every job comes before it).
+func (j *jobs) keyOrLast(x int32) key {
+	if x == none {
+		return keyLast
+	}
+	return j.keyOf(x)
+}
+
 // less reports whether a comes before b.
 func (a key) less(b key) bool {
 	if a.class != b.class {

@@ -280,11 +280,7 @@ func (m *machine) events(t *rapid.T) map[string]func(*rapid.T) {
 		},
 		"held": func(t *rapid.T) {
 			id := m.liveID(t)
-			n := rapid.OneOf(rapid.IntRange(0, 12), rapid.SampledFrom([]int{1 << 30, 1 << 53})).Draw(t, "held")
-			if err := m.a.SetHeld(id, n); err != nil {
-				t.Fatalf("SetHeld(%d, %d): %v", id, n, err)
-			}
-			m.held[id] = n
+			m.setHeld(t, id, rapid.OneOf(rapid.IntRange(0, 12), rapid.SampledFrom([]int{1 << 30, 1 << 53})).Draw(t, "held"))
 		},
 		"slots": func(t *rapid.T) {
 			s := count(t, "slots")
