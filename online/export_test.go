@@ -139,90 +139,130 @@ func (f *Fair) CheckTree() error { return f.jobs.checkTree() }
 // to jbWidth items, an inner root at least 2), the items past a node's
 // count zero, all leaves at one depth, the parent and leaf links, the
 // jobs in the leaves in strictly increasing (class, T, id) order, each
-// live job there once and no other; every item recomputed by this
-// function's own code — a leaf's from its job's record, an inner one's
-// from its child's items: the first and last keys, the sums (added in
+// live job there once and no other, each leaf's entry for a job equal to
+// one built from its record (jbJob: key, w, v, held, and its bounds for T
+// > 0, else zero); every inner node's item for a child recomputed by this
+// function's own code from the child's jobs or items: the first and last
+// keys, the sums (added in
 // order), the bounds, idle, and for Classes the class starts, whose flag
 // and slope are also checked against the jobs below in order (a start:
 // a job, not the first below, of another class than its predecessor) and
 // startW against their Σw added one by one (1e-12 relatively); the total
 // the root's items' sums; the ids not in use with zero records, each once
-// on the free list; every node in the tree or on the free list.
+// on the free list; every leaf and inner node in the tree or on its free
+// list, and the height the leaves' depth.
 func (j *jobs) checkTree() error {
 	inf := math.Inf(1)
-	depth, reached := -1, 0
+	depth, reachedLeaves, reachedInner := -1, 0, 0
 	var order []int32
-	var walk func(x int32, d int) (jbItem, []int32, error)
-	walk = func(x int32, d int) (jbItem, []int32, error) {
-		reached++
-		n := &j.tree[x]
+	// add folds item into got, the item of a node over items ending in
+	// prev (k > 0): the keys, the sums added in order, the bounds, idle
+	// and the starts; wBefore is Σw of the items before k, added in order.
+	add := func(got *jbItem, k int, prev key, item jbItem, wBefore float64) {
+		if k == 0 {
+			got.first = item.first
+		}
+		got.last = item.last
+		if j.ends && k > 0 && prev.class != item.first.class {
+			got.start, got.startW, got.startSlope = true, wBefore, slope(item.first.class)
+		}
+		if j.ends && item.start {
+			got.start, got.startW, got.startSlope = true, wBefore+item.startW, item.startSlope
+		}
+		got.s = sums{got.s.count + item.s.count, got.s.sumT + item.s.sumT, got.s.sumW + item.s.sumW, got.s.sumV + item.s.sumV}
+		got.minHeld, got.maxHeld = min(got.minHeld, item.minHeld), max(got.maxHeld, item.maxHeld)
+		got.minPlus, got.minHold, got.maxHold = min(got.minPlus, item.minPlus), min(got.minHold, item.minHold), max(got.maxHold, item.maxHold)
+		got.idle = got.idle || item.idle
+	}
+	fill := func(x int32, n int, root, inner bool) error {
+		switch {
+		case !root && (n < jbWidth/4 || n > jbWidth):
+			return fmt.Errorf("node %d (inner %v) holds %d items", x, inner, n)
+		case root && inner && n < 2:
+			return fmt.Errorf("inner root %d holds %d items", x, n)
+		}
+		return nil
+	}
+	var walk func(x int32, leaf bool, parent int32, d int) (jbItem, []int32, error)
+	walk = func(x int32, leaf bool, parent int32, d int) (jbItem, []int32, error) {
 		got := jbItem{kid: x, minHeld: inf, maxHeld: -inf, minPlus: everything, minHold: everything, maxHold: nothing}
 		var below []int32
-		switch {
-		case x != j.root && (n.n < jbWidth/4 || n.n > jbWidth):
-			return got, nil, fmt.Errorf("node %d holds %d items", x, n.n)
-		case x == j.root && !n.leaf && n.n < 2:
-			return got, nil, fmt.Errorf("inner root %d holds %d items", x, n.n)
-		}
-		for k := n.n; k < jbWidth; k++ {
-			if n.items[k] != (jbItem{}) {
-				return got, nil, fmt.Errorf("node %d: item %d past its %d written", x, k, n.n)
+		wBefore := 0.0
+		if leaf {
+			reachedLeaves++
+			if x < 0 || int(x) >= len(j.leaves) || j.leaves[x].parent != parent {
+				return got, nil, fmt.Errorf("leaf %d out of range or does not name %d its parent", x, parent)
 			}
-		}
-		wBefore := 0.0 // Σw of the items before k, added in order
-		for k := range n.n {
-			var item jbItem
-			var jobsBelow []int32
-			if n.leaf {
-				if depth >= 0 && depth != d {
-					return got, nil, fmt.Errorf("leaf %d at depth %d, another at %d", x, d, depth)
+			l := &j.leaves[x]
+			if err := fill(x, l.n, parent == none, false); err != nil {
+				return got, nil, err
+			}
+			if depth >= 0 && depth != d {
+				return got, nil, fmt.Errorf("leaf %d at depth %d, another at %d", x, d, depth)
+			}
+			depth = d
+			for k := l.n; k < jbWidth; k++ {
+				if l.items[k] != (jbJob{}) {
+					return got, nil, fmt.Errorf("leaf %d: job %d past its %d written", x, k, l.n)
 				}
-				depth = d
-				id := n.items[k].kid
+			}
+			var prev key
+			for k := range l.n {
+				id := l.items[k].kid
 				if id < 0 || int(id) >= len(j.nodes) || !j.nodes[id].live || j.nodes[id].leaf != x {
 					return got, nil, fmt.Errorf("job %d in leaf %d, not live there by its record", id, x)
 				}
 				r := j.nodes[id]
+				want := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: r.held}
 				kk := key{r.class, r.t, int64(id)}
-				item = jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: kk, last: kk, kid: id, minHeld: inf, maxHeld: -inf, minPlus: everything, minHold: everything, maxHold: nothing}
+				item := jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: kk, last: kk, kid: id, minHeld: inf, maxHeld: -inf, minPlus: everything, minHold: everything, maxHold: nothing}
 				if r.t > 0 {
+					want.plus, want.hold = quotient(r.held+1, r.u), quotient(r.held, r.u)
 					item.s.count = 1
 					item.minHeld, item.maxHeld = r.held, r.held
-					item.minPlus, item.minHold, item.maxHold = quotient(r.held+1, r.u), quotient(r.held, r.u), quotient(r.held, r.u)
+					item.minPlus, item.minHold, item.maxHold = want.plus, want.hold, want.hold
 				} else {
 					item.idle = r.held > 0
 				}
-				jobsBelow = []int32{id}
-				order = append(order, id)
-			} else {
-				c := n.items[k].kid
-				if c < 0 || int(c) >= len(j.tree) || j.tree[c].parent != x {
-					return got, nil, fmt.Errorf("node %d's child %d does not name it its parent", x, c)
+				if l.items[k] != want {
+					return got, nil, fmt.Errorf("leaf %d job %d: stored %+v, from its record %+v", x, k, l.items[k], want)
 				}
-				var err error
-				if item, jobsBelow, err = walk(c, d+1); err != nil {
+				add(&got, k, prev, item, wBefore)
+				prev = kk
+				wBefore += r.w
+				below = append(below, id)
+				order = append(order, id)
+			}
+		} else {
+			reachedInner++
+			if x < 0 || int(x) >= len(j.tree) || j.tree[x].parent != parent {
+				return got, nil, fmt.Errorf("node %d out of range or does not name %d its parent", x, parent)
+			}
+			n := &j.tree[x]
+			if err := fill(x, n.n, parent == none, true); err != nil {
+				return got, nil, err
+			}
+			for k := n.n; k < jbWidth; k++ {
+				if n.items[k] != (jbItem{}) {
+					return got, nil, fmt.Errorf("node %d: item %d past its %d written", x, k, n.n)
+				}
+			}
+			for k := range n.n {
+				item, jobsBelow, err := walk(n.items[k].kid, n.leafKids, x, d+1)
+				if err != nil {
 					return got, nil, err
 				}
+				if n.items[k] != item {
+					return got, nil, fmt.Errorf("node %d item %d: stored %+v, recomputed %+v", x, k, n.items[k], item)
+				}
+				var prev key
+				if k > 0 {
+					prev = n.items[k-1].last
+				}
+				add(&got, k, prev, item, wBefore)
+				wBefore += item.s.sumW
+				below = append(below, jobsBelow...)
 			}
-			if n.items[k] != item {
-				return got, nil, fmt.Errorf("node %d item %d: stored %+v, recomputed %+v", x, k, n.items[k], item)
-			}
-			if k == 0 {
-				got.first = item.first
-			}
-			got.last = item.last
-			if j.ends && k > 0 && n.items[k-1].last.class != item.first.class {
-				got.start, got.startW, got.startSlope = true, wBefore, slope(item.first.class)
-			}
-			if j.ends && item.start {
-				got.start, got.startW, got.startSlope = true, wBefore+item.startW, item.startSlope
-			}
-			wBefore += item.s.sumW
-			got.s = sums{got.s.count + item.s.count, got.s.sumT + item.s.sumT, got.s.sumW + item.s.sumW, got.s.sumV + item.s.sumV}
-			got.minHeld, got.maxHeld = min(got.minHeld, item.minHeld), max(got.maxHeld, item.maxHeld)
-			got.minPlus, got.minHold, got.maxHold = min(got.minPlus, item.minPlus), min(got.minHold, item.minHold), max(got.maxHold, item.maxHold)
-			got.idle = got.idle || item.idle
-			below = append(below, jobsBelow...)
 		}
 		// The starts against the jobs below, in order.
 		start, slopeWant, wWant, w := false, 0.0, 0.0, 0.0
@@ -240,12 +280,12 @@ func (j *jobs) checkTree() error {
 		}
 		return got, below, nil
 	}
-	if j.tree[j.root].parent != none {
-		return fmt.Errorf("root %d has parent %d", j.root, j.tree[j.root].parent)
-	}
-	all, _, err := walk(j.root, 0)
+	all, _, err := walk(j.root, j.height == 1, none, 0)
 	if err != nil {
 		return err
+	}
+	if depth+1 != j.height {
+		return fmt.Errorf("leaves at depth %d, height %d", depth, j.height)
 	}
 	if all.s != j.total {
 		return fmt.Errorf("total %+v, the root's items sum to %+v", j.total, all.s)
@@ -258,12 +298,18 @@ func (j *jobs) checkTree() error {
 	if len(order) != j.n {
 		return fmt.Errorf("%d jobs in the tree, %d jobs held", len(order), j.n)
 	}
-	if reached+len(j.freeTree) != len(j.tree) {
-		return fmt.Errorf("%d nodes in the tree and %d free, of %d", reached, len(j.freeTree), len(j.tree))
+	if reachedInner+len(j.freeTree) != len(j.tree) || reachedLeaves+len(j.freeLeaves) != len(j.leaves) {
+		return fmt.Errorf("%d inner nodes in the tree and %d free, of %d; %d leaves and %d free, of %d",
+			reachedInner, len(j.freeTree), len(j.tree), reachedLeaves, len(j.freeLeaves), len(j.leaves))
 	}
 	for _, x := range j.freeTree {
 		if x < 0 || int(x) >= len(j.tree) || j.tree[x] != (jbNode{}) {
 			return fmt.Errorf("free node %d out of range or not cleared", x)
+		}
+	}
+	for _, x := range j.freeLeaves {
+		if x < 0 || int(x) >= len(j.leaves) || j.leaves[x] != (jbLeaf{}) {
+			return fmt.Errorf("free leaf %d out of range or not cleared", x)
 		}
 	}
 	onFree := make([]bool, len(j.nodes))

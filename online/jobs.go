@@ -10,19 +10,22 @@ import (
 // (class, T, id), the class being a job's tail index min(β, 2) for
 // Classes and 0 for Fair, in the shape of Hopper's (bptree.go): every job
 // in a leaf, all leaves at one depth, each node holding up to jbWidth
-// items — a leaf its jobs, an inner node its children — in key order. Each
-// item keeps the keys of the first and last job below it and, over those
-// jobs, the sums the algorithms' cut-offs are found by (active jobs, ΣT,
-// Σw, ΣV), the bounds Next and Reclaim descend by, and, for Classes, where
-// a class starts below it. At fanout 16 the tree is about log₁₀ n levels
-// deep: five at 10⁵ jobs, against the ~23 expected of the treap it
-// replaces, whose cache misses were most of an event's cost.
+// items — a leaf its jobs, an inner node its children — in key order. A
+// leaf keeps of each job only what its summary is computed from (jbJob,
+// one cache line); an inner node keeps, for each child, the keys of the
+// first and last job below it and, over those jobs, the sums the
+// algorithms' cut-offs are found by (active jobs, ΣT, Σw, ΣV), the bounds
+// Next and Reclaim descend by, and, for Classes, where a class starts
+// below it (jbItem). At fanout 16 the tree is about log₁₀ n levels deep:
+// five at 10⁵ jobs, against the ~23 expected of the treap it replaced,
+// whose cache misses were most of an event's cost.
 //
 // Every item is recomputed from its node's items (summarize), never
 // adjusted by differences, so the sums carry no drift; their grouping, and
 // so their last bits, follows the tree's shape, which depends on the order
 // of the events. Ids are small integers, reused after remove, as in
-// Hopper; id = the job's index in nodes.
+// Hopper; id = the job's index in nodes. Leaves and inner nodes are kept
+// in two stores, each with its own ids.
 //
 // Costs, n the jobs: depth at most 1 + log₄ n; an insertion or removal
 // O(jbWidth · depth) = O(log n), splits and merges included (each at most
@@ -34,10 +37,13 @@ type jobs struct {
 	free  []int32
 	n     int
 
-	tree     []jbNode
-	freeTree []int32
-	root     int32 // a leaf, empty, when no job is held
-	total    sums  // over every job: the root's items added in order
+	leaves     []jbLeaf // the leaves by id
+	freeLeaves []int32
+	tree       []jbNode // the inner nodes by id
+	freeTree   []int32
+	root       int32 // a leaf (empty when no job is held) if height is 1, else an inner node
+	height     int   // the levels, leaves included
+	total      sums  // over every job: the root's items added in order
 
 	ends  bool    // keep where classes start (Classes): see jbItem.start
 	slots float64 // the cluster's slots
@@ -59,16 +65,40 @@ type jobNode struct {
 // at least jbWidth/4; an inner root at least 2.
 const jbWidth = 16
 
-// A jbNode is a node of the tree: n items, in key order.
-type jbNode struct {
+// A bnode is a node's items, in key order, their count and the node's
+// parent (none at the root): a leaf's items are jobs (jbJob), an inner
+// node's its children (jbItem).
+type bnode[T comparable] struct {
+	items  [jbWidth]T
 	n      int
-	leaf   bool
 	parent int32
-	items  [jbWidth]jbItem
 }
 
-// A jbItem is a job, in a leaf, or a child node with what its jobs add up
-// to, in an inner node.
+// A jbLeaf is a leaf, its jobs on whole cache lines (jbJob is 64 bytes,
+// the header padded to 64).
+type jbLeaf struct {
+	bnode[jbJob]
+	_ [64 - 16]byte
+}
+
+// A jbNode is an inner node; leafKids: its children are leaves.
+type jbNode struct {
+	bnode[jbItem]
+	leafKids bool
+}
+
+// A jbJob is a job in its leaf: its id (kid), key, Σ's terms, held, and
+// for T > 0 its bounds (held+1)/u and held/u (plus, hold; zero for T = 0:
+// a job of 0 tasks is never short, and over its share, 0, exactly when it
+// holds a slot).
+type jbJob struct {
+	kid        int32
+	class, t   float64
+	w, v, held float64
+	plus, hold ratio
+}
+
+// A jbItem is a child of an inner node with what its jobs add up to.
 type jbItem struct {
 	s           sums // over the jobs below
 	first, last key  // the keys of the first and last job below
@@ -110,6 +140,18 @@ func (j *jobs) keyOrLast(x int32) key {
 	return j.keyOf(x)
 }
 
+// key is the job's key.
+func (jb *jbJob) key() key { return key{jb.class, jb.t, int64(jb.kid)} }
+
+// sums is the job's own sums.
+func (jb *jbJob) sums() sums {
+	s := sums{sumT: jb.t, sumW: jb.w, sumV: jb.v}
+	if jb.t > 0 {
+		s.count = 1
+	}
+	return s
+}
+
 // less reports whether a comes before b.
 func (a key) less(b key) bool {
 	if a.class != b.class {
@@ -130,17 +172,48 @@ var (
 // newJobs returns an empty job set (its root an empty leaf) on slots
 // slots, keeping class starts if ends.
 func newJobs(slots float64, ends bool) jobs {
-	j := jobs{slots: slots, ends: ends}
-	j.root = j.newTreeNode(true, none)
+	j := jobs{slots: slots, ends: ends, height: 1}
+	j.root = j.newLeaf(none)
 	return j
 }
 
-// newTreeNode returns a node, the last freed or a new one (takeID), empty.
-// O(1), amortised for the append.
-func (j *jobs) newTreeNode(leaf bool, parent int32) int32 {
-	x := takeID(&j.freeTree, &j.tree, jbNode{})
-	j.tree[x] = jbNode{leaf: leaf, parent: parent}
+// newLeaf and newInner return a node, the last freed or a new one
+// (takeID), empty. O(1), amortised for the append.
+func (j *jobs) newLeaf(parent int32) int32 {
+	x := takeID(&j.freeLeaves, &j.leaves, jbLeaf{})
+	j.leaves[x].parent = parent
 	return x
+}
+
+func (j *jobs) newInner(leafKids bool, parent int32) int32 {
+	x := takeID(&j.freeTree, &j.tree, jbNode{})
+	j.tree[x].leafKids, j.tree[x].parent = leafKids, parent
+	return x
+}
+
+// parentOf is node x's parent (x a leaf if leaf), none at the root.
+func (j *jobs) parentOf(x int32, leaf bool) int32 {
+	if leaf {
+		return j.leaves[x].parent
+	}
+	return j.tree[x].parent
+}
+
+// setParent makes p node x's parent (x a leaf if leaf).
+func (j *jobs) setParent(x int32, leaf bool, p int32) {
+	if leaf {
+		j.leaves[x].parent = p
+	} else {
+		j.tree[x].parent = p
+	}
+}
+
+// size is the number of items of node x (a leaf if leaf).
+func (j *jobs) size(x int32, leaf bool) int {
+	if leaf {
+		return j.leaves[x].n
+	}
+	return j.tree[x].n
 }
 
 // add takes an id (the last freed, else a new one) for a job of the given
@@ -169,24 +242,24 @@ func (j *jobs) release(id int32) {
 // inserted from the root. O(jbWidth · depth).
 func (j *jobs) set(id int32, class, t, w, v, u float64) {
 	x := j.nodes[id].leaf
-	n := &j.tree[x]
-	i := j.indexIn(x, id)
+	l := &j.leaves[x]
+	i := j.jobIndex(x, id)
 	k := key{class, t, int64(id)}
 	r := &j.nodes[id]
 	r.class, r.t, r.w, r.v, r.u = class, t, w, v, u
-	if i > 0 && i < n.n-1 && n.items[i-1].last.less(k) && k.less(n.items[i+1].first) {
-		n.items[i] = j.jobItem(id)
-		j.fixUp(x, false)
+	if i > 0 && i < l.n-1 && l.items[i-1].key().less(k) && k.less(l.items[i+1].key()) {
+		l.items[i] = j.jobOf(id)
+		j.fixUp(x, true, false)
 		return
 	}
-	j.closeAt(x, i)
-	if x != j.root && n.n < jbWidth/4 {
-		j.rebalance(x)
+	closeAt(&l.bnode, i)
+	if j.height > 1 && l.n < jbWidth/4 {
+		j.rebalance(x, true)
 		j.insert(id)
 		return
 	}
-	from := n.parent
-	if x == j.root {
+	from := l.parent
+	if j.height == 1 {
 		from = x
 	}
 	j.fixPair(x, j.place(id, from))
@@ -197,38 +270,52 @@ func (j *jobs) set(id int32, class, t, w, v, u float64) {
 func (j *jobs) setHeld(id int32, held float64) {
 	j.nodes[id].held = held
 	x := j.nodes[id].leaf
-	j.tree[x].items[j.indexIn(x, id)] = j.jobItem(id)
-	j.fixUp(x, true)
+	j.leaves[x].items[j.jobIndex(x, id)] = j.jobOf(id)
+	j.fixUp(x, true, true)
 }
 
-// jobItem is job id's item in its leaf: its key as first and last, its own
-// sums, and bounds over itself — held, held/u and (held+1)/u for T > 0 (a
-// job of 0 tasks is never short, and is over its share, 0, exactly when it
-// holds a slot: idle). O(1).
-func (j *jobs) jobItem(id int32) jbItem {
+// jobOf is job id's entry in its leaf, from its record: its bounds held/u
+// and (held+1)/u for T > 0. O(1).
+func (j *jobs) jobOf(id int32) jbJob {
 	r := &j.nodes[id]
-	k := key{r.class, r.t, int64(id)}
-	it := jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: k, last: k, kid: id,
-		minHeld: math.Inf(1), maxHeld: math.Inf(-1), minPlus: everything, minHold: everything, maxHold: nothing}
+	jb := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: r.held}
 	if r.t > 0 {
-		it.s.count = 1
-		it.minHeld, it.maxHeld = r.held, r.held
-		it.minPlus, it.minHold = quotient(r.held+1, r.u), quotient(r.held, r.u)
-		it.maxHold = it.minHold
-	} else {
-		it.idle = r.held > 0
+		jb.plus, jb.hold = quotient(r.held+1, r.u), quotient(r.held, r.u)
 	}
-	return it
+	return jb
 }
 
-// summarize is node x's item in its parent: its first and last keys, its
-// items' sums added in order, the bounds over them and, for Classes, its
-// last class start (at an item's first job when the item before ends in
-// another class, or inside an item). O(jbWidth).
-func (j *jobs) summarize(x int32) jbItem {
+// blank is an item over no job: the bounds' identities.
+func blank(kid int32) jbItem {
+	return jbItem{kid: kid, minHeld: math.Inf(1), maxHeld: math.Inf(-1), minPlus: everything, minHold: everything, maxHold: nothing}
+}
+
+// summarize is node x's item in its parent (x a leaf if leaf): its first
+// and last keys, its items' sums added in order, the bounds over them and,
+// for Classes, its last class start (at an item's first job when the item
+// before ends in another class, or inside an item). O(jbWidth).
+func (j *jobs) summarize(x int32, leaf bool) jbItem {
+	it := blank(x)
+	if leaf {
+		l := &j.leaves[x]
+		it.first, it.last = l.items[0].key(), l.items[l.n-1].key()
+		for k := range l.n {
+			c := &l.items[k]
+			if j.ends && k > 0 && l.items[k-1].class != c.class {
+				it.start, it.startW, it.startSlope = true, it.s.sumW, slope(c.class)
+			}
+			it.s = it.s.add(c.sums())
+			if c.t > 0 {
+				it.minHeld, it.maxHeld = min(it.minHeld, c.held), max(it.maxHeld, c.held)
+				it.minPlus, it.minHold, it.maxHold = min(it.minPlus, c.plus), min(it.minHold, c.hold), max(it.maxHold, c.hold)
+			} else {
+				it.idle = it.idle || c.held > 0
+			}
+		}
+		return it
+	}
 	n := &j.tree[x]
-	it := jbItem{first: n.items[0].first, last: n.items[n.n-1].last, kid: x,
-		minHeld: math.Inf(1), maxHeld: math.Inf(-1), minPlus: everything, minHold: everything, maxHold: nothing}
+	it.first, it.last = n.items[0].first, n.items[n.n-1].last
 	for k := range n.n {
 		c := &n.items[k]
 		if j.ends {
@@ -247,8 +334,9 @@ func (j *jobs) summarize(x int32) jbItem {
 	return it
 }
 
-// indexIn is the item of node p whose kid is x (a child node, or a job in
-// a leaf), which must be there. O(jbWidth).
+// indexIn is the item of inner node p whose kid is x, which must be
+// there; jobIndex is job id's place in leaf x, where it must be.
+// O(jbWidth).
 func (j *jobs) indexIn(p, x int32) int {
 	n := &j.tree[p]
 	i := 0
@@ -258,134 +346,193 @@ func (j *jobs) indexIn(p, x int32) int {
 	return i
 }
 
-// fixUp recomputes the items above node x up to the root, and the total;
-// with stop, only as far as they change (a change of held: the sums stay).
-// O(jbWidth · depth).
-func (j *jobs) fixUp(x int32, stop bool) {
+func (j *jobs) jobIndex(x, id int32) int {
+	l := &j.leaves[x]
+	i := 0
+	for i < l.n-1 && l.items[i].kid != id {
+		i++
+	}
+	return i
+}
+
+// fixUp recomputes the items above node x (a leaf if leaf) up to the
+// root, and the total; with stop, only as far as they change (a change of
+// held: the sums stay). O(jbWidth · depth).
+func (j *jobs) fixUp(x int32, leaf, stop bool) {
 	for {
-		p := j.tree[x].parent
+		p := j.parentOf(x, leaf)
 		if p == none {
 			break
 		}
 		i := j.indexIn(p, x)
-		it := j.summarize(x)
+		it := j.summarize(x, leaf)
 		if stop && j.tree[p].items[i] == it {
 			return
 		}
 		j.tree[p].items[i] = it
-		x = p
+		x, leaf = p, false
 	}
-	r := &j.tree[j.root]
 	s := sums{}
-	for k := range r.n {
-		s = s.add(r.items[k].s)
+	if j.height == 1 {
+		r := &j.leaves[j.root]
+		for k := range r.n {
+			s = s.add(r.items[k].sums())
+		}
+	} else {
+		r := &j.tree[j.root]
+		for k := range r.n {
+			s = s.add(r.items[k].s)
+		}
 	}
 	j.total = s
 }
 
-// relink points the items of node x from k on at it: their jobs' leaf, or
-// their children's parent.
-func (j *jobs) relink(x int32, k int) {
+// relink points the items of node x (a leaf if leaf) from k on at it:
+// their jobs' leaf, or their children's parent.
+func (j *jobs) relink(x int32, leaf bool, k int) {
+	if leaf {
+		l := &j.leaves[x]
+		for ; k < l.n; k++ {
+			j.nodes[l.items[k].kid].leaf = x
+		}
+		return
+	}
 	n := &j.tree[x]
 	for ; k < n.n; k++ {
-		if n.leaf {
-			j.nodes[n.items[k].kid].leaf = x
-		} else {
-			j.tree[n.items[k].kid].parent = x
-		}
+		j.setParent(n.items[k].kid, n.leafKids, x)
 	}
 }
 
-// openAt opens item i of node x, not full, moving the items from i on one
+// openAt opens item i of node n, not full, moving the items from i on one
 // place right; closeAt closes it, moving the items after it left.
-func (j *jobs) openAt(x int32, i int) {
-	n := &j.tree[x]
+func openAt[T comparable](n *bnode[T], i int) {
 	copy(n.items[i+1:n.n+1], n.items[i:n.n])
 	n.n++
 }
 
-func (j *jobs) closeAt(x int32, i int) {
-	n := &j.tree[x]
+func closeAt[T comparable](n *bnode[T], i int) {
 	copy(n.items[i:n.n-1], n.items[i+1:n.n])
 	n.n--
-	n.items[n.n] = jbItem{}
+	var zero T
+	n.items[n.n] = zero
 }
 
-// split moves the upper half of node x, full, to a new node right after
-// it in x's parent (a new root above x if x is the root; the parent split
-// first if full), and returns the new node; x's and the new node's items
-// in the parent are recomputed. O(jbWidth · levels split).
-func (j *jobs) split(x int32) int32 {
-	p := j.tree[x].parent
+// halve moves the upper half of node x's items to y, empty.
+func halve[T comparable](x, y *bnode[T]) {
+	half := x.n / 2
+	y.n = copy(y.items[:], x.items[half:x.n])
+	clear(x.items[half:x.n])
+	x.n = half
+}
+
+// even restores the fill of siblings l and r after one of them (l if
+// fromLeft, else r) lost an item: r merged into l if the two fit in one
+// node (merged), else one item moved over from the other. It returns
+// whether it merged, and which node, from which item on, now holds items
+// that were its sibling's (to relink): l from k, or r (toRight) from 0.
+func even[T comparable](l, r *bnode[T], fromLeft bool) (merged, toRight bool, k int) {
+	if l.n+r.n <= jbWidth {
+		k = l.n
+		l.n += copy(l.items[l.n:], r.items[:r.n])
+		return true, false, k
+	}
+	if fromLeft { // the right sibling's first item
+		l.items[l.n] = r.items[0]
+		l.n++
+		closeAt(r, 0)
+		return false, false, l.n - 1
+	}
+	openAt(r, 0) // the left sibling's last
+	r.items[0] = l.items[l.n-1]
+	closeAt(l, l.n-1)
+	return false, true, 0
+}
+
+// split moves the upper half of node x (a leaf if leaf), full, to a new
+// node right after it in x's parent (a new root above x if x is the root;
+// the parent split first if full), and returns the new node; x's and the
+// new node's items in the parent are recomputed. O(jbWidth · levels
+// split).
+func (j *jobs) split(x int32, leaf bool) int32 {
+	p := j.parentOf(x, leaf)
 	if p == none {
-		p = j.newTreeNode(false, none)
+		p = j.newInner(leaf, none)
 		j.tree[p].n = 1
 		j.tree[p].items[0].kid = x
-		j.tree[x].parent = p
+		j.setParent(x, leaf, p)
 		j.root = p
+		j.height++
 	} else if j.tree[p].n == jbWidth {
-		j.split(p)
-		p = j.tree[x].parent
+		j.split(p, false)
+		p = j.parentOf(x, leaf)
 	}
-	y := j.newTreeNode(j.tree[x].leaf, p)
-	xn, yn := &j.tree[x], &j.tree[y]
-	half := xn.n / 2
-	yn.n = copy(yn.items[:], xn.items[half:xn.n])
-	clear(xn.items[half:xn.n])
-	xn.n = half
-	j.relink(y, 0)
+	var y int32
+	if leaf {
+		y = j.newLeaf(p)
+		halve(&j.leaves[x].bnode, &j.leaves[y].bnode)
+	} else {
+		y = j.newInner(j.tree[x].leafKids, p)
+		halve(&j.tree[x].bnode, &j.tree[y].bnode)
+	}
+	j.relink(y, leaf, 0)
 	i := j.indexIn(p, x)
-	j.openAt(p, i+1)
-	j.tree[p].items[i] = j.summarize(x)
-	j.tree[p].items[i+1] = j.summarize(y)
+	openAt(&j.tree[p].bnode, i+1)
+	j.tree[p].items[i] = j.summarize(x, leaf)
+	j.tree[p].items[i+1] = j.summarize(y, leaf)
 	return y
 }
 
 // insert puts job id in the leaf its key falls in and recomputes the
 // items on its path. O(jbWidth · depth).
-func (j *jobs) insert(id int32) { j.fixUp(j.place(id, j.root), false) }
+func (j *jobs) insert(id int32) { j.fixUp(j.place(id, j.root), true, false) }
 
 // place puts job id in the leaf its key falls in, splitting it if full,
 // and returns the leaf; the items above it are not yet recomputed (a
-// split's own are). The descent starts at node from, or the first node
-// above it whose keys enclose the job's — after its first item's first
-// key and at most its last item's last, so that every node above would
-// choose it too (the items before it end before its first key) — or the
-// root: a move finds its new leaf from its old one's parent, most often
-// without the levels above. (from's items may be stale for the job's old
-// leaf, the job taken out of it: a key between the stale and the true
-// bound still falls between the leaf's neighbours.) O(jbWidth · depth).
+// split's own are). The descent starts at inner node from (or the root
+// leaf), or the first node above it whose keys enclose the job's — after
+// its first item's first key and at most its last item's last, so that
+// every node above would choose it too (the items before it end before
+// its first key) — or the root: a move finds its new leaf from its old
+// one's parent, most often without the levels above. (from's items may be
+// stale for the job's old leaf, the job taken out of it: a key between the
+// stale and the true bound still falls between the leaf's neighbours.)
+// O(jbWidth · depth).
 func (j *jobs) place(id, from int32) int32 {
 	k := j.keyOf(id)
 	x := from
-	for x != j.root {
-		n := &j.tree[x]
-		if n.items[0].first.less(k) && !n.items[n.n-1].last.less(k) {
-			break
+	if j.height > 1 {
+		for x != j.root {
+			n := &j.tree[x]
+			if n.items[0].first.less(k) && !n.items[n.n-1].last.less(k) {
+				break
+			}
+			x = n.parent
 		}
-		x = n.parent
-	}
-	for !j.tree[x].leaf {
-		n := &j.tree[x]
-		i := 0
-		for i < n.n-1 && n.items[i].last.less(k) {
-			i++
+		for {
+			n := &j.tree[x]
+			i := 0
+			for i < n.n-1 && n.items[i].last.less(k) {
+				i++
+			}
+			x = n.items[i].kid
+			if n.leafKids {
+				break
+			}
 		}
-		x = n.items[i].kid
 	}
-	if j.tree[x].n == jbWidth {
-		y := j.split(x)
-		if n := &j.tree[x]; n.items[n.n-1].last.less(k) {
+	if j.leaves[x].n == jbWidth {
+		y := j.split(x, true)
+		if l := &j.leaves[x]; l.items[l.n-1].key().less(k) {
 			x = y
 		}
 	}
-	n := &j.tree[x]
+	l := &j.leaves[x]
 	i := 0
-	for i < n.n && n.items[i].last.less(k) {
+	for i < l.n && l.items[i].key().less(k) {
 		i++
 	}
-	j.openAt(x, i)
-	n.items[i] = j.jobItem(id)
+	openAt(&l.bnode, i)
+	l.items[i] = j.jobOf(id)
 	j.nodes[id].leaf = x
 	return x
 }
@@ -398,45 +545,47 @@ func (j *jobs) place(id, from int32) int32 {
 // in whichever half it went — so the two walks cover them.
 // O(jbWidth · depth).
 func (j *jobs) fixPair(x, y int32) {
+	leaf := true
 	for x != y {
-		px, py := j.tree[x].parent, j.tree[y].parent
-		j.tree[px].items[j.indexIn(px, x)] = j.summarize(x)
-		j.tree[py].items[j.indexIn(py, y)] = j.summarize(y)
-		x, y = px, py
+		px, py := j.parentOf(x, leaf), j.parentOf(y, leaf)
+		j.tree[px].items[j.indexIn(px, x)] = j.summarize(x, leaf)
+		j.tree[py].items[j.indexIn(py, y)] = j.summarize(y, leaf)
+		x, y, leaf = px, py, false
 	}
-	j.fixUp(x, false)
+	j.fixUp(x, leaf, false)
 }
 
 // detach takes job id out of the tree, rebalancing its leaf and
 // recomputing the items above. O(jbWidth · depth).
 func (j *jobs) detach(id int32) {
 	x := j.nodes[id].leaf
-	j.closeAt(x, j.indexIn(x, id))
+	closeAt(&j.leaves[x].bnode, j.jobIndex(x, id))
 	j.nodes[id].leaf = none
-	j.rebalance(x)
+	j.rebalance(x, true)
 }
 
-// rebalance restores node x's fill after it lost an item — merged with a
-// sibling if the two fit in one node, else topped up with one item of the
-// sibling — and recomputes the items above; a merge may leave the parent
-// short in turn, and an inner root left with one child gives way to it.
-// O(jbWidth · depth).
-func (j *jobs) rebalance(x int32) {
-	n := &j.tree[x]
-	p := n.parent
+// rebalance restores node x's fill (x a leaf if leaf) after it lost an
+// item — merged with a sibling if the two fit in one node, else topped up
+// with one item of the sibling (even) — and recomputes the items above; a
+// merge may leave the parent short in turn, and an inner root left with
+// one child gives way to it. O(jbWidth · depth).
+func (j *jobs) rebalance(x int32, leaf bool) {
+	p := j.parentOf(x, leaf)
 	if p == none {
-		if !n.leaf && n.n == 1 {
-			j.root = n.items[0].kid
-			j.tree[j.root].parent = none
+		if !leaf && j.tree[x].n == 1 {
+			n := &j.tree[x]
+			j.root, leaf = n.items[0].kid, n.leafKids
+			j.setParent(j.root, leaf, none)
 			j.tree[x] = jbNode{}
 			j.freeTree = append(j.freeTree, x)
+			j.height--
 			x = j.root
 		}
-		j.fixUp(x, false)
+		j.fixUp(x, leaf, false)
 		return
 	}
-	if n.n >= jbWidth/4 {
-		j.fixUp(x, false)
+	if j.size(x, leaf) >= jbWidth/4 {
+		j.fixUp(x, leaf, false)
 		return
 	}
 	i := j.indexIn(p, x)
@@ -446,41 +595,37 @@ func (j *jobs) rebalance(x int32) {
 	} else {
 		r = j.tree[p].items[i+1].kid
 	}
-	ln, rn := &j.tree[l], &j.tree[r]
-	if ln.n+rn.n <= jbWidth { // merge r into l
-		k := ln.n
-		ln.n += copy(ln.items[ln.n:], rn.items[:rn.n])
-		j.relink(l, k)
-		j.closeAt(p, j.indexIn(p, r))
-		j.tree[r] = jbNode{}
-		j.freeTree = append(j.freeTree, r)
-		j.tree[p].items[j.indexIn(p, l)] = j.summarize(l)
-		j.rebalance(p)
+	var merged, toRight bool
+	var k int
+	if leaf {
+		merged, toRight, k = even(&j.leaves[l].bnode, &j.leaves[r].bnode, l == x)
+	} else {
+		merged, toRight, k = even(&j.tree[l].bnode, &j.tree[r].bnode, l == x)
+	}
+	if toRight {
+		j.relink(r, leaf, k)
+	} else {
+		j.relink(l, leaf, k)
+	}
+	if merged {
+		closeAt(&j.tree[p].bnode, j.indexIn(p, r))
+		if leaf {
+			j.leaves[r] = jbLeaf{}
+			j.freeLeaves = append(j.freeLeaves, r)
+		} else {
+			j.tree[r] = jbNode{}
+			j.freeTree = append(j.freeTree, r)
+		}
+		j.tree[p].items[j.indexIn(p, l)] = j.summarize(l, leaf)
+		j.rebalance(p, false)
 		return
 	}
-	if l == x { // borrow the right sibling's first item
-		ln.items[ln.n] = rn.items[0]
-		ln.n++
-		j.closeAt(r, 0)
-		j.relink(l, ln.n-1)
-	} else { // the left sibling's last
-		j.openAt(r, 0)
-		rn.items[0] = ln.items[ln.n-1]
-		j.closeAt(l, ln.n-1)
-		j.relink(r, 0)
-	}
-	j.tree[p].items[j.indexIn(p, l)] = j.summarize(l)
-	j.fixUp(r, false)
+	j.tree[p].items[j.indexIn(p, l)] = j.summarize(l, leaf)
+	j.fixUp(r, leaf, false)
 }
 
-// depth is the number of levels, leaves included. O(depth).
-func (j *jobs) depth() int {
-	d := 1
-	for x := j.root; !j.tree[x].leaf; x = j.tree[x].items[0].kid {
-		d++
-	}
-	return d
-}
+// depth is the number of levels, leaves included. O(1).
+func (j *jobs) depth() int { return j.height }
 
 // sums is what a run of jobs in order adds up to.
 type sums struct {
@@ -521,14 +666,34 @@ func (j *jobs) all() sums { return j.total }
 // O(jbWidth · depth).
 func (j *jobs) searchThrough(lo, hi key, found func(through sums, k key) bool) (int32, sums) {
 	var acc sums
-	x := j.through(j.root, lo, hi, found, false, &acc)
+	x := j.through(j.root, j.height == 1, lo, hi, found, false, &acc)
 	return x, acc
 }
 
-// through is searchThrough below node x, acc the sums of the range's jobs
-// before it (advanced past the items passed); forced: x's parent's test
-// held, so x's last job is the answer if no test holds below.
-func (j *jobs) through(x int32, lo, hi key, found func(sums, key) bool, forced bool, acc *sums) int32 {
+// through is searchThrough below node x (a leaf if leaf), acc the sums of
+// the range's jobs before it (advanced past the items passed); forced: x's
+// parent's test held, so x's last job is the answer if no test holds
+// below.
+func (j *jobs) through(x int32, leaf bool, lo, hi key, found func(sums, key) bool, forced bool, acc *sums) int32 {
+	if leaf {
+		l := &j.leaves[x]
+		for i := range l.n {
+			jb := &l.items[i]
+			k := jb.key()
+			if !lo.less(k) {
+				continue // at or before lo
+			}
+			if !k.less(hi) {
+				break // at or after hi
+			}
+			through := acc.add(jb.sums())
+			if found(through, k) || forced && i == l.n-1 {
+				return jb.kid
+			}
+			*acc = through
+		}
+		return none
+	}
 	n := &j.tree[x]
 	for i := range n.n {
 		it := &n.items[i]
@@ -541,15 +706,12 @@ func (j *jobs) through(x int32, lo, hi key, found func(sums, key) bool, forced b
 		if lo.less(it.first) && it.last.less(hi) { // wholly in range
 			through := acc.add(it.s)
 			if found(through, it.last) || forced && i == n.n-1 {
-				if n.leaf {
-					return it.kid
-				}
-				return j.through(it.kid, keyFirst, keyLast, found, true, acc)
+				return j.through(it.kid, n.leafKids, keyFirst, keyLast, found, true, acc)
 			}
 			*acc = through
 			continue
 		}
-		if y := j.through(it.kid, lo, hi, found, false, acc); y != none {
+		if y := j.through(it.kid, n.leafKids, lo, hi, found, false, acc); y != none {
 			return y
 		}
 	}
@@ -575,7 +737,7 @@ func (j *jobs) search(found func(before sums, k key) bool) (int32, sums) {
 	var acc sums
 	fallback, fallbackBefore := int32(none), sums{}
 	x := j.root
-	for !j.tree[x].leaf {
+	for leaf := j.height == 1; !leaf; {
 		n := &j.tree[x]
 		i := 0
 		for ; i < n.n-1; i++ {
@@ -586,14 +748,15 @@ func (j *jobs) search(found func(before sums, k key) bool) (int32, sums) {
 			}
 			acc = through
 		}
-		x = n.items[i].kid
+		x, leaf = n.items[i].kid, n.leafKids
 	}
-	n := &j.tree[x]
-	for i := range n.n {
-		if found(acc, n.items[i].last) {
-			return n.items[i].kid, acc
+	l := &j.leaves[x]
+	for i := range l.n {
+		jb := &l.items[i]
+		if found(acc, jb.key()) {
+			return jb.kid, acc
 		}
-		acc = acc.add(n.items[i].s)
+		acc = acc.add(jb.sums())
 	}
 	if fallback == none {
 		return none, acc
@@ -612,7 +775,8 @@ func (j *jobs) search(found func(before sums, k key) bool) (int32, sums) {
 func (j *jobs) levelClass(reaches func(w, a float64) bool) float64 {
 	acc := 0.0 // Σw before item i
 	forced := false
-	for x := j.root; ; {
+	x := j.root
+	for leaf := j.height == 1; !leaf; {
 		n := &j.tree[x]
 		last := 0 // forced: the node's last start, 2i at item i's first job, 2i+1 inside item i
 		if forced {
@@ -632,7 +796,7 @@ func (j *jobs) levelClass(reaches func(w, a float64) bool) float64 {
 				return n.items[i-1].last.class
 			}
 			if it.start && (reaches(acc+it.startW, it.startSlope) || forced && last == 2*i+1) {
-				x, forced, entered = it.kid, true, true
+				x, leaf, forced, entered = it.kid, n.leafKids, true, true
 				break
 			}
 			acc += it.s.sumW
@@ -641,6 +805,24 @@ func (j *jobs) levelClass(reaches func(w, a float64) bool) float64 {
 			return n.items[n.n-1].last.class
 		}
 	}
+	// A leaf: a start at each job of another class than its predecessor.
+	l := &j.leaves[x]
+	last := 0 // forced: the leaf's last start, 2i at job i
+	if forced {
+		for i := 1; i < l.n; i++ {
+			if l.items[i-1].class != l.items[i].class {
+				last = 2 * i
+			}
+		}
+	}
+	for i := range l.n {
+		jb := &l.items[i]
+		if i > 0 && l.items[i-1].class != jb.class && (reaches(acc, slope(jb.class)) || forced && last == 2*i) {
+			return l.items[i-1].class
+		}
+		acc += jb.w
+	}
+	return l.items[l.n-1].class
 }
 
 // A probe asks of a job whether it is short of a share or over it: its
@@ -667,31 +849,71 @@ const (
 )
 
 // may reports whether a job below item it is one the probe accepts: exact,
-// since the bounds are over exactly the jobs below (a leaf's item: the job
-// itself).
+// since the bounds are over exactly the jobs below.
 func (it *jbItem) may(p probe) bool {
-	switch {
-	case p.mode == over && p.perWeight:
-		return it.idle || p.r < it.maxHold
-	case p.mode == over:
-		return it.idle || p.bound < it.maxHeld
-	case it.s.count == 0:
-		return false // no active job below: none is short, whatever the bound
-	case !p.perWeight && p.mode == shortWhole:
-		return it.minHeld <= p.bound-1
-	case !p.perWeight:
-		return it.minHeld < p.bound
-	case p.mode == shortWhole:
-		return it.minPlus <= p.r
-	}
-	return it.minHold < p.r
+	return p.accepts(it.s.count > 0, it.idle, it.minHeld, it.maxHeld, it.minPlus, it.minHold, it.maxHold)
 }
 
-// find returns the first job (the last, if last) below node x with lo <
-// key < hi that p accepts, or none. An item wholly in the range that may
-// holds one is entered and yields it (may is exact); at most two items per
-// level straddle the range's ends: O(jbWidth · depth).
-func (j *jobs) find(x int32, lo, hi key, p probe, last bool) int32 {
+// may reports whether p accepts the job: may of an item over it alone.
+func (jb *jbJob) may(p probe) bool {
+	if jb.t > 0 {
+		return p.accepts(true, false, jb.held, jb.held, jb.plus, jb.hold, jb.hold)
+	}
+	return p.accepts(false, jb.held > 0, math.Inf(1), math.Inf(-1), everything, everything, nothing)
+}
+
+// accepts reports whether p accepts some job of a set with those bounds:
+// active, it holds a job of T > 0; idle, a job of 0 tasks holding a slot;
+// the least and greatest held, the least (held+1)/u and held/u and the
+// greatest held/u of its active jobs.
+func (p probe) accepts(active, idle bool, minHeld, maxHeld float64, minPlus, minHold, maxHold ratio) bool {
+	switch {
+	case p.mode == over && p.perWeight:
+		return idle || p.r < maxHold
+	case p.mode == over:
+		return idle || p.bound < maxHeld
+	case !active:
+		return false // no active job: none is short, whatever the bound
+	case !p.perWeight && p.mode == shortWhole:
+		return minHeld <= p.bound-1
+	case !p.perWeight:
+		return minHeld < p.bound
+	case p.mode == shortWhole:
+		return minPlus <= p.r
+	}
+	return minHold < p.r
+}
+
+// find returns the first job (the last, if last) below node x (a leaf if
+// leaf) with lo < key < hi that p accepts, or none. An item wholly in the
+// range that may holds one is entered and yields it (may is exact); at
+// most two items per level straddle the range's ends: O(jbWidth · depth).
+func (j *jobs) find(x int32, leaf bool, lo, hi key, p probe, last bool) int32 {
+	if leaf {
+		l := &j.leaves[x]
+		for k := range l.n {
+			i := k
+			if last {
+				i = l.n - 1 - k
+			}
+			jb := &l.items[i]
+			switch kk := jb.key(); {
+			case !lo.less(kk): // at or before lo
+				if last {
+					return none
+				}
+				continue
+			case !kk.less(hi): // at or after hi
+				if !last {
+					return none
+				}
+				continue
+			case jb.may(p):
+				return jb.kid
+			}
+		}
+		return none
+	}
 	n := &j.tree[x]
 	for k := range n.n {
 		i := k
@@ -712,14 +934,12 @@ func (j *jobs) find(x int32, lo, hi key, p probe, last bool) int32 {
 			continue
 		case !it.may(p):
 			continue
-		case n.leaf:
-			return it.kid
 		}
 		l, h := lo, hi
 		if lo.less(it.first) && it.last.less(hi) {
 			l, h = keyFirst, keyLast // wholly in range
 		}
-		if y := j.find(it.kid, l, h, p, last); y != none {
+		if y := j.find(it.kid, n.leafKids, l, h, p, last); y != none {
 			return y
 		}
 	}
@@ -778,7 +998,7 @@ func (rs *runs) start(k int) key {
 func (j *jobs) first(rs *runs, mode probeMode) int32 {
 	for k := range rs.n {
 		s := rs.shares[k]
-		if x := j.find(j.root, rs.start(k), rs.ends[k], probe{s.perWeight, mode, s.bound, s.r}, false); x != none {
+		if x := j.find(j.root, j.height == 1, rs.start(k), rs.ends[k], probe{s.perWeight, mode, s.bound, s.r}, false); x != none {
 			return x
 		}
 	}
@@ -788,7 +1008,7 @@ func (j *jobs) first(rs *runs, mode probeMode) int32 {
 func (j *jobs) last(rs *runs, mode probeMode) int32 {
 	for k := rs.n - 1; k >= 0; k-- {
 		s := rs.shares[k]
-		if x := j.find(j.root, rs.start(k), rs.ends[k], probe{s.perWeight, mode, s.bound, s.r}, true); x != none {
+		if x := j.find(j.root, j.height == 1, rs.start(k), rs.ends[k], probe{s.perWeight, mode, s.bound, s.r}, true); x != none {
 			return x
 		}
 	}

@@ -24,20 +24,20 @@ func TestSearchThroughRounding(t *testing.T) {
 			v := 0.1 + 7*rng.Float64()
 			j.add(0, v, v, v, v)
 		}
-		r := &j.tree[j.root]
-		if r.leaf || j.depth() != 2 {
+		if j.depth() != 2 {
 			t.Fatalf("trial %d: 40 jobs at depth %d", trial, j.depth())
 		}
+		r := &j.tree[j.root]
 		k := rng.IntN(r.n - 1) // not the last item: its fallback is not the end
 		var acc sums
 		for i := range k {
 			acc = acc.add(r.items[i].s)
 		}
 		x := acc.add(r.items[k].s).sumT
-		leaf := &j.tree[r.items[k].kid]
+		leaf := &j.leaves[r.items[k].kid]
 		want, reached := leaf.items[leaf.n-1].kid, false
 		for i, s := 0, acc; i < leaf.n; i++ {
-			if s = s.add(leaf.items[i].s); s.sumT >= x {
+			if s = s.add(leaf.items[i].sums()); s.sumT >= x {
 				want, reached = leaf.items[i].kid, true
 				break
 			}
@@ -101,18 +101,17 @@ func TestLevelClassRounding(t *testing.T) {
 		w0 := acc + r.items[k].startW
 		// The jobs below item k, in order: the class before their last start.
 		var below []int32
-		var walk func(x int32)
-		walk = func(x int32) {
-			c := &j.tree[x]
-			for i := range c.n {
-				if c.leaf {
-					below = append(below, c.items[i].kid)
+		var walk func(x int32, leaf bool)
+		walk = func(x int32, leaf bool) {
+			for _, it := range j.itemsOf(x, leaf) {
+				if leaf {
+					below = append(below, it.kid)
 				} else {
-					walk(c.items[i].kid)
+					walk(it.kid, j.tree[x].leafKids)
 				}
 			}
 		}
-		walk(r.items[k].kid)
+		walk(r.items[k].kid, r.leafKids)
 		want := math.NaN()
 		for i := 1; i < len(below); i++ {
 			if j.nodes[below[i-1]].class != j.nodes[below[i]].class {
@@ -120,16 +119,16 @@ func TestLevelClassRounding(t *testing.T) {
 			}
 		}
 		// The child's own test at its last start.
-		c := &j.tree[r.items[k].kid]
+		c := j.itemsOf(r.items[k].kid, r.leafKids)
 		s, last, at := acc, 0.0, 0
-		for i := range c.n {
-			if i > 0 && c.items[i-1].last.class != c.items[i].first.class {
+		for i := range c {
+			if i > 0 && c[i-1].last.class != c[i].first.class {
 				last, at = s, 0
 			}
-			if c.items[i].start {
-				last, at = s+c.items[i].startW, 1
+			if c[i].start {
+				last, at = s+c[i].startW, 1
 			}
-			s += c.items[i].s.sumW
+			s += c[i].s.sumW
 		}
 		if last < w0 {
 			if at == 0 {

@@ -8,23 +8,42 @@ import (
 // leafSizes is the number of jobs in each leaf of j, left to right.
 func (j *jobs) leafSizes() []int {
 	var sizes []int
-	var walk func(x int32)
-	walk = func(x int32) {
-		n := &j.tree[x]
-		if n.leaf {
-			sizes = append(sizes, n.n)
+	var walk func(x int32, leaf bool)
+	walk = func(x int32, leaf bool) {
+		if leaf {
+			sizes = append(sizes, j.leaves[x].n)
 			return
 		}
+		n := &j.tree[x]
 		for k := range n.n {
-			walk(n.items[k].kid)
+			walk(n.items[k].kid, n.leafKids)
 		}
 	}
-	walk(j.root)
+	walk(j.root, j.height == 1)
 	return sizes
 }
 
-// inUse is the number of tree nodes in use (not on the free list).
-func (j *jobs) inUse() int { return len(j.tree) - len(j.freeTree) }
+// itemsOf is node x's items (x a leaf if leaf): an inner node's as kept, a
+// leaf's jobs each as an item over itself alone (keys, sums; no start).
+func (j *jobs) itemsOf(x int32, leaf bool) []jbItem {
+	if !leaf {
+		n := &j.tree[x]
+		return n.items[:n.n]
+	}
+	l := &j.leaves[x]
+	items := make([]jbItem, l.n)
+	for k := range l.n {
+		jb := &l.items[k]
+		items[k] = jbItem{s: jb.sums(), first: jb.key(), last: jb.key(), kid: jb.kid}
+	}
+	return items
+}
+
+// inUse is the number of tree nodes, leaves and inner ones, in use (not
+// on a free list).
+func (j *jobs) inUse() int {
+	return len(j.tree) - len(j.freeTree) + len(j.leaves) - len(j.freeLeaves)
+}
 
 // TestJobsShape pins the shape of Fair's and Classes' B+-tree as jobs.go
 // states it: a node splits only when full, into halves (the upper half to
@@ -113,8 +132,8 @@ func TestJobsMoveInPlace(t *testing.T) {
 		}
 	}
 	leaf := f.nodes[0].leaf
-	if got := f.leafSizes(); !slices.Equal(got, []int{4, 9}) || f.tree[leaf].n != 4 {
-		t.Fatalf("leaves %v, job 0's of %d; want [4 9], 4", got, f.tree[leaf].n)
+	if got := f.leafSizes(); !slices.Equal(got, []int{4, 9}) || f.leaves[leaf].n != 4 {
+		t.Fatalf("leaves %v, job 0's of %d; want [4 9], 4", got, f.leaves[leaf].n)
 	}
 	nodes := f.inUse()
 	for _, u := range []struct {
@@ -131,7 +150,7 @@ func TestJobsMoveInPlace(t *testing.T) {
 			t.Fatalf("Update(%d, %v): %d nodes in use, %d before", u.id, u.t, got, nodes)
 		}
 		for id := range 4 {
-			if f.nodes[id].leaf != leaf || f.tree[leaf].items[id].kid != int32(id) {
+			if f.nodes[id].leaf != leaf || f.leaves[leaf].items[id].kid != int32(id) {
 				t.Fatalf("Update(%d, %v): job %d moved (leaf %d, want %d at place %d)", u.id, u.t, id, f.nodes[id].leaf, leaf, id)
 			}
 		}

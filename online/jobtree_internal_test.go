@@ -182,7 +182,7 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 						}
 					}
 				}
-				if got := j.find(j.root, lo, hi, p, last); got != want {
+				if got := j.find(j.root, j.height == 1, lo, hi, p, last); got != want {
 					t.Fatalf("seed %d step %d: find(%v, %v, %+v, last %v) = %d, want %d", seed, step, lo, hi, p, last, got, want)
 				}
 			}
