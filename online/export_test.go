@@ -152,7 +152,6 @@ func (f *Fair) CheckTree() error { return f.jobs.checkTree() }
 // on the free list; every leaf and inner node in the tree or on its free
 // list, and the height the leaves' depth.
 func (j *jobs) checkTree() error {
-	inf := math.Inf(1)
 	depth, reachedLeaves, reachedInner := -1, 0, 0
 	var order []int32
 	// add folds item into got, the item of a node over items ending in
@@ -185,7 +184,7 @@ func (j *jobs) checkTree() error {
 	}
 	var walk func(x int32, leaf bool, parent int32, d int) (jbItem, []int32, error)
 	walk = func(x int32, leaf bool, parent int32, d int) (jbItem, []int32, error) {
-		got := jbItem{kid: x, minHeld: inf, maxHeld: -inf, minPlus: everything, minHold: everything, maxHold: nothing}
+		got := jbItem{kid: x, minHeld: math.MaxInt64, maxHeld: math.MinInt64, minPlus: everything, minHold: everything, maxHold: nothing}
 		var below []int32
 		wBefore := 0.0
 		if leaf {
@@ -213,13 +212,13 @@ func (j *jobs) checkTree() error {
 					return got, nil, fmt.Errorf("job %d in leaf %d, not live there by its record", id, x)
 				}
 				r := j.nodes[id]
-				want := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: r.held}
+				want := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: int64(r.held)}
 				kk := key{r.class, r.t, int64(id)}
-				item := jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: kk, last: kk, kid: id, minHeld: inf, maxHeld: -inf, minPlus: everything, minHold: everything, maxHold: nothing}
+				item := jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: kk, last: kk, kid: id, minHeld: math.MaxInt64, maxHeld: math.MinInt64, minPlus: everything, minHold: everything, maxHold: nothing}
 				if r.t > 0 {
 					want.plus, want.hold = quotient(r.held+1, r.u), quotient(r.held, r.u)
 					item.s.count = 1
-					item.minHeld, item.maxHeld = r.held, r.held
+					item.minHeld, item.maxHeld = int64(r.held), int64(r.held)
 					item.minPlus, item.minHold, item.maxHold = want.plus, want.hold, want.hold
 				} else {
 					item.idle = r.held > 0

@@ -94,9 +94,15 @@ type jbNode struct {
 type jbJob struct {
 	kid        int32
 	class, t   float64
-	w, v, held float64
+	w, v       float64
+	held       int64
 	plus, hold ratio
 }
+
+// heldNone is the bounds of held over no active job: lo above, hi below
+// every count (held ≤ 2⁵³, a whole number: an int64, whose min and max
+// cost less than a float's).
+var heldNone = struct{ lo, hi int64 }{math.MaxInt64, math.MinInt64}
 
 // A jbItem is a child of an inner node with what its jobs add up to.
 type jbItem struct {
@@ -104,8 +110,8 @@ type jbItem struct {
 	first, last key  // the keys of the first and last job below
 	kid         int32
 
-	minHeld          float64 // least held of the active jobs (T > 0) below (+Inf if none)
-	maxHeld          float64 // greatest held of the active jobs below (−Inf if none)
+	minHeld          int64   // least held of the active jobs (T > 0) below (heldNone.lo if none)
+	maxHeld          int64   // greatest held of the active jobs below (heldNone.hi if none)
 	minPlus, minHold ratio   // least (held+1)/u and held/u of the active jobs below (everything if none)
 	maxHold          ratio   // greatest held/u of the active jobs below (nothing if none)
 	idle             bool    // a job of 0 tasks below holds a slot (over its share, 0)
@@ -278,7 +284,7 @@ func (j *jobs) setHeld(id int32, held float64) {
 // and (held+1)/u for T > 0. O(1).
 func (j *jobs) jobOf(id int32) jbJob {
 	r := &j.nodes[id]
-	jb := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: r.held}
+	jb := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: int64(r.held)}
 	if r.t > 0 {
 		jb.plus, jb.hold = quotient(r.held+1, r.u), quotient(r.held, r.u)
 	}
@@ -287,7 +293,7 @@ func (j *jobs) jobOf(id int32) jbJob {
 
 // blank is an item over no job: the bounds' identities.
 func blank(kid int32) jbItem {
-	return jbItem{kid: kid, minHeld: math.Inf(1), maxHeld: math.Inf(-1), minPlus: everything, minHold: everything, maxHold: nothing}
+	return jbItem{kid: kid, minHeld: heldNone.lo, maxHeld: heldNone.hi, minPlus: everything, minHold: everything, maxHold: nothing}
 }
 
 // summarize is node x's item in its parent (x a leaf if leaf): its first
@@ -859,25 +865,25 @@ func (jb *jbJob) may(p probe) bool {
 	if jb.t > 0 {
 		return p.accepts(true, false, jb.held, jb.held, jb.plus, jb.hold, jb.hold)
 	}
-	return p.accepts(false, jb.held > 0, math.Inf(1), math.Inf(-1), everything, everything, nothing)
+	return p.accepts(false, jb.held > 0, heldNone.lo, heldNone.hi, everything, everything, nothing)
 }
 
 // accepts reports whether p accepts some job of a set with those bounds:
 // active, it holds a job of T > 0; idle, a job of 0 tasks holding a slot;
 // the least and greatest held, the least (held+1)/u and held/u and the
 // greatest held/u of its active jobs.
-func (p probe) accepts(active, idle bool, minHeld, maxHeld float64, minPlus, minHold, maxHold ratio) bool {
+func (p probe) accepts(active, idle bool, minHeld, maxHeld int64, minPlus, minHold, maxHold ratio) bool {
 	switch {
 	case p.mode == over && p.perWeight:
 		return idle || p.r < maxHold
 	case p.mode == over:
-		return idle || p.bound < maxHeld
+		return idle || active && p.bound < float64(maxHeld)
 	case !active:
 		return false // no active job: none is short, whatever the bound
 	case !p.perWeight && p.mode == shortWhole:
-		return minHeld <= p.bound-1
+		return float64(minHeld) <= p.bound-1
 	case !p.perWeight:
-		return minHeld < p.bound
+		return float64(minHeld) < p.bound
 	case p.mode == shortWhole:
 		return minPlus <= p.r
 	}
