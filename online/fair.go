@@ -236,7 +236,7 @@ func (f *Fair) refresh() {
 	floor := (1 - f.eps) * slots / float64(all.count)
 	f.floor = floor
 	// m₁: the first job with c·T > f.
-	m1, before1 := f.searchThrough(keyFirst, keyLast, func(_ sums, k key) bool { return c*k.t > floor })
+	m1, before1 := f.firstOver(c, floor)
 	f.m1 = m1
 	aboveV := c * (all.sumT - before1.sumT)
 	f.caseOne = slots <= (aboveV+float64(before1.count)*floor)*(1+hopper.CaseTolerance)

@@ -110,11 +110,11 @@ type jbItem struct {
 	first, last key  // the keys of the first and last job below
 	kid         int32
 
-	minHeld          int64   // least held of the active jobs (T > 0) below (heldNone.lo if none)
-	maxHeld          int64   // greatest held of the active jobs below (heldNone.hi if none)
-	minPlus, minHold ratio   // least (held+1)/u and held/u of the active jobs below (everything if none)
-	maxHold          ratio   // greatest held/u of the active jobs below (nothing if none)
-	idle             bool    // a job of 0 tasks below holds a slot (over its share, 0)
+	minHeld          int64 // least held of the active jobs (T > 0) below (heldNone.lo if none)
+	maxHeld          int64 // greatest held of the active jobs below (heldNone.hi if none)
+	minPlus, minHold ratio // least (held+1)/u and held/u of the active jobs below (everything if none)
+	maxHold          ratio // greatest held/u of the active jobs below (nothing if none)
+	idle             bool  // a job of 0 tasks below holds a slot (over its share, 0)
 
 	// Classes (jobs.ends): a class starts below the item — at a job below
 	// it, not its first, whose predecessor is of another class (start) —
@@ -724,11 +724,69 @@ func (j *jobs) through(x int32, leaf bool, lo, hi key, found func(sums, key) boo
 	return none
 }
 
+// firstOver returns the first job with c·T > x, a test on the key alone,
+// and the sums of the jobs before it, or none and the sums of every job:
+// searchThrough(keyFirst, keyLast, c·T > x)'s answer, without its calls.
+// The test is exact at an item's last key, so the item it holds at holds
+// its answer (no fallback). O(jbWidth · depth).
+func (j *jobs) firstOver(c, x float64) (int32, sums) {
+	var acc sums
+	y := j.root
+	for leaf := j.height == 1; !leaf; {
+		n := &j.tree[y]
+		i := 0
+		for ; i < n.n && !(c*n.items[i].last.t > x); i++ {
+			acc = acc.add(n.items[i].s)
+		}
+		if i == n.n {
+			return none, acc
+		}
+		y, leaf = n.items[i].kid, n.leafKids
+	}
+	l := &j.leaves[y]
+	for i := range l.n {
+		if c*l.items[i].t > x {
+			return l.items[i].kid, acc
+		}
+		acc = acc.add(l.items[i].sums())
+	}
+	return none, acc
+}
+
 // sumRange is the sums of the jobs with lo < key < hi, each item wholly in
-// the range added whole. O(jbWidth · depth).
+// the range added whole, in order: searchThrough's sums for a test that
+// never holds, without its calls. O(jbWidth · depth).
 func (j *jobs) sumRange(lo, hi key) sums {
-	_, s := j.searchThrough(lo, hi, func(sums, key) bool { return false })
-	return s
+	var acc sums
+	j.sumBelow(j.root, j.height == 1, lo, hi, &acc)
+	return acc
+}
+
+// sumBelow adds to acc the sums of the jobs below node x (a leaf if leaf)
+// with lo < key < hi, as sumRange.
+func (j *jobs) sumBelow(x int32, leaf bool, lo, hi key, acc *sums) {
+	if leaf {
+		l := &j.leaves[x]
+		for i := range l.n {
+			if k := l.items[i].key(); lo.less(k) && k.less(hi) {
+				*acc = acc.add(l.items[i].sums())
+			}
+		}
+		return
+	}
+	n := &j.tree[x]
+	for i := range n.n {
+		it := &n.items[i]
+		switch {
+		case !lo.less(it.last): // at or before lo
+		case !it.first.less(hi): // at or after hi
+			return
+		case lo.less(it.first) && it.last.less(hi): // wholly in range
+			*acc = acc.add(it.s)
+		default:
+			j.sumBelow(it.kid, n.leafKids, lo, hi, acc)
+		}
+	}
 }
 
 // search returns the first job x at which found(before, key(x)) holds —

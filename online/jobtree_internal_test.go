@@ -80,9 +80,9 @@ func bruteKey(r *rand.Rand, j *jobs, order []int32) key {
 // keys, to a neighbour's key (ties, moves of one place) and across
 // classes, held counts — and checks the tree after every event
 // (checkTree), and every seventh event each query against brute force on
-// the jobs in key order: searchThrough over a random range, search,
-// find for every probe mode, constant and per unit, first and last, and
-// levelClass (Classes).
+// the jobs in key order: searchThrough and sumRange over a random range,
+// firstOver (one class), search, find for every probe mode, constant and
+// per unit, first and last, and levelClass (Classes).
 func TestJobsBruteForce(t *testing.T) {
 	t.Parallel()
 	seeds, steps := uint64(16), 3000
@@ -151,8 +151,29 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 	if gotX != wantX || gotS != wantS {
 		t.Fatalf("seed %d step %d: searchThrough(%v, %v, ΣV ≥ %v) = %d %+v, want %d %+v", seed, step, lo, hi, thr, gotX, gotS, wantX, wantS)
 	}
-	if s := j.sumRange(lo, hi); s != wantS && wantX == none {
-		t.Fatalf("seed %d step %d: sumRange(%v, %v) = %+v, want %+v", seed, step, lo, hi, s, wantS)
+	var inRange sums
+	for _, id := range order {
+		if in(id, lo, hi) {
+			inRange = inRange.add(j.own(id))
+		}
+	}
+	if s := j.sumRange(lo, hi); s != inRange {
+		t.Fatalf("seed %d step %d: sumRange(%v, %v) = %+v, want %+v", seed, step, lo, hi, s, inRange)
+	}
+	if !j.ends { // one class: c·T > x is monotone along the order (Fair's m₁)
+		c, x := []float64{1, 1.5, 3}[r.IntN(3)], float64(r.IntN(1600))-1
+		gotX, gotS = j.firstOver(c, x)
+		wantX, wantS = int32(none), sums{}
+		for _, id := range order {
+			if c*j.nodes[id].t > x {
+				wantX = id
+				break
+			}
+			wantS = wantS.add(j.own(id))
+		}
+		if gotX != wantX || gotS != wantS {
+			t.Fatalf("seed %d step %d: firstOver(%v, %v) = %d %+v, want %d %+v", seed, step, c, x, gotX, gotS, wantX, wantS)
+		}
 	}
 	// A test monotone along the order: enough active jobs before, or a
 	// class from gthr on.
