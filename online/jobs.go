@@ -291,53 +291,56 @@ func (j *jobs) jobOf(id int32) jbJob {
 	return jb
 }
 
-// blank is an item over no job: the bounds' identities.
-func blank(kid int32) jbItem {
-	return jbItem{kid: kid, minHeld: heldNone.lo, maxHeld: heldNone.hi, minPlus: everything, minHold: everything, maxHold: nothing}
-}
-
 // summarize is node x's item in its parent (x a leaf if leaf): its first
 // and last keys, its items' sums added in order, the bounds over them and,
 // for Classes, its last class start (at an item's first job when the item
-// before ends in another class, or inside an item). O(jbWidth).
+// before ends in another class, or inside an item). The fold runs on
+// local variables, the item written once. O(jbWidth).
 func (j *jobs) summarize(x int32, leaf bool) jbItem {
-	it := blank(x)
+	var s sums
+	minHeld, maxHeld := heldNone.lo, heldNone.hi
+	minPlus, minHold, maxHold := everything, everything, nothing
+	idle, start := false, false
+	var startW, startSlope float64
+	var first, last key
 	if leaf {
 		l := &j.leaves[x]
-		it.first, it.last = l.items[0].key(), l.items[l.n-1].key()
+		first, last = l.items[0].key(), l.items[l.n-1].key()
 		for k := range l.n {
 			c := &l.items[k]
 			if j.ends && k > 0 && l.items[k-1].class != c.class {
-				it.start, it.startW, it.startSlope = true, it.s.sumW, slope(c.class)
+				start, startW, startSlope = true, s.sumW, slope(c.class)
 			}
-			it.s = it.s.add(c.sums())
+			s = s.add(c.sums())
 			if c.t > 0 {
-				it.minHeld, it.maxHeld = min(it.minHeld, c.held), max(it.maxHeld, c.held)
-				it.minPlus, it.minHold, it.maxHold = min(it.minPlus, c.plus), min(it.minHold, c.hold), max(it.maxHold, c.hold)
+				minHeld, maxHeld = min(minHeld, c.held), max(maxHeld, c.held)
+				minPlus, minHold, maxHold = min(minPlus, c.plus), min(minHold, c.hold), max(maxHold, c.hold)
 			} else {
-				it.idle = it.idle || c.held > 0
+				idle = idle || c.held > 0
 			}
 		}
-		return it
-	}
-	n := &j.tree[x]
-	it.first, it.last = n.items[0].first, n.items[n.n-1].last
-	for k := range n.n {
-		c := &n.items[k]
-		if j.ends {
-			if k > 0 && n.items[k-1].last.class != c.first.class {
-				it.start, it.startW, it.startSlope = true, it.s.sumW, slope(c.first.class)
+	} else {
+		n := &j.tree[x]
+		first, last = n.items[0].first, n.items[n.n-1].last
+		for k := range n.n {
+			c := &n.items[k]
+			if j.ends {
+				if k > 0 && n.items[k-1].last.class != c.first.class {
+					start, startW, startSlope = true, s.sumW, slope(c.first.class)
+				}
+				if c.start {
+					start, startW, startSlope = true, s.sumW+c.startW, c.startSlope
+				}
 			}
-			if c.start {
-				it.start, it.startW, it.startSlope = true, it.s.sumW+c.startW, c.startSlope
-			}
+			s = s.add(c.s)
+			minHeld, maxHeld = min(minHeld, c.minHeld), max(maxHeld, c.maxHeld)
+			minPlus, minHold, maxHold = min(minPlus, c.minPlus), min(minHold, c.minHold), max(maxHold, c.maxHold)
+			idle = idle || c.idle
 		}
-		it.s = it.s.add(c.s)
-		it.minHeld, it.maxHeld = min(it.minHeld, c.minHeld), max(it.maxHeld, c.maxHeld)
-		it.minPlus, it.minHold, it.maxHold = min(it.minPlus, c.minPlus), min(it.minHold, c.minHold), max(it.maxHold, c.maxHold)
-		it.idle = it.idle || c.idle
 	}
-	return it
+	return jbItem{s: s, first: first, last: last, kid: x,
+		minHeld: minHeld, maxHeld: maxHeld, minPlus: minPlus, minHold: minHold, maxHold: maxHold, idle: idle,
+		start: start, startW: startW, startSlope: startSlope}
 }
 
 // indexIn is the item of inner node p whose kid is x, which must be
