@@ -284,10 +284,9 @@ func (c *Classes) refresh() {
 	g := c.levelClass(func(w, a float64) bool { return a < 0 || w/math.Sqrt(a) >= slots })
 	start, end := classKeys(g)
 	c.g, c.rootSlope = g, math.Sqrt(slope(g))
-	c.before = c.sumRange(keyFirst, start)
-	// Class g's own sums, taken over the class alone (not as a difference
-	// of prefixes, which would cancel).
-	c.group = c.sumRange(start, end)
+	// The classes before g, and class g's own sums, taken over the class
+	// alone (not as a difference of prefixes, which would cancel).
+	c.before, c.group = c.sumsAround(start, end)
 	atLevel := c.before.sumW / c.rootSlope
 	switch {
 	case c.before.sumW == 0 || (slots > atLevel && slots <= atLevel+c.group.sumV):

@@ -756,23 +756,29 @@ func (j *jobs) firstOver(c, x float64) (int32, sums) {
 	return none, acc
 }
 
-// sumRange is the sums of the jobs with lo < key < hi, each item wholly in
-// the range added whole, in order: searchThrough's sums for a test that
-// never holds, without its calls. O(jbWidth · depth).
-func (j *jobs) sumRange(lo, hi key) sums {
-	var acc sums
-	j.sumBelow(j.root, j.height == 1, lo, hi, &acc)
-	return acc
+// sumsAround returns the sums of the jobs with key < b and of those with
+// b < key < e, for b ≤ e: in one descent, each item wholly on one side of
+// b, and before e, added whole, in order (as searchThrough adds the items
+// of a range, bit for bit); only the items straddling b or e are entered.
+// O(jbWidth · depth).
+func (j *jobs) sumsAround(b, e key) (before, in sums) {
+	j.sumBelow(j.root, j.height == 1, b, e, &before, &in)
+	return before, in
 }
 
-// sumBelow adds to acc the sums of the jobs below node x (a leaf if leaf)
-// with lo < key < hi, as sumRange.
-func (j *jobs) sumBelow(x int32, leaf bool, lo, hi key, acc *sums) {
+// sumBelow is sumsAround below node x (a leaf if leaf), adding to before
+// and in.
+func (j *jobs) sumBelow(x int32, leaf bool, b, e key, before, in *sums) {
 	if leaf {
 		l := &j.leaves[x]
 		for i := range l.n {
-			if k := l.items[i].key(); lo.less(k) && k.less(hi) {
-				*acc = acc.add(l.items[i].sums())
+			switch k := l.items[i].key(); {
+			case k.less(b):
+				*before = before.add(l.items[i].sums())
+			case !k.less(e):
+				return
+			case b.less(k):
+				*in = in.add(l.items[i].sums())
 			}
 		}
 		return
@@ -781,13 +787,14 @@ func (j *jobs) sumBelow(x int32, leaf bool, lo, hi key, acc *sums) {
 	for i := range n.n {
 		it := &n.items[i]
 		switch {
-		case !lo.less(it.last): // at or before lo
-		case !it.first.less(hi): // at or after hi
+		case it.last.less(b): // wholly before b
+			*before = before.add(it.s)
+		case !it.first.less(e): // at or after e
 			return
-		case lo.less(it.first) && it.last.less(hi): // wholly in range
-			*acc = acc.add(it.s)
+		case b.less(it.first) && it.last.less(e): // wholly between
+			*in = in.add(it.s)
 		default:
-			j.sumBelow(it.kid, n.leafKids, lo, hi, acc)
+			j.sumBelow(it.kid, n.leafKids, b, e, before, in)
 		}
 	}
 }

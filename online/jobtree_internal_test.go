@@ -80,7 +80,7 @@ func bruteKey(r *rand.Rand, j *jobs, order []int32) key {
 // keys, to a neighbour's key (ties, moves of one place) and across
 // classes, held counts — and checks the tree after every event
 // (checkTree), and every seventh event each query against brute force on
-// the jobs in key order: searchThrough and sumRange over a random range,
+// the jobs in key order: searchThrough and sumsAround over a random range,
 // firstOver (one class), search, find for every probe mode, constant and
 // per unit, first and last, and levelClass (Classes).
 func TestJobsBruteForce(t *testing.T) {
@@ -151,14 +151,20 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 	if gotX != wantX || gotS != wantS {
 		t.Fatalf("seed %d step %d: searchThrough(%v, %v, ΣV ≥ %v) = %d %+v, want %d %+v", seed, step, lo, hi, thr, gotX, gotS, wantX, wantS)
 	}
-	var inRange sums
+	b, e := lo, hi // sumsAround's ends, in order
+	if e.less(b) {
+		b, e = e, b
+	}
+	var beforeB, inRange sums
 	for _, id := range order {
-		if in(id, lo, hi) {
+		if k := j.keyOf(id); k.less(b) {
+			beforeB = beforeB.add(j.own(id))
+		} else if in(id, b, e) {
 			inRange = inRange.add(j.own(id))
 		}
 	}
-	if s := j.sumRange(lo, hi); s != inRange {
-		t.Fatalf("seed %d step %d: sumRange(%v, %v) = %+v, want %+v", seed, step, lo, hi, s, inRange)
+	if gb, gi := j.sumsAround(b, e); gb != beforeB || gi != inRange {
+		t.Fatalf("seed %d step %d: sumsAround(%v, %v) = %+v, %+v; want %+v, %+v", seed, step, b, e, gb, gi, beforeB, inRange)
 	}
 	if !j.ends { // one class: c·T > x is monotone along the order (Fair's m₁)
 		c, x := []float64{1, 1.5, 3}[r.IntN(3)], float64(r.IntN(1600))-1
