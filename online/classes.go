@@ -301,9 +301,7 @@ func (c *Classes) refresh() {
 			// Algorithm 1's cut: the first job of the class at which the
 			// virtual sizes so far reach what the class shares.
 			var before sums
-			c.cut, before = c.searchThrough(start, end, func(through sums, _ key) bool {
-				return through.sumV >= c.share
-			})
+			c.cut, before = c.reachV(start, end, c.share)
 			if c.cut != none {
 				c.left = min(c.nodes[c.cut].v, c.share-before.sumV)
 			}

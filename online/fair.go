@@ -242,28 +242,17 @@ func (f *Fair) refresh() {
 	f.caseOne = slots <= (aboveV+float64(before1.count)*floor)*(1+hopper.CaseTolerance)
 	if f.caseOne {
 		// The fill: the first job at which the top-ups Σ max{0, c·T − f}
-		// through it reach S − N·f.
-		extra := slots - float64(all.count)*floor
-		topups := func(through sums) float64 {
-			return max(0, c*(through.sumT-before1.sumT)-floor*float64(through.count-before1.count))
-		}
-		// Jobs before m₁ have no top-up: a prefix that ends before it sums 0.
-		m1Key := f.keyOrLast(m1)
-		beforeM1 := func(k key) bool { return k.less(m1Key) }
+		// through it reach S − N·f (jobs before m₁ have none).
+		t := fillTest{m1: f.keyOrLast(m1), base: before1, c: c, floor: floor, extra: slots - float64(all.count)*floor}
 		var before sums
-		f.cut, before = f.searchThrough(keyFirst, keyLast, func(through sums, k key) bool {
-			if beforeM1(k) {
-				return 0 >= extra
-			}
-			return topups(through) >= extra
-		})
+		f.cut, before = f.fill(&t)
 		switch {
 		case f.cut == none:
-			f.scale = slots / (float64(all.count)*floor + topups(all))
-		case beforeM1(f.keyOf(f.cut)):
-			f.left = extra
+			f.scale = slots / (float64(all.count)*floor + t.topups(all))
+		case f.keyOf(f.cut).less(t.m1):
+			f.left = t.extra
 		default:
-			f.left = extra - topups(before)
+			f.left = t.extra - t.topups(before)
 		}
 		return
 	}

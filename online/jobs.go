@@ -659,31 +659,31 @@ func (j *jobs) own(x int32) sums {
 // all is the sums over every job held.
 func (j *jobs) all() sums { return j.total }
 
-// The searches. A found function is monotone along the order (false, then
-// true), so a descent tests it once per item, at the item's last job (or
+// The searches. Each tests a condition monotone along the order (false,
+// then true), so a descent tests it once per item, at the item's last job (or
 // the next item's first) with the sums up to there taken from the items
 // before: O(jbWidth · depth). The sums below a node, added one item at a
 // time, may round a hair differently from its parent's item for it, so a
 // descent into an item whose test held takes the item's last job (or the
 // parent's next first job) if no test below holds.
 
-// searchThrough returns the first job x with lo < key(x) < hi at which
-// found(through, key(x)) holds — through the sums of the jobs in that range
-// up to and including x — with the sums of the range's jobs before x; or
-// none and the sums of every job in the range. Items wholly in the range
-// are tested whole; at most two items per level straddle its ends.
+// reachV returns the first job x with lo < key(x) < hi at which the ΣV
+// of the jobs in that range up to and including x reaches v — Classes'
+// Algorithm-1 cut — with the ΣV of the range's jobs before x; or none and
+// the sums of every job in the range. Items wholly in the range are tested
+// whole; at most two items per level straddle its ends.
 // O(jbWidth · depth).
-func (j *jobs) searchThrough(lo, hi key, found func(through sums, k key) bool) (int32, sums) {
+func (j *jobs) reachV(lo, hi key, v float64) (int32, sums) {
 	var acc sums
-	x := j.through(j.root, j.height == 1, lo, hi, found, false, &acc)
+	x := j.through(j.root, j.height == 1, lo, hi, v, false, &acc)
 	return x, acc
 }
 
-// through is searchThrough below node x (a leaf if leaf), acc the sums of
-// the range's jobs before it (advanced past the items passed); forced: x's
+// through is reachV below node x (a leaf if leaf), acc the sums of the
+// range's jobs before it (advanced past the items passed); forced: x's
 // parent's test held, so x's last job is the answer if no test holds
 // below.
-func (j *jobs) through(x int32, leaf bool, lo, hi key, found func(sums, key) bool, forced bool, acc *sums) int32 {
+func (j *jobs) through(x int32, leaf bool, lo, hi key, v float64, forced bool, acc *sums) int32 {
 	if leaf {
 		l := &j.leaves[x]
 		for i := range l.n {
@@ -696,7 +696,7 @@ func (j *jobs) through(x int32, leaf bool, lo, hi key, found func(sums, key) boo
 				break // at or after hi
 			}
 			through := acc.add(jb.sums())
-			if found(through, k) || forced && i == l.n-1 {
+			if through.sumV >= v || forced && i == l.n-1 {
 				return jb.kid
 			}
 			*acc = through
@@ -714,13 +714,13 @@ func (j *jobs) through(x int32, leaf bool, lo, hi key, found func(sums, key) boo
 		}
 		if lo.less(it.first) && it.last.less(hi) { // wholly in range
 			through := acc.add(it.s)
-			if found(through, it.last) || forced && i == n.n-1 {
-				return j.through(it.kid, n.leafKids, keyFirst, keyLast, found, true, acc)
+			if through.sumV >= v || forced && i == n.n-1 {
+				return j.through(it.kid, n.leafKids, keyFirst, keyLast, v, true, acc)
 			}
 			*acc = through
 			continue
 		}
-		if y := j.through(it.kid, n.leafKids, lo, hi, found, false, acc); y != none {
+		if y := j.through(it.kid, n.leafKids, lo, hi, v, false, acc); y != none {
 			return y
 		}
 	}
@@ -729,9 +729,9 @@ func (j *jobs) through(x int32, leaf bool, lo, hi key, found func(sums, key) boo
 
 // firstOver returns the first job with c·T > x, a test on the key alone,
 // and the sums of the jobs before it, or none and the sums of every job:
-// searchThrough(keyFirst, keyLast, c·T > x)'s answer, without its calls.
-// The test is exact at an item's last key, so the item it holds at holds
-// its answer (no fallback). O(jbWidth · depth).
+// the descent of the searches on the whole order, the test on the item's
+// last key: exact there, so the item it holds at holds its answer (no
+// fallback). O(jbWidth · depth).
 func (j *jobs) firstOver(c, x float64) (int32, sums) {
 	var acc sums
 	y := j.root
@@ -756,10 +756,66 @@ func (j *jobs) firstOver(c, x float64) (int32, sums) {
 	return none, acc
 }
 
+// A fillTest is Fair's case-1 fill as a test on the sums through a job:
+// false before m₁'s key (those jobs have no top-up: the test is 0 ≥
+// extra, false for extra > 0), else the top-ups Σ max{0, c·T − f} after
+// the sums before m₁ (base), max{0, c·(ΣT − base ΣT) − f·(N − base N)},
+// reach extra.
+type fillTest struct {
+	m1              key
+	base            sums
+	c, floor, extra float64
+}
+
+// holds is the test at key k with the sums through its job.
+func (t *fillTest) holds(through sums, k key) bool {
+	if k.less(t.m1) {
+		return 0 >= t.extra
+	}
+	return t.topups(through) >= t.extra
+}
+
+// topups is the top-ups of the jobs after m₁ up to the sums through.
+func (t *fillTest) topups(through sums) float64 {
+	return max(0, t.c*(through.sumT-t.base.sumT)-t.floor*float64(through.count-t.base.count))
+}
+
+// fill returns the first job at which t holds, with the sums before it,
+// or none and the sums of every job: reachV's descent, fallback included,
+// on the whole order, with t's test. O(jbWidth · depth).
+func (j *jobs) fill(t *fillTest) (int32, sums) {
+	var acc sums
+	x, forced := j.root, false
+	for leaf := j.height == 1; !leaf; {
+		n := &j.tree[x]
+		i := 0
+		for ; i < n.n; i++ {
+			through := acc.add(n.items[i].s)
+			if t.holds(through, n.items[i].last) || forced && i == n.n-1 {
+				break
+			}
+			acc = through
+		}
+		if i == n.n {
+			return none, acc
+		}
+		x, leaf, forced = n.items[i].kid, n.leafKids, true
+	}
+	l := &j.leaves[x]
+	for i := range l.n {
+		through := acc.add(l.items[i].sums())
+		if t.holds(through, l.items[i].key()) || forced && i == l.n-1 {
+			return l.items[i].kid, acc
+		}
+		acc = through
+	}
+	return none, acc
+}
+
 // sumsAround returns the sums of the jobs with key < b and of those with
 // b < key < e, for b ≤ e: in one descent, each item wholly on one side of
-// b, and before e, added whole, in order (as searchThrough adds the items
-// of a range, bit for bit); only the items straddling b or e are entered.
+// b, and before e, added whole, in order (as reachV adds the items of a
+// range); only the items straddling b or e are entered.
 // O(jbWidth · depth).
 func (j *jobs) sumsAround(b, e key) (before, in sums) {
 	j.sumBelow(j.root, j.height == 1, b, e, &before, &in)

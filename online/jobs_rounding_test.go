@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestSearchThroughRounding: searchThrough's descent enters the item at
+// TestReachVRounding: reachV's descent enters the item at
 // whose last job the root's test held and, if no test below holds — the
 // item's jobs, added one by one, may stay a hair below the item's sum
 // by rounding — answers the item's last job (the fallback), never none.
@@ -14,7 +14,7 @@ import (
 // it; the answer must be the first job of item k at which the sums before
 // the item plus its jobs, one by one, reach it, else the item's last job;
 // some trials must reach the fallback.
-func TestSearchThroughRounding(t *testing.T) {
+func TestReachVRounding(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 11))
 	fallbacks := 0
@@ -45,9 +45,9 @@ func TestSearchThroughRounding(t *testing.T) {
 		if !reached {
 			fallbacks++
 		}
-		got, _ := j.searchThrough(keyFirst, keyLast, func(through sums, _ key) bool { return through.sumT >= x })
+		got, _ := j.reachV(keyFirst, keyLast, x) // v = T: ΣV = ΣT
 		if got != want {
-			t.Fatalf("trial %d: item %d of %d, ΣT through it %v: searchThrough %d, want %d (fallback %v)", trial, k, r.n, x, got, want, !reached)
+			t.Fatalf("trial %d: item %d of %d, ΣT through it %v: reachV %d, want %d (fallback %v)", trial, k, r.n, x, got, want, !reached)
 		}
 	}
 	if fallbacks == 0 {

@@ -80,9 +80,9 @@ func bruteKey(r *rand.Rand, j *jobs, order []int32) key {
 // keys, to a neighbour's key (ties, moves of one place) and across
 // classes, held counts — and checks the tree after every event
 // (checkTree), and every seventh event each query against brute force on
-// the jobs in key order: searchThrough and sumsAround over a random range,
-// firstOver (one class), search, find for every probe mode, constant and
-// per unit, first and last, and levelClass (Classes).
+// the jobs in key order: reachV and sumsAround over a random range,
+// firstOver and fill (one class), search, find for every probe mode,
+// constant and per unit, first and last, and levelClass (Classes).
 func TestJobsBruteForce(t *testing.T) {
 	t.Parallel()
 	seeds, steps := uint64(16), 3000
@@ -135,7 +135,7 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 	in := func(id int32, lo, hi key) bool { k := j.keyOf(id); return lo.less(k) && k.less(hi) }
 	lo, hi := bruteKey(r, j, order), bruteKey(r, j, order)
 	thr := float64(r.IntN(200))
-	gotX, gotS := j.searchThrough(lo, hi, func(s sums, _ key) bool { return s.sumV >= thr })
+	gotX, gotS := j.reachV(lo, hi, thr)
 	wantX, wantS := int32(none), sums{}
 	for _, id := range order {
 		if !in(id, lo, hi) {
@@ -149,7 +149,7 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 		wantS = through
 	}
 	if gotX != wantX || gotS != wantS {
-		t.Fatalf("seed %d step %d: searchThrough(%v, %v, ΣV ≥ %v) = %d %+v, want %d %+v", seed, step, lo, hi, thr, gotX, gotS, wantX, wantS)
+		t.Fatalf("seed %d step %d: reachV(%v, %v, %v) = %d %+v, want %d %+v", seed, step, lo, hi, thr, gotX, gotS, wantX, wantS)
 	}
 	b, e := lo, hi // sumsAround's ends, in order
 	if e.less(b) {
@@ -179,6 +179,23 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 		}
 		if gotX != wantX || gotS != wantS {
 			t.Fatalf("seed %d step %d: firstOver(%v, %v) = %d %+v, want %d %+v", seed, step, c, x, gotX, gotS, wantX, wantS)
+		}
+		// Fair's fill from that m₁, floor x (so the top-ups grow after
+		// it): the brute force on the order (integer sums: the fallback
+		// never taken).
+		ft := fillTest{m1: j.keyOrLast(wantX), base: wantS, c: c, floor: x, extra: float64(r.IntN(400)) - 1}
+		gotX, gotS = j.fill(&ft)
+		wantX, wantS = int32(none), sums{}
+		for _, id := range order {
+			through := wantS.add(j.own(id))
+			if ft.holds(through, j.keyOf(id)) {
+				wantX = id
+				break
+			}
+			wantS = through
+		}
+		if gotX != wantX || gotS != wantS {
+			t.Fatalf("seed %d step %d: fill(%+v) = %d %+v, want %d %+v", seed, step, ft, gotX, gotS, wantX, wantS)
 		}
 	}
 	// A test monotone along the order: enough active jobs before, or a
@@ -260,7 +277,7 @@ func bruteIs(r *jobNode, p probe) bool {
 // TestJobsForcedFallbacks: a descent enters an item because its test held
 // on the parent's sums, and adding the item's own items one at a time
 // onto the sums before it rounds below the threshold, so no test below
-// holds: then the entered item's last job (searchThrough), its last class
+// holds: then the entered item's last job (reachV), its last class
 // start (levelClass), is taken. 600 jobs of T = i+1 arrive in order, which
 // makes three levels; the tree's shape depends only on the keys' order,
 // so a first build with every job alike gives it: Y, the root's second
@@ -272,7 +289,7 @@ func bruteIs(r *jobNode, p probe) bool {
 // and 1 + 2^−52 ≥ the threshold, but 1 + 2^−53 rounds to 1 (ties to even)
 // inside Y. So levelClass must still answer 1.25 — entering Y's leaf B by
 // the start inside it (the node's last start, forced), then B's start
-// between jobs m and m+1 (forced) — and searchThrough must answer a job at
+// between jobs m and m+1 (forced) — and reachV must answer a job at
 // or after m, with only jobs of v below one ulp of 1 between (Y's last
 // job, by the rule), and the sums before it 1.
 func TestJobsForcedFallbacks(t *testing.T) {
@@ -314,9 +331,9 @@ func TestJobsForcedFallbacks(t *testing.T) {
 	if g := j.levelClass(func(w, _ float64) bool { return w >= threshold }); g != 1.25 {
 		t.Errorf("levelClass(Σw ≥ 1 + 2^-52) = %v, want 1.25 (the class whose end first reaches it)", g)
 	}
-	x, before := j.searchThrough(keyFirst, keyLast, func(s sums, _ key) bool { return s.sumV >= threshold })
+	x, before := j.reachV(keyFirst, keyLast, threshold)
 	if x == none || j.keyOf(x).less(j.keyOf(m)) || before.sumV != 1 {
-		t.Fatalf("searchThrough(ΣV ≥ 1 + 2^-52) = job %d, ΣV before %v; want job %d or after, ΣV before 1", x, before.sumV, m)
+		t.Fatalf("reachV(ΣV ≥ 1 + 2^-52) = job %d, ΣV before %v; want job %d or after, ΣV before 1", x, before.sumV, m)
 	}
 	for id := m + 1; id < x; id++ {
 		if j.nodes[id].v >= math.Ldexp(1, -52) {
@@ -324,6 +341,6 @@ func TestJobsForcedFallbacks(t *testing.T) {
 		}
 	}
 	if x != yLast {
-		t.Errorf("searchThrough fell back to job %d, want Y's last job, %d", x, yLast)
+		t.Errorf("reachV fell back to job %d, want Y's last job, %d", x, yLast)
 	}
 }
