@@ -96,15 +96,16 @@ func (c *Classes) IDs() int {
 }
 
 // fields are a job's class and sums: class min(β, 2), w = T/√(β−1) (0 for
-// β ≥ 2), V = (2/β)·T (T for β ≥ 2), and the basis of its per-unit bounds
-// (w, or T for β ≥ 2: within a class, and across classes below 2, the
-// shares are proportional to it).
-func fields(t, beta float64) (class, w, v, u float64) {
+// β ≥ 2), V = (2/β)·T (T for β ≥ 2). The basis of its per-unit bounds is
+// w, or T for β ≥ 2 (basis: w is 0 there, and T/√(β−1) ≥ T > 0 below 2 for
+// T > 0): within a class, and across classes below 2, the shares are
+// proportional to it.
+func fields(t, beta float64) (class, w, v float64) {
 	if beta >= 2 {
-		return 2, 0, t, t
+		return 2, 0, t
 	}
 	w = t / math.Sqrt(beta-1)
-	return beta, w, 2 / beta * t, w
+	return beta, w, 2 / beta * t
 }
 
 // Add adds a job of remaining ≥ 0 tasks and tail index beta > 1, both
@@ -120,8 +121,8 @@ func (c *Classes) Add(remaining, beta float64) (int, error) {
 		return 0, err
 	}
 	c.fresh = false
-	class, w, v, u := fields(remaining+0, beta)
-	return int(c.add(class, remaining+0, w, v, u)), nil
+	class, w, v := fields(remaining+0, beta)
+	return int(c.add(class, remaining+0, w, v)), nil
 }
 
 // Update sets job id's remaining tasks and tail index. An error (an
@@ -135,12 +136,12 @@ func (c *Classes) Update(id int, remaining, beta float64) error {
 	if err := c.checkID(fn, id); err != nil {
 		return err
 	}
-	if err := c.checkJob(fn, id, remaining, beta, c.own(int32(id))); err != nil {
+	if err := c.checkJob(fn, id, remaining, beta, c.entryOf(int32(id)).sums()); err != nil {
 		return err
 	}
 	c.fresh = false
-	class, w, v, u := fields(remaining+0, beta)
-	c.set(int32(id), class, remaining+0, w, v, u)
+	class, w, v := fields(remaining+0, beta)
+	c.set(int32(id), class, remaining+0, w, v)
 	return nil
 }
 
@@ -408,7 +409,7 @@ func (c *Classes) checkJob(fn string, id int, remaining, beta float64, old sums)
 	if err := check.TailIndex(fn, id, "beta", beta); err != nil {
 		return err
 	}
-	_, w, _, _ := fields(remaining, beta)
+	_, w, _ := fields(remaining, beta)
 	all := c.all()
 	const maxSum = math.MaxFloat64 / 2
 	if all.sumT-old.sumT+remaining > maxSum || all.sumW-old.sumW+w > maxSum {

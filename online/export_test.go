@@ -208,15 +208,19 @@ func (j *jobs) checkTree() error {
 			var prev key
 			for k := range l.n {
 				id := l.items[k].kid
-				if id < 0 || int(id) >= len(j.nodes) || !j.nodes[id].live || j.nodes[id].leaf != x {
-					return got, nil, fmt.Errorf("job %d in leaf %d, not live there by its record", id, x)
+				if id < 0 || int(id) >= len(j.nodes) || len(j.leafOf) != len(j.nodes) || j.leafOf[id] != x {
+					return got, nil, fmt.Errorf("job %d in leaf %d, not there by leafOf", id, x)
 				}
 				r := j.nodes[id]
 				want := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: int64(r.held)}
 				kk := key{r.class, r.t, int64(id)}
 				item := jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: kk, last: kk, kid: id, minHeld: math.MaxInt64, maxHeld: math.MinInt64, minPlus: everything, minHold: everything, maxHold: nothing}
 				if r.t > 0 {
-					want.plus, want.hold = quotient(r.held+1, r.u), quotient(r.held, r.u)
+					u := r.w // the basis: w, or T where w is 0
+					if r.w == 0 {
+						u = r.t
+					}
+					want.plus, want.hold = quotient(r.held+1, u), quotient(r.held, u)
 					item.s.count = 1
 					item.minHeld, item.maxHeld = int64(r.held), int64(r.held)
 					item.minPlus, item.minHold, item.maxHold = want.plus, want.hold, want.hold
@@ -313,13 +317,13 @@ func (j *jobs) checkTree() error {
 	}
 	onFree := make([]bool, len(j.nodes))
 	for _, id := range j.free {
-		if id < 0 || int(id) >= len(j.nodes) || onFree[id] || j.nodes[id].live {
+		if id < 0 || int(id) >= len(j.nodes) || onFree[id] || j.leafOf[id] != none {
 			return fmt.Errorf("free id %d: in use, repeated or out of range", id)
 		}
 		onFree[id] = true
 	}
 	for id := range j.nodes {
-		if !j.nodes[id].live && (!onFree[id] || j.nodes[id] != (jobNode{leaf: none})) {
+		if j.leafOf[id] == none && (!onFree[id] || j.nodes[id] != (jobNode{})) {
 			return fmt.Errorf("id %d not in use: on the free list %v, record %+v", id, onFree[id], j.nodes[id])
 		}
 	}

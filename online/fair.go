@@ -102,7 +102,7 @@ func (f *Fair) Add(remaining float64) (int, error) {
 	}
 	f.fresh = false
 	t := remaining + 0
-	return int(f.add(0, t, t, f.c*t, t)), nil
+	return int(f.add(0, t, t, f.c*t)), nil
 }
 
 // Update sets job id's remaining tasks. An error (an
@@ -116,12 +116,12 @@ func (f *Fair) Update(id int, remaining float64) error {
 	if err := f.checkID(fn, id); err != nil {
 		return err
 	}
-	if err := f.checkCount(fn, id, remaining, f.nodes[id].t); err != nil {
+	if err := f.checkCount(fn, id, remaining, f.entryOf(int32(id)).t); err != nil {
 		return err
 	}
 	f.fresh = false
 	t := remaining + 0
-	f.set(int32(id), 0, t, t, f.c*t, t)
+	f.set(int32(id), 0, t, t, f.c*t)
 	return nil
 }
 

@@ -33,9 +33,10 @@ import (
 // far as the items change. Nothing allocates once the ids and the nodes
 // stop growing.
 type jobs struct {
-	nodes []jobNode // the jobs by id
-	free  []int32
-	n     int
+	nodes  []jobNode // the jobs by id
+	leafOf []int32   // each job's leaf by id (none for an id not in use)
+	free   []int32
+	n      int
 
 	leaves     []jbLeaf // the leaves by id
 	freeLeaves []int32
@@ -50,15 +51,24 @@ type jobs struct {
 	fresh bool    // the owner's cut-offs are valid: no event since its refresh
 }
 
-// A jobNode is what is kept of one job by its id: its class, T, held
-// slots, proportional weight w (T/√(β−1), or T), virtual size v (c·T),
-// the basis u of its per-unit bounds (a job's share, where proportional,
-// is k·u), and the leaf it sits in (none for an id not in use).
+// A jobNode is what is kept of one job by its id (zero for an id not in
+// use): its class, T, held slots, proportional weight w (T/√(β−1), or T;
+// 0 for Classes' class 2) and virtual size v (c·T). The basis u of its
+// per-unit bounds — a job's share, where proportional, is k·u — is w, or
+// T where w is 0 (basis). Its leaf is leafOf's: an event reads the job's
+// entry in its leaf, not this record, which the queries by id read.
 type jobNode struct {
 	class, t, held float64
-	w, v, u        float64
-	leaf           int32
-	live           bool
+	w, v           float64
+}
+
+// basis is the u of a job of T t and weight w: w, or t where w is 0
+// (Fair: w = T; Classes: w, or T for the class 2, whose w is 0).
+func basis(t, w float64) float64 {
+	if w == 0 {
+		return t
+	}
+	return w
 }
 
 // jbWidth is a node's capacity in items. A node other than the root holds
@@ -223,21 +233,33 @@ func (j *jobs) size(x int32, leaf bool) int {
 }
 
 // add takes an id (the last freed, else a new one) for a job of the given
-// class, T, weight, virtual size and basis u, and inserts it. O(log n).
-func (j *jobs) add(class, t, w, v, u float64) int32 {
-	id := takeID(&j.free, &j.nodes, jobNode{leaf: none})
-	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v, u: u, leaf: none, live: true}
+// class, T, weight and virtual size, and inserts it. O(log n).
+func (j *jobs) add(class, t, w, v float64) int32 {
+	id := takeID(&j.free, &j.nodes, jobNode{})
+	if int(id) == len(j.leafOf) {
+		j.leafOf = append(j.leafOf, none)
+	}
+	j.nodes[id] = jobNode{class: class, t: t, w: w, v: v}
 	j.n++
-	j.insert(id)
+	j.insert(entry(id, class, t, w, v, 0))
 	return id
 }
 
 // release removes id from the tree and frees it. O(log n).
 func (j *jobs) release(id int32) {
 	j.detach(id)
-	j.nodes[id] = jobNode{leaf: none}
+	j.nodes[id] = jobNode{}
 	j.free = append(j.free, id)
 	j.n--
+}
+
+// live reports whether id is in use.
+func (j *jobs) live(id int) bool { return id >= 0 && id < len(j.leafOf) && j.leafOf[id] != none }
+
+// entryOf is job id's entry in its leaf. O(jbWidth).
+func (j *jobs) entryOf(id int32) *jbJob {
+	x := j.leafOf[id]
+	return &j.leaves[x].items[j.jobIndex(x, id)]
 }
 
 // set changes id's class, T, weight, virtual size and basis: in place when
@@ -246,47 +268,50 @@ func (j *jobs) release(id int32) {
 // parent up (place), the two leaves' paths recomputed side by side
 // (fixPair) — or, when the old leaf is left short, rebalanced and the job
 // inserted from the root. O(jbWidth · depth).
-func (j *jobs) set(id int32, class, t, w, v, u float64) {
-	x := j.nodes[id].leaf
+// The events read the job's entry, held included, and write its record
+// without reading it.
+func (j *jobs) set(id int32, class, t, w, v float64) {
+	x := j.leafOf[id]
 	l := &j.leaves[x]
 	i := j.jobIndex(x, id)
-	k := key{class, t, int64(id)}
+	jb := entry(id, class, t, w, v, l.items[i].held)
 	r := &j.nodes[id]
-	r.class, r.t, r.w, r.v, r.u = class, t, w, v, u
-	if i > 0 && i < l.n-1 && l.items[i-1].key().less(k) && k.less(l.items[i+1].key()) {
-		l.items[i] = j.jobOf(id)
+	r.class, r.t, r.w, r.v = class, t, w, v
+	if k := jb.key(); i > 0 && i < l.n-1 && l.items[i-1].key().less(k) && k.less(l.items[i+1].key()) {
+		l.items[i] = jb
 		j.fixUp(x, true, false)
 		return
 	}
 	closeAt(&l.bnode, i)
 	if j.height > 1 && l.n < jbWidth/4 {
 		j.rebalance(x, true)
-		j.insert(id)
+		j.insert(jb)
 		return
 	}
 	from := l.parent
 	if j.height == 1 {
 		from = x
 	}
-	j.fixPair(x, j.place(id, from))
+	j.fixPair(x, j.place(jb, from))
 }
 
 // setHeld changes id's held slots, recomputing its path only as far as
 // the items change. O(log n).
 func (j *jobs) setHeld(id int32, held float64) {
 	j.nodes[id].held = held
-	x := j.nodes[id].leaf
-	j.leaves[x].items[j.jobIndex(x, id)] = j.jobOf(id)
+	x := j.leafOf[id]
+	e := &j.leaves[x].items[j.jobIndex(x, id)]
+	*e = entry(id, e.class, e.t, e.w, e.v, int64(held))
 	j.fixUp(x, true, true)
 }
 
-// jobOf is job id's entry in its leaf, from its record: its bounds held/u
-// and (held+1)/u for T > 0. O(1).
-func (j *jobs) jobOf(id int32) jbJob {
-	r := &j.nodes[id]
-	jb := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: int64(r.held)}
-	if r.t > 0 {
-		jb.plus, jb.hold = quotient(r.held+1, r.u), quotient(r.held, r.u)
+// entry is the leaf entry of job id of the given class, T, w, v and held:
+// its bounds held/u and (held+1)/u (u its basis) for T > 0. O(1).
+func entry(id int32, class, t, w, v float64, held int64) jbJob {
+	jb := jbJob{kid: id, class: class, t: t, w: w, v: v, held: held}
+	if t > 0 {
+		u := basis(t, w)
+		jb.plus, jb.hold = quotient(float64(held)+1, u), quotient(float64(held), u)
 	}
 	return jb
 }
@@ -402,7 +427,7 @@ func (j *jobs) relink(x int32, leaf bool, k int) {
 	if leaf {
 		l := &j.leaves[x]
 		for ; k < l.n; k++ {
-			j.nodes[l.items[k].kid].leaf = x
+			j.leafOf[l.items[k].kid] = x
 		}
 		return
 	}
@@ -491,11 +516,11 @@ func (j *jobs) split(x int32, leaf bool) int32 {
 	return y
 }
 
-// insert puts job id in the leaf its key falls in and recomputes the
+// insert puts entry jb in the leaf its key falls in and recomputes the
 // items on its path. O(jbWidth · depth).
-func (j *jobs) insert(id int32) { j.fixUp(j.place(id, j.root), true, false) }
+func (j *jobs) insert(jb jbJob) { j.fixUp(j.place(jb, j.root), true, false) }
 
-// place puts job id in the leaf its key falls in, splitting it if full,
+// place puts entry jb in the leaf its key falls in, splitting it if full,
 // and returns the leaf; the items above it are not yet recomputed (a
 // split's own are). The descent starts at inner node from (or the root
 // leaf), or the first node above it whose keys enclose the job's — after
@@ -506,8 +531,8 @@ func (j *jobs) insert(id int32) { j.fixUp(j.place(id, j.root), true, false) }
 // stale for the job's old leaf, the job taken out of it: a key between the
 // stale and the true bound still falls between the leaf's neighbours.)
 // O(jbWidth · depth).
-func (j *jobs) place(id, from int32) int32 {
-	k := j.keyOf(id)
+func (j *jobs) place(jb jbJob, from int32) int32 {
+	k := jb.key()
 	x := from
 	if j.height > 1 {
 		for x != j.root {
@@ -541,8 +566,8 @@ func (j *jobs) place(id, from int32) int32 {
 		i++
 	}
 	openAt(&l.bnode, i)
-	l.items[i] = j.jobOf(id)
-	j.nodes[id].leaf = x
+	l.items[i] = jb
+	j.leafOf[jb.kid] = x
 	return x
 }
 
@@ -567,9 +592,9 @@ func (j *jobs) fixPair(x, y int32) {
 // detach takes job id out of the tree, rebalancing its leaf and
 // recomputing the items above. O(jbWidth · depth).
 func (j *jobs) detach(id int32) {
-	x := j.nodes[id].leaf
+	x := j.leafOf[id]
 	closeAt(&j.leaves[x].bnode, j.jobIndex(x, id))
-	j.nodes[id].leaf = none
+	j.leafOf[id] = none
 	j.rebalance(x, true)
 }
 
@@ -644,16 +669,6 @@ type sums struct {
 
 func (s sums) add(o sums) sums {
 	return sums{s.count + o.count, s.sumT + o.sumT, s.sumW + o.sumW, s.sumV + o.sumV}
-}
-
-// own is job x's own sums.
-func (j *jobs) own(x int32) sums {
-	n := &j.nodes[x]
-	s := sums{sumT: n.t, sumW: n.w, sumV: n.v}
-	if n.t > 0 {
-		s.count = 1
-	}
-	return s
 }
 
 // all is the sums over every job held.
@@ -1171,18 +1186,20 @@ func (j *jobs) keyAfter(x int32) key {
 
 // checkID returns an error unless id is in use.
 func (j *jobs) checkID(fn string, id int) error {
-	if id < 0 || id >= len(j.nodes) || !j.nodes[id].live {
+	if !j.live(id) {
 		return check.Err(fn, id, "id", float64(id), "no job with this id (never added, or removed)")
 	}
 	return nil
 }
 
-// held is the slots job id holds, 0 for an id not in use.
+// held is the slots job id holds (from its entry: a scheduler asks it of
+// the job Next just found, whose leaf that search read), 0 for an id not
+// in use.
 func (j *jobs) heldOf(id int) int {
-	if id < 0 || id >= len(j.nodes) {
+	if !j.live(id) {
 		return 0
 	}
-	return int(j.nodes[id].held)
+	return int(j.entryOf(int32(id)).held)
 }
 
 // compare is the (class, T, id) order of ids a and b, ids not in use
@@ -1199,7 +1216,7 @@ func (j *jobs) compare(a, b int) int {
 }
 
 func (j *jobs) keyOrZero(id int) key {
-	if id < 0 || id >= len(j.nodes) || !j.nodes[id].live {
+	if !j.live(id) {
 		return key{0, 0, int64(id)}
 	}
 	return j.keyOf(int32(id))
@@ -1269,7 +1286,7 @@ func (j *jobs) snapshot(dst []float64, share func(int32) float64) []float64 {
 	dst = dst[:n]
 	for id := range dst {
 		dst[id] = 0
-		if j.nodes[id].live {
+		if j.leafOf[id] != none {
 			dst[id] = share(int32(id))
 		}
 	}

@@ -22,7 +22,7 @@ func TestReachVRounding(t *testing.T) {
 		j := newJobs(1, false)
 		for range 40 {
 			v := 0.1 + 7*rng.Float64()
-			j.add(0, v, v, v, v)
+			j.add(0, v, v, v)
 		}
 		if j.depth() != 2 {
 			t.Fatalf("trial %d: 40 jobs at depth %d", trial, j.depth())
@@ -81,7 +81,7 @@ func TestLevelClassRounding(t *testing.T) {
 			g := classes[rng.IntN(len(classes))]
 			v := 0.1 + 7*rng.Float64()
 			w := v / math.Sqrt(g-1)
-			j.add(g, v, w, 2/g*v, w)
+			j.add(g, v, w, 2/g*v)
 		}
 		r := &j.tree[j.root]
 		var ks []int

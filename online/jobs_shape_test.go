@@ -131,7 +131,7 @@ func TestJobsMoveInPlace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	leaf := f.nodes[0].leaf
+	leaf := f.leafOf[0]
 	if got := f.leafSizes(); !slices.Equal(got, []int{4, 9}) || f.leaves[leaf].n != 4 {
 		t.Fatalf("leaves %v, job 0's of %d; want [4 9], 4", got, f.leaves[leaf].n)
 	}
@@ -150,8 +150,8 @@ func TestJobsMoveInPlace(t *testing.T) {
 			t.Fatalf("Update(%d, %v): %d nodes in use, %d before", u.id, u.t, got, nodes)
 		}
 		for id := range 4 {
-			if f.nodes[id].leaf != leaf || f.leaves[leaf].items[id].kid != int32(id) {
-				t.Fatalf("Update(%d, %v): job %d moved (leaf %d, want %d at place %d)", u.id, u.t, id, f.nodes[id].leaf, leaf, id)
+			if f.leafOf[id] != leaf || f.leaves[leaf].items[id].kid != int32(id) {
+				t.Fatalf("Update(%d, %v): job %d moved (leaf %d, want %d at place %d)", u.id, u.t, id, f.leafOf[id], leaf, id)
 			}
 		}
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // The B+-tree of Fair and Classes (jobs.go) driven directly, against brute
-// force: the jobs' counts are whole numbers and w, v and u whole multiples
-// of them, so every sum is exact whatever its grouping, and the tree's
+// force: the jobs' counts are whole numbers and w and v (so u) whole
+// multiples of them, so every sum is exact whatever its grouping, and the tree's
 // answers must equal, bit for bit, a scan of the jobs sorted by key.
 
 // bruteOrder is the ids in use, sorted by key (slices.SortFunc on
@@ -17,7 +17,7 @@ import (
 func bruteOrder(j *jobs) []int32 {
 	var ids []int32
 	for id := range j.nodes {
-		if j.nodes[id].live {
+		if j.live(id) {
 			ids = append(ids, int32(id))
 		}
 	}
@@ -37,7 +37,7 @@ var bruteClasses = []float64{1.25, 1.5, 1.75, 2}
 
 // bruteJob draws a job: few distinct counts (ties), zeros, now and then a
 // large count; for Classes (ends) one of four classes, w 0 in class 2.
-func bruteJob(r *rand.Rand, ends bool) (class, t, w, v, u float64) {
+func bruteJob(r *rand.Rand, ends bool) (class, t, w, v float64) {
 	t = float64(r.IntN(6))
 	if r.IntN(10) == 0 {
 		t = float64(r.IntN(1000))
@@ -49,7 +49,17 @@ func bruteJob(r *rand.Rand, ends bool) (class, t, w, v, u float64) {
 	if class == 2 {
 		w = 0
 	}
-	return class, t, w, 3 * t, t + 1
+	return class, t, w, 3 * t
+}
+
+// own is job x's own sums, from its record.
+func (j *jobs) own(x int32) sums {
+	n := &j.nodes[x]
+	s := sums{sumT: n.t, sumW: n.w, sumV: n.v}
+	if n.t > 0 {
+		s.count = 1
+	}
+	return s
 }
 
 // bruteKey is a range end: a sentinel, a class's bounds, or a job's key or
@@ -105,16 +115,16 @@ func TestJobsBruteForce(t *testing.T) {
 				j.release(order[r.IntN(len(order))])
 			case op < 7:
 				id := order[r.IntN(len(order))]
-				class, tt, w, v, u := bruteJob(r, ends)
+				class, tt, w, v := bruteJob(r, ends)
 				if r.IntN(2) == 0 { // a neighbour's key: ties, and moves by one place
 					nb := order[r.IntN(len(order))]
 					class, tt = j.nodes[nb].class, j.nodes[nb].t
-					w, v, u = 2*tt, 3*tt, tt+1
+					w, v = 2*tt, 3*tt
 					if class == 2 {
 						w = 0
 					}
 				}
-				j.set(id, class, tt, w, v, u)
+				j.set(id, class, tt, w, v)
 			default:
 				j.setHeld(order[r.IntN(len(order))], float64(r.IntN(4)))
 			}
@@ -252,13 +262,17 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 
 // bruteIs is the probe's rule on one job, from its record (the probe's
 // doc): a job of 0 tasks is over its share exactly when it holds a slot,
-// and never short; an active one compares held, or held/u and (held+1)/u,
-// with the bound.
+// and never short; an active one compares held, or held/u and (held+1)/u
+// (u: w, or T where w is 0), with the bound.
 func bruteIs(r *jobNode, p probe) bool {
 	if r.t == 0 {
 		return p.mode == over && r.held > 0
 	}
-	held, hold, plus := r.held, quotient(r.held, r.u), quotient(r.held+1, r.u)
+	u := r.w
+	if u == 0 {
+		u = r.t
+	}
+	held, hold, plus := r.held, quotient(r.held, u), quotient(r.held+1, u)
 	switch {
 	case p.mode == over && p.perWeight:
 		return hold > p.r
@@ -309,7 +323,7 @@ func TestJobsForcedFallbacks(t *testing.T) {
 			case i > m:
 				class = 1.5
 			}
-			j.add(class, float64(i+1), w, w, 1)
+			j.add(class, float64(i+1), w, w)
 		}
 		if err := j.checkTree(); err != nil {
 			t.Fatal(err)

@@ -88,7 +88,7 @@ func (c *Classes) SnapshotSlots(dst []int) ([]int, error) {
 	c.betas = grown(c.betas, len(c.nodes))
 	for id := range c.nodes {
 		c.betas[id] = 2 // an id not in use: a job of 0 tasks, any β
-		if c.nodes[id].live {
+		if c.live(id) {
 			c.betas[id] = c.nodes[id].class
 		}
 	}
