@@ -689,16 +689,14 @@ func (j *jobs) all() sums { return j.total }
 // whole; at most two items per level straddle its ends.
 // O(jbWidth · depth).
 func (j *jobs) reachV(lo, hi key, v float64) (int32, sums) {
-	var acc sums
-	x := j.through(j.root, j.height == 1, lo, hi, v, false, &acc)
-	return x, acc
+	return j.through(j.root, j.height == 1, lo, hi, v, false, sums{})
 }
 
 // through is reachV below node x (a leaf if leaf), acc the sums of the
-// range's jobs before it (advanced past the items passed); forced: x's
-// parent's test held, so x's last job is the answer if no test holds
-// below.
-func (j *jobs) through(x int32, leaf bool, lo, hi key, v float64, forced bool, acc *sums) int32 {
+// range's jobs before it, returned advanced past the items passed;
+// forced: x's parent's test held, so x's last job is the answer if no
+// test holds below.
+func (j *jobs) through(x int32, leaf bool, lo, hi key, v float64, forced bool, acc sums) (int32, sums) {
 	if leaf {
 		l := &j.leaves[x]
 		for i := range l.n {
@@ -712,11 +710,11 @@ func (j *jobs) through(x int32, leaf bool, lo, hi key, v float64, forced bool, a
 			}
 			through := acc.add(jb.sums())
 			if through.sumV >= v || forced && i == l.n-1 {
-				return jb.kid
+				return jb.kid, acc
 			}
-			*acc = through
+			acc = through
 		}
-		return none
+		return none, acc
 	}
 	n := &j.tree[x]
 	for i := range n.n {
@@ -732,14 +730,15 @@ func (j *jobs) through(x int32, leaf bool, lo, hi key, v float64, forced bool, a
 			if through.sumV >= v || forced && i == n.n-1 {
 				return j.through(it.kid, n.leafKids, keyFirst, keyLast, v, true, acc)
 			}
-			*acc = through
+			acc = through
 			continue
 		}
-		if y := j.through(it.kid, n.leafKids, lo, hi, v, false, acc); y != none {
-			return y
+		var y int32
+		if y, acc = j.through(it.kid, n.leafKids, lo, hi, v, false, acc); y != none {
+			return y, acc
 		}
 	}
-	return none
+	return none, acc
 }
 
 // firstOver returns the first job with c·T > x, a test on the key alone,
@@ -833,41 +832,46 @@ func (j *jobs) fill(t *fillTest) (int32, sums) {
 // range); only the items straddling b or e are entered.
 // O(jbWidth · depth).
 func (j *jobs) sumsAround(b, e key) (before, in sums) {
-	j.sumBelow(j.root, j.height == 1, b, e, &before, &in)
+	before, in, _ = j.sumBelow(j.root, j.height == 1, b, e, sums{}, sums{})
 	return before, in
 }
 
-// sumBelow is sumsAround below node x (a leaf if leaf), adding to before
-// and in.
-func (j *jobs) sumBelow(x int32, leaf bool, b, e key, before, in *sums) {
+// sumBelow is sumsAround below node x (a leaf if leaf), before and in
+// returned with its jobs added, and whether it reached e (the rest of the
+// order is after it).
+func (j *jobs) sumBelow(x int32, leaf bool, b, e key, before, in sums) (sums, sums, bool) {
 	if leaf {
 		l := &j.leaves[x]
 		for i := range l.n {
 			switch k := l.items[i].key(); {
 			case k.less(b):
-				*before = before.add(l.items[i].sums())
+				before = before.add(l.items[i].sums())
 			case !k.less(e):
-				return
+				return before, in, true
 			case b.less(k):
-				*in = in.add(l.items[i].sums())
+				in = in.add(l.items[i].sums())
 			}
 		}
-		return
+		return before, in, false
 	}
 	n := &j.tree[x]
 	for i := range n.n {
 		it := &n.items[i]
 		switch {
 		case it.last.less(b): // wholly before b
-			*before = before.add(it.s)
+			before = before.add(it.s)
 		case !it.first.less(e): // at or after e
-			return
+			return before, in, true
 		case b.less(it.first) && it.last.less(e): // wholly between
-			*in = in.add(it.s)
+			in = in.add(it.s)
 		default:
-			j.sumBelow(it.kid, n.leafKids, b, e, before, in)
+			var done bool
+			if before, in, done = j.sumBelow(it.kid, n.leafKids, b, e, before, in); done {
+				return before, in, true
+			}
 		}
 	}
+	return before, in, false
 }
 
 // search returns the first job x at which found(before, key(x)) holds —
