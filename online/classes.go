@@ -26,11 +26,13 @@ import (
 // last keys, and each item keeps whether a class starts inside it, with Σw
 // before the last such start and that class's slope, so one descent finds
 // g, O(log n), and nothing is marked on the jobs (an event changes only
-// its own path). Class g's sums are taken over its key range, items
-// wholly inside added whole and at most two per level entered; Algorithm
-// 1's cut within it is one more descent over that range (O(log n)). A
-// job's share then follows from its class and its key against the cut's:
-// O(1).
+// its own path). The sums of the classes before g and class g's own are
+// taken in one descent (sumsAround: items wholly on one side of g's start,
+// and before its end, added whole, at most two per level entered), class
+// g's over its key range alone, not as a difference of prefixes;
+// Algorithm 1's cut within it is one more descent over that range
+// (reachV), O(log n). A job's share then follows from its class and its
+// key against the cut's: O(1).
 //
 // Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n);
 // SetSlots O(1); Target O(1) after the search (O(log n)), done
@@ -173,7 +175,9 @@ func (c *Classes) SetHeld(id, slots int) error {
 	return c.setHeldJob("online.Classes.SetHeld", id, slots)
 }
 
-// Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
+// Held is the slots job id holds (SetHeld), 0 for an id not in use: read
+// from the job's entry in its leaf, which a scheduler asking it of the job
+// Next just named finds in cache. O(1) (a scan of at most 16 entries).
 func (c *Classes) Held(id int) int {
 	if !c.made() {
 		return 0

@@ -22,14 +22,17 @@ import (
 // fill (the first job at which the top-ups Σ(c·T − f) after m₁ reach
 // S − N·f), and case 2's m₂ (the first job whose proportional share of
 // what the floors leave reaches f; tested with the sums before the job,
-// at the next item's first job). A job's share then follows from
-// comparing its key with the cut-offs': O(1).
+// at the next item's first job). m₁'s test reads the key alone
+// (firstOver) and the fill's is written into its descent (fill), neither a
+// call per item. A job's share then follows from comparing its key with
+// the cut-offs': O(1).
 //
 // Costs, n the jobs held: Add, Update, Remove, SetHeld O(log n);
-// SetSlots O(1); Target O(1) after at most three O(log n) descents, done
-// once after each batch of events (the first query after an event); Next
-// and Reclaim O(log n); Snapshot O(ids); Compare O(1). No method
-// allocates once the ids stop growing. Not safe for concurrent use (see the package doc).
+// SetSlots O(1); Target O(1) after two O(log n) descents (m₁, then the
+// fill or m₂), done once after each batch of events (the first query
+// after an event); Next and Reclaim O(log n); Snapshot O(ids); Compare
+// O(1). No method allocates once the ids stop growing. Not safe for
+// concurrent use (see the package doc).
 //
 // Next's rule (a job's share S_i as Target gives it): the first active job
 // in (T, id) order at least a whole slot short (held ≤ S_i − 1), else the
@@ -153,7 +156,9 @@ func (f *Fair) SetHeld(id, slots int) error {
 	return f.setHeldJob("online.Fair.SetHeld", id, slots)
 }
 
-// Held is the slots job id holds (SetHeld), 0 for an id not in use. O(1).
+// Held is the slots job id holds (SetHeld), 0 for an id not in use: read
+// from the job's entry in its leaf, which a scheduler asking it of the job
+// Next just named finds in cache. O(1) (a scan of at most 16 entries).
 func (f *Fair) Held(id int) int {
 	if !f.made() {
 		return 0
@@ -221,7 +226,7 @@ func (f *Fair) shareOf(x int32) float64 {
 	return hopper.Proportional(t, f.rest, f.share)
 }
 
-// refresh finds the cut-offs if an event came since the last query: three
+// refresh finds the cut-offs if an event came since the last query: two
 // descents, O(log n).
 func (f *Fair) refresh() {
 	if f.fresh {
