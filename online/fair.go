@@ -349,13 +349,20 @@ func quotientOf(k float64) ratio {
 
 // checkCount returns an error unless remaining is a count Add accepts for
 // job id whose current count is old: finite, ≥ 0, and keeping Σ c·T
-// finite.
+// finite with room for rounding. The tree adds ΣT in its own grouping,
+// which may come out above the total checked here (ΣT − old + remaining)
+// by up to about (n+2) units in the last place (n positive terms added in
+// any order are off by at most (n−1)·2⁻⁵³ relatively, and the check's own
+// two operations add two more); so the bound is MaxFloat64/(1 + (n+4)·2⁻⁵²)
+// for c·ΣT, not MaxFloat64 (whose check let c·ΣT overflow in the tree's
+// order: TestFairSumBound). A count within that sliver of the bound is
+// rejected though fairness.Allocate, summing in index order, may accept it.
 func (f *Fair) checkCount(fn string, id int, remaining, old float64) error {
 	if err := check.NonNegative(fn, id, "remaining", remaining); err != nil {
 		return err
 	}
-	if math.IsInf(f.c*(f.all().sumT-old+remaining), 0) {
-		return check.Err(fn, id, "remaining", remaining, "makes Σ c·T_i over the jobs overflow float64")
+	if !(f.c*(f.all().sumT-old+remaining) <= math.MaxFloat64/(1+float64(f.n+4)*0x1p-52)) {
+		return check.Err(fn, id, "remaining", remaining, "makes Σ c·T_i over the jobs overflow float64 (or come within rounding of it)")
 	}
 	return nil
 }
