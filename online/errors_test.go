@@ -400,15 +400,20 @@ func TestSnapshotSlotsDst(t *testing.T) {
 }
 
 // TestFairSumBound: Fair's bound on Σ c·T leaves room for the tree's own
-// rounding. Jobs whose counts add up to within a few units in the last
-// place of MaxFloat64/c — k jobs of about (MaxFloat64/c)/k, then counts
-// topping the sum up to the bound — are added; whatever Fair accepts, the
-// shares it gives must be finite and equal fairness.Allocate's on the same
-// counts (which must accept them too), within shareTol·S. Before the
-// margin, Fair accepted counts whose sum, added in the tree's grouping,
-// made c·ΣT overflow: 174 of these 20 000 streams ended with Snapshot
-// computed from an infinite ΣV. A rejection must be near the bound: the
-// counts held plus the rejected one at least (1 − 2⁻⁴⁰)·MaxFloat64/c.
+// rounding: Σ c·T_i at most MaxFloat64/(1 + 2⁻²⁰) (Add's doc), the limit
+// L of ΣT below. Jobs whose counts add up to within a few units in the
+// last place of an edge — L, or in every other trial MaxFloat64/c, where
+// c·ΣT overflows — are sent: k jobs of about edge/k, then Adds topping the
+// sum up to the edge, then Updates of random jobs topping it up again; whatever
+// Fair accepts, the shares it gives must be finite and equal
+// fairness.Allocate's on the same counts (which must accept them too),
+// within shareTol·S. Before the margin, Fair accepted counts whose sum,
+// added in the tree's grouping, made c·ΣT overflow: 174 of 20 000 such
+// streams ended with Snapshot computed from an infinite ΣV. A rejection
+// must be at the limit: the counts held (added here in index order) with
+// the job's old count replaced by the new one at least (1 − 2⁻⁴⁰)·L. An
+// Update to the same count or a smaller one, and Add(0), are accepted
+// however close to L the sum is (they cannot raise it).
 func TestFairSumBound(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -418,7 +423,7 @@ func TestFairSumBound(t *testing.T) {
 	}
 	const slots, beta, eps = 10.0, 1.5, 0.5
 	c := 2 / beta // the factor of β < 2 (hopper.Factor)
-	bound := math.MaxFloat64 / c
+	limit := math.MaxFloat64 / (1 + 0x1p-20) / c
 	var ws fairness.Workspace
 	var got, want []float64
 	for trial := range trials {
@@ -427,24 +432,58 @@ func TestFairSumBound(t *testing.T) {
 			t.Fatal(err)
 		}
 		var counts []float64 // by id: ids are 0, 1, … with no removal
-		sum := 0.0
-		try := func(v float64) {
+		total := func() float64 {
+			s := 0.0
+			for _, v := range counts {
+				s += v
+			}
+			return s
+		}
+		rejected := func(op string, id int, old, v float64, err error) {
+			if s := total() - old + v; s < limit*(1-0x1p-40) {
+				t.Fatalf("trial %d: %s(%d, %v) rejected with ΣT then %v, below the limit %v: %v", trial, op, id, v, s, limit, err)
+			}
+		}
+		add := func(v float64) {
 			if _, err := f.Add(v); err != nil {
-				if sum+v < bound*(1-0x1p-40) {
-					t.Fatalf("trial %d: Add(%v) rejected with Σ %v, far below the bound %v: %v", trial, v, sum, bound, err)
-				}
+				rejected("Add", len(counts), 0, v, err)
 				return
 			}
 			counts = append(counts, v)
-			sum += v
+		}
+		update := func(id int, v float64) {
+			if err := f.Update(id, v); err != nil {
+				rejected("Update", id, counts[id], v, err)
+				return
+			}
+			counts[id] = v
+		}
+		edge := limit
+		if trial%2 == 1 {
+			edge = math.MaxFloat64 / c
 		}
 		k := 2 + rng.IntN(40)
 		for range k {
-			try(bound / float64(k) * (1 + (rng.Float64()-0.5)*1e-3))
+			add(edge / float64(k) * (1 + (rng.Float64()-0.5)*1e-3))
 		}
 		for range 20 {
-			try(math.Abs((bound - sum) * (1 + (rng.Float64()-0.5)*1e-13)))
+			add(math.Abs((edge - total()) * (1 + (rng.Float64()-0.5)*1e-13)))
 		}
+		for range 20 {
+			id := rng.IntN(len(counts))
+			update(id, math.Abs(counts[id]+(edge-total())*(1+(rng.Float64()-0.5)*1e-13)))
+		}
+		id := rng.IntN(len(counts))
+		for _, v := range []float64{counts[id], counts[id] / 2} {
+			if err := f.Update(id, v); err != nil {
+				t.Fatalf("trial %d: Update(%d, %v) from %v, ΣT %v: %v", trial, id, v, counts[id], total(), err)
+			}
+			counts[id] = v
+		}
+		if _, err := f.Add(0); err != nil {
+			t.Fatalf("trial %d: Add(0) at ΣT %v: %v", trial, total(), err)
+		}
+		counts = append(counts, 0)
 		got = f.Snapshot(got)
 		if want, err = fairness.Allocate(want, counts, slots, beta, eps, &ws); err != nil {
 			t.Fatalf("trial %d: Fair accepted counts fairness.Allocate rejects: %v", trial, err)

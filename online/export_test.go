@@ -140,8 +140,8 @@ func (f *Fair) CheckTree() error { return f.jobs.checkTree() }
 // count zero, all leaves at one depth, the parent and leaf links, the
 // jobs in the leaves in strictly increasing (class, T, id) order, each
 // live job there once and no other, each leaf's entry for a job equal to
-// one built from its record (jbJob: key, w, v, held, and its bounds for T
-// > 0, else zero); every inner node's item for a child recomputed by this
+// one built from its record and the held count the entry keeps (jbJob:
+// key, w, v, and the bounds from held for T > 0, else zero); every inner node's item for a child recomputed by this
 // function's own code from the child's jobs or items: the first and last
 // keys, the sums (added in
 // order), the bounds, idle, and for Classes the class starts, whose flag
@@ -212,7 +212,11 @@ func (j *jobs) checkTree() error {
 					return got, nil, fmt.Errorf("job %d in leaf %d, not there by leafOf", id, x)
 				}
 				r := j.nodes[id]
-				want := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: int64(r.held)}
+				held := l.items[k].held // kept in the entry alone (Held's model checks it)
+				if held < 0 || held > 1<<53 {
+					return got, nil, fmt.Errorf("leaf %d job %d holds %d", x, k, held)
+				}
+				want := jbJob{kid: id, class: r.class, t: r.t, w: r.w, v: r.v, held: held}
 				kk := key{r.class, r.t, int64(id)}
 				item := jbItem{s: sums{sumT: r.t, sumW: r.w, sumV: r.v}, first: kk, last: kk, kid: id, minHeld: math.MaxInt64, maxHeld: math.MinInt64, minPlus: everything, minHold: everything, maxHold: nothing}
 				if r.t > 0 {
@@ -220,15 +224,15 @@ func (j *jobs) checkTree() error {
 					if r.w == 0 {
 						u = r.t
 					}
-					want.plus, want.hold = quotient(r.held+1, u), quotient(r.held, u)
+					want.plus, want.hold = quotient(float64(held)+1, u), quotient(float64(held), u)
 					item.s.count = 1
-					item.minHeld, item.maxHeld = int64(r.held), int64(r.held)
+					item.minHeld, item.maxHeld = held, held
 					item.minPlus, item.minHold, item.maxHold = want.plus, want.hold, want.hold
 				} else {
-					item.idle = r.held > 0
+					item.idle = held > 0
 				}
 				if l.items[k] != want {
-					return got, nil, fmt.Errorf("leaf %d job %d: stored %+v, from its record %+v", x, k, l.items[k], want)
+					return got, nil, fmt.Errorf("leaf %d job %d: stored %+v, from its record and held %+v", x, k, l.items[k], want)
 				}
 				add(&got, k, prev, item, wBefore)
 				prev = kk

@@ -95,7 +95,11 @@ func (f *Fair) IDs() int {
 // Add adds a job of remaining ≥ 0 tasks (finite) and returns its id (the
 // last freed, else IDs()). An error (an *specsched.InputError on
 // "remaining", index IDs()), with f unchanged, for a negative, NaN or
-// infinite count, or one that makes Σ c·T_i overflow. O(log n).
+// infinite count, or a positive one that brings Σ c·T_i within a factor
+// 1 + 2⁻²⁰ of MaxFloat64 — a margin for the tree's own rounding of the
+// sum, so Fair rejects some counts fairness.Allocate accepts, all within
+// about 1e-6 relatively of its bound, far above 1e300 (see checkCount).
+// O(log n).
 func (f *Fair) Add(remaining float64) (int, error) {
 	if !f.made() {
 		return 0, errUnmade("online.Fair.Add")
@@ -110,7 +114,8 @@ func (f *Fair) Add(remaining float64) (int, error) {
 
 // Update sets job id's remaining tasks. An error (an
 // *specsched.InputError naming "id" or "remaining"), with f unchanged, for
-// an id not in use or a count Add would reject. O(log n).
+// an id not in use or a count Add would reject; a count at most the job's
+// current one is always accepted (it cannot raise the sum). O(log n).
 func (f *Fair) Update(id int, remaining float64) error {
 	const fn = "online.Fair.Update"
 	if !f.made() {
@@ -349,20 +354,26 @@ func quotientOf(k float64) ratio {
 
 // checkCount returns an error unless remaining is a count Add accepts for
 // job id whose current count is old: finite, ≥ 0, and keeping Σ c·T
-// finite with room for rounding. The tree adds ΣT in its own grouping,
-// which may come out above the total checked here (ΣT − old + remaining)
-// by up to about (n+2) units in the last place (n positive terms added in
+// finite with room for rounding. A count at most old cannot raise the sum
+// and is accepted (so is Add(0)). Else the tree adds ΣT in its own
+// grouping, which may come out above the total checked here (ΣT − old +
+// remaining) by about n units in the last place (n positive terms added in
 // any order are off by at most (n−1)·2⁻⁵³ relatively, and the check's own
-// two operations add two more); so the bound is MaxFloat64/(1 + (n+4)·2⁻⁵²)
-// for c·ΣT, not MaxFloat64 (whose check let c·ΣT overflow in the tree's
-// order: TestFairSumBound). A count within that sliver of the bound is
-// rejected though fairness.Allocate, summing in index order, may accept it.
+// operations add a few more), n < 2³¹ (ids are int32): so c·ΣT must stay
+// within MaxFloat64/(1 + 2⁻²⁰), a margin that holds for every n, not
+// MaxFloat64 (whose check let c·ΣT overflow in the tree's order:
+// TestFairSumBound). A count within that sliver of the bound is rejected
+// though fairness.Allocate, summing in index order, may accept it.
 func (f *Fair) checkCount(fn string, id int, remaining, old float64) error {
 	if err := check.NonNegative(fn, id, "remaining", remaining); err != nil {
 		return err
 	}
-	if !(f.c*(f.all().sumT-old+remaining) <= math.MaxFloat64/(1+float64(f.n+4)*0x1p-52)) {
-		return check.Err(fn, id, "remaining", remaining, "makes Σ c·T_i over the jobs overflow float64 (or come within rounding of it)")
+	if remaining > old && !(f.c*(f.all().sumT-old+remaining) <= fairSumBound) {
+		return check.Err(fn, id, "remaining", remaining, "brings Σ c·T_i over the jobs within a factor 1 + 2⁻²⁰ of MaxFloat64 (Fair's margin for rounding)")
 	}
 	return nil
 }
+
+// fairSumBound is the most Σ c·T_i may reach: MaxFloat64/(1 + 2⁻²⁰)
+// (checkCount).
+var fairSumBound = math.MaxFloat64 / (1 + 0x1p-20)

@@ -52,14 +52,14 @@ type jobs struct {
 }
 
 // A jobNode is what is kept of one job by its id (zero for an id not in
-// use): its class, T, held slots, proportional weight w (T/√(β−1), or T;
-// 0 for Classes' class 2) and virtual size v (c·T). The basis u of its
-// per-unit bounds — a job's share, where proportional, is k·u — is w, or
-// T where w is 0 (basis). Its leaf is leafOf's: an event reads the job's
-// entry in its leaf, not this record, which the queries by id read.
+// use): its class, T, proportional weight w (T/√(β−1), or T; 0 for
+// Classes' class 2) and virtual size v (c·T). The basis u of its per-unit
+// bounds — a job's share, where proportional, is k·u — is w, or T where w
+// is 0 (basis). Its leaf is leafOf's, and its held slots are kept only in
+// its entry there: an event reads the entry, not this record, which the
+// queries by id read.
 type jobNode struct {
-	class, t, held float64
-	w, v           float64
+	class, t, w, v float64
 }
 
 // basis is the u of a job of T t and weight w: w, or t where w is 0
@@ -78,7 +78,7 @@ const jbWidth = 16
 // A bnode is a node's items, in key order, their count and the node's
 // parent (none at the root): a leaf's items are jobs (jbJob), an inner
 // node's its children (jbItem).
-type bnode[T comparable] struct {
+type bnode[T any] struct {
 	items  [jbWidth]T
 	n      int
 	parent int32
@@ -262,7 +262,7 @@ func (j *jobs) entryOf(id int32) *jbJob {
 	return &j.leaves[x].items[j.jobIndex(x, id)]
 }
 
-// set changes id's class, T, weight, virtual size and basis: in place when
+// set changes id's class, T, weight and virtual size: in place when
 // its new key stays between its neighbours in its leaf; else out of its
 // leaf and into the one its new key falls in, found from the old leaf's
 // parent up (place), the two leaves' paths recomputed side by side
@@ -298,7 +298,6 @@ func (j *jobs) set(id int32, class, t, w, v float64) {
 // setHeld changes id's held slots, recomputing its path only as far as
 // the items change. O(log n).
 func (j *jobs) setHeld(id int32, held float64) {
-	j.nodes[id].held = held
 	x := j.leafOf[id]
 	e := &j.leaves[x].items[j.jobIndex(x, id)]
 	*e = entry(id, e.class, e.t, e.w, e.v, int64(held))
@@ -439,12 +438,12 @@ func (j *jobs) relink(x int32, leaf bool, k int) {
 
 // openAt opens item i of node n, not full, moving the items from i on one
 // place right; closeAt closes it, moving the items after it left.
-func openAt[T comparable](n *bnode[T], i int) {
+func openAt[T any](n *bnode[T], i int) {
 	copy(n.items[i+1:n.n+1], n.items[i:n.n])
 	n.n++
 }
 
-func closeAt[T comparable](n *bnode[T], i int) {
+func closeAt[T any](n *bnode[T], i int) {
 	copy(n.items[i:n.n-1], n.items[i+1:n.n])
 	n.n--
 	var zero T
@@ -452,7 +451,7 @@ func closeAt[T comparable](n *bnode[T], i int) {
 }
 
 // halve moves the upper half of node x's items to y, empty.
-func halve[T comparable](x, y *bnode[T]) {
+func halve[T any](x, y *bnode[T]) {
 	half := x.n / 2
 	y.n = copy(y.items[:], x.items[half:x.n])
 	clear(x.items[half:x.n])
@@ -464,7 +463,7 @@ func halve[T comparable](x, y *bnode[T]) {
 // node (merged), else one item moved over from the other. It returns
 // whether it merged, and which node, from which item on, now holds items
 // that were its sibling's (to relink): l from k, or r (toRight) from 0.
-func even[T comparable](l, r *bnode[T], fromLeft bool) (merged, toRight bool, k int) {
+func even[T any](l, r *bnode[T], fromLeft bool) (merged, toRight bool, k int) {
 	if l.n+r.n <= jbWidth {
 		k = l.n
 		l.n += copy(l.items[l.n:], r.items[:r.n])
@@ -1196,7 +1195,7 @@ func (j *jobs) checkID(fn string, id int) error {
 	return nil
 }
 
-// held is the slots job id holds (from its entry: a scheduler asks it of
+// heldOf is the slots job id holds (from its entry: a scheduler asks it of
 // the job Next just found, whose leaf that search read), 0 for an id not
 // in use.
 func (j *jobs) heldOf(id int) int {

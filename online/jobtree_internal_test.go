@@ -105,14 +105,17 @@ func TestJobsBruteForce(t *testing.T) {
 		jv := newJobs(10, ends)
 		j := &jv
 		target := []int{20, 100, 700, 3000}[seed%4]
+		held := map[int32]float64{} // the held counts set, by id (the tree keeps them in its entries alone)
 		for step := range steps {
 			order := bruteOrder(j)
 			op := r.IntN(10)
 			switch {
 			case len(order) == 0 || op < 3 && len(order) < target:
-				j.add(bruteJob(r, ends))
+				held[j.add(bruteJob(r, ends))] = 0
 			case op < 4 || op == 9 && step%500 < 50:
-				j.release(order[r.IntN(len(order))])
+				id := order[r.IntN(len(order))]
+				j.release(id)
+				delete(held, id)
 			case op < 7:
 				id := order[r.IntN(len(order))]
 				class, tt, w, v := bruteJob(r, ends)
@@ -126,7 +129,9 @@ func TestJobsBruteForce(t *testing.T) {
 				}
 				j.set(id, class, tt, w, v)
 			default:
-				j.setHeld(order[r.IntN(len(order))], float64(r.IntN(4)))
+				id := order[r.IntN(len(order))]
+				held[id] = float64(r.IntN(4))
+				j.setHeld(id, held[id])
 			}
 			if target < 3000 || step%10 == 0 {
 				if err := j.checkTree(); err != nil {
@@ -134,13 +139,13 @@ func TestJobsBruteForce(t *testing.T) {
 				}
 			}
 			if step%7 == 0 {
-				bruteQueries(t, r, j, seed, step)
+				bruteQueries(t, r, j, held, seed, step)
 			}
 		}
 	}
 }
 
-func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
+func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, held map[int32]float64, seed uint64, step int) {
 	order := bruteOrder(j)
 	in := func(id int32, lo, hi key) bool { k := j.keyOf(id); return lo.less(k) && k.less(hi) }
 	lo, hi := bruteKey(r, j, order), bruteKey(r, j, order)
@@ -229,7 +234,7 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 			for _, last := range []bool{false, true} {
 				want := int32(none)
 				for _, id := range order {
-					if in(id, lo, hi) && bruteIs(&j.nodes[id], p) {
+					if in(id, lo, hi) && bruteIs(&j.nodes[id], held[id], p) {
 						want = id
 						if !last {
 							break
@@ -260,19 +265,21 @@ func bruteQueries(t *testing.T, r *rand.Rand, j *jobs, seed uint64, step int) {
 	}
 }
 
-// bruteIs is the probe's rule on one job, from its record (the probe's
-// doc): a job of 0 tasks is over its share exactly when it holds a slot,
-// and never short; an active one compares held, or held/u and (held+1)/u
-// (u: w, or T where w is 0), with the bound.
-func bruteIs(r *jobNode, p probe) bool {
+// bruteIs is the probe's rule on one job, from its record and the held
+// count it was given (the probe's doc): a job of 0 tasks is over its share
+// exactly when it holds a slot, and never short; an active one compares
+// held, or held/u and (held+1)/u (u: w, or T where w is 0 — the rule
+// itself, as jobs.go's basis states it; w = 2T and class 2's w = 0, u = T,
+// tell the two apart), with the bound.
+func bruteIs(r *jobNode, held float64, p probe) bool {
 	if r.t == 0 {
-		return p.mode == over && r.held > 0
+		return p.mode == over && held > 0
 	}
 	u := r.w
 	if u == 0 {
 		u = r.t
 	}
-	held, hold, plus := r.held, quotient(r.held, u), quotient(r.held+1, u)
+	hold, plus := quotient(held, u), quotient(held+1, u)
 	switch {
 	case p.mode == over && p.perWeight:
 		return hold > p.r
