@@ -77,30 +77,37 @@
 // only as far as they change. A Hopper event that brings ΣT within a
 // factor 4 of MaxFloat64 copies the tree first, O(n), to put it back if
 // the total overflows. Memory is O(ids), the most jobs held at once;
-// nothing allocates once the ids stop growing.
+// nothing allocates once the ids stop growing. Fair and Classes take
+// about 200 bytes per job at 10⁵ jobs in a completion stream's steady
+// state (leaves of 64-byte entries a little over half full, inner nodes,
+// a 32-byte record and a 4-byte leaf id per job).
 //
 // In time, once the tree outgrows the caches an event is bound by its
 // cache misses: for Hopper a random job's record (T, held and its leaf in
 // one), its leaf and its new leaf (an event reads and shifts a node's
 // arrays), and the few levels above them, about log₁₀ n: 3, 4, 5 and 6
-// levels at 10³ … 10⁶ jobs. Measured (BenchmarkLatency, the completion
-// stream in steady state: a task completion, Next, SetHeld of the job it
-// names; five rounds in one session, medians, taskset -c 1 on a shared
-// two-core VM whose speed varies by up to 1.7× within minutes), Hopper's
-// event takes p50/p99 0.31/0.50 µs at 10³ jobs, 0.45/0.70 at 10⁴,
-// 0.99/1.81 at 10⁵ and 2.36/3.51 at 10⁶, 0 allocs/op: 104× less than
-// recomputing the allocation with alloc.Allocate (BenchmarkRecompute, same
-// run: 44.6 µs) at 10⁴ jobs and 439× less (432 µs) at 10⁵. Fair's event
-// (ε = 0.5) takes 0.77, 1.11, 2.52 and 4.73 µs (p99 1.12, 1.76, 3.97,
-// 6.39), Classes' (ten classes) 0.89, 1.25, 2.65 and 5.10 µs (p99 1.15,
-// 1.79, 4.05, 7.84) — three rounds in another session — 65× and 72× less
-// than recomputing with fairness.Allocate and stragglers.Allocate at 10⁴
-// jobs, 486× and 343× less at 10⁵; their tree's items are larger than
-// Hopper's (every sum and bound of both algorithms, in one record per
-// item), so each level costs more misses. The levels grow
-// as log n, but each costs more as the tree leaves each cache level (on
-// that VM a dependent load costs 24 ns within 4 MiB, 126 ns at 8 MiB), so
-// over 10³ … 10⁶ the time grows faster than the depth.
+// levels at 10³ … 10⁶ jobs; for Fair and Classes the job's leaf id
+// (leafOf), its leaf, where its entry holds all an event reads of it, and
+// its new leaf. Measured (BenchmarkLatency, the completion stream in
+// steady state: a task completion, Next, SetHeld of the job it names;
+// taskset -c 1 on a shared two-core VM whose speed varies by up to 1.7×
+// within minutes), Hopper's event takes p50/p99 0.31/0.50 µs at 10³ jobs,
+// 0.45/0.70 at 10⁴, 0.99/1.81 at 10⁵ and 2.36/3.51 at 10⁶ (five rounds in
+// one session), 0 allocs/op: 104× less than recomputing the allocation
+// with alloc.Allocate (BenchmarkRecompute, same run: 44.6 µs) at 10⁴ jobs
+// and 439× less (432 µs) at 10⁵. Fair's event (ε = 0.5) takes 0.56, 0.77,
+// 1.75 and 3.43 µs (p99 0.76, 1.27, 2.91, 5.82), Classes' (ten classes)
+// 0.65, 0.89, 2.02 and 4.19 µs (p99 0.84, 1.45, 3.43, 6.68) — medians of
+// three rounds in a later session, with another process on the other
+// core; up to Next's answer (the event without its SetHeld) Fair's takes
+// 0.66 µs at 10⁴ and 1.64 at 10⁵, Classes' 0.79 and 1.91 — 110× and 115×
+// less than recomputing with fairness.Allocate and stragglers.Allocate at
+// 10⁴ jobs, 783× and 494× at 10⁵ (94× and 102×, 733× and 467×, for the
+// whole event). Their inner items are larger than Hopper's (every sum and
+// bound of both algorithms, 152 bytes per item), so each level costs more.
+// The levels grow as log n, but each costs more as the tree leaves each
+// cache level (on that VM a dependent load costs 24 ns within 4 MiB, 126
+// ns at 8 MiB), so over 10³ … 10⁶ the time grows faster than the depth.
 //
 // Concurrency. None of the types is safe for concurrent use, queries
 // included (a query may run the lazy search, which writes the cut-offs):
