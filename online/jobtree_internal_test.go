@@ -295,6 +295,27 @@ func bruteIs(r *jobNode, held float64, p probe) bool {
 	return held < p.bound
 }
 
+// forcedShape runs TestJobsForcedFallbacks' two builds: build(−1), jobs
+// appended in key order, must give three levels with Y, the root's second
+// item, of three leaves or more; m is the first job of Y's third leaf (B)
+// and yLast Y's last job; build(m), appended in the same order so of the
+// same shape, is returned with them (checked: the same m and yLast).
+func forcedShape(t *testing.T, build func(m int) *jobs) (j *jobs, m, yLast int32) {
+	t.Helper()
+	j = build(-1)
+	root := &j.tree[j.root]
+	if j.depth() != 3 || root.n < 2 || j.tree[root.items[1].kid].n < 3 {
+		t.Fatalf("depth %d, root items %d: want 3 levels, Y of 3 leaves or more", j.depth(), root.n)
+	}
+	y := &j.tree[root.items[1].kid]
+	m, yLast = int32(y.items[2].first.id), int32(y.items[y.n-1].last.id)
+	j = build(int(m))
+	if y := &j.tree[j.tree[j.root].items[1].kid]; int32(y.items[2].first.id) != m || int32(y.items[y.n-1].last.id) != yLast {
+		t.Fatalf("the second build's shape differs: Y's third leaf starts at job %d, not %d, or Y ends at %d, not %d", y.items[2].first.id, m, y.items[y.n-1].last.id, yLast)
+	}
+	return j, m, yLast
+}
+
 // TestJobsForcedFallbacks: a descent enters an item because its test held
 // on the parent's sums, and adding the item's own items one at a time
 // onto the sums before it rounds below the threshold, so no test below
@@ -337,17 +358,7 @@ func TestJobsForcedFallbacks(t *testing.T) {
 		}
 		return j
 	}
-	j := build(-1)
-	root := &j.tree[j.root]
-	if j.depth() != 3 || root.n < 2 || j.tree[root.items[1].kid].n < 3 {
-		t.Fatalf("depth %d, root items %d: want 3 levels, Y of 3 leaves or more", j.depth(), root.n)
-	}
-	y := &j.tree[root.items[1].kid]
-	m, yLast := int32(y.items[2].first.id), int32(y.items[y.n-1].last.id)
-	j = build(int(m))
-	if y := &j.tree[j.tree[j.root].items[1].kid]; int32(y.items[2].first.id) != m {
-		t.Fatalf("the second build's shape differs: B starts at job %d, not %d", y.items[2].first.id, m)
-	}
+	j, m, yLast := forcedShape(t, build)
 	threshold := 1 + math.Ldexp(1, -52)
 	if g := j.levelClass(func(w, _ float64) bool { return w >= threshold }); g != 1.25 {
 		t.Errorf("levelClass(Σw ≥ 1 + 2^-52) = %v, want 1.25 (the class whose end first reaches it)", g)
