@@ -495,3 +495,33 @@ func TestFairSumBound(t *testing.T) {
 		}
 	}
 }
+
+// TestFairSumBoundExact: the bound is inclusive and exactly the one Add's
+// doc states, Σ c·T_i ≤ MaxFloat64/(1 + 2⁻²⁰). With β = 2 (c = 1, no
+// speculation) a job of T = that bound is accepted, and a count one ulp
+// above it is rejected, by Add and by Update of that job.
+func TestFairSumBoundExact(t *testing.T) {
+	t.Parallel()
+	bound := math.MaxFloat64 / (1 + 0x1p-20)
+	above := math.Nextafter(bound, math.Inf(1))
+	f, err := online.NewFair(10, 2, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Add(above); err == nil {
+		t.Errorf("Add(%v), one ulp above the bound %v: accepted", above, bound)
+	}
+	id, err := f.Add(bound)
+	if err != nil {
+		t.Fatalf("Add(%v), the bound itself: %v", bound, err)
+	}
+	if err := f.Update(id, above); err == nil {
+		t.Errorf("Update to %v, one ulp above the bound: accepted", above)
+	}
+	if err := f.Update(id, bound); err != nil {
+		t.Errorf("Update to the bound itself: %v", err)
+	}
+	if got := f.Snapshot(nil); len(got) != 1 || got[0] != 10 {
+		t.Errorf("Snapshot = %v; want [10] (one job, all 10 slots)", got)
+	}
+}
