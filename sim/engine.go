@@ -608,10 +608,7 @@ func (e *engine) startCopy(task int32, pool bool) {
 	}
 	if e.observed {
 		u := e.onsetFraction(task, num)
-		beat := e.heartbeat * js.tnew
-		if !(e.now+beat > e.now) { // below the clock's resolution: one ulp
-			beat = math.Nextafter(e.now, math.Inf(1)) - e.now
-		}
+		beat := reportBeat(e.heartbeat*js.tnew, e.now)
 		pr := newProfile(end-e.now, e.floor[ts.phase], u, beat)
 		if int(c) < len(e.prof) {
 			e.prof[c] = pr

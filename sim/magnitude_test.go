@@ -355,3 +355,30 @@ func TestClusterBetaMean(t *testing.T) {
 		}
 	})
 }
+
+// TestObservedSubnormalJob is the run that hung (rapid seed
+// 196494124906989346 of TestConservationMagnitude): a job of copies as
+// short as 5e-324 under Observed and Mantri's rule. Its t_new, about
+// 3.8e-322, made the heartbeat subnormal: the estimates of a 0.28-long copy
+// were rounded to steps of 5e-324, stayed at the rule's level over about
+// 10^10 reports, and nextRise visited them one by one. With the interval
+// raised to minBeat, the run ends, passes the model's checks, and its work
+// (the engine's steps) is small.
+func TestObservedSubnormalJob(t *testing.T) {
+	t.Parallel()
+	jobs := []Job{{Beta: 1.5, Phases: []Phase{
+		{Tasks: 3, Durations: []float64{1024, 0.28301498515435236, 2.070105401319524e-171}, CopyDurations: []float64{1e-323, 1.107e-321, 5e-324}},
+		{Tasks: 1, Durations: []float64{0.28301498515435236}, CopyDurations: []float64{5e-324}},
+	}}}
+	cfg := Config{Slots: 3, Policy: SRPTBestEffort, Eps: 0.25, SREWCBeta: 0.3, Lambda: 1, Budget: 2, Dampening: 1,
+		Speculation: Speculation{Mantri: true, Threshold: 0.25, Estimator: Observed, Detect: 0.25, Onset: Onset{Alpha: 10, Beta: 0.25}},
+		Seed:        30, Record: true}
+	e, err := simulate(jobs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRun(t, jobs, cfg, e.res, false)
+	if e.steps > 1000 {
+		t.Errorf("%d steps for a job of 4 tasks", e.steps)
+	}
+}

@@ -117,6 +117,30 @@ func lastReport(start, beat, now float64) float64 {
 	return k
 }
 
+// minBeat is the least interval between a copy's reports, 2^-960 (about
+// 1.0e-289): a copy's reports, at ages x ≥ minBeat/2, then give estimates
+// x·(1 − p)/max(p, 10⁻⁴) ≥ x·2^-53 that are 0 or normal numbers, computed
+// to a relative precision, as windows' margins assume. With a subnormal
+// heartbeat (a t_new or a Heartbeat near 1e-300 and below), the estimates
+// would be rounded to absolute steps of 2^-1074 and could sit at a level
+// over billions of reports, which nextRise would then visit one by one (a
+// job of subnormal durations hung the simulator so:
+// TestObservedSubnormalJob).
+const minBeat = 0x1p-960
+
+// reportBeat is the interval between the reports of a copy started at now
+// whose job reports every beat (Heartbeat × t_new): at least minBeat, and
+// at least now's unit in the last place (a heartbeat below the clock's
+// resolution is raised to it), so that every report falls at a later
+// instant than the one before.
+func reportBeat(beat, now float64) float64 {
+	beat = math.Max(beat, minBeat)
+	if !(now+beat > now) { // below the clock's resolution: one ulp
+		beat = math.Nextafter(now, math.Inf(1)) - now
+	}
+	return beat
+}
+
 // maxReports is the most reports a copy makes, 2^52: beyond, report
 // numbers and times lose their precision.
 const maxReports = 1 << 52

@@ -335,3 +335,68 @@ func TestNextRiseFloor(t *testing.T) {
 		t.Errorf("a rise at %v after 501", r)
 	}
 }
+
+// TestReportBeat: the interval between a copy's reports is the job's
+// Heartbeat × t_new, raised to minBeat (2^-960) below it and to the
+// clock's unit in the last place at the copy's start below that.
+func TestReportBeat(t *testing.T) {
+	t.Parallel()
+	ulp := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) - x }
+	cases := []struct{ beat, now, want float64 }{
+		{0.1, 0, 0.1},
+		{0.1, 1e6, 0.1},
+		{minBeat, 0, minBeat},
+		{math.Nextafter(minBeat, 1), 0, math.Nextafter(minBeat, 1)},
+		{math.Nextafter(minBeat, 0), 0, minBeat},
+		{1e-300, 0, minBeat},
+		{0.1 * 1.107e-321, 0, minBeat}, // subnormal: the hang's heartbeat
+		{5e-324, 0, minBeat},
+		{1e-20, 1e6, ulp(1e6)},    // below the clock's resolution
+		{ulp(1e6), 1e6, ulp(1e6)}, // at it
+		{2 * ulp(1e6), 1e6, 2 * ulp(1e6)},
+		{1e-300, 1e-250, ulp(1e-250)}, // the ulp above the floor
+		{1e-300, 1e-290, minBeat},     // the floor above the ulp
+	}
+	for _, c := range cases {
+		if got := reportBeat(c.beat, c.now); got != c.want {
+			t.Errorf("reportBeat(%g, %g) = %g, want %g", c.beat, c.now, got, c.want)
+		}
+	}
+	if minBeat != 0x1p-960 {
+		t.Errorf("minBeat = %g, want 2^-960 (%g)", minBeat, 0x1p-960)
+	}
+}
+
+// testEstimatesNormal: at every report a copy makes early on (its first
+// 64, and 64 about the slowdown, if it comes before report 2^52), whatever its times' magnitude down to
+// the subnormal 5e-324 and whatever its job's heartbeat, the estimate is 0
+// or a normal number (≥ 2^-1022), which windows' relative margins need.
+func testEstimatesNormal(t *rapid.T) {
+	tiny := func(name string) float64 {
+		return math.Ldexp(rapid.Float64Range(1, 2).Draw(t, name), rapid.IntRange(-1074, 40).Draw(t, name+"Exp"))
+	}
+	dur, floor := tiny("dur"), tiny("floor")
+	u := rapid.Float64Range(1e-6, 1-1e-6).Draw(t, "u")
+	start := 0.0
+	if rapid.Bool().Draw(t, "later") {
+		start = tiny("start")
+	}
+	beat := reportBeat(tiny("heartbeat×tnew"), start)
+	e := &engine{}
+	e.cs = []copyState{{start: start, end: start + dur, alive: true}}
+	e.prof = []profile{newProfile(dur, floor, u, beat)}
+	from := math.Min(math.Max(1, math.Floor(e.prof[0].slow/beat)-32), maxReports-64)
+	for _, k0 := range []float64{1, from} {
+		for i := range 64 {
+			k := k0 + float64(i)
+			if !(start+k*beat < e.cs[0].end) {
+				break
+			}
+			if x := e.timeLeft(0, k); x != 0 && !(x >= 0x1p-1022) {
+				t.Fatalf("report %v (beat %g, profile %+v): estimate %g, want 0 or normal", k, beat, e.prof[0], x)
+			}
+		}
+	}
+}
+
+func TestEstimatesNormal(t *testing.T) { t.Parallel(); rapid.Check(t, testEstimatesNormal) }
