@@ -223,9 +223,11 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) {
 // decisions, its integer form from SnapshotSlots; the same targets up to
 // the order of equal remainders, TestOnlineAllocator): on
 // BenchmarkHopperMillion it is 1.42× slower, 6.22 s against 4.38 s
-// (medians of 5 in one run, 2026-12-05, 2 cores, load 2–3), since finding
-// the changed jobs and SnapshotSlots are each O(n) per decision, as the
-// recomputation is. On that benchmark the allocation is about a third of
+// (medians of 5 in one run, 2026-12-05, 2 cores, load 2–3; 1.35× in three
+// rounds on 2026-12-06), since finding the changed jobs and SnapshotSlots
+// are each O(n) per decision, as the recomputation is — and n is small:
+// 122 active jobs at a decision on average (BenchmarkHopperMillionOnline's
+// active/decision), where O(log n) has little to win over O(n). On that benchmark the allocation is about a third of
 // the run (Algorithm 1's apportionment a quarter), the grants and the
 // in-job rules' checks the rest; an engine taking Next's one-slot-at-a-time
 // grants instead would change the policy's results.
