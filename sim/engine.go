@@ -710,11 +710,14 @@ func (e *engine) etaOf(c int32) float64 {
 }
 
 // pushRise queues copy c's first report from report k on that lifts its
-// estimate above its job's level, if any (Observed).
+// estimate above its job's level, if any (Observed); the reports nextRise
+// visits count as the run's work (steps).
 func (e *engine) pushRise(c int32, k float64) {
 	job := e.ps[e.ts[e.cs[c].task].phase].job
 	lo, hi := e.reportLevels(job)
-	if _, at, ok := e.nextRise(c, k, lo, hi); ok {
+	_, at, ok, visits := e.countRise(c, k, lo, hi)
+	e.steps += visits
+	if ok {
 		e.push(event{t: at, c: reportBase - e.cs[c].seq, slot: c})
 	}
 }

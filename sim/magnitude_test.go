@@ -382,3 +382,65 @@ func TestObservedSubnormalJob(t *testing.T) {
 		t.Errorf("%d steps for a job of 4 tasks", e.steps)
 	}
 }
+
+// TestReportCap: the runs that hung before a copy's reports were capped at
+// maxReports (rapid seeds 8977034026890108713, 7622971129925165155 and
+// 2759675049866454246 of TestConservationMagnitude, found by a seed hunt):
+// copies of up to 10¹² reporting every 0.04 to 2 make 10¹¹ to 10¹³
+// reports. In the first two, nextRise visited the ~10⁹ reports whose
+// estimates lie within windows' rounding margins of a level, one by one
+// (scores within 10⁻¹² of 1, where 1 − p is known only to a few digits);
+// in the third, ~2.5·10⁹ reports had estimates in Mantri's band, each a
+// rise and an event. Each run now ends, passes the model's checks, and its
+// work — the engine's steps, which count the reports nextRise visits — is
+// within a few times maxReports per copy.
+func TestReportCap(t *testing.T) {
+	t.Parallel()
+	pareto := func(tasks int, scale float64) Phase { return Phase{Tasks: tasks, Scale: scale} }
+	known := func(d, c []float64) Phase { return Phase{Tasks: len(d), Durations: d, CopyDurations: c} }
+	cases := []struct {
+		jobs []Job
+		cfg  Config
+	}{{
+		jobs: []Job{
+			{Arrival: 0.01883763313293457, Beta: 1.5, Phases: []Phase{pareto(1, 1.7132727528346158e-14), pareto(1, 5.49755813888e+11)}},
+			{Arrival: 1.1945774316841202e-299, Beta: 1.5, Phases: []Phase{
+				known([]float64{1e+12, 2.802596928649634e-45, 1.086461844974e-311}, []float64{1.086461844974e-311, 1.086461844974e-311, 2}),
+				known([]float64{9.546676135936265e-153, 1.086461844974e-311}, []float64{1.504632769052528e-36, 6.103515625e-05})}},
+			{Arrival: 4.4e-323, Beta: 1.5, Phases: []Phase{pareto(1, 1e+12)}},
+		},
+		cfg: Config{Slots: 2, Policy: SRPTBestEffort, Eps: 0.5, SREWCBeta: 0.7, Budget: 1, Dampening: 0.75,
+			Speculation: Speculation{Estimator: Observed, EstimateError: 1, Detect: 0.5, Onset: Onset{Alpha: 10, Beta: 0.25}},
+			Seed:        14848880180759, Record: true},
+	}, {
+		jobs: []Job{
+			{Arrival: 4.93964e-318, Beta: 1.5, Phases: []Phase{pareto(2, 3.4359738368e+10),
+				known([]float64{1, 7.346839692639297e-40, 4.4263237302544523e-221}, []float64{5e-324, 0.4384918212890625, 1e+12})}},
+			{Beta: 1.5, Phases: []Phase{pareto(1, 6.7e-321), pareto(1, 5e-324)}},
+			{Arrival: 4.76837158203125e-07, Beta: 1.5, Phases: []Phase{known([]float64{1e+12}, []float64{0.0078125})}},
+		},
+		cfg: Config{Slots: 8, Policy: SRPTBestEffort, Eps: 0.75, SREWCBeta: 0.3, Lambda: 1, Budget: 4,
+			Speculation: Speculation{Mantri: true, Threshold: 0.5, Estimator: Observed, EstimateError: 1, Detect: 0.5, Onset: Onset{Alpha: 10, Beta: 0.25}},
+			Seed:        18446744073709551615, Record: true},
+	}, {
+		jobs: []Job{
+			{Arrival: 2, Beta: 1.5, Phases: []Phase{pareto(2, 1.8189894035458565e-12), known([]float64{1.8189894035458565e-12}, []float64{344.95749601931215})}},
+			{Arrival: 1.228e-320, Beta: 1.5, Phases: []Phase{pareto(3, 7.596454196607839e-65)}},
+			{Arrival: 2, Beta: 1.5, Phases: []Phase{pareto(1, 2), known([]float64{1.8189894035458565e-12, 1e+12}, []float64{1.8189894035458565e-12, 0.0002543795760538369})}},
+		},
+		cfg: Config{Slots: 8, Policy: SRPTBestEffort, Beta: 1.3, Eps: 0.5, SREWCBeta: 0.7, Lambda: 1, Budget: 7,
+			Speculation: Speculation{Mantri: true, Threshold: 0.75, Estimator: Observed, EstimateError: 1, Detect: 0.25, Heartbeat: 1, Onset: Onset{Alpha: 10, Beta: 0.25}},
+			Service:     MachineService, ServiceCV: 0.5, Seed: 165640, Record: true},
+	}}
+	for i, c := range cases {
+		e, err := simulate(c.jobs, c.cfg)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		checkRun(t, c.jobs, c.cfg, e.res, false)
+		if copies := len(e.res.Copies); e.steps > 8*maxReports*copies {
+			t.Errorf("case %d: %d steps for %d copies, more than 8·maxReports each", i, e.steps, copies)
+		}
+		t.Logf("case %d: %d steps, %d copies, %d events", i, e.steps, len(e.res.Copies), e.res.Stats.Events)
+	}
+}

@@ -111,7 +111,8 @@ func (p *profile) progress(a float64) float64 {
 
 // lastReport is the number k ≥ 0 of reports a copy started at start has made
 // by now ≥ start, reporting every beat (start + beat > start): the largest k
-// with start + k·beat ≤ now (0 before its first report), at most 2^52.
+// with start + k·beat ≤ now (0 before its first report), at most
+// maxReports.
 func lastReport(start, beat, now float64) float64 {
 	k, _ := countReports(start, beat, now)
 	return k
@@ -141,24 +142,35 @@ func reportBeat(beat, now float64) float64 {
 	return beat
 }
 
-// maxReports is the most reports a copy makes, 2^52: beyond, report
-// numbers and times lose their precision.
-const maxReports = 1 << 52
+// maxReports is the most reports a copy makes, 2^20 (1 048 576): after
+// it, the copy reports no more, and its estimate stays its last report's.
+// A copy reaches it only by running over 2^20 heartbeats — 36 days at
+// Hadoop's 3 s, over 10⁵ times its job's t_new at DefaultHeartbeat — and
+// without a cap such a copy costs a run as many events as it makes
+// reports: every report whose estimate lies in Mantri's band of levels
+// may lift its task (nextRise), and where its progress score is within
+// 10⁻¹² of 1 the estimates near a level are known only to their rounding
+// (windows' margins), which nextRise visits one by one. A copy of 10¹²
+// reporting every 0.04 made 2.5·10¹³ reports and hung the simulator
+// (rapid seeds 8977034026890108713, 7622971129925165155 and
+// 2759675049866454246 of TestConservationMagnitude; TestReportCap). With
+// the cap, a copy's reports cost at most 2^20 visits and events.
+const maxReports = 1 << 20
 
 // countReports is lastReport, and the number of steps its walk took from the
 // quotient ⌊(now − start)/beat⌋ to k. With beat at least start's unit in the
 // last place (the engine makes it so: a heartbeat below the clock's
-// resolution is raised to it) and k < 2^52, the report times start + k·beat
-// are rounded by less than two beats and the quotient by less than one, so
-// the walk takes O(1) steps; a smaller beat costs one step per report
-// number rounded away.
+// resolution is raised to it) and k ≤ maxReports, the report times start +
+// k·beat are rounded by less than two beats and the quotient by less than
+// one, so the walk takes O(1) steps; a smaller beat costs one step per
+// report number rounded away.
 func countReports(start, beat, now float64) (k float64, steps int) {
 	k = math.Floor((now - start) / beat)
 	if !(k > 0) {
 		k = 0 // and the report at start + beat may still be due by rounding
 	}
 	if k >= maxReports {
-		return maxReports, 0 // beyond the precision of the report times
+		return maxReports, 0 // the copy's last report
 	}
 	for k > 0 && start+k*beat > now {
 		k--

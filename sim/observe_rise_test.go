@@ -63,11 +63,12 @@ func TestReportRanges(t *testing.T) {
 }
 
 // risesByScan are the rises (nextRise's definition) among reports a … b of
-// copy 0 of e, found by computing every estimate.
+// copy 0 of e, found by computing every estimate (none after maxReports,
+// which are not made).
 func risesByScan(e *engine, a, b, lo, hi float64) []float64 {
 	var out []float64
 	cp := &e.cs[0]
-	for k := math.Max(a, 1); k <= b && cp.start+k*e.prof[0].beat < cp.end; k++ {
+	for k := math.Max(a, 1); k <= b && k <= maxReports && cp.start+k*e.prof[0].beat < cp.end; k++ {
 		if e.timeLeft(0, k) > lo && (k == 1 || e.timeLeft(0, k-1) <= hi) {
 			out = append(out, k)
 		}
@@ -94,7 +95,7 @@ func fineCopy(t *rapid.T) (e *engine, lo, hi float64) {
 	default: // late
 		u = 1 - logRange(t, "1-u", 1e-12, 1e-2)
 	}
-	beat := dur / logRange(t, "reports", 1, 1<<51)
+	beat := dur / logRange(t, "reports", 1, 1<<24)
 	start := 0.0
 	if rapid.Bool().Draw(t, "later") {
 		start = rapid.Float64Range(0, 100).Draw(t, "start")
@@ -150,8 +151,8 @@ func crossings(pr *profile, level float64) []float64 {
 	return out
 }
 
-// testNextRiseFine: with heartbeats down to 2^-51 of the copy's duration,
-// far too many reports to scan, and onsets close to 0 and 1, nextRise from
+// testNextRiseFine: with heartbeats down to 2^-24 of the copy's duration,
+// more reports than maxReports and too many to scan, and onsets close to 0 and 1, nextRise from
 // the start of a stretch of 129 reports is the first rise a scan of the
 // stretch finds, or past the stretch if it finds none — for stretches at
 // the first report, at the slowdown and around every age where the
@@ -177,17 +178,17 @@ func testNextRiseFine(t *rapid.T) {
 
 func TestNextRiseFine(t *testing.T) { t.Parallel(); rapid.Check(t, testNextRiseFine) }
 
-// TestNextRiseLast: report 2^52 is a copy's last (lastReport's cap): a rise
-// there is found, none after it, promptly (from 2^53 on, k + 1 rounds to
-// k: a walk that counted on would never end). The copy: start 0, heartbeat
-// 1, d = n = 2^60, no slowdown, estimates about 2^60 − k; the band of
-// levels (lo, hi] is set from the estimates of reports 2^52 − 1 and 2^52 so
-// that 2^52 rises by definition (the estimates' rounding, 2^7, exceeds the
-// heartbeat: so do its neighbours), and the bands at 2^52 + 1 and 2^53 so
-// that reports beyond the cap would.
+// TestNextRiseLast: report maxReports (2^20) is a copy's last (lastReport's
+// cap): a rise there is found, none after it, promptly. The copy: start 0,
+// heartbeat 1, d = n = 2^30, no slowdown, estimates n − k exactly; the band
+// of levels (lo, hi] is set from the estimates of reports 2^20 − 1 and
+// 2^20 so that 2^20 rises by definition and no report after 2^20 − 8
+// but it does (an early report, under the 10⁻⁴ score floor, rises into
+// the band too), and the bands at 2^20 + 1 and 2^21 so that reports
+// beyond the cap would.
 func TestNextRiseLast(t *testing.T) {
 	t.Parallel()
-	const n = 1 << 60
+	const n = 1 << 30
 	e := &engine{}
 	e.cs = []copyState{{start: 0, end: n, alive: true}}
 	e.prof = []profile{newProfile(n, n, 0.5, 1)}
@@ -201,30 +202,33 @@ func TestNextRiseLast(t *testing.T) {
 	done := make(chan []rise, 1)
 	go func() {
 		var got []rise
-		lo, hi := band(1 << 52)
-		for _, from := range []float64{1 << 52, 1<<52 + 1} {
+		lo, hi := band(maxReports)
+		for _, from := range []float64{maxReports, maxReports + 1} {
 			k, _, ok := e.nextRise(0, from, lo, hi)
 			got = append(got, rise{k, ok})
 		}
-		for _, last := range []float64{1<<52 + 1, 1 << 53} {
+		for _, last := range []float64{maxReports + 1, 2 * maxReports} {
 			lo, hi := band(last)
-			k, _, ok := e.nextRise(0, math.Max(last-8, 1<<52+1), lo, hi)
+			k, _, ok := e.nextRise(0, math.Max(last-8, maxReports+1), lo, hi)
 			got = append(got, rise{k, ok})
 		}
 		done <- got
 	}()
-	lo, hi := band(1 << 52)
-	want := []rise{{1 << 52, true}, {}, {}, {}}
-	if scan := risesByScan(e, 1<<52, 1<<52, lo, hi); len(scan) != 1 {
-		t.Fatalf("band (%v, %v]: report 2^52 does not rise", lo, hi)
+	lo, hi := band(maxReports)
+	want := []rise{{maxReports, true}, {}, {}, {}}
+	if scan := risesByScan(e, maxReports-8, math.Inf(1), lo, hi); !slices.Equal(scan, []float64{maxReports}) {
+		t.Fatalf("band (%v, %v]: a scan from 2^20 − 8 finds rises %v, want report 2^20 alone", lo, hi, scan)
+	}
+	if e.timeLeft(0, maxReports) != n-maxReports {
+		t.Fatalf("the estimate at report 2^20 is %v, want n − 2^20", e.timeLeft(0, maxReports))
 	}
 	select {
 	case got := <-done:
 		if !slices.Equal(got, want) {
-			t.Errorf("rises at the last report (from 2^52, 2^52 + 1; bands at 2^52 + 1 and 2^53 from 2^52 + 1 and 2^53 − 8): %v, want %v", got, want)
+			t.Errorf("rises at the last report (from 2^20, 2^20 + 1; bands at 2^20 + 1 and 2^21 from 2^20 + 1 and 2^21 − 8): %v, want %v", got, want)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("nextRise beyond report 2^52 did not return in 10 s")
+		t.Fatal("nextRise beyond report 2^20 did not return in 10 s")
 	}
 }
 

@@ -177,8 +177,8 @@ func TestLastReport(t *testing.T) {
 	})
 }
 
-// TestLastReportExtremes: a copy that has run 2^52 heartbeats or more has
-// made 2^52 reports (the report times' precision); one whose heartbeat is
+// TestLastReportExtremes: a copy that has run maxReports (2^20) heartbeats
+// or more has made 2^20 reports (the cap); one whose heartbeat is
 // below its start's precision counts the report times that differ, by
 // hand: at start = 1, beat = 2^-54 (a quarter of 1's unit in the last
 // place, 2^-52), start + k·beat is 1 + (k/4) units and rounds to 1 for
@@ -188,14 +188,18 @@ func TestLastReport(t *testing.T) {
 func TestLastReportExtremes(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ start, beat, now, want float64 }{
-		{0, 1, 1 << 52, 1 << 52},
-		{0, 1, 1e300, 1 << 52},
-		{5, 1e-300, 1e300, 1 << 52},
-		{0, 1, (1 << 52) - 1, (1 << 52) - 1},
-		// The quotient is 2^52 exactly, and start + (2^52 + 1)·beat =
-		// 2^61 + 2^8 rounds (a tie, to even) to 2^61 = now: without the
-		// cap, k would be 2^52 + 1.
-		{1 << 60, 1 << 8, 1 << 61, 1 << 52},
+		{0, 1, 1 << 20, 1 << 20},
+		{0, 1, 1<<20 + 0.5, 1 << 20},
+		{0, 1, 1<<20 + 1, 1 << 20}, // report 2^20 + 1 is not made
+		{0, 1, 1 << 52, 1 << 20},
+		{0, 1, 1e300, 1 << 20},
+		{5, 1e-300, 1e300, 1 << 20},
+		{0, 1, (1 << 20) - 1, (1 << 20) - 1},
+		{0, 1, (1 << 20) - 0.5, (1 << 20) - 1},
+		// The quotient is 2^52, and start + (2^52 + 1)·beat = 2^61 + 2^8
+		// rounds (a tie, to even) to 2^61 = now: without the cap, k would
+		// be 2^52 + 1.
+		{1 << 60, 1 << 8, 1 << 61, 1 << 20},
 		{1, 0x1p-54, 1 + 0x1p-52, 5},
 		{1, 0x1p-54, 1, 2},
 		// The 540th report is at 4016.6561524358117 (start + 540·beat

@@ -101,7 +101,9 @@ type Speculation struct {
 	// 2^-960 (about 1.1e-289) is raised to it, and one below the clock's
 	// resolution at the copy's start to one unit in its last place: finer
 	// reports would give estimates that are subnormal numbers, rounded to
-	// absolute rather than relative steps.
+	// absolute rather than relative steps. A copy makes at most 2^20
+	// reports (over 10⁵ times t_new at DefaultHeartbeat); its estimate then
+	// stays its last report's.
 	Heartbeat float64
 
 	// Onset is the law of where a copy slows down under Observed. Ignored
