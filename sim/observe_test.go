@@ -200,6 +200,11 @@ func TestLastReportExtremes(t *testing.T) {
 		// rounds (a tie, to even) to 2^61 = now: without the cap, k would
 		// be 2^52 + 1.
 		{1 << 60, 1 << 8, 1 << 61, 1 << 20},
+		// The quotient is 2^20 exactly, and start + (2^20 + 1)·beat rounds
+		// to now (the beat about 3 units in the last place of the start):
+		// without the cap at the quotient, the walk would count report
+		// 2^20 + 1.
+		{0x129f3bd3c229dep-53, 0x18bd63ac130d06p-104, 0x129f3bd3f3a4a8p-53, 1 << 20},
 		{1, 0x1p-54, 1 + 0x1p-52, 5},
 		{1, 0x1p-54, 1, 2},
 		// The 540th report is at 4016.6561524358117 (start + 540·beat
@@ -599,5 +604,32 @@ func TestObservedLevels(t *testing.T) {
 		if !(lo <= least*(1-thetaTol/2) && lo >= least*(1-2*thetaTol) && hi >= most*(1+thetaTol/2) && hi <= most*(1+2*thetaTol)) {
 			t.Errorf("Mantri %v: band [%v, %v] for levels [%v, %v]: not widened by thetaTol", mantri, lo, hi, least, most)
 		}
+	}
+}
+
+// TestPushRiseCountsVisits: the reports nextRise visits to queue a copy's
+// next rise are the run's work (steps), as many as countRise reports, plus
+// the event queued if there is a rise (push's own step), on handEngine's
+// copy from each of its reports.
+func TestPushRiseCountsVisits(t *testing.T) {
+	t.Parallel()
+	e := handEngine(t)
+	lo, hi := e.reportLevels(0)
+	total := 0
+	for k := 1.0; k <= 10; k++ {
+		_, _, ok, visits := e.countRise(0, k, lo, hi)
+		want := visits
+		if ok {
+			want++
+		}
+		before := e.steps
+		e.pushRise(0, k)
+		if got := e.steps - before; got != want || visits < 1 {
+			t.Errorf("from report %v: %d steps, countRise visits %d and rise %v (want visits + 1 for a rise, visits ≥ 1)", k, got, visits, ok)
+		}
+		total += visits
+	}
+	if total < 10 {
+		t.Errorf("%d visits from 10 reports", total)
 	}
 }
