@@ -404,3 +404,43 @@ func testEstimatesNormal(t *rapid.T) {
 }
 
 func TestEstimatesNormal(t *testing.T) { t.Parallel(); rapid.Check(t, testEstimatesNormal) }
+
+// testRiseCostBounded: whatever the copy — durations up to 10¹², far more
+// reports than maxReports, a slowdown as late as 10⁻¹² before its nominal
+// end (where 1 − p is known to a few digits and windows' margins span
+// billions of reports), levels about its estimates, one level or Mantri's
+// band — walking its rises from report 1 as the engine does (each from the
+// report after the last) visits at most maxReports reports plus
+// riseSlack per rise, and finds at most maxReports rises (events): the
+// cost of a copy's reports is bounded by the cap (TestReportCap's runs).
+func testRiseCostBounded(t *rapid.T) {
+	dur := logRange(t, "dur", 1e-3, 1e12)
+	floor := dur * logRange(t, "floor/dur", 1e-3, 1)
+	u := 1 - logRange(t, "1-u", 1e-12, 0.5)
+	beat := dur / logRange(t, "reports", 1, 1e13)
+	e := &engine{}
+	e.cs = []copyState{{start: 0, end: dur, alive: true}}
+	e.prof = []profile{newProfile(dur, floor, u, beat)}
+	// A level about an estimate the copy reaches: at a drawn report.
+	k := math.Min(math.Floor(dur/beat), maxReports) * rapid.Float64Range(0, 1).Draw(t, "at")
+	lo := e.timeLeft(0, math.Max(1, math.Floor(k))) * logRange(t, "level/estimate", 0.5, 2)
+	hi := lo * rapid.SampledFrom([]float64{1, 1 + 2*thetaTol, 2}).Draw(t, "band")
+	visits, rises := 0, 0
+	for from := 1.0; ; {
+		r, _, ok, v := e.countRise(0, from, lo, hi)
+		visits += v
+		if !ok {
+			break
+		}
+		rises++
+		if r > maxReports || r < from {
+			t.Fatalf("rise at report %v from %v (cap %v)", r, from, float64(maxReports))
+		}
+		from = r + 1
+	}
+	if rises > maxReports || visits > maxReports+riseSlack*(rises+1) {
+		t.Fatalf("%d rises, %d visits (profile %+v, levels %v, %v): over maxReports + riseSlack per rise", rises, visits, e.prof[0], lo, hi)
+	}
+}
+
+func TestRiseCostBounded(t *testing.T) { t.Parallel(); rapid.Check(t, testRiseCostBounded) }
