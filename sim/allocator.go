@@ -227,10 +227,11 @@ func (a *FairAllocator) maxMinFair(dst []int, demand []float64, capacity int) {
 // rounds on 2026-12-06), since finding the changed jobs and SnapshotSlots
 // are each O(n) per decision, as the recomputation is — and n is small:
 // 122 active jobs at a decision on average (BenchmarkHopperMillionOnline's
-// active/decision), where O(log n) has little to win over O(n). On that benchmark the allocation is about a third of
-// the run (Algorithm 1's apportionment a quarter), the grants and the
-// in-job rules' checks the rest; an engine taking Next's one-slot-at-a-time
-// grants instead would change the policy's results.
+// active/decision), where O(log n) has little to win over O(n). On that
+// benchmark the allocation is about a third of the run (Algorithm 1's
+// apportionment a quarter), the grants and the in-job rules' checks the
+// rest; an engine taking Next's one-slot-at-a-time grants instead would
+// change the policy's results.
 type HopperAllocator struct {
 	// Reserve: no work conservation (ConservingAllocator); the zero value
 	// conserves work.

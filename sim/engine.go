@@ -715,7 +715,7 @@ func (e *engine) etaOf(c int32) float64 {
 func (e *engine) pushRise(c int32, k float64) {
 	job := e.ps[e.ts[e.cs[c].task].phase].job
 	lo, hi := e.reportLevels(job)
-	_, at, ok, visits := e.countRise(c, k, lo, hi)
+	_, at, ok, visits := e.nextRise(c, k, lo, hi)
 	e.steps += visits
 	if ok {
 		e.push(event{t: at, c: reportBase - e.cs[c].seq, slot: c})

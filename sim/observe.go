@@ -301,15 +301,11 @@ func (e *engine) reportLevels(j int32) (lo, hi float64) {
 // and, for Mantri's band of levels, those whose estimate lies in the band —
 // plus, for a heartbeat finer than windows' margins against rounding, the
 // reports within them: those whose estimate is within 2^-46·x/p of a level
-// at age x and score p, or whose age is within 10⁻⁸ of the level's 10⁻⁴.
-func (e *engine) nextRise(c int32, from, lo, hi float64) (float64, float64, bool) {
-	k, at, ok, _ := e.countRise(c, from, lo, hi)
-	return k, at, ok
-}
-
-// countRise is nextRise, and the number of reports it visited: passes of
-// its loop, each O(1) (the tests bound it).
-func (e *engine) countRise(c int32, from, lo, hi float64) (k, at float64, ok bool, visits int) {
+// at age x and score p, or whose age is within 10⁻⁸ of the level's 10⁻⁴;
+// at most maxReports in all (TestRiseCostBounded). It also returns the
+// number of reports it visited, passes of its loop, each O(1): the run's
+// work (pushRise).
+func (e *engine) nextRise(c int32, from, lo, hi float64) (k, at float64, ok bool, visits int) {
 	cp := &e.cs[c]
 	pr := &e.prof[c]
 	above := windows(pr, lo, true)  // reports whose estimate may exceed lo

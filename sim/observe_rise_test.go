@@ -168,7 +168,7 @@ func testNextRiseFine(t *rapid.T) {
 		a := math.Max(1, math.Floor(x/pr.beat)-m)
 		b := a + 2*m
 		want := risesByScan(e, a, b, lo, hi)
-		got, _, ok := e.nextRise(0, a, lo, hi)
+		got, _, ok, _ := e.nextRise(0, a, lo, hi)
 		if len(want) > 0 && (!ok || got != want[0]) || len(want) == 0 && ok && got <= b {
 			t.Fatalf("from report %v (age %v): nextRise %v, %v; a scan up to %v finds %v (profile %+v, levels %v, %v)",
 				a, x, got, ok, b, want, *pr, lo, hi)
@@ -204,12 +204,12 @@ func TestNextRiseLast(t *testing.T) {
 		var got []rise
 		lo, hi := band(maxReports)
 		for _, from := range []float64{maxReports, maxReports + 1} {
-			k, _, ok := e.nextRise(0, from, lo, hi)
+			k, _, ok, _ := e.nextRise(0, from, lo, hi)
 			got = append(got, rise{k, ok})
 		}
 		for _, last := range []float64{maxReports + 1, 2 * maxReports} {
 			lo, hi := band(last)
-			k, _, ok := e.nextRise(0, math.Max(last-8, maxReports+1), lo, hi)
+			k, _, ok, _ := e.nextRise(0, math.Max(last-8, maxReports+1), lo, hi)
 			got = append(got, rise{k, ok})
 		}
 		done <- got
@@ -332,10 +332,10 @@ func TestNextRiseFloor(t *testing.T) {
 	e := &engine{}
 	e.cs = []copyState{{start: 0, end: 1, alive: true}}
 	e.prof = []profile{newProfile(1, 1, 0.5, 1e-7)}
-	if r, _, ok := e.nextRise(0, 1, 0.5, 0.5); !ok || r != 501 {
+	if r, _, ok, _ := e.nextRise(0, 1, 0.5, 0.5); !ok || r != 501 {
 		t.Errorf("first rise %v, %v; want 501", r, ok)
 	}
-	if r, _, ok := e.nextRise(0, 502, 0.5, 0.5); ok {
+	if r, _, ok, _ := e.nextRise(0, 502, 0.5, 0.5); ok {
 		t.Errorf("a rise at %v after 501", r)
 	}
 }
@@ -427,7 +427,7 @@ func testRiseCostBounded(t *rapid.T) {
 	hi := lo * rapid.SampledFrom([]float64{1, 1 + 2*thetaTol, 2}).Draw(t, "band")
 	visits, rises := 0, 0
 	for from := 1.0; ; {
-		r, _, ok, v := e.countRise(0, from, lo, hi)
+		r, _, ok, v := e.nextRise(0, from, lo, hi)
 		visits += v
 		if !ok {
 			break

@@ -93,7 +93,7 @@ func TestNextRiseByHand(t *testing.T) {
 	} {
 		var got []float64
 		for k := 1.0; ; {
-			r, at, ok := e.nextRise(0, k, tc.lo, tc.hi)
+			r, at, ok, _ := e.nextRise(0, k, tc.lo, tc.hi)
 			if !ok {
 				break
 			}
@@ -223,7 +223,7 @@ func TestLastReportExtremes(t *testing.T) {
 
 // testNextRise: nextRise, which skips the reports the profile's closed form
 // rules out, finds the reports a scan of every report finds, from every
-// report on; and its cost (countRise's visits) is O(1) plus the reports in
+// report on; and its cost (nextRise's visits) is O(1) plus the reports in
 // the band: at most riseSlack more than the reports from its start up to
 // the rise it finds (or the copy's end) whose estimate, or whose previous
 // report's, lies within 10⁻⁶ of [lo, hi] — where a window that only widened
@@ -255,7 +255,7 @@ func checkRises(t interface{ Fatalf(string, ...any) }, start, dur, floor, u, bea
 	want := risesByScan(e, 1, math.Inf(1), lo, hi)
 	var got []float64
 	for k := 1.0; ; {
-		r, _, ok := e.nextRise(0, k, lo, hi)
+		r, _, ok, _ := e.nextRise(0, k, lo, hi)
 		if !ok {
 			break
 		}
@@ -280,7 +280,7 @@ func checkRises(t interface{ Fatalf(string, ...any) }, start, dur, floor, u, bea
 		}
 	}
 	for from := 1.0; start+from*beat < e.cs[0].end; from++ {
-		r, _, ok, visits := e.countRise(0, from, lo, hi)
+		r, _, ok, visits := e.nextRise(0, from, lo, hi)
 		i, _ := slices.BinarySearch(want, from)
 		if i < len(want) != ok || ok && r != want[i] {
 			t.Fatalf("from %v: rise %v, %v; a scan finds %v", from, r, ok, want[i:])
@@ -608,7 +608,7 @@ func TestObservedLevels(t *testing.T) {
 }
 
 // TestPushRiseCountsVisits: the reports nextRise visits to queue a copy's
-// next rise are the run's work (steps), as many as countRise reports, plus
+// next rise are the run's work (steps), as many as nextRise reports, plus
 // the event queued if there is a rise (push's own step), on handEngine's
 // copy from each of its reports.
 func TestPushRiseCountsVisits(t *testing.T) {
@@ -617,7 +617,7 @@ func TestPushRiseCountsVisits(t *testing.T) {
 	lo, hi := e.reportLevels(0)
 	total := 0
 	for k := 1.0; k <= 10; k++ {
-		_, _, ok, visits := e.countRise(0, k, lo, hi)
+		_, _, ok, visits := e.nextRise(0, k, lo, hi)
 		want := visits
 		if ok {
 			want++
@@ -625,7 +625,7 @@ func TestPushRiseCountsVisits(t *testing.T) {
 		before := e.steps
 		e.pushRise(0, k)
 		if got := e.steps - before; got != want || visits < 1 {
-			t.Errorf("from report %v: %d steps, countRise visits %d and rise %v (want visits + 1 for a rise, visits ≥ 1)", k, got, visits, ok)
+			t.Errorf("from report %v: %d steps, nextRise visits %d and rise %v (want visits + 1 for a rise, visits ≥ 1)", k, got, visits, ok)
 		}
 		total += visits
 	}

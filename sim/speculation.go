@@ -98,7 +98,7 @@ type Speculation struct {
 	// reports under Observed, as a fraction of its job's t_new (as Detect
 	// is): a copy reports at its start + k·Heartbeat·t_new, k ≥ 1. 0 means
 	// DefaultHeartbeat. Ignored by the other estimators. An interval below
-	// 2^-960 (about 1.1e-289) is raised to it, and one below the clock's
+	// 2^-960 (about 1.0e-289) is raised to it, and one below the clock's
 	// resolution at the copy's start to one unit in its last place: finer
 	// reports would give estimates that are subnormal numbers, rounded to
 	// absolute rather than relative steps. A copy makes at most 2^20
