@@ -43,6 +43,16 @@ func TestJobsInnerTopUp(t *testing.T) {
 		}
 	}
 	eights := func(k int) []int { return slices.Repeat([]int{8}, k) }
+	// releaseFirst removes jobs 0 … n−1, checking the tree after each.
+	releaseFirst := func(j *jobs, n int32) {
+		t.Helper()
+		for id := range n {
+			j.release(id)
+			if err := j.checkTree(); err != nil {
+				t.Fatalf("after removing job %d: %v", id, err)
+			}
+		}
+	}
 
 	// Ascending: X short, the first child, takes R's first leaf.
 	jv := newJobs(10, false)
@@ -52,12 +62,7 @@ func TestJobsInnerTopUp(t *testing.T) {
 		j.add(0, t1, t1, t1)
 	}
 	check("177 jobs in increasing order", j, []int{8, 14}, slices.Concat(eights(21), []int{9}))
-	for id := range int32(37) {
-		j.release(id)
-		if err := j.checkTree(); err != nil {
-			t.Fatalf("after removing job %d: %v", id, err)
-		}
-	}
+	releaseFirst(j, 37)
 	check("jobs 0…36 removed", j, []int{4, 13}, slices.Concat([]int{11}, eights(15), []int{9}))
 
 	// Descending: each job arrives at the front. The first leaf splits
@@ -73,12 +78,7 @@ func TestJobsInnerTopUp(t *testing.T) {
 	check("177 jobs in decreasing order", j, []int{14, 8}, nil)
 	// Remove from the back (the first jobs added, the largest keys): R's
 	// last leaf merges into its left neighbour after 5, then every 8.
-	for id := range int32(37) {
-		j.release(id)
-		if err := j.checkTree(); err != nil {
-			t.Fatalf("after removing job %d: %v", id, err)
-		}
-	}
+	releaseFirst(j, 37)
 	check("jobs 0…36 removed (the 37 largest)", j, []int{13, 4}, nil)
 	if sizes := j.leafSizes(); sizes[len(sizes)-1] != 11 {
 		t.Fatalf("leaves %v: want the last of 11 (3 left, merged with 8)", sizes)

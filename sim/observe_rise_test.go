@@ -106,10 +106,7 @@ func fineCopy(t *rapid.T) (e *engine, lo, hi float64) {
 	n := math.Min(dur, floor)
 	lo = n * logRange(t, "level", 1e-6, 10)
 	hi = lo * rapid.SampledFrom([]float64{1, 1 + 2*thetaTol, 1.5, 2}).Draw(t, "band")
-	e = &engine{}
-	e.cs = []copyState{{start: start, end: start + dur, alive: true}}
-	e.prof = []profile{newProfile(e.cs[0].end-start, floor, u, beat)}
-	return e, lo, hi
+	return oneCopy(start, dur, floor, u, beat), lo, hi
 }
 
 // crossings are the ages in (0, d) at which the estimate x·(1 − p)/max(p,
@@ -189,9 +186,7 @@ func TestNextRiseFine(t *testing.T) { t.Parallel(); rapid.Check(t, testNextRiseF
 func TestNextRiseLast(t *testing.T) {
 	t.Parallel()
 	const n = 1 << 30
-	e := &engine{}
-	e.cs = []copyState{{start: 0, end: n, alive: true}}
-	e.prof = []profile{newProfile(n, n, 0.5, 1)}
+	e := oneCopy(0, n, n, 0.5, 1)
 	band := func(k float64) (lo, hi float64) {
 		return math.Nextafter(e.timeLeft(0, k), 0), e.timeLeft(0, k-1)
 	}
@@ -308,9 +303,7 @@ func TestWindowsSound(t *testing.T) { t.Parallel(); rapid.Check(t, testWindowsSo
 func TestWindowsFloor(t *testing.T) {
 	t.Parallel()
 	const level = 1e-10
-	e := &engine{}
-	e.cs = []copyState{{start: 0, end: 1e6, alive: true}}
-	e.prof = []profile{newProfile(1e6, 1e6, 0.5, 1e-14/(1<<50))}
+	e := oneCopy(0, 1e6, 1e6, 0.5, 1e-14/(1<<50))
 	above := windows(&e.prof[0], level, true)
 	for k := float64(1<<50 - 64); k <= 1<<50+64; k++ {
 		if x := e.timeLeft(0, k); x > level && above.next(k) != k {
@@ -329,9 +322,7 @@ func TestWindowsFloor(t *testing.T) {
 // rise was skipped.)
 func TestNextRiseFloor(t *testing.T) {
 	t.Parallel()
-	e := &engine{}
-	e.cs = []copyState{{start: 0, end: 1, alive: true}}
-	e.prof = []profile{newProfile(1, 1, 0.5, 1e-7)}
+	e := oneCopy(0, 1, 1, 0.5, 1e-7)
 	if r, _, ok, _ := e.nextRise(0, 1, 0.5, 0.5); !ok || r != 501 {
 		t.Errorf("first rise %v, %v; want 501", r, ok)
 	}
@@ -386,9 +377,7 @@ func testEstimatesNormal(t *rapid.T) {
 		start = tiny("start")
 	}
 	beat := reportBeat(tiny("heartbeat×tnew"), start)
-	e := &engine{}
-	e.cs = []copyState{{start: start, end: start + dur, alive: true}}
-	e.prof = []profile{newProfile(dur, floor, u, beat)}
+	e := oneCopy(start, dur, floor, u, beat)
 	from := math.Min(math.Max(1, math.Floor(e.prof[0].slow/beat)-32), maxReports-64)
 	for _, k0 := range []float64{1, from} {
 		for i := range 64 {
@@ -418,9 +407,7 @@ func testRiseCostBounded(t *rapid.T) {
 	floor := dur * logRange(t, "floor/dur", 1e-3, 1)
 	u := 1 - logRange(t, "1-u", 1e-12, 0.5)
 	beat := dur / logRange(t, "reports", 1, 1e13)
-	e := &engine{}
-	e.cs = []copyState{{start: 0, end: dur, alive: true}}
-	e.prof = []profile{newProfile(dur, floor, u, beat)}
+	e := oneCopy(0, dur, floor, u, beat)
 	// A level about an estimate the copy reaches: at a drawn report.
 	k := math.Min(math.Floor(dur/beat), maxReports) * rapid.Float64Range(0, 1).Draw(t, "at")
 	lo := e.timeLeft(0, math.Max(1, math.Floor(k))) * logRange(t, "level/estimate", 0.5, 2)

@@ -247,11 +247,19 @@ func testNextRise(t *rapid.T) {
 	checkRises(t, start, dur, floor, u, beat, lo, hi)
 }
 
-// checkRises is testNextRise on one copy and band of levels.
-func checkRises(t interface{ Fatalf(string, ...any) }, start, dur, floor, u, beat, lo, hi float64) {
+// oneCopy is an engine holding one copy, alive, started at start and
+// ending dur later (start + dur, rounded), of the profile of that run in a
+// phase of floor, slowing down at u, reporting every beat.
+func oneCopy(start, dur, floor, u, beat float64) *engine {
 	e := &engine{}
 	e.cs = []copyState{{start: start, end: start + dur, alive: true}}
 	e.prof = []profile{newProfile(e.cs[0].end-start, floor, u, beat)}
+	return e
+}
+
+// checkRises is testNextRise on one copy and band of levels.
+func checkRises(t interface{ Fatalf(string, ...any) }, start, dur, floor, u, beat, lo, hi float64) {
+	e := oneCopy(start, dur, floor, u, beat)
 	want := risesByScan(e, 1, math.Inf(1), lo, hi)
 	var got []float64
 	for k := 1.0; ; {
