@@ -159,8 +159,8 @@ const maxReports = 1 << 20
 
 // countReports is lastReport, and the number of steps its walk took from the
 // quotient ⌊(now − start)/beat⌋ to k. With beat at least start's unit in the
-// last place (the engine makes it so: a heartbeat below the clock's
-// resolution is raised to it) and k ≤ maxReports, the report times start +
+// last place (the engine makes it so: reportBeat raises a heartbeat below
+// the clock's resolution to it) and k ≤ maxReports, the report times start +
 // k·beat are rounded by less than two beats and the quotient by less than
 // one, so the walk takes O(1) steps; a smaller beat costs one step per
 // report number rounded away.

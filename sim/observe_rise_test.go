@@ -149,8 +149,8 @@ func crossings(pr *profile, level float64) []float64 {
 }
 
 // testNextRiseFine: with heartbeats down to 2^-24 of the copy's duration,
-// more reports than maxReports and too many to scan, and onsets close to 0 and 1, nextRise from
-// the start of a stretch of 129 reports is the first rise a scan of the
+// more reports than maxReports and too many to scan, and onsets close to 0
+// and 1, nextRise from the start of a stretch of 129 reports is the first rise a scan of the
 // stretch finds, or past the stretch if it finds none — for stretches at
 // the first report, at the slowdown and around every age where the
 // estimate crosses a level (found by bisecting timeLeft's formula at real
@@ -179,10 +179,9 @@ func TestNextRiseFine(t *testing.T) { t.Parallel(); rapid.Check(t, testNextRiseF
 // cap): a rise there is found, none after it, promptly. The copy: start 0,
 // heartbeat 1, d = n = 2^30, no slowdown, estimates n − k exactly; the band
 // of levels (lo, hi] is set from the estimates of reports 2^20 − 1 and
-// 2^20 so that 2^20 rises by definition and no report after 2^20 − 8
-// but it does (an early report, under the 10⁻⁴ score floor, rises into
-// the band too), and the bands at 2^20 + 1 and 2^21 so that reports
-// beyond the cap would.
+// 2^20 so that, from report 2^20 − 8 on, 2^20 alone rises (an early
+// report, under the 10⁻⁴ score floor, rises into the band too), and the
+// bands at 2^20 + 1 and 2^21 so that reports beyond the cap would.
 func TestNextRiseLast(t *testing.T) {
 	t.Parallel()
 	const n = 1 << 30
@@ -363,9 +362,10 @@ func TestReportBeat(t *testing.T) {
 }
 
 // testEstimatesNormal: at every report a copy makes early on (its first
-// 64, and 64 about the slowdown, if it comes before report 2^52), whatever its times' magnitude down to
-// the subnormal 5e-324 and whatever its job's heartbeat, the estimate is 0
-// or a normal number (≥ 2^-1022), which windows' relative margins need.
+// 64, and 64 about the slowdown, or its last 64 if the slowdown comes
+// after maxReports), whatever its times' magnitude down to the subnormal
+// 5e-324 and whatever its job's heartbeat, the estimate is 0 or a normal
+// number (≥ 2^-1022), which windows' relative margins need.
 func testEstimatesNormal(t *rapid.T) {
 	tiny := func(name string) float64 {
 		return math.Ldexp(rapid.Float64Range(1, 2).Draw(t, name), rapid.IntRange(-1074, 40).Draw(t, name+"Exp"))
